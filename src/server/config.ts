@@ -1,0 +1,47 @@
+/**
+ * Environment configuration, validated once at start. A bad value stops the
+ * process with one line naming the variable, so a typo never half-starts a site.
+ */
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// URL")
+    .optional(),
+  SQLITE_FILE: z.string().min(1).default("data/site.db"),
+  PUBLIC_ORIGIN: z
+    .url()
+    .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
+    .default("http://localhost:3000"),
+  STATIC_DIR: z.string().min(1).default("build/client"),
+  CONTENT_DIR: z.string().min(1).default("content"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  TRUST_PROXY: booleanFlag.default(false),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration from an environment; empty values count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== ""),
+  );
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? "environment");
+  throw new ConfigError(
+    `Invalid environment variable ${name}=${JSON.stringify(present[name] ?? "")}: ${issue?.message}`,
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Opens the database: PostgreSQL when a URL is given, otherwise a SQLite file.
+ * Both engines are driven by the same Kysely queries and migrations.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.ts";
+
+export type Engine = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  sqliteFile: string;
+}
+
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: "postgres" };
+  }
+  if (options.sqliteFile !== ":memory:") mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  const sqlite = new SQLite(options.sqliteFile);
+  // WAL lets readers run beside the writer; FULL syncs the WAL on every commit,
+  // so an answered 2xx survives a power cut, not just a process crash.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  sqlite.pragma("foreign_keys = ON");
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    engine: "sqlite",
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Constants fixed by the product specification (§8, §9). Everything that the
+ * spec names lives here once and is imported wherever it is used.
+ */
+
+export const ACCENT_COLOR = "#ff7300";
+export const COPYRIGHT_YEAR = 2024;
+
+/** §9: how long an anchor link keeps retrying to find its target. */
+export const ANCHOR_SCROLL_RETRY_MS = 10_000;
+/** §9: how long a lazily loaded part of the site may take before it fails. */
+export const LAZY_LOAD_TIMEOUT_MS = 120_000;
+/** §4/§9: share of a section that must be visible before it fades in. */
+export const FADE_IN_THRESHOLD = 0.2;
+/** §9: scroll animation defaults and the methodology cascade. */
+export const SCROLL_ANIMATION = { durationMs: 1000, damping: 0.5 } as const;
+export const METHODOLOGY_CASCADE_DAMPING = 0.2;
+
+/** §9: success status range for requests. */
+export const SUCCESS_STATUS = { min: 200, max: 299 } as const;
+
+/** §9: cross-site request token cookie and header. */
+export const XSRF_COOKIE = "XSRF-TOKEN";
+export const XSRF_HEADER = "X-XSRF-TOKEN";
+
+/** §8: texts of the dialogs, kept exactly as the product shows them. */
+export const DIALOG = {
+  successTitle: "Thank you!",
+  failureTitle: "Oops...",
+  subscribed: "Your're subscribed successfully",
+  somethingWrong: "Something went wrong!",
+  inquiryReceived: "Thank you! Your submission has been received!",
+  inquiryFailed: "Oops! Something went wrong while submitting the form.",
+  confirm: "OK",
+} as const;
+
+/** §8: heading of the default error screen. */
+export const ERROR_SCREEN_HEADING = "Unexpected Application Error!";

@@ -1,0 +1,51 @@
+/**
+ * Validation of every payload the API accepts, built from the field rules in
+ * inquiry.ts and subscription.ts so the form and the server cannot disagree.
+ */
+import { z } from "zod";
+import { CONTENT_CATEGORIES } from "./content.ts";
+import { type FieldRule, INQUIRY_FIELDS, INQUIRY_TYPES } from "./inquiry.ts";
+import { EMAIL_MAX_LENGTH } from "./subscription.ts";
+
+function emailSchema(maxLength: number) {
+  return z
+    .string({ error: "is required" })
+    .trim()
+    .min(1, "is required")
+    .max(maxLength, `must be at most ${maxLength} characters`)
+    .pipe(z.email({ error: "is not a valid e-mail address" }));
+}
+
+function fieldSchema(rule: FieldRule) {
+  if (rule.kind === "email") return emailSchema(rule.maxLength);
+  if (rule.kind === "choice") {
+    return z.enum(INQUIRY_TYPES, { error: `must be one of: ${INQUIRY_TYPES.join(", ")}` });
+  }
+  const text = z
+    .string({ error: "must be text" })
+    .trim()
+    .max(rule.maxLength, `must be at most ${rule.maxLength} characters`);
+  return rule.required ? text.min(1, "is required") : text.default("");
+}
+
+export const inquirySchema = z.strictObject(
+  {
+    firstName: fieldSchema(INQUIRY_FIELDS.firstName),
+    lastName: fieldSchema(INQUIRY_FIELDS.lastName),
+    company: fieldSchema(INQUIRY_FIELDS.company),
+    jobTitle: fieldSchema(INQUIRY_FIELDS.jobTitle),
+    email: fieldSchema(INQUIRY_FIELDS.email),
+    phoneNumber: fieldSchema(INQUIRY_FIELDS.phoneNumber),
+    inquiryType: fieldSchema(INQUIRY_FIELDS.inquiryType),
+    comments: fieldSchema(INQUIRY_FIELDS.comments),
+  },
+  { error: "must be a JSON object" },
+);
+
+export const subscribeQuerySchema = z.object({ emailId: emailSchema(EMAIL_MAX_LENGTH) });
+
+export const itemsQuerySchema = z.object({
+  category: z.enum(CONTENT_CATEGORIES, {
+    error: `must be one of: ${CONTENT_CATEGORIES.join(", ")}`,
+  }),
+});
