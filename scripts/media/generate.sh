@@ -99,7 +99,7 @@ videos() {
   echo "Home video (${VW}x${VH}, ${SECS}s loop)"
   video home 21 26
   echo "What We Do video (${VW}x${VH}, ${SECS}s loop)"
-  video wedo 23 30
+  video wedo 25 31
 }
 
 case "$WHAT" in

@@ -218,8 +218,8 @@ function wedoScene() {
         for (let c = 0; c < 3; c++) {
           colCache[c] = slate[c] * (1 - wi) + orange[c] * wi + (bright > 1 ? pale[c] * 0.15 : 0);
         }
-        const kCore = 0.14 * edgeFade * bright * (0.75 + 0.25 * (1 + twist) * 0.5);
-        const kGlow = 0.012 * edgeFade * (1 + 3 * wi);
+        const kCore = 0.14 * edgeFade * bright * (0.75 + 0.25 * (1 + twist) * 0.5) * (1 + 0.9 * wi);
+        const kGlow = 0.012 * edgeFade * (1 + 4 * wi);
         const y0 = Math.max(0, Math.floor(yc - reach));
         const y1 = Math.min(H - 1, Math.ceil(yc + reach));
         for (let y = y0; y <= y1; y++) {

@@ -2,9 +2,18 @@
  * Environment configuration, validated once at start. A bad value stops the
  * process with one line naming the variable, so a typo never half-starts a site.
  */
+import { resolve } from "node:path";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** Paths are resolved against the working directory (the package root under npm). */
+const path = (fallback: string) =>
+  z
+    .string()
+    .min(1)
+    .default(fallback)
+    .transform((value) => (value === ":memory:" ? value : resolve(value)));
 
 const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
 
@@ -15,13 +24,13 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// URL")
     .optional(),
-  SQLITE_FILE: z.string().min(1).default("data/site.db"),
+  SQLITE_FILE: path("data/site.db"),
   PUBLIC_ORIGIN: z
     .url()
     .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
     .default("http://localhost:3000"),
-  STATIC_DIR: z.string().min(1).default("build/client"),
-  CONTENT_DIR: z.string().min(1).default("content"),
+  STATIC_DIR: path("build/client"),
+  CONTENT_DIR: path("content"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),

@@ -1,0 +1,11 @@
+import type { Config } from "@react-router/dev/config";
+import { PRERENDERED_PATHS } from "./src/shared/routes.ts";
+
+// Every route is prerendered to static HTML at build time; there is no
+// server-side rendering at run time (ADR 001).
+export default {
+  appDirectory: "src/web",
+  buildDirectory: "build",
+  ssr: false,
+  prerender: [...PRERENDERED_PATHS],
+} satisfies Config;

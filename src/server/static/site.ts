@@ -1,0 +1,41 @@
+/**
+ * Serves the built site: prerendered pages, hashed assets and public files.
+ * Any other path outside /api/ shows the Home page with status 404 (ADR 002).
+ */
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+
+export const HTML_CACHE_CONTROL = "no-cache";
+export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
+export const PUBLIC_FILE_CACHE_CONTROL = "public, max-age=86400";
+const NOT_FOUND_PAGE = "index.html";
+
+function cacheControlFor(path: string): string {
+  if (path.endsWith(".html")) return HTML_CACHE_CONTROL;
+  // Vite writes content-hashed file names under assets/: they never change.
+  if (/[\\/]assets[\\/]/.test(path)) return ASSET_CACHE_CONTROL;
+  return PUBLIC_FILE_CACHE_CONTROL;
+}
+
+export default async function site(app: FastifyInstance, { root }: { root: string }) {
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    preCompressed: true,
+    cacheControl: false,
+    globIgnore: ["**/*.br", "**/*.gz"],
+    setHeaders: (res, path) => {
+      res.setHeader("Cache-Control", cacheControlFor(path));
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith("/api/")) {
+      return reply.code(404).send({ message: `No API route ${request.method} ${request.url}` });
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return reply.code(404).send({ message: "Not found" });
+    }
+    return reply.code(404).sendFile(NOT_FOUND_PAGE);
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * The one client for the calls of spec §7 and the token of §9. Requests have
+ * no time-out (§9); a network failure rejects, any HTTP answer resolves, and
+ * each caller decides what a status means, as the spec's answer handling says.
+ */
+import { API_PATHS } from "../../shared/api-paths.ts";
+import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
+import type { ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { Inquiry } from "../../shared/inquiry.ts";
+
+export interface ApiResponse<T> {
+  status: number;
+  ok: boolean;
+  data: T | undefined;
+}
+
+/** The configured backend host; by default the site's own origin. */
+function baseUrl(): URL {
+  const configured = import.meta.env.VITE_API_BASE_URL as string | undefined;
+  const base = new URL(configured || "/", window.location.origin);
+  if (!base.pathname.endsWith("/")) base.pathname += "/";
+  return base;
+}
+
+function credentialsFor(url: URL): RequestCredentials {
+  return url.origin === window.location.origin ? "same-origin" : "include";
+}
+
+function readCookie(name: string): string | undefined {
+  const prefix = `${name}=`;
+  const entry = document.cookie.split("; ").find((part) => part.startsWith(prefix));
+  return entry ? decodeURIComponent(entry.slice(prefix.length)) : undefined;
+}
+
+export function isSuccessStatus(status: number): boolean {
+  return status >= SUCCESS_STATUS.min && status <= SUCCESS_STATUS.max;
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<ApiResponse<T>> {
+  const url = new URL(path, baseUrl());
+  const response = await fetch(url, { ...init, credentials: credentialsFor(url) });
+  const type = response.headers.get("content-type") ?? "";
+  const data = type.includes("application/json") ? ((await response.json()) as T) : undefined;
+  return { status: response.status, ok: isSuccessStatus(response.status), data };
+}
+
+/**
+ * The server sets the token cookie with every page, but a page served from a
+ * cache or a CDN may come without it; then one GET fetches it first.
+ */
+async function xsrfToken(): Promise<string> {
+  const fromCookie = readCookie(XSRF_COOKIE);
+  if (fromCookie) return fromCookie;
+  const response = await request<{ token: string }>(API_PATHS.xsrf);
+  return readCookie(XSRF_COOKIE) ?? response.data?.token ?? "";
+}
+
+async function post<T>(path: string, body?: unknown): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { [XSRF_HEADER]: await xsrfToken() };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return request<T>(path, {
+    method: "POST",
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+}
+
+export interface MessageBody {
+  message?: string;
+}
+
+export function subscribe(emailId: string) {
+  return post<MessageBody>(`${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`);
+}
+
+export function sendComment(inquiry: Inquiry) {
+  return post<{ id: number } & MessageBody>(API_PATHS.sendComment, inquiry);
+}
+
+export function fetchTeam() {
+  return request<TeamMember[]>(API_PATHS.teams);
+}
+
+export function fetchItems(category: ContentCategory) {
+  return request<ContentItem[]>(`${API_PATHS.items}?${new URLSearchParams({ category })}`);
+}

@@ -1,0 +1,3 @@
+export default function WedoPage() {
+  return <h1>What We Do</h1>;
+}
