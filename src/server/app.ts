@@ -9,6 +9,7 @@ import api from "./api/routes.ts";
 import { useZodValidation } from "./api/validation.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
+import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
 import errors from "./security/errors.ts";
 import headers from "./security/headers.ts";
@@ -35,6 +36,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   });
   useZodValidation(app);
 
+  await app.register(gracefulClose);
   await app.register(errors);
   await app.register(headers, { inlineScriptHashes: await inlineScriptHashes(config.STATIC_DIR) });
   await app.register(compress, { encodings: ["br", "gzip"] });

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openDatabase } from "./connection.ts";
+import { listItems, listTeam } from "./content.ts";
+import { migrateToLatest } from "./migrations.ts";
+import { seedOnce } from "./seed.ts";
+
+describe("seedOnce", () => {
+  let database: DatabaseHandle;
+  beforeEach(async () => {
+    database = openDatabase({ sqliteFile: ":memory:" });
+    await migrateToLatest(database.db, database.engine);
+  });
+  afterEach(() => database.db.destroy());
+
+  it("loads content/ into an empty database in file order", async () => {
+    expect(await seedOnce(database.db, "content")).toBe(true);
+    const team = JSON.parse(readFileSync("content/team.json", "utf8"));
+    expect(await listTeam(database.db)).toEqual(team);
+    const items = JSON.parse(readFileSync("content/items.json", "utf8"));
+    expect(await listItems(database.db, "capabilities")).toEqual(items.capabilities);
+  });
+
+  it("runs only once, so edits and deletions made later are kept", async () => {
+    await seedOnce(database.db, "content");
+    await database.db.updateTable("team_members").set({ title: "Edited" }).execute();
+    await database.db.deleteFrom("content_items").where("category", "=", "ethos").execute();
+
+    expect(await seedOnce(database.db, "content")).toBe(false);
+    const titles = (await listTeam(database.db)).map((member) => member.title);
+    expect(new Set(titles)).toEqual(new Set(["Edited"]));
+    expect(await listItems(database.db, "ethos")).toEqual([]);
+  });
+
+  it("refuses a malformed seed file with the file's name", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "seed-"));
+    writeFileSync(join(dir, "team.json"), JSON.stringify([{ fullname: "No Title" }]));
+    writeFileSync(join(dir, "items.json"), readFileSync("content/items.json"));
+    await expect(seedOnce(database.db, dir)).rejects.toThrow(/team\.json/);
+  });
+});

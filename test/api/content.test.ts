@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTENT_CATEGORIES } from "../../src/shared/content.ts";
+import { ENGINES } from "../support/engines.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+
+const seedTeam = JSON.parse(readFileSync("content/team.json", "utf8"));
+const seedItems = JSON.parse(readFileSync("content/items.json", "utf8"));
+
+describe.each(ENGINES)("content API on $engine", (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it.each(["/api/v1/teams/", "/api/v1/teams"])("GET %s lists the team in display order", async (url) => {
+    const response = await t.app.inject({ method: "GET", url });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(seedTeam);
+  });
+
+  it.each(CONTENT_CATEGORIES)("GET /api/v1/items/?category=%s lists that category in order", async (category) => {
+    for (const url of [`/api/v1/items/?category=${category}`, `/api/v1/items?category=${category}`]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual(seedItems[category]);
+    }
+  });
+
+  it("gives imagePath only where the category has images", async () => {
+    const industries = (await t.app.inject({ url: "/api/v1/items/?category=industries" })).json();
+    const ethos = (await t.app.inject({ url: "/api/v1/items/?category=ethos" })).json();
+    expect(industries.every((item: { imagePath?: string }) => item.imagePath)).toBe(true);
+    expect(ethos.some((item: { imagePath?: string }) => "imagePath" in item)).toBe(false);
+  });
+
+  it.each([
+    ["a missing", "/api/v1/items/"],
+    ["an unknown", "/api/v1/items/?category=weather"],
+  ])("answers 400 for %s category", async (_case, url) => {
+    const response = await t.app.inject({ method: "GET", url });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ message: expect.stringMatching(/category/) });
+  });
+});

@@ -1,0 +1,78 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL } from "../../src/server/static/site.ts";
+import { ENGINES } from "../support/engines.ts";
+import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
+
+const [sqlite] = ENGINES;
+
+describe("serving the built site", () => {
+  let t: TestApp;
+  const root = stubSite();
+  const script = "console.log('a hashed asset');".repeat(100);
+  beforeAll(async () => {
+    mkdirSync(join(root, "assets"));
+    writeFileSync(join(root, "assets", "app-Ab12Cd.js"), script);
+    mkdirSync(join(root, "wedo"));
+    writeFileSync(join(root, "wedo", "index.html"), "<h1>What We Do</h1>");
+    if (!sqlite) throw new Error("SQLite engine missing");
+    t = await startApp(sqlite, { STATIC_DIR: root });
+  });
+  afterAll(() => t.close());
+
+  it.each(["/wedo", "/wedo/"])("serves the prerendered page at %s, revalidated on every load", async (url) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("What We Do");
+    expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
+    expect(response.headers["content-type"]).toMatch(/text\/html/);
+  });
+
+  it("serves hashed assets as immutable for a year", async () => {
+    const response = await t.app.inject({ url: "/assets/app-Ab12Cd.js" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["cache-control"]).toBe(ASSET_CACHE_CONTROL);
+  });
+
+  it.each(["br", "gzip"])("compresses responses with %s", async (encoding) => {
+    const asset = await t.app.inject({ url: "/assets/app-Ab12Cd.js", headers: { "accept-encoding": encoding } });
+    expect(asset.headers["content-encoding"]).toBe(encoding);
+    expect(asset.rawPayload.length).toBeLessThan(script.length / 5);
+    const api = await t.app.inject({ url: "/api/v1/teams/", headers: { "accept-encoding": encoding } });
+    expect(api.headers["content-encoding"]).toBe(encoding);
+  });
+
+  it.each(["/no-such-page", "/weserve/deeper/path"])("shows the Home page with status 404 at %s", async (url) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain(HOME_MARKER);
+    expect(response.headers["content-type"]).toMatch(/text\/html/);
+  });
+
+  it("sends a Content-Security-Policy that allows the page's inline script by hash only", async () => {
+    const response = await t.app.inject({ url: "/" });
+    const csp = String(response.headers["content-security-policy"]);
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain("unsafe-inline';script-src-attr");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("answers the health probes", async () => {
+    expect((await t.app.inject({ url: "/healthz" })).json()).toEqual({ status: "ok" });
+    expect((await t.app.inject({ url: "/readyz" })).json()).toEqual({ status: "ready" });
+  });
+});
+
+describe("readiness without a database", () => {
+  it("answers /readyz with 503 once the database is gone", async () => {
+    if (!sqlite) throw new Error("SQLite engine missing");
+    const t = await startApp(sqlite);
+    await t.database.db.destroy();
+    const response = await t.app.inject({ url: "/readyz" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: "unavailable" });
+    await t.app.close();
+  });
+});

@@ -1,0 +1,12 @@
+import type { Inquiry } from "../../src/shared/inquiry.ts";
+
+export const VALID_INQUIRY: Inquiry = {
+  firstName: "Grace",
+  lastName: "Hopper",
+  company: "Harvard Computation Lab",
+  jobTitle: "Rear Admiral",
+  email: "grace@example.com",
+  phoneNumber: "+1 555 0100",
+  inquiryType: "Machine Learning",
+  comments: "We would like to forecast our receivables.",
+};
