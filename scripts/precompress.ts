@@ -14,7 +14,9 @@ const gz = promisify(gzip);
 
 async function precompress(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true });
-  const files = entries.filter((entry) => COMPRESSIBLE.test(entry)).map((entry) => join(dir, entry));
+  const files = entries
+    .filter((entry) => COMPRESSIBLE.test(entry))
+    .map((entry) => join(dir, entry));
   let written = 0;
   for (const file of files) {
     if ((await stat(file)).size < MIN_BYTES) continue;

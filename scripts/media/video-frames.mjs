@@ -13,8 +13,8 @@ const [mode, W, H, FPS, SECS] = [
   Number(process.argv[5]),
   Number(process.argv[6]),
 ];
-if (!['home', 'wedo'].includes(mode) || !W || !H || !FPS || !SECS) {
-  console.error('usage: video-frames.mjs home|wedo WIDTH HEIGHT FPS SECONDS');
+if (!["home", "wedo"].includes(mode) || !W || !H || !FPS || !SECS) {
+  console.error("usage: video-frames.mjs home|wedo WIDTH HEIGHT FPS SECONDS");
   process.exit(2);
 }
 const N = Math.round(FPS * SECS);
@@ -32,7 +32,7 @@ function rng(seed) {
 }
 
 const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
-const ORANGE = hex('#ff7300');
+const ORANGE = hex("#ff7300");
 
 // Linear-light accumulation buffer, converted to 8-bit sRGB-ish with a soft
 // shoulder so bright overlaps never clip harshly.
@@ -44,15 +44,15 @@ const LUT_N = 1 << 16;
 const LUT_MAX = 2.5; // sqrt of the largest linear value handled
 const LUT = new Uint16Array(LUT_N);
 for (let j = 0; j < LUT_N; j++) {
-  const v = Math.pow((j / (LUT_N - 1)) * LUT_MAX, 2);
+  const v = ((j / (LUT_N - 1)) * LUT_MAX) ** 2;
   const s = v / (1 + v * 0.35); // soft shoulder
-  LUT[j] = Math.round(Math.min(1, Math.pow(s, 1 / 2.2)) * 65535);
+  LUT[j] = Math.round(Math.min(1, s ** (1 / 2.2)) * 65535);
 }
 const LUT_K = (LUT_N - 1) / LUT_MAX;
 const out16 = new Uint16Array(W * H * 3); // little-endian on x86/arm hosts
 const out = Buffer.from(out16.buffer);
 const toWord = (v) => LUT[Math.min(LUT_N - 1, Math.round(Math.sqrt(v > 0 ? v : 0) * LUT_K))];
-const lin = (c) => c.map((v) => Math.pow(v, 2.2));
+const lin = (c) => c.map((v) => v ** 2.2);
 
 // Static background: diagonal gradient plus vignette (linear light).
 function makeBackground(top, bottom, vignette) {
@@ -119,27 +119,27 @@ function disc(cx, cy, r, col, k) {
 // orange glow that swells and recedes once per loop, kept away from the centre
 // so white text over the middle stays readable.
 function homeScene() {
-  const bg = makeBackground('#0e1424', '#07090f', 0.55);
+  const bg = makeBackground("#0e1424", "#07090f", 0.55);
   const S = W / 1280; // scale factor: designed at 1280x720
   const rand = rng(7);
   const glows = [
     // big soft colour fields (x, y, r, colour, strength, orbit ax, ay, harmonic, phase)
-    { x: 260, y: 200, r: 260, c: '#1d3a66', k: 0.09, ax: 70, ay: 40, m: 1, p: 0.0 },
-    { x: 1050, y: 180, r: 240, c: '#26345a', k: 0.08, ax: 60, ay: 50, m: 1, p: 2.1 },
-    { x: 700, y: 640, r: 300, c: '#15324a', k: 0.08, ax: 90, ay: 30, m: 1, p: 4.0 },
-    { x: 1120, y: 600, r: 200, c: '#ff7300', k: 0.1, ax: 50, ay: 30, m: 1, p: 1.2, pulse: 0.0 },
-    { x: 140, y: 620, r: 150, c: '#ff7300', k: 0.05, ax: 40, ay: 25, m: 1, p: 3.3, pulse: Math.PI },
+    { x: 260, y: 200, r: 260, c: "#1d3a66", k: 0.09, ax: 70, ay: 40, m: 1, p: 0.0 },
+    { x: 1050, y: 180, r: 240, c: "#26345a", k: 0.08, ax: 60, ay: 50, m: 1, p: 2.1 },
+    { x: 700, y: 640, r: 300, c: "#15324a", k: 0.08, ax: 90, ay: 30, m: 1, p: 4.0 },
+    { x: 1120, y: 600, r: 200, c: "#ff7300", k: 0.1, ax: 50, ay: 30, m: 1, p: 1.2, pulse: 0.0 },
+    { x: 140, y: 620, r: 150, c: "#ff7300", k: 0.05, ax: 40, ay: 25, m: 1, p: 3.3, pulse: Math.PI },
   ].map((g) => ({ ...g, col: lin(hex(g.c)) }));
 
-  const palette = ['#6f86b8', '#8aa0c8', '#5a7aa8', '#9fb0cc', '#c9d4e6'];
+  const palette = ["#6f86b8", "#8aa0c8", "#5a7aa8", "#9fb0cc", "#c9d4e6"];
   const discs = [];
   for (let i = 0; i < 26; i++) {
     const warm = i % 9 === 4;
     discs.push({
       x: rand() * 1280,
       y: rand() * 720,
-      r: 10 + Math.pow(rand(), 1.6) * 46,
-      col: lin(hex(warm ? '#ff9a45' : palette[Math.floor(rand() * palette.length)])),
+      r: 10 + rand() ** 1.6 * 46,
+      col: lin(hex(warm ? "#ff9a45" : palette[Math.floor(rand() * palette.length)])),
       k: (warm ? 0.16 : 0.06) + rand() * 0.06,
       ax: 20 + rand() * 60,
       ay: 10 + rand() * 30,
@@ -154,7 +154,7 @@ function homeScene() {
     acc.set(bg);
     for (const g of glows) {
       let k = g.k;
-      if (g.pulse !== undefined) k *= 0.25 + 0.75 * Math.pow(0.5 + 0.5 * Math.sin(ph + g.pulse), 2);
+      if (g.pulse !== undefined) k *= 0.25 + 0.75 * (0.5 + 0.5 * Math.sin(ph + g.pulse)) ** 2;
       blob(
         (g.x + g.ax * Math.sin(ph * g.m + g.p)) * S,
         (g.y + g.ay * Math.cos(ph * g.m + g.p * 1.3)) * S,
@@ -164,7 +164,7 @@ function homeScene() {
       );
     }
     for (const d of discs) {
-      const fade = Math.pow(0.5 + 0.5 * Math.sin(ph + d.fp), 1.5);
+      const fade = (0.5 + 0.5 * Math.sin(ph + d.fp)) ** 1.5;
       // dim the lights that pass behind the text band in the middle
       const cx = (d.x + d.ax * Math.sin(ph * d.m + d.p)) * S;
       const cy = (d.y + d.ay * Math.sin(ph * d.m + d.p + 1.1)) * S;
@@ -180,11 +180,11 @@ function homeScene() {
 // A ribbon of fine lines that flows like a slowly turning surface, slate blue
 // fading into orange towards one end, over a dark charcoal background.
 function wedoScene() {
-  const bg = makeBackground('#10141c', '#06080c', 0.5);
+  const bg = makeBackground("#10141c", "#06080c", 0.5);
   const S = H / 720;
   const LINES = 34;
-  const slate = lin(hex('#7d93bd'));
-  const pale = lin(hex('#c4cfe2'));
+  const slate = lin(hex("#7d93bd"));
+  const pale = lin(hex("#c4cfe2"));
   const orange = lin(ORANGE);
   const widthPx = 1.15 * S;
   const glowPx = 7 * S;
@@ -206,13 +206,14 @@ function wedoScene() {
       const twist = Math.sin(TAU * u * 0.75 - ph + 0.6); // -1..1: ribbon turning
       const spread = H * (0.012 + 0.0085 * (1 + twist));
       // colour across x: slate on the left, warming to orange on the right third
-      const warm = Math.min(1, Math.max(0, (u - 0.55) / 0.4)) * (0.55 + 0.45 * Math.sin(ph + 0.5 + u * 2));
+      const warm =
+        Math.min(1, Math.max(0, (u - 0.55) / 0.4)) * (0.55 + 0.45 * Math.sin(ph + 0.5 + u * 2));
       for (let i = 0; i < LINES; i++) {
         const o = i - (LINES - 1) / 2;
         const wobble = H * 0.012 * Math.sin(TAU * u * 2.3 + ph * 2 + i * 0.35);
         const yc = centre + o * spread + wobble * (Math.abs(o) / LINES);
         // lines at the ribbon edges are fainter; middle lines carry the warm tint
-        const edgeFade = 1 - Math.pow(Math.abs(o) / (LINES / 2), 2) * 0.65;
+        const edgeFade = 1 - (Math.abs(o) / (LINES / 2)) ** 2 * 0.65;
         const wi = warm * (0.35 + 0.65 * Math.exp(-(o * o) / 120));
         const bright = i % 6 === 0 ? 1.6 : 1;
         for (let c = 0; c < 3; c++) {
@@ -237,14 +238,14 @@ function wedoScene() {
   };
 }
 
-const draw = mode === 'home' ? homeScene() : wedoScene();
+const draw = mode === "home" ? homeScene() : wedoScene();
 
 async function main() {
   for (let f = 0; f < N; f++) {
     draw(f);
     for (let i = 0; i < acc.length; i++) out16[i] = toWord(acc[i]);
     if (!process.stdout.write(Buffer.from(out))) {
-      await new Promise((r) => process.stdout.once('drain', r));
+      await new Promise((r) => process.stdout.once("drain", r));
     }
   }
 }

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import compress from "@fastify/compress";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import api from "./api/routes.ts";
-import { useZodValidation } from "./api/validation.ts";
+import { validateWithZod } from "./api/validation.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
 import gracefulClose from "./ops/graceful-close.ts";
@@ -34,7 +34,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
   });
-  useZodValidation(app);
+  validateWithZod(app);
 
   await app.register(gracefulClose);
   await app.register(errors);

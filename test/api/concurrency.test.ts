@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../support/engines.ts";
 import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
+import { ENGINES } from "../support/engines.ts";
 
 const SIMULTANEOUS = 50;
 

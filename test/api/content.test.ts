@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_CATEGORIES } from "../../src/shared/content.ts";
-import { ENGINES } from "../support/engines.ts";
 import { startApp, type TestApp } from "../support/app.ts";
+import { ENGINES } from "../support/engines.ts";
 
 const seedTeam = JSON.parse(readFileSync("content/team.json", "utf8"));
 const seedItems = JSON.parse(readFileSync("content/items.json", "utf8"));
@@ -14,19 +14,28 @@ describe.each(ENGINES)("content API on $engine", (engine) => {
   });
   afterAll(() => t.close());
 
-  it.each(["/api/v1/teams/", "/api/v1/teams"])("GET %s lists the team in display order", async (url) => {
-    const response = await t.app.inject({ method: "GET", url });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual(seedTeam);
-  });
-
-  it.each(CONTENT_CATEGORIES)("GET /api/v1/items/?category=%s lists that category in order", async (category) => {
-    for (const url of [`/api/v1/items/?category=${category}`, `/api/v1/items?category=${category}`]) {
+  it.each(["/api/v1/teams/", "/api/v1/teams"])(
+    "GET %s lists the team in display order",
+    async (url) => {
       const response = await t.app.inject({ method: "GET", url });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual(seedItems[category]);
-    }
-  });
+      expect(response.json()).toEqual(seedTeam);
+    },
+  );
+
+  it.each(CONTENT_CATEGORIES)(
+    "GET /api/v1/items/?category=%s lists that category in order",
+    async (category) => {
+      for (const url of [
+        `/api/v1/items/?category=${category}`,
+        `/api/v1/items?category=${category}`,
+      ]) {
+        const response = await t.app.inject({ method: "GET", url });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual(seedItems[category]);
+      }
+    },
+  );
 
   it("gives imagePath only where the category has images", async () => {
     const industries = (await t.app.inject({ url: "/api/v1/items/?category=industries" })).json();

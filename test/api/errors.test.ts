@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL_ERROR_MESSAGE } from "../../src/server/security/errors.ts";
-import { ENGINES } from "../support/engines.ts";
 import { startApp, type TestApp } from "../support/app.ts";
+import { ENGINES } from "../support/engines.ts";
 
 describe.each(ENGINES)("failures on $engine", (engine) => {
   let t: TestApp;
@@ -11,12 +11,15 @@ describe.each(ENGINES)("failures on $engine", (engine) => {
   });
   afterAll(() => t.close());
 
-  it.each(["/api/v1/nothing", "/api/v2/teams", "/api/"])("answers JSON 404 for unknown API path %s", async (url) => {
-    const response = await t.app.inject({ method: "GET", url });
-    expect(response.statusCode).toBe(404);
-    expect(response.headers["content-type"]).toMatch(/application\/json/);
-    expect(response.json()).toEqual({ message: expect.stringContaining("No API route") });
-  });
+  it.each(["/api/v1/nothing", "/api/v2/teams", "/api/"])(
+    "answers JSON 404 for unknown API path %s",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers["content-type"]).toMatch(/application\/json/);
+      expect(response.json()).toEqual({ message: expect.stringContaining("No API route") });
+    },
+  );
 
   it("answers an unexpected failure with 500 {message, requestId}, detail only in the log", async () => {
     await sql`drop table team_members`.execute(t.database.db);

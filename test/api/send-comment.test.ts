@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
+import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 
 const REQUIRED = Object.entries(INQUIRY_FIELDS)
   .filter(([, rule]) => rule.required)
@@ -62,12 +62,18 @@ describe.each(ENGINES)("POST /api/v1/send-comment on $engine", (engine) => {
     expect(Object.keys(response.json().fields)).toEqual([field]);
   });
 
-  it.each(Object.entries(INQUIRY_FIELDS))("answers 400 naming %s when it is too long", async (field, rule) => {
-    const tooLong = field === "email" ? `${"a".repeat(rule.maxLength)}@example.com` : "x".repeat(rule.maxLength + 1);
-    const response = await send({ ...VALID_INQUIRY, [field]: tooLong });
-    expect(response.statusCode).toBe(400);
-    expect(Object.keys(response.json().fields)).toEqual([field]);
-  });
+  it.each(Object.entries(INQUIRY_FIELDS))(
+    "answers 400 naming %s when it is too long",
+    async (field, rule) => {
+      const tooLong =
+        field === "email"
+          ? `${"a".repeat(rule.maxLength)}@example.com`
+          : "x".repeat(rule.maxLength + 1);
+      const response = await send({ ...VALID_INQUIRY, [field]: tooLong });
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json().fields)).toEqual([field]);
+    },
+  );
 
   it.each([
     ["email", "grace.example.com", /valid e-mail/],
@@ -89,7 +95,11 @@ describe.each(ENGINES)("POST /api/v1/send-comment on $engine", (engine) => {
     const response = await t.app.inject({
       method: "POST",
       url: "/api/v1/send-comment",
-      headers: { cookie: session.cookie, "x-xsrf-token": session.token, "content-type": "application/json" },
+      headers: {
+        cookie: session.cookie,
+        "x-xsrf-token": session.token,
+        "content-type": "application/json",
+      },
       payload: "{not json",
     });
     expect(response.statusCode).toBe(400);

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL } from "../../src/server/static/site.ts";
-import { ENGINES } from "../support/engines.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
+import { ENGINES } from "../support/engines.ts";
 
 const [sqlite] = ENGINES;
 
@@ -21,13 +21,16 @@ describe("serving the built site", () => {
   });
   afterAll(() => t.close());
 
-  it.each(["/wedo", "/wedo/"])("serves the prerendered page at %s, revalidated on every load", async (url) => {
-    const response = await t.app.inject({ url });
-    expect(response.statusCode).toBe(200);
-    expect(response.body).toContain("What We Do");
-    expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
-    expect(response.headers["content-type"]).toMatch(/text\/html/);
-  });
+  it.each(["/wedo", "/wedo/"])(
+    "serves the prerendered page at %s, revalidated on every load",
+    async (url) => {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain("What We Do");
+      expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
+      expect(response.headers["content-type"]).toMatch(/text\/html/);
+    },
+  );
 
   it("serves hashed assets as immutable for a year", async () => {
     const response = await t.app.inject({ url: "/assets/app-Ab12Cd.js" });
@@ -36,19 +39,28 @@ describe("serving the built site", () => {
   });
 
   it.each(["br", "gzip"])("compresses responses with %s", async (encoding) => {
-    const asset = await t.app.inject({ url: "/assets/app-Ab12Cd.js", headers: { "accept-encoding": encoding } });
+    const asset = await t.app.inject({
+      url: "/assets/app-Ab12Cd.js",
+      headers: { "accept-encoding": encoding },
+    });
     expect(asset.headers["content-encoding"]).toBe(encoding);
     expect(asset.rawPayload.length).toBeLessThan(script.length / 5);
-    const api = await t.app.inject({ url: "/api/v1/teams/", headers: { "accept-encoding": encoding } });
+    const api = await t.app.inject({
+      url: "/api/v1/teams/",
+      headers: { "accept-encoding": encoding },
+    });
     expect(api.headers["content-encoding"]).toBe(encoding);
   });
 
-  it.each(["/no-such-page", "/weserve/deeper/path"])("shows the Home page with status 404 at %s", async (url) => {
-    const response = await t.app.inject({ url });
-    expect(response.statusCode).toBe(404);
-    expect(response.body).toContain(HOME_MARKER);
-    expect(response.headers["content-type"]).toMatch(/text\/html/);
-  });
+  it.each(["/no-such-page", "/weserve/deeper/path"])(
+    "shows the Home page with status 404 at %s",
+    async (url) => {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).toContain(HOME_MARKER);
+      expect(response.headers["content-type"]).toMatch(/text\/html/);
+    },
+  );
 
   it("sends a Content-Security-Policy that allows the page's inline script by hash only", async () => {
     const response = await t.app.inject({ url: "/" });

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ALREADY_SUBSCRIBED_MESSAGE,
-  SUBSCRIBED_MESSAGE,
-} from "../../src/server/api/routes.ts";
-import { ENGINES } from "../support/engines.ts";
+import { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE } from "../../src/server/api/routes.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
+import { ENGINES } from "../support/engines.ts";
 
 describe.each(ENGINES)("POST /api/v1/subscribe on $engine", (engine) => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XSRF_REJECTED_MESSAGE } from "../../src/server/security/xsrf.ts";
+import { openSession, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
-import { openSession, startApp, type TestApp } from "../support/app.ts";
 
 describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
   let t: TestApp;
@@ -50,17 +50,20 @@ describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
     expect(response.json()).toEqual({ message: XSRF_REJECTED_MESSAGE });
   });
 
-  it.each(posts)("answers 403 to POST %s with a header that does not match the cookie", async (url, payload) => {
-    const { cookie, token } = await openSession(t.app);
-    const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
-    const response = await t.app.inject({
-      method: "POST",
-      url,
-      headers: { cookie, "x-xsrf-token": wrong },
-      ...(payload ? { payload } : {}),
-    });
-    expect(response.statusCode).toBe(403);
-  });
+  it.each(posts)(
+    "answers 403 to POST %s with a header that does not match the cookie",
+    async (url, payload) => {
+      const { cookie, token } = await openSession(t.app);
+      const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+      const response = await t.app.inject({
+        method: "POST",
+        url,
+        headers: { cookie, "x-xsrf-token": wrong },
+        ...(payload ? { payload } : {}),
+      });
+      expect(response.statusCode).toBe(403);
+    },
+  );
 
   it("answers 403 to a POST with a header but no cookie", async () => {
     const { token } = await openSession(t.app);

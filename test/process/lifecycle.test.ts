@@ -47,22 +47,31 @@ describe.each(ENGINES)("server process on $engine", (engine) => {
     expect(await second.exited).toBe(0);
   });
 
-  it.each(["SIGTERM", "SIGINT"] as const)("on %s finishes an in-flight request, then exits 0", async (signal) => {
-    const server = await startServer(testDb.env);
-    const { headers } = await clientFor(server.origin);
-    const body = JSON.stringify(VALID_INQUIRY);
-    // The request has reached the server (headers and half the body) when the signal arrives.
-    const request = http.request(`${server.origin}/api/v1/send-comment`, {
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-    });
-    const answered = once(request, "response").then(([response]) => response.statusCode as number);
-    request.write(body.slice(0, 20));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    server.child.kill(signal);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    request.end(body.slice(20));
-    expect(await answered).toBe(200);
-    expect(await server.exited).toBe(0);
-  });
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "on %s finishes an in-flight request, then exits 0",
+    async (signal) => {
+      const server = await startServer(testDb.env);
+      const { headers } = await clientFor(server.origin);
+      const body = JSON.stringify(VALID_INQUIRY);
+      // The request has reached the server (headers and half the body) when the signal arrives.
+      const request = http.request(`${server.origin}/api/v1/send-comment`, {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        },
+      });
+      const answered = once(request, "response").then(
+        ([response]) => response.statusCode as number,
+      );
+      request.write(body.slice(0, 20));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      server.child.kill(signal);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      request.end(body.slice(20));
+      expect(await answered).toBe(200);
+      expect(await server.exited).toBe(0);
+    },
+  );
 });

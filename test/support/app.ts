@@ -40,7 +40,10 @@ export async function startApp(
     ...testDb.env,
     ...env,
   });
-  const database = openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: config.SQLITE_FILE });
+  const database = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: config.SQLITE_FILE,
+  });
   await migrateToLatest(database.db, database.engine);
   await seedOnce(database.db, config.CONTENT_DIR);
   const logs: string[] = [];

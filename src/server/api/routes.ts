@@ -7,10 +7,10 @@ import type { z } from "zod";
 import type { Inquiry } from "../../shared/inquiry.ts";
 import { inquirySchema, itemsQuerySchema, subscribeQuerySchema } from "../../shared/schemas.ts";
 import { normalizeEmail } from "../../shared/subscription.ts";
+import type { DatabaseHandle } from "../db/connection.ts";
 import { listItems, listTeam } from "../db/content.ts";
 import { insertInquiry } from "../db/inquiries.ts";
 import { subscribe } from "../db/subscriptions.ts";
-import type { DatabaseHandle } from "../db/connection.ts";
 
 export const SUBSCRIBED_MESSAGE = "Subscribed to Insight.";
 export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscribed to Insight.";

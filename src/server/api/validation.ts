@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { ZodError, type ZodType } from "zod";
 
-export function useZodValidation(app: FastifyInstance): void {
+export function validateWithZod(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema }) => (data: unknown) => {
     const result = (schema as ZodType).safeParse(data);
     return result.success ? { value: result.data } : { error: result.error };

@@ -26,9 +26,13 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: "postgres" };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      engine: "postgres",
+    };
   }
-  if (options.sqliteFile !== ":memory:") mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  if (options.sqliteFile !== ":memory:")
+    mkdirSync(dirname(options.sqliteFile), { recursive: true });
   const sqlite = new SQLite(options.sqliteFile);
   // WAL lets readers run beside the writer; FULL syncs the WAL on every commit,
   // so an answered 2xx survives a power cut, not just a process crash.

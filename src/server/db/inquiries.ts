@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Inquiry } from "../../shared/inquiry.ts";
-import { nowIso, type Database } from "./schema.ts";
+import { type Database, nowIso } from "./schema.ts";
 
 export async function insertInquiry(db: Kysely<Database>, inquiry: Inquiry): Promise<number> {
   const now = nowIso();

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { CONTENT_CATEGORIES } from "../../shared/content.ts";
-import { nowIso, type Database } from "./schema.ts";
+import { type Database, nowIso } from "./schema.ts";
 
 const SEED_MARKER = "seeded_at";
 
@@ -21,7 +21,8 @@ const itemsFile = z.record(z.enum(CONTENT_CATEGORIES), z.array(item));
 
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(JSON.parse(await readFile(file, "utf8")));
-  if (!parsed.success) throw new Error(`Invalid seed file ${file}: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success)
+    throw new Error(`Invalid seed file ${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

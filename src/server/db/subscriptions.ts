@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { nowIso, type Database } from "./schema.ts";
+import { type Database, nowIso } from "./schema.ts";
 
 export type SubscribeOutcome = "subscribed" | "already-subscribed";
 

@@ -3,7 +3,10 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import type { DatabaseHandle } from "../db/connection.ts";
 
-export default async function health(app: FastifyInstance, { database }: { database: DatabaseHandle }) {
+export default async function health(
+  app: FastifyInstance,
+  { database }: { database: DatabaseHandle },
+) {
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/readyz", async (request, reply) => {

@@ -7,8 +7,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { describeValidationError, isZodError } from "../api/validation.ts";
 
-export const INTERNAL_ERROR_MESSAGE =
-  "Something went wrong on our side. Please try again later.";
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again later.";
 
 export default fp(
   async function errors(app: FastifyInstance) {
