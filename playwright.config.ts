@@ -31,7 +31,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
   webServer: {
-    command: "node build/node/src/server/main.js",
+    // E2E_SERVER_ENTRY / E2E_STATIC_DIR let a second build be tested beside the first.
+    command: `node ${process.env.E2E_SERVER_ENTRY ?? "build/node/src/server/main.js"}`,
     url: `http://127.0.0.1:${PORT}/readyz`,
     reuseExistingServer: false,
     env: {
@@ -40,6 +41,7 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db"),
       RATE_LIMIT_PER_MINUTE: "1000",
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
     },
   },
 });

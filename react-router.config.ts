@@ -5,7 +5,8 @@ import { PRERENDERED_PATHS } from "./src/shared/routes.ts";
 // server-side rendering at run time (ADR 001).
 export default {
   appDirectory: "src/web",
-  buildDirectory: "build",
+  // BUILD_DIR lets parallel work build side by side; `npm run build` uses build/.
+  buildDirectory: process.env.BUILD_DIR ?? "build",
   ssr: false,
   prerender: [...PRERENDERED_PATHS],
 } satisfies Config;

@@ -36,3 +36,17 @@ export const DIALOG = {
 
 /** §8: heading of the default error screen. */
 export const ERROR_SCREEN_HEADING = "Unexpected Application Error!";
+
+/**
+ * §9: leadership carousel. Slides per view and spacing (px) as the screen
+ * widens; the breakpoint widths are ours (the spec leaves them open).
+ */
+export const CAROUSEL = {
+  default: { slidesPerView: 5, spaceBetween: 10 },
+  breakpoints: [
+    { minWidth: 0, slidesPerView: 1, spaceBetween: 10 },
+    { minWidth: 640, slidesPerView: 2, spaceBetween: 20 },
+    { minWidth: 1024, slidesPerView: 3, spaceBetween: 40 },
+    { minWidth: 1440, slidesPerView: 3, spaceBetween: 20 },
+  ],
+} as const;

@@ -1,17 +1,24 @@
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { SITE } from "../shared/site.ts";
+import { ACCENT_COLOR, SCROLL_ANIMATION } from "../shared/constants.ts";
 import { SiteFooter } from "./components/SiteFooter.tsx";
 import { SiteHeader } from "./components/SiteHeader.tsx";
+import { AlertProvider } from "./features/alerts/AlertProvider.tsx";
+import { useAnchorScroll } from "./features/anchors/useAnchorScroll.ts";
 import "./styles/global.css";
+
+const themeVariables = {
+  "--accent": ACCENT_COLOR,
+  "--motion-duration": `${SCROLL_ANIMATION.durationMs}ms`,
+} as CSSProperties;
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang="en" style={themeVariables}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="description" content={SITE.mission} />
+        <meta name="theme-color" content={ACCENT_COLOR} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
@@ -26,13 +33,17 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  useAnchorScroll();
   return (
-    <>
+    <AlertProvider>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <SiteHeader />
-      <main id="main">
+      <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
       <SiteFooter />
-    </>
+    </AlertProvider>
   );
 }

@@ -1,0 +1,25 @@
+/**
+ * React.lazy with the time-out of spec §9: a part that has not loaded after
+ * 120 000 ms fails, and the route's error screen shows instead.
+ */
+import { type ComponentType, lazy } from "react";
+import { LAZY_LOAD_TIMEOUT_MS } from "../../shared/constants.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: React.lazy accepts components with any props
+export function lazyWithTimeout<T extends ComponentType<any>>(
+  load: () => Promise<{ default: T }>,
+  timeoutMs = LAZY_LOAD_TIMEOUT_MS,
+) {
+  return lazy(
+    () =>
+      new Promise<{ default: T }>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`Loading a part of the page timed out after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        load()
+          .then(resolve, reject)
+          .finally(() => clearTimeout(timer));
+      }),
+  );
+}
