@@ -1,18 +1,24 @@
 /**
  * Used only at build time, to prerender each route to static HTML; the site
- * has no server-side rendering at run time, so a plain string render suffices.
+ * has no server-side rendering at run time. The whole document is rendered
+ * before it is written (allReady), including the inline scripts that carry
+ * React Router's hydration data.
  */
-import { renderToString } from "react-dom/server";
+import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   status: number,
   headers: Headers,
   context: EntryContext,
 ) {
-  const html = renderToString(<ServerRouter context={context} url={request.url} />);
+  const body = await renderToReadableStream(
+    <ServerRouter context={context} url={request.url} />,
+    { signal: request.signal },
+  );
+  await body.allReady;
   headers.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(`<!DOCTYPE html>${html}`, { status, headers });
+  return new Response(body, { status, headers });
 }

@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { ACCENT_COLOR, SCROLL_ANIMATION } from "../shared/constants.ts";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
+import { ACCENT_COLOR, ERROR_SCREEN_HEADING, SCROLL_ANIMATION } from "../shared/constants.ts";
 import { SiteFooter } from "./components/SiteFooter.tsx";
 import { SiteHeader } from "./components/SiteHeader.tsx";
 import { AlertProvider } from "./features/alerts/AlertProvider.tsx";
@@ -25,7 +25,6 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
         <Scripts />
       </body>
     </html>
@@ -45,5 +44,27 @@ export default function App() {
       </main>
       <SiteFooter />
     </AlertProvider>
+  );
+}
+
+/**
+ * §8: a lazily loaded part that fails, or a routing failure, shows the
+ * generic error screen with the error's text (and no stack trace).
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const text = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return (
+    <main className="error-screen container">
+      <h2>{ERROR_SCREEN_HEADING}</h2>
+      <h3>{text}</h3>
+      <p>
+        <a href="/">Back to the home page</a>
+      </p>
+    </main>
   );
 }

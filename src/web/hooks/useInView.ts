@@ -1,11 +1,14 @@
-/** Whether at least `threshold` of an element is visible; reverts when it is not. */
+/**
+ * Whether at least `threshold` of an element is visible; reverts when it is
+ * not, unless `once` keeps it visible after the first time.
+ */
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { FADE_IN_THRESHOLD } from "../../shared/constants.ts";
 
-export function useInView<T extends Element>(
+export function useInView<T extends Element>({
   threshold = FADE_IN_THRESHOLD,
   once = false,
-): [RefObject<T | null>, boolean] {
+} = {}): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
   const [inView, setInView] = useState(false);
 

@@ -1,3 +1,23 @@
+import { SITE } from "../../shared/site.ts";
+import { InquiryForm } from "../features/contact/InquiryForm.tsx";
+import { pageMeta } from "../lib/pageTitle.ts";
+
+export const meta = () => pageMeta("Contact Us", SITE.contactInvitation);
+
 export default function ContactUsPage() {
-  return <h1>Learn More</h1>;
+  return (
+    <section className="section section--warm">
+      <div className="container contact">
+        <div>
+          <p className="eyebrow">Contact Us</p>
+          <h1 id="contact-title">Learn More</h1>
+          <p className="lede">{SITE.contactInvitation}</p>
+          <p>
+            Prefer e-mail? Write to <a href={`mailto:${SITE.contactEmail}`}>{SITE.contactEmail}</a>.
+          </p>
+        </div>
+        <InquiryForm />
+      </div>
+    </section>
+  );
 }

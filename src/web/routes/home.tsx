@@ -1,3 +1,85 @@
+import { Link } from "react-router";
+import { ROUTES } from "../../shared/routes.ts";
+import { SITE } from "../../shared/site.ts";
+import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
+import { pageMeta } from "../lib/pageTitle.ts";
+import "../features/home/home.css";
+
+export const meta = () => pageMeta(null);
+
+export const links = () => [
+  { rel: "preload", as: "image", href: "/video/home-poster.webp", fetchPriority: "high" },
+];
+
+const PATHS = [
+  {
+    to: ROUTES.weServe,
+    label: "Who We Serve",
+    text: "Case studies and the industries and technology needs we know well.",
+  },
+  {
+    to: ROUTES.weDo,
+    label: "What We Do",
+    text: "Eight capabilities, one method: business and technical experts side by side.",
+  },
+  {
+    to: ROUTES.weAre,
+    label: "Who We Are",
+    text: "The leadership team and the values behind every engagement.",
+  },
+] as const;
+
 export default function HomePage() {
-  return <h1>Home</h1>;
+  return (
+    <>
+      <section className="home-hero" aria-labelledby="home-hero-title">
+        <BackgroundVideo name="home" />
+        <h1 id="home-hero-title" className="home-hero__words container">
+          <span className="home-hero__word">Business</span>
+          <span className="home-hero__word home-hero__plus">+</span>
+          <span className="home-hero__word">Technology</span>
+        </h1>
+      </section>
+
+      <section className="mission-banner" aria-label="Our mission">
+        <p className="mission-banner__text container">{SITE.mission}</p>
+      </section>
+
+      <section className="section home-pitch">
+        <div className="container home-pitch__grid">
+          <h2 className="home-pitch__headline">
+            You Know the Business <span>We Know the Tech</span>
+          </h2>
+          <div>
+            <p className="lede">
+              Bring us the goal, the constraints and the people who know your market. We bring the
+              engineers, data scientists and architects who turn it into working systems. Ready to
+              talk? <Link to={ROUTES.contactUs}>contact us</Link>
+            </p>
+          </div>
+        </div>
+      </section>
+
+      <section className="section section--warm" aria-labelledby="home-paths-title">
+        <div className="container">
+          <h2 id="home-paths-title" className="visually-hidden">
+            Explore
+          </h2>
+          <ul className="home-paths">
+            {PATHS.map((path) => (
+              <li key={path.to}>
+                <Link className="home-paths__card" to={path.to}>
+                  <span className="home-paths__label">{path.label}</span>
+                  <span className="home-paths__text">{path.text}</span>
+                  <span className="home-paths__arrow" aria-hidden="true">
+                    →
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </>
+  );
 }

@@ -1,13 +1,18 @@
-/** Scrolls to the location's anchor whenever it changes, including on first load. */
+/**
+ * On every navigation: to the anchor when the location has one (also on first
+ * load), otherwise to the top of the new page. Back and forward keep the
+ * browser's own scroll restoration.
+ */
 import { useEffect } from "react";
-import { useLocation } from "react-router";
+import { useLocation, useNavigationType } from "react-router";
 import { scrollToAnchor } from "./scrollToAnchor.ts";
 
 export function useAnchorScroll(): void {
   const { pathname, hash, key } = useLocation();
+  const navigationType = useNavigationType();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new navigation (key) to the same anchor scrolls again
   useEffect(() => {
-    if (!hash) return;
-    return scrollToAnchor(decodeURIComponent(hash.slice(1)));
+    if (hash) return scrollToAnchor(decodeURIComponent(hash.slice(1)));
+    if (navigationType !== "POP") window.scrollTo(0, 0);
   }, [pathname, hash, key]);
 }

@@ -1,0 +1,81 @@
+/**
+ * `npm run screenshots`: starts the built site on a spare port with a fresh
+ * SQLite database and writes each route at 375 and 1440 px to docs/screenshots/.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+
+const PORT = Number(process.env.SCREENSHOT_PORT ?? 4300);
+const WIDTHS = [375, 1440] as const;
+const OUT_DIR = process.env.SCREENSHOT_DIR ?? "docs/screenshots";
+const origin = `http://127.0.0.1:${PORT}`;
+
+async function waitForServer() {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("the server did not start");
+}
+
+const server = spawn(process.execPath, ["build/node/src/server/main.js"], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "shots-")), "site.db"),
+  },
+  stdio: "inherit",
+});
+
+try {
+  await waitForServer();
+  mkdirSync(OUT_DIR, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  for (const width of WIDTHS) {
+    // Reduced motion: reveal and cascade effects show their final state, videos their poster.
+    const page = await browser.newPage({
+      viewport: { width, height: 900 },
+      reducedMotion: "reduce",
+    });
+    for (const path of PRERENDERED_PATHS) {
+      await page.goto(`${origin}${path}`, { waitUntil: "networkidle" });
+      // Scroll through the page so every fade-in section has been in view.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += 400) {
+          window.scrollTo(0, y);
+          await new Promise((resolve) => setTimeout(resolve, 60));
+        }
+        window.scrollTo(0, 0);
+      });
+      await page.waitForTimeout(300);
+      const name = path === "/" ? "home" : path.slice(1);
+      const file = join(OUT_DIR, `${name}-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`wrote ${file}`);
+    }
+    await page.close();
+  }
+  await browser.close();
+} finally {
+  server.kill("SIGTERM");
+}

@@ -1,0 +1,163 @@
+/**
+ * The inquiry form (§3, §4, §5): browser validation from the shared field
+ * rules; while sending, the button is disabled with a spinner; success clears
+ * the form, failure keeps every value and enables the button again.
+ */
+import { type FormEvent, useState } from "react";
+import { DIALOG } from "../../../shared/constants.ts";
+import {
+  INQUIRY_FIELDS,
+  INQUIRY_TYPE_PLACEHOLDER,
+  INQUIRY_TYPES,
+  type Inquiry,
+  type InquiryField,
+} from "../../../shared/inquiry.ts";
+import { sendComment } from "../../api/client.ts";
+import { Spinner } from "../../components/Spinner.tsx";
+import { useAlert } from "../alerts/AlertProvider.tsx";
+import "./inquiry-form.css";
+
+const AUTOCOMPLETE: Partial<Record<InquiryField, string>> = {
+  firstName: "given-name",
+  lastName: "family-name",
+  company: "organization",
+  jobTitle: "organization-title",
+  email: "email",
+  phoneNumber: "tel",
+};
+
+function readInquiry(form: HTMLFormElement): Inquiry {
+  const data = new FormData(form);
+  const value = (field: InquiryField) => String(data.get(field) ?? "");
+  return {
+    firstName: value("firstName"),
+    lastName: value("lastName"),
+    company: value("company"),
+    jobTitle: value("jobTitle"),
+    email: value("email"),
+    phoneNumber: value("phoneNumber"),
+    inquiryType: value("inquiryType") as Inquiry["inquiryType"],
+    comments: value("comments"),
+  };
+}
+
+async function submitted(inquiry: Inquiry): Promise<boolean> {
+  try {
+    const response = await sendComment(inquiry);
+    console.info("send-comment answered", response.status, response.data);
+    return response.status === 200;
+  } catch (error) {
+    console.info("send-comment failed", error);
+    return false;
+  }
+}
+
+function Label({ field }: { field: InquiryField }) {
+  const rule = INQUIRY_FIELDS[field];
+  return (
+    <label htmlFor={`inquiry-${field}`} className="field__label">
+      {rule.label}
+      {rule.required ? (
+        <span className="field__required" aria-hidden="true">
+          {" "}
+          *
+        </span>
+      ) : (
+        <span className="field__optional"> (optional)</span>
+      )}
+    </label>
+  );
+}
+
+function TextField({ field }: { field: InquiryField }) {
+  const rule = INQUIRY_FIELDS[field];
+  return (
+    <div className="field">
+      <Label field={field} />
+      <input
+        id={`inquiry-${field}`}
+        name={field}
+        type={rule.kind === "email" ? "email" : "text"}
+        required={rule.required}
+        maxLength={rule.maxLength}
+        autoComplete={AUTOCOMPLETE[field]}
+        className="field__control"
+      />
+    </div>
+  );
+}
+
+export function InquiryForm() {
+  const [submitting, setSubmitting] = useState(false);
+  const showAlert = useAlert();
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    const form = event.currentTarget;
+    setSubmitting(true);
+    const ok = await submitted(readInquiry(form));
+    setSubmitting(false);
+    if (ok) {
+      form.reset();
+      showAlert({ title: DIALOG.successTitle, text: DIALOG.inquiryReceived });
+    } else {
+      showAlert({ title: DIALOG.failureTitle, text: DIALOG.inquiryFailed });
+    }
+  }
+
+  return (
+    <form className="inquiry-form" onSubmit={onSubmit} aria-labelledby="contact-title">
+      <p className="inquiry-form__note">
+        Fields marked <span aria-hidden="true">*</span>
+        <span className="visually-hidden">with an asterisk</span> are required.
+      </p>
+      <div className="inquiry-form__grid">
+        <TextField field="firstName" />
+        <TextField field="lastName" />
+        <TextField field="company" />
+        <TextField field="jobTitle" />
+        <TextField field="email" />
+        <TextField field="phoneNumber" />
+        <div className="field field--wide">
+          <Label field="inquiryType" />
+          <select
+            id="inquiry-inquiryType"
+            name="inquiryType"
+            required
+            defaultValue=""
+            className="field__control"
+          >
+            <option value="" disabled>
+              {INQUIRY_TYPE_PLACEHOLDER}
+            </option>
+            {INQUIRY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field field--wide">
+          <Label field="comments" />
+          <textarea
+            id="inquiry-comments"
+            name="comments"
+            required
+            maxLength={INQUIRY_FIELDS.comments.maxLength}
+            rows={6}
+            className="field__control"
+          />
+        </div>
+      </div>
+      <button
+        type="submit"
+        className="button button--accent inquiry-form__submit"
+        disabled={submitting}
+        aria-busy={submitting}
+      >
+        {submitting ? <Spinner label="Sending your inquiry" /> : "Submit"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Desktop navigation (§2, §4): hovering a section opens its panel (serve, do,
+ * are or none); mouse leave, a click in the panel or Esc closes it. The
+ * chevron button toggles the panel for keyboard and touch users.
+ */
+import { type KeyboardEvent, type PointerEvent, useRef, useState } from "react";
+import { Link, NavLink } from "react-router";
+import { CONTACT_LINK, MENU, type MenuSection, type PanelId } from "./menu.ts";
+
+function Panel({ section, onNavigate }: { section: MenuSection; onNavigate: () => void }) {
+  return (
+    <div className="mega-panel" id={`panel-${section.id}`}>
+      <div className="mega-panel__inner container">
+        <p className="mega-panel__title">
+          <Link to={section.to} onClick={onNavigate}>
+            {section.label}
+          </Link>
+        </p>
+        <div className="mega-panel__groups">
+          {section.groups.map((group) => (
+            <div key={group.label} className="mega-panel__group">
+              <Link className="mega-panel__heading" to={group.to} onClick={onNavigate}>
+                {group.label}
+              </Link>
+              {group.links.length > 0 ? (
+                <ul>
+                  {group.links.map((link) => (
+                    <li key={link.label}>
+                      <Link to={link.to} onClick={onNavigate}>
+                        {link.label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function MegaMenu() {
+  const [open, setOpen] = useState<PanelId | null>(null);
+  const toggles = useRef(new Map<PanelId, HTMLButtonElement>());
+
+  const hoverOpen = (id: PanelId) => (event: PointerEvent) => {
+    if (event.pointerType === "mouse") setOpen(id);
+  };
+  const hoverClose = (event: PointerEvent) => {
+    if (event.pointerType === "mouse") setOpen(null);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || open === null) return;
+    toggles.current.get(open)?.focus();
+    setOpen(null);
+  };
+
+  return (
+    <nav className="mega-nav" aria-label="Main">
+      {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: Esc anywhere in the menu closes the open panel */}
+      <ul className="mega-nav__list" onKeyDown={onKeyDown}>
+        {MENU.map((section) => {
+          const isOpen = open === section.id;
+          return (
+            // biome-ignore lint/a11y/noNoninteractiveElementInteractions: hover opens the panel for mouse users; the button serves keyboard and touch
+            <li
+              key={section.id}
+              className={`mega-nav__item ${isOpen ? "is-open" : ""}`}
+              onPointerEnter={hoverOpen(section.id)}
+              onPointerLeave={hoverClose}
+              onBlur={(event) => {
+                if (!event.currentTarget.contains(event.relatedTarget)) {
+                  setOpen((current) => (current === section.id ? null : current));
+                }
+              }}
+            >
+              <NavLink className="mega-nav__link" to={section.to}>
+                {section.label}
+              </NavLink>
+              <button
+                ref={(button) => {
+                  if (button) toggles.current.set(section.id, button);
+                }}
+                type="button"
+                className="mega-nav__toggle"
+                aria-expanded={isOpen}
+                aria-controls={`panel-${section.id}`}
+                aria-label={`${section.label} menu`}
+                onClick={() => setOpen(isOpen ? null : section.id)}
+              >
+                <svg viewBox="0 0 12 8" width="12" height="8" aria-hidden="true">
+                  <path d="M1 1.5 6 6.5l5-5" fill="none" stroke="currentColor" strokeWidth="1.8" />
+                </svg>
+              </button>
+              {isOpen ? <Panel section={section} onNavigate={() => setOpen(null)} /> : null}
+            </li>
+          );
+        })}
+        <li>
+          <Link className="button button--accent mega-nav__contact" to={CONTACT_LINK.to}>
+            {CONTACT_LINK.label}
+          </Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}
