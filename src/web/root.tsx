@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from "react";
+import { type CSSProperties, type ReactNode, useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
 import { ACCENT_COLOR, ERROR_SCREEN_HEADING, SCROLL_ANIMATION } from "../shared/constants.ts";
 import { SiteFooter } from "./components/SiteFooter.tsx";
@@ -33,6 +33,10 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   useAnchorScroll();
+  // Marks the page interactive: browser tests wait for it before acting.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <AlertProvider>
       <a className="skip-link" href="#main">

@@ -11,6 +11,8 @@ interface ModalProps {
   describedBy?: string;
   className?: string;
   role?: "dialog" | "alertdialog";
+  /** Where focus goes on close; by default, wherever it was when the modal opened. */
+  returnFocusTo?: HTMLElement | null | undefined;
   children: ReactNode;
 }
 
@@ -21,6 +23,7 @@ export function Modal({
   describedBy,
   className,
   role,
+  returnFocusTo,
   children,
 }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -28,13 +31,13 @@ export function Modal({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog || !open) return;
-    const returnFocusTo = document.activeElement as HTMLElement | null;
+    const focusTarget = returnFocusTo ?? (document.activeElement as HTMLElement | null);
     dialog.showModal();
     return () => {
       dialog.close();
-      returnFocusTo?.focus();
+      focusTarget?.focus();
     };
-  }, [open]);
+  }, [open, returnFocusTo]);
 
   return (
     <dialog

@@ -35,8 +35,8 @@ export default function HomePage() {
       <section className="home-hero" aria-labelledby="home-hero-title">
         <BackgroundVideo name="home" />
         <h1 id="home-hero-title" className="home-hero__words container">
-          <span className="home-hero__word">Business</span>
-          <span className="home-hero__word home-hero__plus">+</span>
+          <span className="home-hero__word">Business</span>{" "}
+          <span className="home-hero__word home-hero__plus">+</span>{" "}
           <span className="home-hero__word">Technology</span>
         </h1>
       </section>

@@ -9,6 +9,8 @@ import { Modal } from "../../components/Modal.tsx";
 export interface Alert {
   title: string;
   text: string;
+  /** The control to focus when the dialog closes (e.g. a submit button that was disabled). */
+  returnFocusTo?: HTMLElement | null;
 }
 
 const AlertContext = createContext<(alert: Alert) => void>(() => {});
@@ -32,6 +34,7 @@ export function AlertProvider({ children }: { children: ReactNode }) {
         describedBy="alert-text"
         className="alert"
         role="alertdialog"
+        returnFocusTo={alert?.returnFocusTo}
       >
         {alert ? (
           <>

@@ -3,7 +3,7 @@
  * rules; while sending, the button is disabled with a spinner; success clears
  * the form, failure keeps every value and enables the button again.
  */
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { DIALOG } from "../../../shared/constants.ts";
 import {
   INQUIRY_FIELDS,
@@ -90,6 +90,7 @@ function TextField({ field }: { field: InquiryField }) {
 export function InquiryForm() {
   const [submitting, setSubmitting] = useState(false);
   const showAlert = useAlert();
+  const button = useRef<HTMLButtonElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -100,9 +101,17 @@ export function InquiryForm() {
     setSubmitting(false);
     if (ok) {
       form.reset();
-      showAlert({ title: DIALOG.successTitle, text: DIALOG.inquiryReceived });
+      showAlert({
+        title: DIALOG.successTitle,
+        text: DIALOG.inquiryReceived,
+        returnFocusTo: button.current,
+      });
     } else {
-      showAlert({ title: DIALOG.failureTitle, text: DIALOG.inquiryFailed });
+      showAlert({
+        title: DIALOG.failureTitle,
+        text: DIALOG.inquiryFailed,
+        returnFocusTo: button.current,
+      });
     }
   }
 
@@ -151,6 +160,7 @@ export function InquiryForm() {
         </div>
       </div>
       <button
+        ref={button}
         type="submit"
         className="button button--accent inquiry-form__submit"
         disabled={submitting}

@@ -2,7 +2,7 @@
  * The Insight subscribe form (§4, §8): idle, submitting (spinner, cannot be
  * pressed twice), then Subscribe again; the outcome is shown in a dialog.
  */
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { DIALOG } from "../../../shared/constants.ts";
 import { EMAIL_MAX_LENGTH } from "../../../shared/subscription.ts";
 import { subscribe } from "../../api/client.ts";
@@ -25,6 +25,7 @@ async function outcomeOf(email: string) {
 export function SubscribeForm() {
   const [submitting, setSubmitting] = useState(false);
   const showAlert = useAlert();
+  const button = useRef<HTMLButtonElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,7 +36,7 @@ export function SubscribeForm() {
     const outcome = await outcomeOf(email);
     setSubmitting(false);
     if (outcome.text === DIALOG.subscribed) form.reset();
-    showAlert(outcome);
+    showAlert({ ...outcome, returnFocusTo: button.current });
   }
 
   return (
@@ -54,6 +55,7 @@ export function SubscribeForm() {
         className="subscribe__input"
       />
       <button
+        ref={button}
         type="submit"
         className="button button--accent subscribe__button"
         disabled={submitting}

@@ -1,0 +1,150 @@
+import { expect, type Page, test } from "@playwright/test";
+import { DIALOG } from "../src/shared/constants.ts";
+import { INQUIRY_FIELDS, INQUIRY_TYPE_PLACEHOLDER, INQUIRY_TYPES } from "../src/shared/inquiry.ts";
+import { SITE } from "../src/shared/site.ts";
+import { mockApi } from "./support/api.ts";
+import { alertDialog, open } from "./support/page.ts";
+
+const SEND = /\/api\/v1\/send-comment/;
+const form = (page: Page) => page.locator("form.inquiry-form");
+const field = (page: Page, name: keyof typeof INQUIRY_FIELDS) =>
+  form(page).getByLabel(new RegExp(`^${INQUIRY_FIELDS[name].label}`));
+const submit = (page: Page) => form(page).locator("button[type=submit]");
+
+async function fillForm(page: Page) {
+  await field(page, "firstName").fill("Ada");
+  await field(page, "lastName").fill("Lovelace");
+  await field(page, "company").fill("Analytical Engines Ltd");
+  await field(page, "jobTitle").fill("Director");
+  await field(page, "email").fill("ada@example.com");
+  await field(page, "phoneNumber").fill("020 7946 0000");
+  await field(page, "inquiryType").selectOption("Predictive Analytics");
+  await field(page, "comments").fill("We would like to forecast demand.");
+}
+
+async function values(page: Page) {
+  return form(page)
+    .locator("input, select, textarea")
+    .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
+}
+
+test("the page has the heading, the invitation and every field of the spec", async ({ page }) => {
+  await open(page, "/contact-us");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn More");
+  await expect(page.getByText(SITE.contactInvitation)).toBeVisible();
+  for (const [name, rule] of Object.entries(INQUIRY_FIELDS)) {
+    const control = field(page, name as keyof typeof INQUIRY_FIELDS);
+    await expect(control).toBeVisible();
+    if (rule.required) await expect(control).toHaveAttribute("required", "");
+    else await expect(control).not.toHaveAttribute("required");
+  }
+  await expect(field(page, "email")).toHaveAttribute("type", "email");
+  await expect(field(page, "phoneNumber")).toHaveAttribute("type", "text");
+  await expect(field(page, "phoneNumber")).not.toHaveAttribute("pattern");
+  const select = field(page, "inquiryType");
+  await expect(select).toHaveValue("");
+  const options = select.locator("option");
+  await expect(options).toHaveText([INQUIRY_TYPE_PLACEHOLDER, ...INQUIRY_TYPES]);
+  await expect(options.first()).toHaveAttribute("disabled", "");
+  expect(await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.text)).toBe(
+    INQUIRY_TYPE_PLACEHOLDER,
+  );
+});
+
+test("a required field left empty stops the browser from sending", async ({ page }) => {
+  let requests = 0;
+  await page.route(SEND, (route) => {
+    requests += 1;
+    return route.abort();
+  });
+  await open(page, "/contact-us");
+  await fillForm(page);
+  await field(page, "comments").fill("");
+  await submit(page).click();
+  expect(
+    await field(page, "comments").evaluate((el: HTMLTextAreaElement) => el.validity.valueMissing),
+  ).toBe(true);
+  expect(requests).toBe(0);
+});
+
+test("sending to the real API clears every value and says thank you", async ({ page }) => {
+  await open(page, "/contact-us");
+  await fillForm(page);
+  const sent = page.waitForRequest(SEND);
+  await submit(page).click();
+  const body = (await sent).postDataJSON();
+  expect(body).toEqual({
+    firstName: "Ada",
+    lastName: "Lovelace",
+    company: "Analytical Engines Ltd",
+    jobTitle: "Director",
+    email: "ada@example.com",
+    phoneNumber: "020 7946 0000",
+    inquiryType: "Predictive Analytics",
+    comments: "We would like to forecast demand.",
+  });
+  const dialog = alertDialog(page);
+  await expect(dialog.getByRole("heading")).toHaveText(DIALOG.successTitle);
+  await expect(dialog.getByText(DIALOG.inquiryReceived, { exact: true })).toBeVisible();
+  expect(await values(page)).toEqual(["", "", "", "", "", "", "", ""]);
+  await dialog.getByRole("button", { name: DIALOG.confirm }).click();
+  await expect(submit(page)).toBeFocused();
+});
+
+for (const [name, how] of [
+  ["a 500 answer", { status: 500, body: { message: "x" } }],
+  ["a 201 answer (only 200 is success)", { status: 201, body: { id: 1 } }],
+  ["a network failure", { fail: true as const }],
+] as const) {
+  test(`${name} shows the failure dialog and keeps every value`, async ({ page }) => {
+    await mockApi(page, SEND, how);
+    await open(page, "/contact-us");
+    await fillForm(page);
+    const before = await values(page);
+    await submit(page).click();
+    await expect(alertDialog(page).getByText(DIALOG.inquiryFailed, { exact: true })).toBeVisible();
+    await page.keyboard.press("Escape");
+    expect(await values(page)).toEqual(before);
+    await expect(submit(page)).toBeEnabled();
+  });
+}
+
+test("while sending, the button is disabled with a spinner", async ({ page }) => {
+  await mockApi(page, SEND, { status: 200, body: { id: 7 }, delayMs: 1500 });
+  await open(page, "/contact-us");
+  await fillForm(page);
+  await submit(page).click();
+  await expect(submit(page)).toBeDisabled();
+  await expect(submit(page).getByRole("status")).toBeAttached();
+  await expect(alertDialog(page)).toContainText(DIALOG.inquiryReceived);
+  await expect(submit(page)).toHaveText("Submit");
+  await expect(submit(page)).toBeEnabled();
+});
+
+test("keyboard only: fill in every field, send, close the dialog", async ({ page }) => {
+  await mockApi(page, SEND, { status: 200, body: { id: 9 } });
+  await open(page, "/contact-us");
+  await field(page, "firstName").focus();
+  for (const text of [
+    "Ada",
+    "Lovelace",
+    "Engines",
+    "Director",
+    "ada@example.com",
+    "020 7946 0000",
+  ]) {
+    await page.keyboard.type(text);
+    await page.keyboard.press("Tab");
+  }
+  await expect(field(page, "inquiryType")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Hello from the keyboard.");
+  await page.keyboard.press("Tab");
+  await expect(submit(page)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(alertDialog(page)).toContainText(DIALOG.inquiryReceived);
+  await page.keyboard.press("Enter");
+  await expect(alertDialog(page)).toBeHidden();
+  await expect(submit(page)).toBeFocused();
+});

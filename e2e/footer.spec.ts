@@ -1,0 +1,146 @@
+import { expect, type Page, test } from "@playwright/test";
+import { ACCENT_COLOR, COPYRIGHT_YEAR, DIALOG } from "../src/shared/constants.ts";
+import { SITE } from "../src/shared/site.ts";
+import { mockApi } from "./support/api.ts";
+import { alertDialog, open } from "./support/page.ts";
+
+const SUBSCRIBE = /\/api\/v1\/subscribe/;
+const footer = (page: Page) => page.getByRole("contentinfo");
+const emailInput = (page: Page) => footer(page).getByRole("textbox", { name: "Email address" });
+const subscribeButton = (page: Page) => footer(page).getByRole("button", { name: "Subscribe" });
+
+async function subscribeWith(page: Page, email: string) {
+  await emailInput(page).fill(email);
+  await subscribeButton(page).click();
+}
+
+function rgb(hex: string) {
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+test("the footer has the logo, invitation, form, network link and copyright", async ({ page }) => {
+  await open(page, "/wedo");
+  await expect(footer(page).getByRole("img", { name: `${SITE.firmName}, home` })).toBeVisible();
+  await expect(footer(page).getByText(SITE.newsletterInvitation)).toBeVisible();
+  await expect(emailInput(page)).toHaveAttribute("type", "email");
+  await expect(emailInput(page)).toHaveAttribute("required", "");
+  const network = footer(page).getByRole("link", { name: new RegExp(SITE.networkName) });
+  await expect(network).toHaveAttribute("href", SITE.networkUrl);
+  await expect(network).toHaveAttribute("target", "_blank");
+  await expect(network).toHaveAttribute("rel", "noopener noreferrer");
+  await expect(footer(page).getByText(`© ${COPYRIGHT_YEAR} ${SITE.firmName}`)).toBeVisible();
+});
+
+test("subscribing against the real API: 201, then 409 with the server's message", async ({
+  page,
+}) => {
+  await open(page, "/");
+  const email = `reader-${Date.now()}@example.com`;
+  await subscribeWith(page, email);
+  await expect(alertDialog(page)).toContainText(DIALOG.successTitle);
+  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+  await expect(emailInput(page)).toHaveValue("");
+  await alertDialog(page).getByRole("button", { name: DIALOG.confirm }).click();
+  await expect(alertDialog(page)).toBeHidden();
+
+  await subscribeWith(page, email.toUpperCase());
+  await expect(alertDialog(page)).toContainText(DIALOG.failureTitle);
+  await expect(alertDialog(page)).toContainText("already subscribed");
+});
+
+const outcomes = [
+  {
+    name: "201",
+    how: { status: 201, body: { message: "ok" } },
+    title: DIALOG.successTitle,
+    text: DIALOG.subscribed,
+  },
+  {
+    name: "409",
+    how: { status: 409, body: { message: "You are on the list already." } },
+    title: DIALOG.failureTitle,
+    text: "You are on the list already.",
+  },
+  {
+    name: "500",
+    how: { status: 500, body: { message: "boom" } },
+    title: DIALOG.failureTitle,
+    text: DIALOG.somethingWrong,
+  },
+  {
+    name: "a network failure",
+    how: { fail: true as const },
+    title: DIALOG.failureTitle,
+    text: DIALOG.somethingWrong,
+  },
+];
+
+for (const outcome of outcomes) {
+  test(`a ${outcome.name} answer shows "${outcome.title}" / "${outcome.text}"`, async ({
+    page,
+  }) => {
+    await mockApi(page, SUBSCRIBE, outcome.how);
+    await open(page, "/");
+    await subscribeWith(page, "someone@example.com");
+    const dialog = alertDialog(page);
+    await expect(dialog.getByRole("heading")).toHaveText(outcome.title);
+    await expect(dialog.getByText(outcome.text, { exact: true })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: DIALOG.confirm })).toBeFocused();
+    expect(await dialog.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe(
+      rgb(ACCENT_COLOR),
+    );
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  });
+}
+
+test("while subscribing the button shows a spinner and cannot be pressed twice", async ({
+  page,
+}) => {
+  let requests = 0;
+  await page.route(SUBSCRIBE, async (route) => {
+    requests += 1;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.fulfill({ status: 201, contentType: "application/json", body: "{}" });
+  });
+  await open(page, "/");
+  await emailInput(page).fill("slow@example.com");
+  const button = footer(page).locator(".subscribe__button");
+  await button.click();
+  await expect(button).toBeDisabled();
+  await expect(button.getByRole("status")).toBeAttached();
+  await button.click({ force: true });
+  await emailInput(page).press("Enter");
+  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+  await expect(button).toHaveText("Subscribe");
+  await expect(button).toBeEnabled();
+  expect(requests).toBe(1);
+});
+
+test("an empty or malformed address is stopped by the browser", async ({ page }) => {
+  let requests = 0;
+  await page.route(SUBSCRIBE, (route) => {
+    requests += 1;
+    return route.abort();
+  });
+  await open(page, "/");
+  await subscribeButton(page).click();
+  await subscribeWith(page, "not-an-address");
+  expect(await emailInput(page).evaluate((el: HTMLInputElement) => el.validity.valid)).toBe(false);
+  expect(requests).toBe(0);
+});
+
+test("keyboard only: subscribe, read the dialog, close it, focus comes back", async ({ page }) => {
+  await mockApi(page, SUBSCRIBE, { status: 201 });
+  await open(page, "/contact-us");
+  await emailInput(page).focus();
+  await page.keyboard.type("keys@example.com");
+  await page.keyboard.press("Tab");
+  await expect(subscribeButton(page)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(alertDialog(page).getByRole("button", { name: DIALOG.confirm })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(alertDialog(page)).toBeHidden();
+  await expect(footer(page).locator(".subscribe__button")).toBeFocused();
+});

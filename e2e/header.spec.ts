@@ -1,0 +1,179 @@
+import { expect, type Page, test } from "@playwright/test";
+import { MENU } from "../src/web/features/navigation/menu.ts";
+import { open } from "./support/page.ts";
+
+const panel = (page: Page, id: string) => page.locator(`#panel-${id}`);
+const item = (page: Page, label: string) =>
+  page
+    .locator(".mega-nav__item")
+    .filter({ has: page.getByRole("link", { name: label, exact: true }) });
+
+test.describe("desktop mega-menu", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("each panel lists exactly the entries of the spec, linked to their route and anchor", async ({
+    page,
+  }) => {
+    await open(page, "/");
+    const expected = {
+      serve: [
+        ["Case Studies", "/weserve#casestudies"],
+        ["Industries", "/weserve#industries&techneeds"],
+        ["Automotive", "/weserve#industries&techneeds"],
+        ["Construction", "/weserve#industries&techneeds"],
+        ["E-Commerce", "/weserve#industries&techneeds"],
+        ["Finance", "/weserve#industries&techneeds"],
+        ["Manufacturing", "/weserve#industries&techneeds"],
+        ["Tech Needs", "/weserve#industries&techneeds"],
+        ["Third Party Software Integration", "/weserve#industries&techneeds"],
+        ["In House Development", "/weserve#industries&techneeds"],
+      ],
+      do: [
+        ["Capabilities", "/wedo#capabilities"],
+        ...[
+          "App Development",
+          "Automation",
+          "Cloud Infrastructure",
+          "Data Management",
+          "Digital Strategy",
+          "Machine Learning",
+          "Predictive Analytics",
+          "Tech Stack Management",
+        ].map((name) => [name, "/wedo#capabilities"]),
+        ["Methodology", "/wedo#methodology"],
+      ],
+      are: [
+        ["Leadership", "/weare#leadership"],
+        ["Our Ethos", "/weare#ethos"],
+      ],
+    };
+    for (const section of MENU) {
+      await item(page, section.label).hover();
+      const links = panel(page, section.id).locator(".mega-panel__groups a");
+      await expect(links).toHaveCount(expected[section.id].length);
+      const actual = await links.evaluateAll((anchors) =>
+        anchors.map((a) => [a.textContent, decodeURIComponent(a.getAttribute("href") ?? "")]),
+      );
+      expect(actual).toEqual(expected[section.id]);
+    }
+  });
+
+  test("hover opens one panel at a time; mouse leave and a click close it", async ({ page }) => {
+    await open(page, "/");
+    await item(page, "Who We Serve").hover();
+    await expect(panel(page, "serve")).toBeVisible();
+    await item(page, "What We Do").hover();
+    await expect(panel(page, "do")).toBeVisible();
+    await expect(page.locator(".mega-panel")).toHaveCount(1);
+
+    await page.mouse.move(640, 700);
+    await expect(page.locator(".mega-panel")).toHaveCount(0);
+
+    await item(page, "Who We Are").hover();
+    await panel(page, "are").getByRole("link", { name: "Our Ethos" }).click();
+    await expect(page).toHaveURL(/\/weare#ethos$/);
+    await expect(page.locator(".mega-panel")).toHaveCount(0);
+  });
+
+  test("keyboard: the toggle opens the panel, Esc closes it and returns focus", async ({
+    page,
+  }) => {
+    await open(page, "/");
+    const toggle = page.getByRole("button", { name: "What We Do menu" });
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Tab");
+    await expect(panel(page, "do").getByRole("link", { name: "What We Do" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(panel(page, "do").getByRole("link", { name: "Capabilities" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(panel(page, "do")).toHaveCount(0);
+    await expect(toggle).toBeFocused();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  });
+
+  test("the Contact Us button leads to /contact-us", async ({ page }) => {
+    await open(page, "/weare");
+    await page.getByRole("banner").getByRole("link", { name: "Contact Us" }).click();
+    await expect(page).toHaveURL(/\/contact-us$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn More");
+  });
+});
+
+test.describe("touch", () => {
+  test.use({ viewport: { width: 1280, height: 800 }, hasTouch: true });
+
+  test("tapping the toggle opens and closes a panel", async ({ page }) => {
+    await open(page, "/");
+    const toggle = page.getByRole("button", { name: "Who We Are menu" });
+    await toggle.tap();
+    await expect(panel(page, "are")).toBeVisible();
+    await toggle.tap();
+    await expect(panel(page, "are")).toHaveCount(0);
+  });
+});
+
+test.describe("small-screen menu", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("collapses the four links behind a button that Esc closes", async ({ page }) => {
+    await open(page, "/");
+    const button = page.getByRole("button", { name: "Menu" });
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    await expect(page.locator("#mobile-menu")).toBeHidden();
+    await button.click();
+    const links = page.locator("#mobile-menu a");
+    await expect(links).toHaveText(["Who We Serve", "What We Do", "Who We Are", "Contact Us"]);
+    await page.keyboard.press("Escape");
+    await expect(page.locator("#mobile-menu")).toBeHidden();
+    await expect(button).toBeFocused();
+
+    await button.click();
+    await links.filter({ hasText: "What We Do" }).click();
+    await expect(page).toHaveURL(/\/wedo$/);
+    await expect(page.locator("#mobile-menu")).toBeHidden();
+  });
+});
+
+test.describe("anchors", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("a menu link with an anchor scrolls smoothly to it", async ({ page }) => {
+    await open(page, "/");
+    await item(page, "What We Do").hover();
+    await panel(page, "do").getByRole("link", { name: "Methodology" }).click();
+    await expect(page).toHaveURL(/\/wedo#methodology$/);
+    const scrolls: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      scrolls.push(await page.evaluate(() => window.scrollY));
+      await page.waitForTimeout(60);
+    }
+    // Smooth: the position moves over several frames rather than jumping at once.
+    expect(new Set(scrolls).size).toBeGreaterThan(1);
+    await expect
+      .poll(() =>
+        page.locator("#methodology").evaluate((el) => Math.round(el.getBoundingClientRect().top)),
+      )
+      .toBeLessThan(120);
+  });
+
+  test("keeps retrying until a list that arrives after 3 s provides the target", async ({
+    page,
+  }) => {
+    await page.route(/\/api\/v1\/items\/?\?category=capabilities/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await page.goto("/wedo#capabilities");
+    await page.waitForTimeout(1500);
+    await expect(page.locator("#capabilities")).toHaveCount(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.locator("#capabilities")).toHaveCount(1, { timeout: 5000 });
+    await expect
+      .poll(() =>
+        page.locator("#capabilities").evaluate((el) => Math.round(el.getBoundingClientRect().top)),
+      )
+      .toBeLessThan(120);
+  });
+});

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+import { ACCENT_COLOR } from "../src/shared/constants.ts";
+import { SITE } from "../src/shared/site.ts";
+import { open } from "./support/page.ts";
+
+const accentRgb = `rgb(${[1, 3, 5].map((i) => Number.parseInt(ACCENT_COLOR.slice(i, i + 2), 16)).join(", ")})`;
+
+test("Home: a looping, muted, inline video that plays, with Business + Technology over it", async ({
+  page,
+}) => {
+  await open(page, "/");
+  const video = page.locator(".home-hero video");
+  await expect(video).toHaveJSProperty("muted", true);
+  await expect(video).toHaveJSProperty("loop", true);
+  await expect(video).toHaveAttribute("playsinline", "");
+  await expect(video).toHaveAttribute("poster", "/video/home-poster.webp");
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 0))
+    .toBe(true);
+  await expect(page.locator(".home-hero__word")).toHaveText(["Business", "+", "Technology"]);
+});
+
+test("Home: the orange mission banner and the headline with its contact us link", async ({
+  page,
+}) => {
+  await open(page, "/");
+  const banner = page.getByRole("region", { name: "Our mission" });
+  await expect(banner).toHaveText(SITE.mission);
+  expect(await banner.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(accentRgb);
+  await expect(
+    page.getByRole("heading", { level: 2, name: "You Know the Business We Know the Tech" }),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "contact us", exact: true }).click();
+  await expect(page).toHaveURL(/\/contact-us$/);
+});
+
+test.describe("with reduced motion", () => {
+  test.use({ reducedMotion: "reduce" });
+
+  test("videos do not autoplay; the poster shows", async ({ page }) => {
+    for (const path of ["/", "/wedo"]) {
+      await open(page, path);
+      await page.waitForTimeout(500);
+      const video = page.locator("video");
+      await expect(video).toHaveJSProperty("paused", true);
+      await expect(video).toHaveJSProperty("currentTime", 0);
+      await expect(video).not.toHaveAttribute("autoplay");
+    }
+  });
+});
