@@ -14,10 +14,9 @@ export default async function handleRequest(
   headers: Headers,
   context: EntryContext,
 ) {
-  const body = await renderToReadableStream(
-    <ServerRouter context={context} url={request.url} />,
-    { signal: request.signal },
-  );
+  const body = await renderToReadableStream(<ServerRouter context={context} url={request.url} />, {
+    signal: request.signal,
+  });
   await body.allReady;
   headers.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { status, headers });
