@@ -1,0 +1,39 @@
+import { expect, test } from "@playwright/test";
+import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { open } from "./support/page.ts";
+
+const WIDTHS = [320, 375, 768, 1024, 1440, 1920];
+
+for (const path of PRERENDERED_PATHS) {
+  test(`${path} never scrolls sideways at ${WIDTHS.join(", ")} px`, async ({ page }) => {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, path);
+      await page.waitForLoadState("networkidle");
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `horizontal overflow at ${width} px`).toBe(0);
+    }
+  });
+}
+
+test("every image has alt text or is marked decorative, and explicit dimensions", async ({ page }) => {
+  for (const path of PRERENDERED_PATHS) {
+    await open(page, path);
+    await page.waitForLoadState("networkidle");
+    const images = await page.locator("img").evaluateAll((imgs) =>
+      imgs.map((img) => ({
+        src: img.getAttribute("src"),
+        alt: img.getAttribute("alt"),
+        width: img.getAttribute("width"),
+        height: img.getAttribute("height"),
+      })),
+    );
+    for (const image of images) {
+      expect(image.alt, `${path} ${image.src} alt`).not.toBeNull();
+      expect(image.width, `${path} ${image.src} width`).toMatch(/^\d+$/);
+      expect(image.height, `${path} ${image.src} height`).toMatch(/^\d+$/);
+    }
+  }
+});
