@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { SITE } from "../shared/site.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -35,6 +36,21 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+
+  SMTP_URL: z
+    .url()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default(`"${SITE.firmName}" <${SITE.contactEmail}>`),
+  INQUIRY_TO: z.email().default(SITE.contactEmail),
+  INQUIRY_ACK: booleanFlag.default(false),
+  MAILBOX_DIR: path("data/mail"),
+  UNSUBSCRIBE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  OUTBOX_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -7,6 +7,8 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { seedOnce } from "./db/seed.ts";
+import { OutboxSender } from "./mail/outbox-sender.ts";
+import { mailboxMailer, smtpMailer } from "./mail/transport.ts";
 
 async function main() {
   const config = loadConfig();
@@ -18,8 +20,29 @@ async function main() {
   const seeded = await seedOnce(database.db, config.CONTENT_DIR);
 
   const app = await buildApp({ config, database });
-  app.addHook("onClose", async () => database.db.destroy());
-  app.log.info({ engine: database.engine, seeded }, "database ready");
+  const mailer = config.SMTP_URL
+    ? smtpMailer(config.SMTP_URL)
+    : mailboxMailer(config.MAILBOX_DIR, app.log);
+  const sender = new OutboxSender({
+    db: database.db,
+    engine: database.engine,
+    mailer,
+    log: app.log,
+    policy: {
+      pollMs: config.OUTBOX_POLL_MS,
+      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+      retryBaseMs: config.OUTBOX_RETRY_BASE_MS,
+      retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+      leaseMs: config.OUTBOX_LEASE_MS,
+    },
+  });
+  app.mailQueue.onQueued = () => sender.wake();
+  app.addHook("onClose", async () => {
+    await sender.stop();
+    mailer.close();
+    await database.db.destroy();
+  });
+  app.log.info({ engine: database.engine, seeded, mail: mailer.description }, "database ready");
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -43,6 +66,7 @@ async function main() {
   process.on("SIGINT", () => stop("SIGINT"));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  sender.start();
 }
 
 main().catch((error: unknown) => {

@@ -5,4 +5,5 @@ export const API_PATHS = {
   items: "api/v1/items/",
   sendComment: "api/v1/send-comment",
   xsrf: "api/v1/xsrf",
+  unsubscribe: "api/v1/unsubscribe",
 } as const;

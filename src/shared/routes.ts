@@ -7,7 +7,11 @@ export const ROUTES = {
   contactUs: "/contact-us",
 } as const;
 
+/** The five screens of the spec. */
 export const PRERENDERED_PATHS = Object.values(ROUTES);
+
+/** Where the link in every newsletter e-mail leads (not a screen of the spec's menu). */
+export const UNSUBSCRIBE_PATH = "/unsubscribe";
 
 export const ANCHORS = {
   caseStudies: "casestudies",

@@ -49,3 +49,10 @@ export const itemsQuerySchema = z.object({
     error: `must be one of: ${CONTENT_CATEGORIES.join(", ")}`,
   }),
 });
+
+/** An unsubscribe link's token: `<subscription id>.<signature>`. */
+export const unsubscribeTokenSchema = z.object({
+  token: z
+    .string({ error: "is required" })
+    .regex(/^\d{1,15}\.[A-Za-z0-9_-]{43}$/, "is not a valid unsubscribe token"),
+});

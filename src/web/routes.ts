@@ -6,6 +6,7 @@ export default [
   route("wedo", "routes/wedo.tsx"),
   route("weare", "routes/weare.tsx"),
   route("contact-us", "routes/contact-us.tsx"),
+  route("unsubscribe", "routes/unsubscribe.tsx"),
   // §2: any other path shows the Home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

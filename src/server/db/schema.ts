@@ -53,12 +53,31 @@ export interface SiteMetaTable extends Timestamps {
   value: string;
 }
 
+export type OutboxStatus = "pending" | "sent" | "failed";
+
+export interface OutboxTable extends Timestamps {
+  id: Generated<number>;
+  /** What the message is for: inquiry-notification, inquiry-acknowledgement, welcome. */
+  kind: string;
+  /** The complete message (addresses, subject, bodies, headers) as JSON. */
+  message: string;
+  status: OutboxStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  /** A sender's claim on the row; another sender may take it once this has passed. */
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+}
+
 export interface Database {
   subscriptions: SubscriptionsTable;
   inquiries: InquiriesTable;
   team_members: TeamMembersTable;
   content_items: ContentItemsTable;
   site_meta: SiteMetaTable;
+  outbox: OutboxTable;
 }
 
 export function nowIso(): string {

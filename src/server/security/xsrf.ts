@@ -23,6 +23,10 @@ declare module "fastify" {
   interface FastifyRequest {
     xsrfToken: string;
   }
+  interface FastifyContextConfig {
+    /** false exempts a route that proves itself otherwise (a signed token in its URL). */
+    xsrf?: boolean;
+  }
 }
 
 function sameToken(a: string, b: string): boolean {
@@ -45,7 +49,7 @@ export default fp(
       const cookieToken = request.cookies[XSRF_COOKIE];
       const valid = cookieToken !== undefined && TOKEN_PATTERN.test(cookieToken);
 
-      if (UNSAFE_METHODS.has(request.method)) {
+      if (UNSAFE_METHODS.has(request.method) && request.routeOptions.config.xsrf !== false) {
         const header = request.headers[XSRF_HEADER.toLowerCase()];
         if (!valid || typeof header !== "string" || !sameToken(header, cookieToken)) {
           return reply.code(403).send({ message: XSRF_REJECTED_MESSAGE });

@@ -84,3 +84,16 @@ export function fetchTeam() {
 export function fetchItems(category: ContentCategory) {
   return request<ContentItem[]>(`${API_PATHS.items}?${new URLSearchParams({ category })}`);
 }
+
+export interface UnsubscribeState extends MessageBody {
+  state?: "subscribed" | "unsubscribed";
+  email?: string;
+}
+
+export function checkUnsubscribe(token: string) {
+  return request<UnsubscribeState>(`${API_PATHS.unsubscribe}?${new URLSearchParams({ token })}`);
+}
+
+export function confirmUnsubscribe(token: string) {
+  return post<UnsubscribeState>(API_PATHS.unsubscribe, { token });
+}

@@ -1,0 +1,131 @@
+/**
+ * The e-mails the site sends, each as plain text and HTML. Every value a
+ * visitor typed is escaped in the HTML part, and folded to one line where it
+ * goes into a header.
+ */
+import { randomUUID } from "node:crypto";
+import escapeHtml from "escape-html";
+import { INQUIRY_FIELDS, type Inquiry, type InquiryField } from "../../shared/inquiry.ts";
+import { SITE } from "../../shared/site.ts";
+import type { MailMessage } from "./message.ts";
+
+export interface MailSettings {
+  from: string;
+  inquiryTo: string;
+}
+
+const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
+
+function messageId(from: string): string {
+  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? "localhost";
+  return `<${randomUUID()}@${domain}>`;
+}
+
+function layout(title: string, body: string): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f6f4f0;font-family:Arial,Helvetica,sans-serif;color:#14171c">
+<div style="max-width:600px;margin:0 auto;background:#ffffff;border-top:6px solid #ff7300;padding:32px">
+${body}
+<p style="margin-top:32px;font-size:13px;color:#4b515b">${escapeHtml(SITE.firmName)}</p>
+</div></body></html>`;
+}
+
+const paragraph = (text: string) =>
+  `<p style="line-height:1.6;margin:0 0 16px">${escapeHtml(text)}</p>`;
+
+const ORDER = Object.keys(INQUIRY_FIELDS) as InquiryField[];
+
+export function inquiryNotification(inquiry: Inquiry, settings: MailSettings): MailMessage {
+  const name = oneLine(`${inquiry.firstName} ${inquiry.lastName}`);
+  const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
+  const subject = `New inquiry: ${inquiry.inquiryType} from ${name}${company}`;
+  const text = [
+    `A visitor sent an inquiry through the website. Reply to this e-mail to answer ${name}.`,
+    "",
+    ...ORDER.map((field) => `${INQUIRY_FIELDS[field].label}: ${inquiry[field] || "-"}`),
+  ].join("\n");
+  const rows = ORDER.map(
+    (field) =>
+      `<tr><th style="text-align:left;vertical-align:top;padding:6px 12px 6px 0;white-space:nowrap">${escapeHtml(
+        INQUIRY_FIELDS[field].label,
+      )}</th><td style="padding:6px 0;white-space:pre-wrap">${escapeHtml(inquiry[field] || "-")}</td></tr>`,
+  ).join("\n");
+  return {
+    messageId: messageId(settings.from),
+    from: settings.from,
+    to: settings.inquiryTo,
+    replyTo: { name, address: inquiry.email },
+    subject,
+    text,
+    html: layout(
+      subject,
+      `<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+${paragraph(`Reply to this e-mail to answer ${name}.`)}
+<table style="border-collapse:collapse;font-size:15px">${rows}</table>`,
+    ),
+  };
+}
+
+export function inquiryAcknowledgement(inquiry: Inquiry, settings: MailSettings): MailMessage {
+  const greeting = `Dear ${oneLine(inquiry.firstName)},`;
+  const lines = [
+    `thank you for writing to ${SITE.firmName}. We have received your inquiry about ${inquiry.inquiryType}.`,
+    "A partner will read it and reply to you personally, usually within two business days.",
+    "If anything changes in the meantime, simply reply to this e-mail.",
+  ];
+  const subject = `We received your inquiry, ${oneLine(inquiry.firstName)}`;
+  return {
+    messageId: messageId(settings.from),
+    from: settings.from,
+    to: { name: oneLine(`${inquiry.firstName} ${inquiry.lastName}`), address: inquiry.email },
+    replyTo: { name: SITE.firmName, address: settings.inquiryTo },
+    subject,
+    text: [greeting, "", ...lines, "", `The ${SITE.shortName} team`].join("\n"),
+    html: layout(
+      subject,
+      [greeting, ...lines, `The ${SITE.shortName} team`].map(paragraph).join("\n"),
+    ),
+  };
+}
+
+/** RFC 2369 and RFC 8058 headers: mail clients offer a one-click unsubscribe. */
+export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return {
+    "List-Unsubscribe": `<${unsubscribeUrl}>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  };
+}
+
+export function welcome(
+  email: string,
+  unsubscribeUrl: string,
+  settings: MailSettings,
+): MailMessage {
+  const subject = `Welcome to Insight from ${SITE.firmName}`;
+  const lines = [
+    "Thank you for subscribing to Insight.",
+    "Once a month we send practical notes on data, cloud and machine learning from the people doing the work: what worked, what did not, and what we would do again.",
+    "Your first issue arrives with the next edition.",
+  ];
+  return {
+    messageId: messageId(settings.from),
+    from: settings.from,
+    to: email,
+    subject,
+    headers: unsubscribeHeaders(unsubscribeUrl),
+    text: [
+      ...lines,
+      "",
+      `The ${SITE.shortName} team`,
+      "",
+      `To stop receiving Insight, open: ${unsubscribeUrl}`,
+    ].join("\n"),
+    html: layout(
+      subject,
+      `${lines.map(paragraph).join("\n")}
+${paragraph(`The ${SITE.shortName} team`)}
+<p style="font-size:13px;color:#4b515b">You receive this because ${escapeHtml(email)} subscribed on our website.
+<a href="${escapeHtml(unsubscribeUrl)}" style="color:#b34700">Unsubscribe</a>.</p>`,
+    ),
+  };
+}

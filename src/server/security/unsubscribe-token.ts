@@ -1,0 +1,64 @@
+/**
+ * Unsubscribe links carry `<subscription id>.<HMAC>`: unguessable without the
+ * secret, and bound to the subscription's start time, so a link from an
+ * earlier subscription stops working once the address subscribes again.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Kysely } from "kysely";
+import { type Database, nowIso } from "../db/schema.ts";
+import type { Subscription } from "../db/subscriptions.ts";
+
+const SECRET_KEY = "unsubscribe_secret";
+
+function signature(
+  secret: string,
+  subscription: Pick<Subscription, "id" | "email" | "subscribedAt">,
+) {
+  return createHmac("sha256", secret)
+    .update(`${subscription.id}:${subscription.email}:${subscription.subscribedAt}`)
+    .digest("base64url");
+}
+
+export function signUnsubscribeToken(secret: string, subscription: Subscription): string {
+  return `${subscription.id}.${signature(secret, subscription)}`;
+}
+
+/** The subscription id a token names, or null when the token is malformed. */
+export function tokenSubscriptionId(token: string): number | null {
+  const match = /^(\d{1,15})\.[A-Za-z0-9_-]{43}$/.exec(token);
+  return match ? Number(match[1]) : null;
+}
+
+export function tokenMatches(secret: string, token: string, subscription: Subscription): boolean {
+  const expected = Buffer.from(signUnsubscribeToken(secret, subscription));
+  const given = Buffer.from(token);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/**
+ * The signing secret: UNSUBSCRIBE_SECRET when set, otherwise one generated on
+ * the first start and kept in the database, shared by every instance.
+ */
+export async function unsubscribeSecret(
+  db: Kysely<Database>,
+  configured: string | undefined,
+): Promise<string> {
+  if (configured) return configured;
+  const now = nowIso();
+  await db
+    .insertInto("site_meta")
+    .values({
+      key: SECRET_KEY,
+      value: randomBytes(32).toString("base64url"),
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((c) => c.column("key").doNothing())
+    .execute();
+  const row = await db
+    .selectFrom("site_meta")
+    .select("value")
+    .where("key", "=", SECRET_KEY)
+    .executeTakeFirstOrThrow();
+  return row.value;
+}

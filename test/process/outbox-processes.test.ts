@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/server/db/connection.ts";
+import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import { MailQueue } from "../../src/server/mail/mail-queue.ts";
+import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { VALID_INQUIRY } from "../support/fixtures.ts";
+import { clientFor, startServer } from "../support/server-process.ts";
+import { startSmtp, type TestSmtp } from "../support/smtp.ts";
+
+const FAST = {
+  OUTBOX_POLL_MS: "50",
+  OUTBOX_RETRY_BASE_MS: "20",
+  OUTBOX_RETRY_MAX_MS: "200",
+  OUTBOX_MAX_ATTEMPTS: "1000",
+  INQUIRY_TO: "inbox@firm.example",
+  // A message the killed process was sending stays claimed until its lease ends.
+  OUTBOX_LEASE_MS: "1500",
+};
+
+const messageIds = (smtp: TestSmtp) => smtp.received.map((mail) => mail.parsed.messageId);
+
+describe.each(ENGINES)("outbox across server processes on $engine", (engine) => {
+  let testDb: TestDatabase;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    testDb = await engine.create();
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await testDb.drop();
+  });
+
+  it("delivers messages left pending by a killed process, each exactly once, after a restart", async () => {
+    smtp.refuseNext(1_000_000);
+    const env = { ...testDb.env, ...FAST, SMTP_URL: smtp.url };
+    const first = await startServer(env);
+    const client = await clientFor(first.origin);
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        (await client.post("/api/v1/send-comment", { ...VALID_INQUIRY, comments: `inquiry ${i}` }))
+          .status,
+      ).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(smtp.received).toHaveLength(0);
+
+    smtp.refuseNext(0);
+    const second = await startServer(env);
+    await smtp.waitFor(3);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    expect(smtp.received).toHaveLength(3);
+    expect(new Set(smtp.received.map((m) => m.parsed.text?.match(/inquiry \d/)?.[0]))).toEqual(
+      new Set(["inquiry 0", "inquiry 1", "inquiry 2"]),
+    );
+  });
+
+  it("two sender processes sharing one outbox deliver each message once", async () => {
+    smtp.received.length = 0;
+    const COUNT = 40;
+    const { db, engine: kind } = openDatabase({
+      databaseUrl: testDb.env.DATABASE_URL,
+      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
+    });
+    await migrateToLatest(db, kind);
+    const queue = new MailQueue({
+      from: "site@firm.example",
+      inquiryTo: "inbox@firm.example",
+      acknowledgeInquiries: false,
+      publicOrigin: "http://localhost",
+      unsubscribeSecret: "x".repeat(32),
+    });
+    await db.deleteFrom("outbox").execute();
+    for (let i = 0; i < COUNT; i += 1) {
+      await queue.inquiry(db, { ...VALID_INQUIRY, comments: `batch ${i}` });
+    }
+
+    const env = { ...testDb.env, ...FAST, SMTP_URL: smtp.url };
+    const servers = await Promise.all([startServer(env), startServer(env)]);
+    await smtp.waitFor(COUNT, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const server of servers) server.child.kill("SIGTERM");
+    await Promise.all(servers.map((server) => server.exited));
+
+    expect(smtp.received).toHaveLength(COUNT);
+    expect(new Set(messageIds(smtp)).size).toBe(COUNT);
+    const rows = await db.selectFrom("outbox").select(["status", "locked_by"]).execute();
+    expect(rows.every((row) => row.status === "sent")).toBe(true);
+    await db.destroy();
+  });
+});

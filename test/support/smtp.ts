@@ -1,0 +1,75 @@
+/** A real SMTP server (the smtp-server package) that records what it accepts. */
+import type { AddressInfo } from "node:net";
+import PostalMime, { type Email } from "postal-mime";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  raw: string;
+  parsed: Email;
+  recipients: string[];
+}
+
+export interface TestSmtp {
+  url: string;
+  received: ReceivedMail[];
+  /** Refuses the next `count` messages with a temporary failure. */
+  refuseNext(count: number): void;
+  /** Resolves once at least `count` messages have been accepted. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  close(): Promise<void>;
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const received: ReceivedMail[] = [];
+  let refusals = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", async () => {
+        if (refusals > 0) {
+          refusals -= 1;
+          const error = Object.assign(new Error("Mailbox busy, try again later"), {
+            responseCode: 451,
+          });
+          return callback(error);
+        }
+        const raw = Buffer.concat(chunks).toString("utf8");
+        received.push({
+          raw,
+          parsed: await PostalMime.parse(raw),
+          recipients: session.envelope.rcptTo.map((r) => r.address),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    refuseNext(count) {
+      refusals = count;
+    },
+    async waitFor(count, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) {
+          throw new Error(`expected ${count} messages, received ${received.length}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return received;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function header(mail: ReceivedMail, name: string): string | undefined {
+  return mail.parsed.headers.find((h) => h.key === name.toLowerCase())?.value;
+}
