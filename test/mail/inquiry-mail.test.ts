@@ -77,8 +77,9 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
   it("acknowledges the visitor in the site's voice when INQUIRY_ACK=true", async () => {
     await post(t.app, session, "/api/v1/send-comment", VALID_INQUIRY);
     const [ack] = (await smtp.waitFor(2)).filter((m) => m.recipients.includes(VALID_INQUIRY.email));
-    expect(ack?.parsed.subject).toBe("We received your inquiry, Grace");
-    expect(ack?.parsed.text).toContain(`about ${VALID_INQUIRY.inquiryType}`);
-    expect(header(ack!, "reply-to")).toContain("inbox@firm.example");
+    if (!ack) throw new Error("no acknowledgement received");
+    expect(ack.parsed.subject).toBe("We received your inquiry, Grace");
+    expect(ack.parsed.text).toContain(`about ${VALID_INQUIRY.inquiryType}`);
+    expect(header(ack, "reply-to")).toContain("inbox@firm.example");
   });
 });
