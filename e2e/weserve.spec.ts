@@ -1,0 +1,329 @@
+/**
+ * Who We Serve (spec §2, §4, §8): case-study modals, the industries and tech
+ * needs panels, their fade-in, the API failure handling, the anchor retry, and
+ * accessibility. The test server is seeded from content/items.json.
+ */
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import items from "../content/items.json" with { type: "json" };
+import { delayApi, mockApi } from "./support/api.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+
+const CASE_STUDY_TITLES = [
+  "Finance: AR Forecast",
+  "Manufacturing: Product Maintenance Forecast",
+  "E-Commerce: Automated Customer Targeting",
+];
+const MODAL_HEADINGS = ["The Opportunity", "The Solution", "The Work"];
+const PROMPT = "Hover or focus an entry to see how we help.";
+const ITEMS_API = /\/api\/v1\/items\//;
+const SECTION_ID = "industries&techneeds";
+
+function seeMore(page: Page, title: string) {
+  return page.getByRole("button", { name: `See More about ${title}` });
+}
+
+function panel(page: Page, name: "Industries" | "Tech Needs") {
+  return page.getByRole("region", { name, exact: true });
+}
+
+function entries(page: Page, name: "Industries" | "Tech Needs") {
+  return panel(page, name).getByRole("list", { name }).getByRole("button");
+}
+
+/** The section that carries the anchor id (present once both lists have answered). */
+function needsSection(page: Page) {
+  return page.locator(`[id="${SECTION_ID}"]`);
+}
+
+async function openWeserve(page: Page) {
+  await page.goto("/weserve");
+  await expect(entries(page, "Industries")).toHaveCount(items.industries.length);
+  await expect(entries(page, "Tech Needs")).toHaveCount(items.techneeds.length);
+}
+
+async function focusIsInside(locator: Locator) {
+  return locator.evaluate((element) => element.contains(document.activeElement));
+}
+
+test.describe("case studies", () => {
+  test("show the three fixed cards in the #casestudies section", async ({ page }) => {
+    await page.goto("/weserve");
+    await expect(page).toHaveTitle(/^Who We Serve \|/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Who We Serve");
+
+    const section = page.locator("#casestudies");
+    await expect(section).toHaveJSProperty("tagName", "SECTION");
+    await expect(section.getByRole("heading", { level: 2 })).toHaveText("Case Studies");
+    await expect(section.getByRole("heading", { level: 3 })).toHaveText(CASE_STUDY_TITLES);
+    await expect(section.getByRole("button", { name: /^See More/ })).toHaveCount(3);
+    for (const title of CASE_STUDY_TITLES) {
+      const card = section.getByRole("article", { name: title });
+      await expect(card.getByRole("button")).toHaveAccessibleName(`See More about ${title}`);
+      await expect(card.getByRole("button")).toContainText("See More");
+    }
+  });
+
+  test("each See More opens its own modal, which the close button closes", async ({ page }) => {
+    await page.goto("/weserve");
+    for (const title of CASE_STUDY_TITLES) {
+      const button = seeMore(page, title);
+      await button.click();
+
+      const dialog = page.getByRole("dialog", { name: title });
+      await expect(dialog).toBeVisible();
+      await expect(page.locator("dialog[open]")).toHaveCount(1);
+      await expect(dialog.getByRole("heading", { level: 2 })).toHaveText(title);
+      await expect(dialog.getByRole("heading", { level: 3 })).toHaveText(MODAL_HEADINGS);
+
+      const close = dialog.getByRole("button", { name: "Close" });
+      await expect(close).toBeVisible();
+      await close.click();
+      await expect(dialog).toBeHidden();
+      await expect(page.locator("dialog[open]")).toHaveCount(0);
+      await expect(button).toBeFocused();
+    }
+  });
+
+  test("the modal shows the case study's own text", async ({ page }) => {
+    await page.goto("/weserve");
+    await seeMore(page, "Manufacturing: Product Maintenance Forecast").click();
+    const dialog = page.getByRole("dialog", {
+      name: "Manufacturing: Product Maintenance Forecast",
+    });
+    await expect(dialog.getByText(/ran 210 machines across three plants/)).toBeVisible();
+    await expect(dialog.getByText(/accounts-receivable|receivables/)).toHaveCount(0);
+  });
+
+  test("Esc closes the modal and focus returns to See More", async ({ page }) => {
+    await page.goto("/weserve");
+    const button = seeMore(page, "E-Commerce: Automated Customer Targeting");
+    await button.click();
+    const dialog = page.getByRole("dialog", { name: "E-Commerce: Automated Customer Targeting" });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+
+  test("keyboard only: Tab to See More, Enter opens, Tab stays inside, Esc closes", async ({
+    page,
+  }) => {
+    await page.goto("/weserve");
+    const button = seeMore(page, "Finance: AR Forecast");
+    for (let presses = 0; presses < 60; presses += 1) {
+      if (await button.evaluate((element) => element === document.activeElement)) break;
+      await page.keyboard.press("Tab");
+    }
+    await expect(button).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Finance: AR Forecast" });
+    await expect(dialog).toBeVisible();
+    expect(await focusIsInside(dialog)).toBe(true);
+    // The native modal dialog makes the page inert: Tab cycles through the dialog
+    // and, past its last control, the browser's own UI (the document, in a headless
+    // browser), but never reaches anything on the page behind it.
+    const close = dialog.getByRole("button", { name: "Close" });
+    let returnedToClose = false;
+    for (const key of ["Tab", "Tab", "Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+      await page.keyboard.press(key);
+      const where = await page.evaluate(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body) return "browser";
+        return active.closest("dialog[open]") ? "dialog" : `page: ${active.outerHTML.slice(0, 80)}`;
+      });
+      expect(["dialog", "browser"]).toContain(where);
+      if (await close.evaluate((element) => element === document.activeElement)) {
+        returnedToClose = true;
+      }
+    }
+    expect(returnedToClose).toBe(true);
+    await close.focus();
+
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+});
+
+test.describe("industries and tech needs", () => {
+  test("list the entries the API returns", async ({ page }) => {
+    await openWeserve(page);
+    await expect(needsSection(page)).toHaveJSProperty("tagName", "SECTION");
+    for (const [name, list] of [
+      ["Industries", items.industries],
+      ["Tech Needs", items.techneeds],
+    ] as const) {
+      const buttons = entries(page, name);
+      await expect(buttons).toHaveCount(list.length);
+      for (const [index, item] of list.entries()) {
+        await expect(buttons.nth(index)).toHaveAccessibleName(item.name);
+        await expect(buttons.nth(index)).toBeVisible();
+      }
+    }
+  });
+
+  test("hovering an entry shows its image and description; leaving clears it", async ({ page }) => {
+    await openWeserve(page);
+    const cta = page.getByRole("link", { name: "Start a conversation" });
+
+    for (const [name, list] of [
+      ["Industries", items.industries],
+      ["Tech Needs", items.techneeds],
+    ] as const) {
+      const region = panel(page, name);
+      for (const item of list) {
+        const image = region.getByRole("img", { name: `${item.name} illustration` });
+        const description = region.getByText(item.description, { exact: true });
+        await expect(image).toBeHidden();
+        await expect(description).toBeHidden();
+        await expect(region.getByText(PROMPT)).toBeVisible();
+
+        await region.getByRole("button", { name: item.name, exact: true }).hover();
+        const ctaBefore = await cta.boundingBox();
+        await expect(image).toBeVisible();
+        await expect(image).toHaveAttribute("src", `/images/items/${item.imagePath}`);
+        await expect
+          .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+          .toBe(800);
+        await expect(description).toBeVisible();
+        await expect(region.getByText(PROMPT)).toBeHidden();
+        // The detail has a reserved place: nothing below it moves.
+        expect(await cta.boundingBox()).toEqual(ctaBefore);
+
+        await page.mouse.move(1, 1);
+        await expect(image).toBeHidden();
+        await expect(description).toBeHidden();
+        await expect(region.getByText(PROMPT)).toBeVisible();
+      }
+    }
+  });
+
+  test("focusing an entry with the keyboard shows it; moving focus away clears it", async ({
+    page,
+  }) => {
+    await openWeserve(page);
+    const [first, second] = items.techneeds;
+    if (!first || !second) throw new Error("content/items.json needs two tech needs");
+    const region = panel(page, "Tech Needs");
+    const firstImage = region.getByRole("img", { name: `${first.name} illustration` });
+    const secondImage = region.getByRole("img", { name: `${second.name} illustration` });
+
+    // From the last industry, Tab moves into the Tech Needs list.
+    await entries(page, "Industries").last().focus();
+    await page.keyboard.press("Tab");
+    await expect(region.getByRole("button", { name: first.name })).toBeFocused();
+    await expect(firstImage).toBeVisible();
+    await expect(region.getByText(first.description, { exact: true })).toBeVisible();
+
+    await page.keyboard.press("Tab");
+    await expect(region.getByRole("button", { name: second.name })).toBeFocused();
+    await expect(firstImage).toBeHidden();
+    await expect(region.getByText(first.description, { exact: true })).toBeHidden();
+    await expect(secondImage).toBeVisible();
+    await expect(region.getByText(second.description, { exact: true })).toBeVisible();
+
+    await page.keyboard.press("Tab");
+    await expect(secondImage).toBeHidden();
+    await expect(region.getByText(second.description, { exact: true })).toBeHidden();
+    await expect(region.getByText(PROMPT)).toBeVisible();
+  });
+
+  test("the panels fade in when scrolled into view and back out when scrolled away", async ({
+    page,
+  }) => {
+    await openWeserve(page);
+    const wrappers = ["Industries", "Tech Needs"].map((name) =>
+      page
+        .locator(".reveal")
+        .filter({ has: page.getByRole("heading", { name, exact: true, level: 3 }) }),
+    );
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const wrapper of wrappers) {
+      await expect(wrapper).toHaveCount(1);
+      await expect(wrapper).not.toHaveClass(/\bis-visible\b/);
+    }
+
+    await wrappers[1]?.scrollIntoViewIfNeeded();
+    for (const wrapper of wrappers) await expect(wrapper).toHaveClass(/\bis-visible\b/);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const wrapper of wrappers) await expect(wrapper).not.toHaveClass(/\bis-visible\b/);
+  });
+});
+
+test.describe("loading failures", () => {
+  test("a network failure shows the Oops... dialog", async ({ page }) => {
+    await mockApi(page, ITEMS_API, { fail: true });
+    await page.goto("/weserve");
+    const alert = page.getByRole("alertdialog", { name: "Oops..." });
+    await expect(alert).toBeVisible();
+    await expect(alert).toContainText("Something went wrong!");
+    await expect(needsSection(page)).toBeAttached();
+    await expect(panel(page, "Industries").getByRole("list")).toHaveCount(0);
+    await expect(panel(page, "Tech Needs").getByRole("list")).toHaveCount(0);
+  });
+
+  test("a 500 answer leaves the lists empty and shows no dialog", async ({ page }) => {
+    let answered = 0;
+    await page.route(ITEMS_API, async (route) => {
+      answered += 1;
+      await route.fulfill({ status: 500, contentType: "application/json", body: "{}" });
+    });
+    await page.goto("/weserve");
+    await expect(needsSection(page)).toBeAttached();
+    expect(answered).toBe(2);
+    await expect(panel(page, "Industries").getByRole("button")).toHaveCount(0);
+    await expect(panel(page, "Tech Needs").getByRole("button")).toHaveCount(0);
+    await expect(page.getByRole("alertdialog")).toHaveCount(0);
+    await expect(page.locator("dialog[open]")).toHaveCount(0);
+  });
+});
+
+test.describe("anchor #industries&techneeds", () => {
+  for (const hash of ["#industries&techneeds", "#industries%26techneeds"]) {
+    test(`${hash} scrolls to the section once the lists arrive`, async ({ page }) => {
+      await delayApi(page, ITEMS_API, 3000);
+      await page.goto(`/weserve${hash}`);
+
+      // The target does not exist yet and the page has not moved.
+      await expect(needsSection(page)).toHaveCount(0);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+      await expect(needsSection(page)).toBeAttached({ timeout: 8000 });
+      await expect
+        .poll(() => needsSection(page).evaluate((el) => el.getBoundingClientRect().top), {
+          timeout: 5000,
+        })
+        .toBeLessThan(150);
+      const top = await needsSection(page).evaluate((el) => el.getBoundingClientRect().top);
+      expect(top).toBeGreaterThanOrEqual(-2);
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+    });
+  }
+});
+
+test.describe("accessibility", () => {
+  test("no axe violations on the page", async ({ page }) => {
+    await openWeserve(page);
+    const wrappers = page.locator(".needs .reveal");
+    await wrappers.last().scrollIntoViewIfNeeded();
+    await expect(wrappers.first()).toHaveClass(/\bis-visible\b/);
+    await expect(wrappers.last()).toHaveClass(/\bis-visible\b/);
+    await page.waitForTimeout(1200); // let the fade-in finish before colours are measured
+    await expectNoAxeViolations(page);
+
+    await entries(page, "Industries").first().hover();
+    await expect(panel(page, "Industries").getByRole("img")).toBeVisible();
+    await page.waitForTimeout(400);
+    await expectNoAxeViolations(page);
+  });
+
+  test("no axe violations with a case-study modal open", async ({ page }) => {
+    await openWeserve(page);
+    await seeMore(page, "Finance: AR Forecast").click();
+    await expect(page.getByRole("dialog", { name: "Finance: AR Forecast" })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Spec §2/§4: the two-panel Industries & Tech Needs section of Who We Serve.
+ * Both lists come from the API. The section takes its anchor id only once both
+ * lists have answered, so a link to #industries&techneeds waits for the content
+ * (the anchor scroller retries); until then the same layout holds the space.
+ */
+import { Link } from "react-router";
+import { ANCHORS, ROUTES } from "../../../shared/routes.ts";
+import { fetchItems } from "../../api/client.ts";
+import { Reveal } from "../../components/Reveal.tsx";
+import { useContentList } from "../../hooks/useContentList.ts";
+import { NeedsPanel } from "./NeedsPanel.tsx";
+import "./industries.css";
+
+export function IndustriesAndTechNeeds() {
+  const industries = useContentList(() => fetchItems("industries"));
+  const techNeeds = useContentList(() => fetchItems("techneeds"));
+  const ready = industries.settled && techNeeds.settled;
+
+  return (
+    <section
+      id={ready ? ANCHORS.industriesAndTechNeeds : undefined}
+      className="section section--warm needs"
+      aria-labelledby="needs-heading"
+      aria-busy={!ready}
+    >
+      <div className="container">
+        <header className="needs__header">
+          <div>
+            <p className="eyebrow">Where we help</p>
+            <h2 id="needs-heading">Industries &amp; Tech Needs</h2>
+          </div>
+          <p className="needs__intro">
+            We bring the same paired team to every engagement: people who know your sector, and
+            engineers who know what today's technology can do for it.
+          </p>
+        </header>
+        <div className="needs__panels">
+          <Reveal className="needs__reveal">
+            <NeedsPanel
+              id="industries"
+              title="Industries"
+              intro="Sectors where our teams have delivered measurable results."
+              overview="Every sector has its own economics, rules and vocabulary. Our business leads have worked inside these industries, so each project starts from what matters to your customers, not from the technology."
+              items={industries.items}
+              loading={!ready}
+              placeholderRows={5}
+            />
+          </Reveal>
+          <Reveal className="needs__reveal">
+            <NeedsPanel
+              id="techneeds"
+              title="Tech Needs"
+              intro="The two ways we most often put technology to work."
+              overview="Whether the answer is to connect the software you already own or to build something new, we scope it against a business goal and hand it over to a team that can run it."
+              items={techNeeds.items}
+              loading={!ready}
+              placeholderRows={2}
+            />
+          </Reveal>
+        </div>
+        <aside className="needs__cta" aria-labelledby="needs-cta-heading">
+          <div>
+            <h3 id="needs-cta-heading">Don't see your industry?</h3>
+            <p>
+              The methods travel well. Tell us what you are trying to achieve and a partner will
+              reply within two business days.
+            </p>
+          </div>
+          <Link to={ROUTES.contactUs} className="button button--accent">
+            Start a conversation
+          </Link>
+        </aside>
+      </div>
+    </section>
+  );
+}

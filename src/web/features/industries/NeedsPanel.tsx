@@ -1,0 +1,150 @@
+/**
+ * One panel of Industries & Tech Needs: a list of entries and a detail stage.
+ * Hovering or focusing an entry shows its image and description; the detail
+ * clears when the pointer or the focus leaves it (spec §4). A tap selects too.
+ */
+import { type PointerEvent, useState } from "react";
+import type { ContentItem } from "../../../shared/content.ts";
+
+const PROMPT = "Hover or focus an entry to see how we help.";
+
+interface NeedsPanelProps {
+  id: string;
+  title: string;
+  intro: string;
+  /** Shown in the detail area while no entry is selected. */
+  overview: string;
+  items: ContentItem[];
+  loading: boolean;
+  /** How many placeholder rows hold the space while the list loads. */
+  placeholderRows: number;
+}
+
+function isHover(event: PointerEvent) {
+  return event.pointerType !== "touch";
+}
+
+export function NeedsPanel({
+  id,
+  title,
+  intro,
+  overview,
+  items,
+  loading,
+  placeholderRows,
+}: NeedsPanelProps) {
+  const [active, setActive] = useState<number | null>(null);
+  const headingId = `${id}-heading`;
+  const current = active === null ? undefined : items[active];
+  const clear = (index: number) => setActive((now) => (now === index ? null : now));
+
+  return (
+    <section className="needs-panel" aria-labelledby={headingId}>
+      <header className="needs-panel__header">
+        <h3 id={headingId}>{title}</h3>
+        <p>{intro}</p>
+      </header>
+
+      <div className="needs-panel__entries">
+        {loading ? (
+          <ul
+            className={`needs-panel__list${placeholderRows > 3 ? " needs-panel__list--columns" : ""}`}
+            aria-hidden="true"
+          >
+            {Array.from({ length: placeholderRows }, (_, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+              <li key={index} className="needs-panel__skeleton" />
+            ))}
+          </ul>
+        ) : items.length > 0 ? (
+          <ul
+            className={`needs-panel__list${items.length > 3 ? " needs-panel__list--columns" : ""}`}
+            aria-labelledby={headingId}
+          >
+            {items.map((item, index) => (
+              <li key={item.name}>
+                <button
+                  type="button"
+                  className={`needs-entry${index === active ? " is-active" : ""}`}
+                  onPointerEnter={(event) => isHover(event) && setActive(index)}
+                  onPointerLeave={(event) => isHover(event) && clear(index)}
+                  onFocus={() => setActive(index)}
+                  onBlur={() => clear(index)}
+                  onClick={() => setActive(index)}
+                >
+                  <span className="needs-entry__number" aria-hidden="true">
+                    {String(index + 1).padStart(2, "0")}
+                  </span>
+                  <span className="needs-entry__name">{item.name}</span>
+                  <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+                    <path
+                      d="M4 10h11m-4.5-4.5L15 10l-4.5 4.5"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.8"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                    />
+                  </svg>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="needs-panel__empty">This list is not available at the moment.</p>
+        )}
+      </div>
+
+      <div className={`needs-stage${current ? " is-active" : ""}`}>
+        <div className="needs-stage__media">
+          <div className="needs-stage__idle">
+            <svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true">
+              <circle cx="24" cy="24" r="23" fill="var(--paper)" stroke="var(--line)" />
+              <path
+                d="M19 14l13 10-6 1.5 3.5 7-3 1.5-3.5-7-4 4z"
+                fill="var(--accent)"
+                stroke="var(--ink)"
+                strokeWidth="1.4"
+                strokeLinejoin="round"
+              />
+            </svg>
+            <p>{PROMPT}</p>
+          </div>
+          {items.map((item, index) =>
+            item.imagePath ? (
+              <img
+                key={item.name}
+                className={index === active ? "is-active" : undefined}
+                src={`/images/items/${item.imagePath}`}
+                alt={`${item.name} illustration`}
+                width={800}
+                height={600}
+                loading="lazy"
+                decoding="async"
+              />
+            ) : null,
+          )}
+        </div>
+        {/* All texts share one grid cell and only the current one is visible, so the
+            box always has the height of the longest and nothing below it moves.
+            Screen readers hear the current one through the live region. */}
+        <div className="needs-stage__text">
+          <p className="needs-stage__overview">{overview}</p>
+          {items.map((item, index) => (
+            <div
+              key={item.name}
+              className={`needs-stage__detail${index === active ? " is-active" : ""}`}
+              aria-hidden="true"
+            >
+              <p className="needs-stage__name">{item.name}</p>
+              <p className="needs-stage__description">{item.description}</p>
+            </div>
+          ))}
+          <p className="visually-hidden" aria-live="polite">
+            {current ? `${current.name}: ${current.description}` : ""}
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}
