@@ -1,0 +1,86 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { DIALOG } from "../src/shared/constants.ts";
+import { type ServerProcess, startServer } from "../test/support/server-process.ts";
+import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
+import { alertDialog, open } from "./support/page.ts";
+
+// This journey needs a server that sends real e-mail, so it starts its own
+// beside an SMTP server, instead of using the shared test server.
+const PORT = 4310;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+// One server for the file: its tests run one after another in one worker.
+test.describe.configure({ mode: "serial" });
+
+let smtp: TestSmtp;
+let server: ServerProcess;
+
+test.beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startServer({
+    PORT: String(PORT),
+    PUBLIC_ORIGIN: ORIGIN,
+    STATIC_DIR: "build/client",
+    SMTP_URL: smtp.url,
+    OUTBOX_POLL_MS: "100",
+    SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "unsubscribe-e2e-")), "site.db"),
+  });
+});
+
+test.afterAll(async () => {
+  server.child.kill("SIGTERM");
+  await server.exited;
+  await smtp.close();
+});
+
+function linkIn(mail: ReceivedMail): string {
+  const href = /href="([^"]*\/unsubscribe\?token=[^"]+)"/.exec(mail.parsed.html ?? "")?.[1];
+  if (!href) throw new Error("no unsubscribe link in the e-mail");
+  return href.replace(/&amp;/g, "&");
+}
+
+async function subscribeInFooter(page: import("@playwright/test").Page, email: string) {
+  await page.getByRole("textbox", { name: "Email address" }).fill(email);
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+  await alertDialog(page).getByRole("button", { name: DIALOG.confirm }).click();
+}
+
+test("from the link in the welcome e-mail to unsubscribed, then subscribed again", async ({
+  page,
+}) => {
+  await open(page, `${ORIGIN}/`);
+  await subscribeInFooter(page, "journey@example.com");
+  const [welcome] = await smtp.waitFor(1);
+  if (!welcome) throw new Error("no welcome e-mail");
+  const link = linkIn(welcome);
+  expect(link.startsWith(`${ORIGIN}/unsubscribe?token=`)).toBe(true);
+
+  await open(page, link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe from Insight?");
+  await expect(page.getByText("jo•••••@example.com")).toBeVisible();
+  await page.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are unsubscribed");
+  await expect(page.getByRole("banner")).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toBeVisible();
+
+  await open(page, link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are already unsubscribed");
+
+  await subscribeInFooter(page, "journey@example.com");
+  const [, again] = await smtp.waitFor(2);
+  expect(again?.recipients).toEqual(["journey@example.com"]);
+
+  await open(page, link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
+});
+
+test("a malformed or missing token gets a clear page, not an error", async ({ page }) => {
+  for (const path of ["/unsubscribe?token=nonsense", "/unsubscribe"]) {
+    await open(page, `${ORIGIN}${path}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
+  }
+});

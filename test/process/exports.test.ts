@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/server/db/connection.ts";
+import { insertInquiry } from "../../src/server/db/inquiries.ts";
+import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import { subscribe, unsubscribe } from "../../src/server/db/subscriptions.ts";
+import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { VALID_INQUIRY } from "../support/fixtures.ts";
+
+async function runExport(what: "subscribers" | "inquiries", env: Record<string, string>) {
+  const out = join(mkdtempSync(join(tmpdir(), "export-")), `${what}.csv`);
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/server/cli/export.ts", what, "--out", out],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const [code] = await once(child, "exit");
+  expect(code, stderr).toBe(0);
+  return {
+    rows: parse(readFileSync(out, "utf8"), { columns: true }) as Record<string, string>[],
+    stderr,
+  };
+}
+
+const TRICKY = {
+  ...VALID_INQUIRY,
+  company: 'Smith, Jones & "Partners"',
+  comments: 'Line one, with a comma\nLine two with "quotes"',
+};
+
+describe.each(ENGINES)("CSV exports on $engine", (engine) => {
+  let testDb: TestDatabase;
+  beforeAll(async () => {
+    testDb = await engine.create();
+    const { db, engine: kind } = openDatabase({
+      databaseUrl: testDb.env.DATABASE_URL,
+      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
+    });
+    await migrateToLatest(db, kind);
+    await subscribe(db, "first@example.com", "website");
+    const leaving = await subscribe(db, "leaving@example.com", "website");
+    if (leaving) await unsubscribe(db, leaving.id, "one-click");
+    await subscribe(db, "second@example.com", "website");
+    await insertInquiry(db, TRICKY);
+    await insertInquiry(db, VALID_INQUIRY);
+    await db.destroy();
+  });
+  afterAll(() => testDb.drop());
+
+  it("subscribers:export writes the active subscribers with when they subscribed", async () => {
+    const { rows, stderr } = await runExport("subscribers", testDb.env);
+    expect(rows.map((row) => row.email)).toEqual(["first@example.com", "second@example.com"]);
+    for (const row of rows)
+      expect(new Date(String(row.subscribed_at)).toISOString()).toBe(row.subscribed_at);
+    expect(stderr).toContain("wrote 2 subscribers");
+  });
+
+  it("inquiries:export writes every field, quoting commas, quotes and line breaks", async () => {
+    const { rows } = await runExport("inquiries", testDb.env);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      first_name: TRICKY.firstName,
+      last_name: TRICKY.lastName,
+      company: TRICKY.company,
+      job_title: TRICKY.jobTitle,
+      email: TRICKY.email,
+      phone_number: TRICKY.phoneNumber,
+      inquiry_type: TRICKY.inquiryType,
+      comments: TRICKY.comments,
+    });
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      "id",
+      "created_at",
+      "first_name",
+      "last_name",
+      "company",
+      "job_title",
+      "email",
+      "phone_number",
+      "inquiry_type",
+      "comments",
+    ]);
+  });
+});
