@@ -1,0 +1,249 @@
+/**
+ * The leadership carousel (spec §2, §9), loaded lazily by the /weare route.
+ * A CSS scroll-snap track: touch swipe is native scrolling; the pagination
+ * dots, the previous/next buttons and the arrow keys scroll it one slide at a
+ * time. Slides per view and spacing come from CAROUSEL through the custom
+ * properties that carouselLayout.ts sets, so JavaScript reads them back from
+ * the track instead of knowing the breakpoints itself.
+ */
+import {
+  type KeyboardEvent as ReactKeyboardEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
+import { CAROUSEL } from "../../../shared/constants.ts";
+import type { TeamMember } from "../../../shared/content.ts";
+import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
+import { TRACK_CLASS } from "./carouselLayout.ts";
+import "./leadership.css";
+
+/** How long the track must be still before a scroll counts as finished. */
+const SCROLL_SETTLE_MS = 120;
+
+function slidesOf(track: HTMLElement): HTMLElement[] {
+  return Array.from(track.children) as HTMLElement[];
+}
+
+/** Horizontal scroll offset at which slide `index` is the first one in view. */
+function offsetOfSlide(track: HTMLElement, index: number): number {
+  const slides = slidesOf(track);
+  const first = slides[0];
+  const slide = slides[index];
+  if (!first || !slide) return 0;
+  return Math.min(slide.offsetLeft - first.offsetLeft, track.scrollWidth - track.clientWidth);
+}
+
+/** The slide whose start is nearest to the track's current scroll position. */
+function nearestSlide(track: HTMLElement): number {
+  const slides = slidesOf(track);
+  let best = 0;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  slides.forEach((_, index) => {
+    const distance = Math.abs(offsetOfSlide(track, index) - track.scrollLeft);
+    if (distance < bestDistance) {
+      best = index;
+      bestDistance = distance;
+    }
+  });
+  return best;
+}
+
+function readSlidesPerView(track: HTMLElement): number {
+  const value = Number.parseInt(getComputedStyle(track).getPropertyValue("--per-view"), 10);
+  return Number.isFinite(value) && value > 0 ? value : CAROUSEL.default.slidesPerView;
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, "0");
+}
+
+/** An empty list (a non-200 answer, §8) leaves the section without a carousel. */
+export default function LeadershipCarousel({ members }: { members: TeamMember[] }) {
+  return members.length > 0 ? <Carousel members={members} /> : null;
+}
+
+function Carousel({ members }: { members: TeamMember[] }) {
+  const trackId = useId();
+  const trackRef = useRef<HTMLElement>(null);
+  const [slidesPerView, setSlidesPerView] = useState(1);
+  const [current, setCurrent] = useState(0);
+  /** The slide a button or key asked for, while the track scrolls there. */
+  const targetRef = useRef<number | null>(null);
+
+  const count = members.length;
+  const positions = Math.max(1, count - slidesPerView + 1);
+  const lastPosition = positions - 1;
+  const active = Math.min(current, lastPosition);
+
+  // Slides per view follow the track's breakpoint; re-read it when the track resizes.
+  useEffect(() => {
+    const track = trackRef.current;
+    if (!track) return;
+    const measure = () => setSlidesPerView(readSlidesPerView(track));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(track);
+    return () => observer.disconnect();
+  }, []);
+
+  // Follow the scroll position: live while the visitor swipes, and once the
+  // track is still after a button, a dot or a key scrolled it.
+  useEffect(() => {
+    const track = trackRef.current;
+    if (!track) return;
+    let frame = 0;
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      clearTimeout(settleTimer);
+      targetRef.current = null;
+      setCurrent(nearestSlide(track));
+    };
+    const onScroll = () => {
+      if (!frame) {
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          if (targetRef.current === null) setCurrent(nearestSlide(track));
+        });
+      }
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(settle, SCROLL_SETTLE_MS);
+    };
+    track.addEventListener("scroll", onScroll, { passive: true });
+    track.addEventListener("scrollend", settle);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(settleTimer);
+      track.removeEventListener("scroll", onScroll);
+      track.removeEventListener("scrollend", settle);
+    };
+  }, []);
+
+  const goTo = useCallback(
+    (index: number) => {
+      const track = trackRef.current;
+      if (!track) return;
+      const target = Math.min(Math.max(index, 0), lastPosition);
+      const left = offsetOfSlide(track, target);
+      setCurrent(target);
+      if (Math.abs(track.scrollLeft - left) < 1) return;
+      targetRef.current = target;
+      track.scrollTo({ left, behavior: prefersReducedMotion() ? "auto" : "smooth" });
+    },
+    [lastPosition],
+  );
+
+  const step = (delta: number) => goTo((targetRef.current ?? active) + delta);
+
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
+    const moves: Record<string, () => void> = {
+      ArrowLeft: () => step(-1),
+      ArrowRight: () => step(1),
+      Home: () => goTo(0),
+      End: () => goTo(lastPosition),
+    };
+    const move = moves[event.key];
+    if (!move || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    move();
+  };
+
+  const lastVisible = Math.min(count, active + slidesPerView);
+
+  return (
+    <div className="leadership-carousel">
+      {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: the arrow keys move the focused carousel, as the carousel pattern expects */}
+      <section
+        id={trackId}
+        ref={trackRef}
+        className={TRACK_CLASS}
+        aria-roledescription="carousel"
+        aria-label="Leadership team"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable carousel must be reachable by keyboard
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+      >
+        {members.map((member, index) => (
+          // biome-ignore lint/a11y/useSemanticElements: a slide of the carousel pattern is a group, not a form fieldset
+          <div
+            key={member.fullname}
+            className="leadership-slide"
+            role="group"
+            aria-roledescription="slide"
+            aria-label={`${index + 1} of ${count}`}
+          >
+            <img
+              className="leadership-slide__photo"
+              src={`/images/pictures/${member.imagePath}`}
+              alt={member.fullname}
+              width={480}
+              height={600}
+              loading="lazy"
+              decoding="async"
+            />
+            <div className="leadership-slide__body">
+              <h3 className="leadership-slide__name">{member.fullname}</h3>
+              <p className="leadership-slide__title">{member.title}</p>
+              <p className="leadership-slide__bio">{member.bio}</p>
+            </div>
+          </div>
+        ))}
+      </section>
+
+      <div className="leadership-controls">
+        {/* biome-ignore lint/a11y/useSemanticElements: a group of buttons, not a form's fieldset */}
+        <div className="leadership-dots" role="group" aria-label="Choose slide">
+          {Array.from({ length: positions }, (_, index) => (
+            <button
+              // biome-ignore lint/suspicious/noArrayIndexKey: one dot per position, the index is its identity
+              key={index}
+              type="button"
+              className="leadership-dot"
+              aria-label={`Go to slide ${index + 1} of ${count}`}
+              aria-current={index === active ? "true" : undefined}
+              aria-controls={trackId}
+              onClick={() => goTo(index)}
+            />
+          ))}
+        </div>
+
+        <div className="leadership-nav">
+          <p className="leadership-counter" aria-hidden="true">
+            <span className="leadership-counter__current">{pad(active + 1)}</span> / {pad(count)}
+          </p>
+          <p className="visually-hidden" aria-live="polite">
+            {lastVisible > active + 1
+              ? `Showing team members ${active + 1} to ${lastVisible} of ${count}`
+              : `Showing team member ${active + 1} of ${count}`}
+          </p>
+          <button
+            type="button"
+            className="leadership-arrow"
+            aria-label="Previous slide"
+            aria-controls={trackId}
+            aria-disabled={active === 0}
+            onClick={() => step(-1)}
+          >
+            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path d="M15 5l-7 7 7 7" />
+            </svg>
+          </button>
+          <button
+            type="button"
+            className="leadership-arrow"
+            aria-label="Next slide"
+            aria-controls={trackId}
+            aria-disabled={active === lastPosition}
+            onClick={() => step(1)}
+          >
+            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path d="M9 5l7 7-7 7" />
+            </svg>
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

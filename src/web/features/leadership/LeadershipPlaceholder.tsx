@@ -1,0 +1,38 @@
+/**
+ * The parts of the leadership section that ship with the route itself: the
+ * layout <style> generated from CAROUSEL, and the placeholder that holds the
+ * carousel's place (same layout, similar height) while the team list and the
+ * lazily loaded carousel arrive.
+ */
+import { carouselLayoutCss, MAX_SLIDES_PER_VIEW, TRACK_CLASS } from "./carouselLayout.ts";
+import "./leadership.css";
+
+const LAYOUT_CSS = carouselLayoutCss();
+
+export function CarouselLayoutStyle() {
+  return <style>{LAYOUT_CSS}</style>;
+}
+
+const PLACEHOLDER_SLIDES = Array.from({ length: MAX_SLIDES_PER_VIEW }, (_, index) => index);
+
+export function LeadershipPlaceholder() {
+  return (
+    <div className="leadership-carousel leadership-carousel--placeholder" aria-hidden="true">
+      <div className={TRACK_CLASS}>
+        {PLACEHOLDER_SLIDES.map((index) => (
+          <div key={index} className="leadership-slide">
+            <div className="leadership-slide__photo leadership-skeleton" />
+            <div className="leadership-slide__body">
+              <div className="leadership-skeleton leadership-skeleton--name" />
+              <div className="leadership-skeleton leadership-skeleton--title" />
+              <div className="leadership-skeleton leadership-skeleton--line" />
+              <div className="leadership-skeleton leadership-skeleton--line" />
+              <div className="leadership-skeleton leadership-skeleton--line" />
+            </div>
+          </div>
+        ))}
+      </div>
+      <div className="leadership-controls" />
+    </div>
+  );
+}
