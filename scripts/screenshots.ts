@@ -67,6 +67,8 @@ try {
         }
         window.scrollTo(0, 0);
       });
+      // Fade-in sections revert when out of view; a full-page picture shows them as a visitor sees them in view.
+      await page.addStyleTag({ content: ".reveal { opacity: 1 !important; transform: none !important; }" });
       await page.waitForTimeout(300);
       const name = path === "/" ? "home" : path.slice(1);
       const file = join(OUT_DIR, `${name}-${width}.png`);
