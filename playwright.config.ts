@@ -2,21 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "./e2e/support/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
-
-// Debian's Chromium: Playwright never downloads a browser here.
-const chromium = {
-  executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-};
 
 export default defineConfig({
   testDir: "e2e",
@@ -27,9 +15,11 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
-    launchOptions: chromium,
+    launchOptions: CHROMIUM_LAUNCH,
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: CHROMIUM_LAUNCH } },
+  ],
   webServer: {
     // E2E_SERVER_ENTRY / E2E_STATIC_DIR let a second build be tested beside the first.
     command: `node ${process.env.E2E_SERVER_ENTRY ?? "build/node/src/server/main.js"}`,

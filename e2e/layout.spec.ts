@@ -18,7 +18,9 @@ for (const path of PRERENDERED_PATHS) {
   });
 }
 
-test("every image has alt text or is marked decorative, and explicit dimensions", async ({ page }) => {
+test("every image has alt text or is marked decorative, and explicit dimensions", async ({
+  page,
+}) => {
   for (const path of PRERENDERED_PATHS) {
     await open(page, path);
     await page.waitForLoadState("networkidle");

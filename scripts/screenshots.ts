@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
 import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 4300);
@@ -40,17 +41,7 @@ const server = spawn(process.execPath, ["build/node/src/server/main.js"], {
 try {
   await waitForServer();
   mkdirSync(OUT_DIR, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   for (const width of WIDTHS) {
     // Reduced motion: reveal and cascade effects show their final state, videos their poster.
     const page = await browser.newPage({
@@ -68,7 +59,9 @@ try {
         window.scrollTo(0, 0);
       });
       // Fade-in sections revert when out of view; a full-page picture shows them as a visitor sees them in view.
-      await page.addStyleTag({ content: ".reveal { opacity: 1 !important; transform: none !important; }" });
+      await page.addStyleTag({
+        content: ".reveal { opacity: 1 !important; transform: none !important; }",
+      });
       await page.waitForTimeout(300);
       const name = path === "/" ? "home" : path.slice(1);
       const file = join(OUT_DIR, `${name}-${width}.png`);

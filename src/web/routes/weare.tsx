@@ -12,6 +12,7 @@ import { Suspense, useEffect } from "react";
 import { ANCHORS } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { fetchItems, fetchTeam } from "../api/client.ts";
+import { PageHero } from "../components/PageHero.tsx";
 import { EthosGrid, EthosPlaceholder } from "../features/ethos/EthosCards.tsx";
 import {
   CarouselLayoutStyle,
@@ -55,16 +56,10 @@ export default function WeArePage() {
 
   return (
     <>
-      <section className="page-hero section--night" aria-labelledby="weare-title">
-        <div className="container">
-          <p className="eyebrow">About {SITE.shortName}</p>
-          <h1 id="weare-title">Who We Are</h1>
-          <p className="lede">
-            We are business leaders and engineers who work side by side, so the technology we build
-            serves the business it is meant for.
-          </p>
-        </div>
-      </section>
+      <PageHero id="weare-title" eyebrow={`About ${SITE.shortName}`} title="Who We Are">
+        We are business leaders and engineers who work side by side, so the technology we build
+        serves the business it is meant for.
+      </PageHero>
 
       <section
         id={team.settled ? ANCHORS.leadership : undefined}

@@ -1,6 +1,7 @@
 /** Who We Serve (spec §2): case studies, then the industries and tech needs we work in. */
 
 import { SITE } from "../../shared/site.ts";
+import { PageHero } from "../components/PageHero.tsx";
 import { CaseStudies } from "../features/case-studies/CaseStudies.tsx";
 import { IndustriesAndTechNeeds } from "../features/industries/IndustriesAndTechNeeds.tsx";
 import { pageMeta } from "../lib/pageTitle.ts";
@@ -15,16 +16,10 @@ export function meta() {
 export default function WeservePage() {
   return (
     <>
-      <section className="page-hero section--night" aria-labelledby="weserve-title">
-        <div className="container">
-          <p className="eyebrow">Clients &amp; results</p>
-          <h1 id="weserve-title">Who We Serve</h1>
-          <p className="lede">
-            We help companies in finance, manufacturing, e-commerce, automotive and construction
-            turn their own data and systems into measurable business results.
-          </p>
-        </div>
-      </section>
+      <PageHero id="weserve-title" eyebrow="Clients & results" title="Who We Serve">
+        We help companies in finance, manufacturing, e-commerce, automotive and construction turn
+        their own data and systems into measurable business results.
+      </PageHero>
       <CaseStudies />
       <IndustriesAndTechNeeds />
     </>

@@ -2,8 +2,10 @@
  * Spec §2/§4: the Case Studies section of Who We Serve. Three fixed cards from
  * content/case-studies.json; each See More opens that card's own modal.
  */
+
 import { useState } from "react";
 import { ANCHORS } from "../../../shared/routes.ts";
+import { ArrowIcon } from "../../components/ArrowIcon.tsx";
 import { CaseStudyModal } from "./CaseStudyModal.tsx";
 import { CASE_STUDIES, type CaseStudy, sectorOf } from "./data.ts";
 import "./case-studies.css";
@@ -61,16 +63,7 @@ function CaseStudyCard({ study, index }: { study: CaseStudy; index: number }) {
         onClick={() => setOpen(true)}
       >
         See More<span className="visually-hidden"> about {study.title}</span>
-        <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-          <path
-            d="M4 10h11m-4.5-4.5L15 10l-4.5 4.5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <ArrowIcon />
       </button>
       <CaseStudyModal study={study} open={open} onClose={() => setOpen(false)} />
     </article>

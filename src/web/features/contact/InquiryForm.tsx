@@ -13,7 +13,7 @@ import {
   type InquiryField,
 } from "../../../shared/inquiry.ts";
 import { sendComment } from "../../api/client.ts";
-import { Spinner } from "../../components/Spinner.tsx";
+import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { useAlert } from "../alerts/AlertProvider.tsx";
 import "./inquiry-form.css";
 
@@ -159,15 +159,14 @@ export function InquiryForm() {
           />
         </div>
       </div>
-      <button
+      <SubmitButton
         ref={button}
-        type="submit"
-        className="button button--accent inquiry-form__submit"
-        disabled={submitting}
-        aria-busy={submitting}
+        busy={submitting}
+        busyLabel="Sending your inquiry"
+        className="inquiry-form__submit"
       >
-        {submitting ? <Spinner label="Sending your inquiry" /> : "Submit"}
-      </button>
+        Submit
+      </SubmitButton>
     </form>
   );
 }

@@ -3,8 +3,10 @@
  * Hovering or focusing an entry shows its image and description; the detail
  * clears when the pointer or the focus leaves it (spec §4). A tap selects too.
  */
+
 import { type PointerEvent, useState } from "react";
 import type { ContentItem } from "../../../shared/content.ts";
+import { ArrowIcon } from "../../components/ArrowIcon.tsx";
 
 const PROMPT = "Hover or focus an entry to see how we help.";
 
@@ -76,16 +78,7 @@ export function NeedsPanel({
                     {String(index + 1).padStart(2, "0")}
                   </span>
                   <span className="needs-entry__name">{item.name}</span>
-                  <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-                    <path
-                      d="M4 10h11m-4.5-4.5L15 10l-4.5 4.5"
-                      fill="none"
-                      stroke="currentColor"
-                      strokeWidth="1.8"
-                      strokeLinecap="round"
-                      strokeLinejoin="round"
-                    />
-                  </svg>
+                  <ArrowIcon />
                 </button>
               </li>
             ))}

@@ -6,7 +6,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { DIALOG } from "../../../shared/constants.ts";
 import { EMAIL_MAX_LENGTH } from "../../../shared/subscription.ts";
 import { subscribe } from "../../api/client.ts";
-import { Spinner } from "../../components/Spinner.tsx";
+import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { useAlert } from "../alerts/AlertProvider.tsx";
 
 async function outcomeOf(email: string) {
@@ -54,15 +54,14 @@ export function SubscribeForm() {
         placeholder="Your email address"
         className="subscribe__input"
       />
-      <button
+      <SubmitButton
         ref={button}
-        type="submit"
-        className="button button--accent subscribe__button"
-        disabled={submitting}
-        aria-busy={submitting}
+        busy={submitting}
+        busyLabel="Subscribing"
+        className="subscribe__button"
       >
-        {submitting ? <Spinner label="Subscribing" /> : "Subscribe"}
-      </button>
+        Subscribe
+      </SubmitButton>
     </form>
   );
 }
