@@ -5,7 +5,7 @@ import { SiteFooter } from "./components/SiteFooter.tsx";
 import { SiteHeader } from "./components/SiteHeader.tsx";
 import { AlertProvider } from "./features/alerts/AlertProvider.tsx";
 import { useAnchorScroll } from "./features/anchors/useAnchorScroll.ts";
-import "./styles/global.css";
+import styles from "./styles/index.css?inline";
 
 const themeVariables = {
   "--accent": ACCENT_COLOR,
@@ -22,6 +22,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, compiled at build time */}
+        <style dangerouslySetInnerHTML={{ __html: styles }} />
       </head>
       <body>
         {children}

@@ -4,7 +4,6 @@
  */
 import { useEffect, useRef } from "react";
 import { prefersReducedMotion } from "../hooks/usePrefersReducedMotion.ts";
-import "./background-video.css";
 
 export const VIDEO_SIZE = { width: 1280, height: 720 } as const;
 

@@ -3,7 +3,6 @@ import { COPYRIGHT_YEAR } from "../../shared/constants.ts";
 import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
-import "../features/newsletter/footer.css";
 
 export function SiteFooter() {
   return (

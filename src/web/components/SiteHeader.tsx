@@ -3,7 +3,6 @@ import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { MegaMenu } from "../features/navigation/MegaMenu.tsx";
 import { MobileMenu } from "../features/navigation/MobileMenu.tsx";
-import "../features/navigation/navigation.css";
 
 export function SiteHeader() {
   return (

@@ -3,7 +3,6 @@ import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
 import { pageMeta } from "../lib/pageTitle.ts";
-import "../features/home/home.css";
 
 export const meta = () => pageMeta(null);
 

@@ -2,7 +2,6 @@
 import { ANCHORS } from "../../../shared/routes.ts";
 import { fetchItems } from "../../api/client.ts";
 import { useContentList } from "../../hooks/useContentList.ts";
-import "./capabilities.css";
 
 const loadCapabilities = () => fetchItems("capabilities");
 

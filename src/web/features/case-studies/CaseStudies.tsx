@@ -8,7 +8,6 @@ import { ANCHORS } from "../../../shared/routes.ts";
 import { ArrowIcon } from "../../components/ArrowIcon.tsx";
 import { CaseStudyModal } from "./CaseStudyModal.tsx";
 import { CASE_STUDIES, type CaseStudy, sectorOf } from "./data.ts";
-import "./case-studies.css";
 
 export function CaseStudies() {
   return (

@@ -15,7 +15,6 @@ import {
 import { sendComment } from "../../api/client.ts";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { useAlert } from "../alerts/AlertProvider.tsx";
-import "./inquiry-form.css";
 
 const AUTOCOMPLETE: Partial<Record<InquiryField, string>> = {
   firstName: "given-name",

@@ -6,7 +6,6 @@
  */
 import { type PointerEvent, type ReactNode, useId, useState } from "react";
 import type { ContentItem } from "../../../shared/content.ts";
-import "./ethos.css";
 
 function EthosCard({ item, number }: { item: ContentItem; number: number }) {
   const [flipped, setFlipped] = useState(false);

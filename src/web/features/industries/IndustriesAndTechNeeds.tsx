@@ -10,7 +10,6 @@ import { fetchItems } from "../../api/client.ts";
 import { Reveal } from "../../components/Reveal.tsx";
 import { useContentList } from "../../hooks/useContentList.ts";
 import { NeedsPanel } from "./NeedsPanel.tsx";
-import "./industries.css";
 
 export function IndustriesAndTechNeeds() {
   const industries = useContentList(() => fetchItems("industries"));

@@ -18,7 +18,6 @@ import { CAROUSEL } from "../../../shared/constants.ts";
 import type { TeamMember } from "../../../shared/content.ts";
 import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
 import { TRACK_CLASS } from "./carouselLayout.ts";
-import "./leadership.css";
 
 /** How long the track must be still before a scroll counts as finished. */
 const SCROLL_SETTLE_MS = 120;

@@ -5,7 +5,6 @@
  * lazily loaded carousel arrive.
  */
 import { carouselLayoutCss, MAX_SLIDES_PER_VIEW, TRACK_CLASS } from "./carouselLayout.ts";
-import "./leadership.css";
 
 const LAYOUT_CSS = carouselLayoutCss();
 

@@ -7,7 +7,6 @@ import { METHODOLOGY_CASCADE_DAMPING, SCROLL_ANIMATION } from "../../../shared/c
 import { ANCHORS } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
 import { useInView } from "../../hooks/useInView.ts";
-import "./methodology.css";
 
 export const CASCADE_STEP_MS = SCROLL_ANIMATION.durationMs * METHODOLOGY_CASCADE_DAMPING;
 

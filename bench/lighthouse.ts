@@ -1,0 +1,108 @@
+/**
+ * `npm run bench:lighthouse`: Lighthouse (mobile preset: Moto G Power, slow 4G,
+ * 4x CPU slowdown) on every route of the built site, in Debian's Chromium. Runs
+ * each route RUNS times and reports the median, as a Markdown table for
+ * docs/benchmarks.md. Lighthouse is fetched by npx on first use, so it is not a
+ * dependency of the site.
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
+import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+
+const LIGHTHOUSE = "lighthouse@12.8.2";
+const RUNS = Number(process.env.RUNS ?? 3);
+const PORT = Number(process.env.BENCH_PORT ?? 4340);
+const origin = `http://127.0.0.1:${PORT}`;
+const work = mkdtempSync(join(tmpdir(), "lighthouse-"));
+const run = promisify(execFile);
+
+interface Result {
+  scores: Record<string, number>;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+}
+
+async function audit(path: string, index: number): Promise<Result> {
+  const output = join(work, `${index}.json`);
+  await run(
+    "npx",
+    [
+      "--yes",
+      LIGHTHOUSE,
+      `${origin}${path}`,
+      "--quiet",
+      "--output=json",
+      `--output-path=${output}`,
+      `--chrome-flags=--headless=new ${CHROMIUM_LAUNCH.args.join(" ")}`,
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM_LAUNCH.executablePath }, maxBuffer: 64 << 20 },
+  );
+  const report = JSON.parse(readFileSync(output, "utf8"));
+  const metric = (id: string) => report.audits[id].numericValue as number;
+  return {
+    scores: Object.fromEntries(
+      Object.entries(report.categories as Record<string, { score: number }>).map(([id, c]) => [
+        id,
+        Math.round(c.score * 100),
+      ]),
+    ),
+    fcp: metric("first-contentful-paint"),
+    lcp: metric("largest-contentful-paint"),
+    tbt: metric("total-blocking-time"),
+    cls: metric("cumulative-layout-shift"),
+  };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+const server = spawn(process.execPath, ["build/node/src/server/main.js"], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    SQLITE_FILE: join(work, "site.db"),
+  },
+  stdio: "inherit",
+});
+
+try {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) break;
+    } catch {
+      if (attempt > 100) throw new Error("the server did not start");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const rows: string[] = [];
+  let index = 0;
+  for (const path of PRERENDERED_PATHS) {
+    const results: Result[] = [];
+    for (let i = 0; i < RUNS; i += 1) results.push(await audit(path, index++));
+    const score = (id: string) => median(results.map((r) => r.scores[id] ?? 0));
+    const ms = (pick: (r: Result) => number) =>
+      `${(median(results.map(pick)) / 1000).toFixed(2)} s`;
+    rows.push(
+      `| ${path} | ${score("performance")} | ${score("accessibility")} | ${score("best-practices")} | ${score("seo")} | ${ms((r) => r.fcp)} | ${ms((r) => r.lcp)} | ${Math.round(median(results.map((r) => r.tbt)))} ms | ${median(results.map((r) => r.cls)).toFixed(3)} |`,
+    );
+    console.error(`measured ${path}`);
+  }
+  console.log(
+    `Median of ${RUNS} runs per route, ${LIGHTHOUSE}, mobile preset, Chromium ${process.env.CHROME_PATH ?? "/usr/bin/chromium"}.\n`,
+  );
+  console.log(
+    "| Route | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const row of rows) console.log(row);
+} finally {
+  server.kill("SIGTERM");
+}
