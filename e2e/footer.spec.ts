@@ -144,3 +144,21 @@ test("keyboard only: subscribe, read the dialog, close it, focus comes back", as
   await expect(alertDialog(page)).toBeHidden();
   await expect(footer(page).locator(".subscribe__button")).toBeFocused();
 });
+
+test("a page served without the token cookie (from a CDN cache) fetches a token before posting", async ({
+  page,
+  context,
+}) => {
+  await mockApi(page, SUBSCRIBE, { status: 201 });
+  await open(page, "/weare");
+  await context.clearCookies();
+  const tokenRequest = page.waitForRequest(/\/api\/v1\/xsrf/);
+  const subscribeRequest = page.waitForRequest(SUBSCRIBE);
+  await subscribeWith(page, "cdn@example.com");
+  await tokenRequest;
+  const sent = await subscribeRequest;
+  const cookie = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN");
+  expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(sent.headers()["x-xsrf-token"]).toBe(cookie?.value);
+  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+});

@@ -37,6 +37,16 @@ test("Home: the orange mission banner and the headline with its contact us link"
 test.describe("with reduced motion", () => {
   test.use({ reducedMotion: "reduce" });
 
+  test("fade-in sections change without motion", async ({ page }) => {
+    await open(page, "/weserve");
+    const reveal = page.locator(".reveal").first();
+    await expect(reveal).toBeAttached();
+    const duration = await reveal.evaluate((el) =>
+      Number.parseFloat(getComputedStyle(el).transitionDuration),
+    );
+    expect(duration).toBeLessThanOrEqual(0.001);
+  });
+
   test("videos do not autoplay; the poster shows", async ({ page }) => {
     for (const path of ["/", "/wedo"]) {
       await open(page, path);

@@ -88,3 +88,15 @@ describe("readiness without a database", () => {
     await t.app.close();
   });
 });
+
+describe("without a built site (npm run dev)", () => {
+  it("serves the API and answers other paths with a plain 404", async () => {
+    if (!sqlite) throw new Error("SQLite engine missing");
+    const t = await startApp(sqlite, { STATIC_DIR: "/nonexistent/site" });
+    expect((await t.app.inject({ url: "/api/v1/teams/" })).statusCode).toBe(200);
+    const page = await t.app.inject({ url: "/weserve" });
+    expect(page.statusCode).toBe(404);
+    expect(page.json()).toEqual({ message: "Not found" });
+    await t.close();
+  });
+});

@@ -17,7 +17,7 @@ export function hashInlineScripts(html: string): string[] {
 }
 
 export async function inlineScriptHashes(staticDir: string): Promise<string[]> {
-  const entries = await readdir(staticDir, { recursive: true });
+  const entries = await readdir(staticDir, { recursive: true }).catch(() => []);
   const pages = entries.filter((entry) => entry.endsWith(".html"));
   const hashes = await Promise.all(
     pages.map(async (page) => hashInlineScripts(await readFile(join(staticDir, page), "utf8"))),

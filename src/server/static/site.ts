@@ -2,6 +2,7 @@
  * Serves the built site: prerendered pages, hashed assets and public files.
  * Any other path outside /api/ shows the Home page with status 404 (ADR 002).
  */
+import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
@@ -18,22 +19,28 @@ function cacheControlFor(path: string): string {
 }
 
 export default async function site(app: FastifyInstance, { root }: { root: string }) {
-  await app.register(fastifyStatic, {
-    root,
-    wildcard: false,
-    preCompressed: true,
-    cacheControl: false,
-    globIgnore: ["**/*.br", "**/*.gz"],
-    setHeaders: (res, path) => {
-      res.setHeader("Cache-Control", cacheControlFor(path));
-    },
-  });
+  // `npm run dev` serves the pages from Vite; the API server then runs without a build.
+  const built = existsSync(root);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      preCompressed: true,
+      cacheControl: false,
+      globIgnore: ["**/*.br", "**/*.gz"],
+      setHeaders: (res, path) => {
+        res.setHeader("Cache-Control", cacheControlFor(path));
+      },
+    });
+  } else {
+    app.log.warn({ root }, "no built site; serving the API only (npm run build makes it)");
+  }
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith("/api/")) {
       return reply.code(404).send({ message: `No API route ${request.method} ${request.url}` });
     }
-    if (request.method !== "GET" && request.method !== "HEAD") {
+    if (!built || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.code(404).send({ message: "Not found" });
     }
     return reply.code(404).sendFile(NOT_FOUND_PAGE);
