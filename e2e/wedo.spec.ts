@@ -85,3 +85,14 @@ test.describe("with reduced motion", () => {
     expect(delay).toBe(0);
   });
 });
+
+test.describe("on a touch screen, which cannot hover", () => {
+  test.use({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true });
+
+  test("every capability shows its description", async ({ page }) => {
+    await open(page, "/wedo");
+    const descriptions = page.locator("#capabilities .capability__description");
+    await expect(descriptions).toHaveCount(capabilities.length);
+    for (const description of await descriptions.all()) await expect(description).toBeVisible();
+  });
+});
