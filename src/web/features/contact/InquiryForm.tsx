@@ -3,7 +3,6 @@
  * rules; while sending, the button is disabled with a spinner; success clears
  * the form, failure keeps every value and enables the button again.
  */
-import { type FormEvent, useRef, useState } from "react";
 import { DIALOG } from "../../../shared/constants.ts";
 import {
   INQUIRY_FIELDS,
@@ -14,7 +13,7 @@ import {
 } from "../../../shared/inquiry.ts";
 import { sendComment } from "../../api/client.ts";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
-import { useAlert } from "../alerts/AlertProvider.tsx";
+import { type SubmissionOutcome, useFormSubmission } from "../../hooks/useFormSubmission.ts";
 
 const AUTOCOMPLETE: Partial<Record<InquiryField, string>> = {
   firstName: "given-name",
@@ -40,15 +39,17 @@ function readInquiry(form: HTMLFormElement): Inquiry {
   };
 }
 
-async function submitted(inquiry: Inquiry): Promise<boolean> {
+async function sendInquiry(form: HTMLFormElement): Promise<SubmissionOutcome> {
   try {
-    const response = await sendComment(inquiry);
+    const response = await sendComment(readInquiry(form));
     console.info("send-comment answered", response.status, response.data);
-    return response.status === 200;
+    if (response.status === 200) {
+      return { ok: true, title: DIALOG.successTitle, text: DIALOG.inquiryReceived };
+    }
   } catch (error) {
     console.info("send-comment failed", error);
-    return false;
   }
+  return { ok: false, title: DIALOG.failureTitle, text: DIALOG.inquiryFailed };
 }
 
 function Label({ field }: { field: InquiryField }) {
@@ -87,32 +88,7 @@ function TextField({ field }: { field: InquiryField }) {
 }
 
 export function InquiryForm() {
-  const [submitting, setSubmitting] = useState(false);
-  const showAlert = useAlert();
-  const button = useRef<HTMLButtonElement>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const form = event.currentTarget;
-    setSubmitting(true);
-    const ok = await submitted(readInquiry(form));
-    setSubmitting(false);
-    if (ok) {
-      form.reset();
-      showAlert({
-        title: DIALOG.successTitle,
-        text: DIALOG.inquiryReceived,
-        returnFocusTo: button.current,
-      });
-    } else {
-      showAlert({
-        title: DIALOG.failureTitle,
-        text: DIALOG.inquiryFailed,
-        returnFocusTo: button.current,
-      });
-    }
-  }
+  const { submitting, button, onSubmit } = useFormSubmission(sendInquiry);
 
   return (
     <form className="inquiry-form" onSubmit={onSubmit} aria-labelledby="contact-title">
