@@ -5,18 +5,18 @@
  * docs/benchmarks.md. Lighthouse is fetched by npx on first use, so it is not a
  * dependency of the site.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
+import { startBuiltSite } from "../scripts/built-site.ts";
 import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const RUNS = Number(process.env.RUNS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 4340);
-const origin = `http://127.0.0.1:${PORT}`;
 const work = mkdtempSync(join(tmpdir(), "lighthouse-"));
 const run = promisify(execFile);
 
@@ -62,26 +62,8 @@ async function audit(path: string, index: number): Promise<Result> {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-const server = spawn(process.execPath, ["build/node/src/server/main.js"], {
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-    SQLITE_FILE: join(work, "site.db"),
-  },
-  stdio: "inherit",
-});
-
+const { origin, stop } = await startBuiltSite(PORT);
 try {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) break;
-    } catch {
-      if (attempt > 100) throw new Error("the server did not start");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
   const rows: string[] = [];
   let index = 0;
   for (const path of PRERENDERED_PATHS) {
@@ -104,5 +86,5 @@ try {
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 } finally {
-  server.kill("SIGTERM");
+  stop();
 }

@@ -2,44 +2,19 @@
  * `npm run screenshots`: starts the built site on a spare port with a fresh
  * SQLite database and writes each route at 375 and 1440 px to docs/screenshots/.
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
 import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { startBuiltSite } from "./built-site.ts";
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 4300);
 const WIDTHS = [375, 1440] as const;
 const OUT_DIR = process.env.SCREENSHOT_DIR ?? "docs/screenshots";
-const origin = `http://127.0.0.1:${PORT}`;
 
-async function waitForServer() {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the server did not start");
-}
-
-const server = spawn(process.execPath, ["build/node/src/server/main.js"], {
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-    SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "shots-")), "site.db"),
-  },
-  stdio: "inherit",
-});
-
+const { origin, stop } = await startBuiltSite(PORT);
 try {
-  await waitForServer();
   mkdirSync(OUT_DIR, { recursive: true });
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
   for (const width of WIDTHS) {
@@ -72,5 +47,5 @@ try {
   }
   await browser.close();
 } finally {
-  server.kill("SIGTERM");
+  stop();
 }
