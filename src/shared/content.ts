@@ -18,7 +18,3 @@ export interface ContentItem {
   description: string;
   imagePath?: string;
 }
-
-export function isContentCategory(value: unknown): value is ContentCategory {
-  return typeof value === "string" && (CONTENT_CATEGORIES as readonly string[]).includes(value);
-}

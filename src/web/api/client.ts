@@ -32,7 +32,7 @@ function readCookie(name: string): string | undefined {
   return entry ? decodeURIComponent(entry.slice(prefix.length)) : undefined;
 }
 
-export function isSuccessStatus(status: number): boolean {
+function isSuccessStatus(status: number): boolean {
   return status >= SUCCESS_STATUS.min && status <= SUCCESS_STATUS.max;
 }
 

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from "react";
 import { prefersReducedMotion } from "../hooks/usePrefersReducedMotion.ts";
 
-export const VIDEO_SIZE = { width: 1280, height: 720 } as const;
+const VIDEO_SIZE = { width: 1280, height: 720 } as const;
 
 /** Fills its positioned parent, with a shade so white text on top stays readable. */
 export function BackgroundVideo({ name }: { name: string }) {
