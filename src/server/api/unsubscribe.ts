@@ -28,12 +28,16 @@ export function maskEmail(email: string): string {
   return `${local.slice(0, 2)}${"•".repeat(Math.max(1, local.length - 2))}@${domain}`;
 }
 
-/** Finds the subscription a token was signed for; null for a forged or outdated token. */
+/**
+ * Finds the subscription a token was signed for. A forged or outdated token
+ * fails the request with 404 and the message above.
+ */
 function tokenLookup({ database, secret }: UnsubscribeOptions) {
-  return async (token: string): Promise<Subscription | null> => {
+  return async (token: string): Promise<Subscription> => {
     const id = tokenSubscriptionId(token);
     const subscription = id === null ? undefined : await findSubscription(database.db, id);
-    return subscription && tokenMatches(secret, token, subscription) ? subscription : null;
+    if (subscription && tokenMatches(secret, token, subscription)) return subscription;
+    throw Object.assign(new Error(INVALID_LINK_MESSAGE), { statusCode: 404 });
   };
 }
 
@@ -49,9 +53,8 @@ export async function unsubscribeApi(app: FastifyInstance, options: UnsubscribeO
   app.get<TokenQuery>(
     "/unsubscribe",
     { schema: { querystring: unsubscribeTokenSchema } },
-    async (request, reply) => {
+    async (request) => {
       const subscription = await subscriptionFor(request.query.token);
-      if (!subscription) return reply.code(404).send({ message: INVALID_LINK_MESSAGE });
       return describe(subscription, subscription.unsubscribedAt ? "unsubscribed" : "subscribed");
     },
   );
@@ -59,9 +62,8 @@ export async function unsubscribeApi(app: FastifyInstance, options: UnsubscribeO
   app.post<TokenBody>(
     "/unsubscribe",
     { schema: { body: unsubscribeTokenSchema } },
-    async (request, reply) => {
+    async (request) => {
       const subscription = await subscriptionFor(request.body.token);
-      if (!subscription) return reply.code(404).send({ message: INVALID_LINK_MESSAGE });
       await unsubscribe(db, subscription.id, "unsubscribe page");
       return describe(subscription, "unsubscribed");
     },
@@ -80,9 +82,8 @@ export async function oneClickUnsubscribe(app: FastifyInstance, options: Unsubsc
   app.post<TokenQuery>(
     "/unsubscribe",
     { schema: { querystring: unsubscribeTokenSchema }, config: { xsrf: false } },
-    async (request, reply) => {
+    async (request) => {
       const subscription = await subscriptionFor(request.query.token);
-      if (!subscription) return reply.code(404).send({ message: INVALID_LINK_MESSAGE });
       await unsubscribe(db, subscription.id, "one-click");
       return { state: "unsubscribed" };
     },
