@@ -31,7 +31,7 @@ const PATHS = [
 export default function HomePage() {
   return (
     <>
-      <section className="home-hero" aria-labelledby="home-hero-title">
+      <section className="video-hero home-hero" aria-labelledby="home-hero-title">
         <BackgroundVideo name="home" />
         <h1 id="home-hero-title" className="home-hero__words container">
           <span className="home-hero__word">Business</span>{" "}
