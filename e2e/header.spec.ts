@@ -75,6 +75,18 @@ test.describe("desktop mega-menu", () => {
     await expect(page.locator(".mega-panel")).toHaveCount(0);
   });
 
+  test("clicking the toggle of a panel the mouse opened keeps it open", async ({ page }) => {
+    await open(page, "/");
+    const toggle = page.getByRole("button", { name: "Who We Serve menu" });
+    await item(page, "Who We Serve").hover();
+    await expect(panel(page, "serve")).toBeVisible();
+    await toggle.click();
+    await expect(panel(page, "serve")).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await toggle.click();
+    await expect(panel(page, "serve")).toHaveCount(0);
+  });
+
   test("keyboard: the toggle opens the panel, Esc closes it and returns focus", async ({
     page,
   }) => {

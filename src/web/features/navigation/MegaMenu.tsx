@@ -42,19 +42,25 @@ function Panel({ section, onNavigate }: { section: MenuSection; onNavigate: () =
 }
 
 export function MegaMenu() {
-  const [open, setOpen] = useState<PanelId | null>(null);
+  // A panel the mouse opened stays open when its toggle is clicked as well;
+  // only a panel opened by the toggle is closed by it.
+  const [state, setState] = useState<{ id: PanelId; byHover: boolean } | null>(null);
+  const open = state?.id ?? null;
+  const close = () => setState(null);
   const toggles = useRef(new Map<PanelId, HTMLButtonElement>());
 
   const hoverOpen = (id: PanelId) => (event: PointerEvent) => {
-    if (event.pointerType === "mouse") setOpen(id);
+    if (event.pointerType === "mouse") {
+      setState((current) => (current?.id === id ? current : { id, byHover: true }));
+    }
   };
   const hoverClose = (event: PointerEvent) => {
-    if (event.pointerType === "mouse") setOpen(null);
+    if (event.pointerType === "mouse") close();
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== "Escape" || open === null) return;
     toggles.current.get(open)?.focus();
-    setOpen(null);
+    close();
   };
 
   return (
@@ -72,7 +78,7 @@ export function MegaMenu() {
               onPointerLeave={hoverClose}
               onBlur={(event) => {
                 if (!event.currentTarget.contains(event.relatedTarget)) {
-                  setOpen((current) => (current === section.id ? null : current));
+                  setState((current) => (current?.id === section.id ? null : current));
                 }
               }}
             >
@@ -88,13 +94,19 @@ export function MegaMenu() {
                 aria-expanded={isOpen}
                 aria-controls={`panel-${section.id}`}
                 aria-label={`${section.label} menu`}
-                onClick={() => setOpen(isOpen ? null : section.id)}
+                onClick={() =>
+                  setState((current) =>
+                    current?.id === section.id && !current.byHover
+                      ? null
+                      : { id: section.id, byHover: false },
+                  )
+                }
               >
                 <svg viewBox="0 0 12 8" width="12" height="8" aria-hidden="true">
                   <path d="M1 1.5 6 6.5l5-5" fill="none" stroke="currentColor" strokeWidth="1.8" />
                 </svg>
               </button>
-              {isOpen ? <Panel section={section} onNavigate={() => setOpen(null)} /> : null}
+              {isOpen ? <Panel section={section} onNavigate={close} /> : null}
             </li>
           );
         })}
