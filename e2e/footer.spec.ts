@@ -151,6 +151,8 @@ test("a page served without the token cookie (from a CDN cache) fetches a token 
 }) => {
   await mockApi(page, SUBSCRIBE, { status: 201 });
   await open(page, "/weare");
+  // The page's own list requests would bring a new cookie: let them finish first.
+  await page.waitForLoadState("networkidle");
   await context.clearCookies();
   const tokenRequest = page.waitForRequest(/\/api\/v1\/xsrf/);
   const subscribeRequest = page.waitForRequest(SUBSCRIBE);
