@@ -1,4 +1,8 @@
-/** §7: the calls the site makes, relative to the configured backend host. */
+/**
+ * §7: the calls the site makes, relative to the configured backend host. The
+ * browser's client resolves them against that host; the server registers
+ * each at its absolute path (serverPath), so the two cannot drift apart.
+ */
 export const API_PATHS = {
   subscribe: "api/v1/subscribe",
   teams: "api/v1/teams/",
@@ -7,3 +11,11 @@ export const API_PATHS = {
   xsrf: "api/v1/xsrf",
   unsubscribe: "api/v1/unsubscribe",
 } as const;
+
+/** Every API path starts with this; anything else is the site. */
+export const API_ROOT = "/api/";
+
+/** The absolute path the server answers an API path on. */
+export function serverPath(path: (typeof API_PATHS)[keyof typeof API_PATHS]): string {
+  return `/${path}`;
+}

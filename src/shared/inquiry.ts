@@ -1,20 +1,22 @@
 /**
- * §3 and §5: the inquiry payload and its field rules. The form reads these to
- * set its attributes; the server builds its validation from the same rules.
+ * §3 and §5: the inquiry payload's field rules, as plain data. The form reads
+ * them for its attributes without loading a validation library; schemas.ts
+ * builds the server's validation from the same rules.
  */
+import type { z } from "zod";
+import { CAPABILITIES, type Capability } from "./capabilities.ts";
+import type { inquirySchema } from "./schemas.ts";
 
+/** §3 spells one option differently from its capability: "App development". */
+const INQUIRY_SPELLING: Partial<Record<Capability, string>> = {
+  "App Development": "App development",
+};
+
+/** §3: one inquiry type per capability, then "Something Else". */
 export const INQUIRY_TYPES = [
-  "App development",
-  "Automation",
-  "Cloud Infrastructure",
-  "Data Management",
-  "Digital Strategy",
-  "Machine Learning",
-  "Predictive Analytics",
-  "Tech Stack Management",
+  ...CAPABILITIES.map((name) => INQUIRY_SPELLING[name] ?? name),
   "Something Else",
 ] as const;
-export type InquiryType = (typeof INQUIRY_TYPES)[number];
 
 export const INQUIRY_TYPE_PLACEHOLDER = "Inquiry Type";
 
@@ -38,13 +40,5 @@ export const INQUIRY_FIELDS = {
 
 export type InquiryField = keyof typeof INQUIRY_FIELDS;
 
-export interface Inquiry {
-  firstName: string;
-  lastName: string;
-  company: string;
-  jobTitle: string;
-  email: string;
-  phoneNumber: string;
-  inquiryType: InquiryType;
-  comments: string;
-}
+/** The inquiry as the server accepts it (optional fields default to ""). */
+export type Inquiry = z.infer<typeof inquirySchema>;

@@ -1,6 +1,9 @@
 /**
- * Validation of every payload the API accepts, built from the field rules in
- * inquiry.ts and subscription.ts so the form and the server cannot disagree.
+ * Every payload the API accepts and answers, as Zod schemas: the server's
+ * routes declare them (their types come from them), and the browser imports
+ * only the inferred types, so Zod stays out of the public bundle. The request
+ * rules are built from the field rules in inquiry.ts and subscription.ts, so
+ * the form and the server cannot disagree.
  */
 import { z } from "zod";
 import { CONTENT_CATEGORIES } from "./content.ts";
@@ -27,6 +30,8 @@ function fieldSchema(rule: FieldRule) {
     .max(rule.maxLength, `must be at most ${rule.maxLength} characters`);
   return rule.required ? text.min(1, "is required") : text.default("");
 }
+
+// ---- Requests ----
 
 export const inquirySchema = z.strictObject(
   {
@@ -56,3 +61,34 @@ export const unsubscribeTokenSchema = z.object({
     .string({ error: "is required" })
     .regex(/^\d{1,15}\.[A-Za-z0-9_-]{43}$/, "is not a valid unsubscribe token"),
 });
+
+// ---- Answers ----
+
+/** Every error, and the answers that carry only a sentence. */
+export const messageSchema = z.object({ message: z.string() });
+
+export const xsrfAnswerSchema = z.object({ token: z.string() });
+
+export const teamMemberSchema = z.object({
+  fullname: z.string(),
+  title: z.string(),
+  imagePath: z.string(),
+  bio: z.string(),
+});
+
+/** imagePath only for the categories with images (industries, techneeds). */
+export const contentItemSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  imagePath: z.string().optional(),
+});
+
+export const inquiryReceivedSchema = z.object({ id: z.number().int() });
+
+export const unsubscribeStateSchema = z.object({
+  state: z.enum(["subscribed", "unsubscribed"]),
+  /** Masked, enough for its owner to recognise it. */
+  email: z.string(),
+});
+
+export const oneClickAnswerSchema = unsubscribeStateSchema.pick({ state: true });

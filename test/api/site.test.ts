@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
 import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL } from "../../src/server/static/site.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -87,7 +88,7 @@ describe("readiness without a database", () => {
     await t.database.db.destroy();
     const response = await t.app.inject({ url: "/readyz" });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ status: "unavailable" });
+    expect(response.json()).toEqual({ message: DATABASE_UNREACHABLE_MESSAGE });
     await t.app.close();
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/server/db/connection.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
 import { MailQueue } from "../../src/server/mail/mail-queue.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
@@ -22,14 +23,24 @@ const messageIds = (smtp: TestSmtp) => smtp.received.map((mail) => mail.parsed.m
 describe.each(ENGINES)("outbox across server processes on $engine", (engine) => {
   let testDb: TestDatabase;
   let smtp: TestSmtp;
+  let database: DatabaseHandle;
   beforeAll(async () => {
     testDb = await engine.create();
     smtp = await startSmtp();
+    database = openDatabase({
+      databaseUrl: testDb.env.DATABASE_URL,
+      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
+    });
+    await migrateToLatest(database.db, database.engine);
   });
   afterAll(async () => {
+    await database.db.destroy();
     await smtp.close();
     await testDb.drop();
   });
+
+  const outbox = () =>
+    database.db.selectFrom("outbox").select(["status", "attempts"]).orderBy("id").execute();
 
   it("delivers messages left pending by a killed process, each exactly once, after a restart", async () => {
     smtp.refuseNext(1_000_000);
@@ -42,15 +53,20 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
           .status,
       ).toBe(200);
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every message has been tried (and refused) before the process dies.
+    await expect
+      .poll(async () => (await outbox()).filter((row) => row.attempts > 0).length)
+      .toBe(3);
     first.child.kill("SIGKILL");
     await first.exited;
     expect(smtp.received).toHaveLength(0);
 
     smtp.refuseNext(0);
     const second = await startServer(env);
-    await smtp.waitFor(3);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once every row is marked sent, nothing is left that could be sent again.
+    await expect
+      .poll(async () => (await outbox()).every((row) => row.status === "sent"))
+      .toBe(true);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
     expect(smtp.received).toHaveLength(3);
@@ -62,11 +78,7 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   it("two sender processes sharing one outbox deliver each message once", async () => {
     smtp.received.length = 0;
     const COUNT = 40;
-    const { db, engine: kind } = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
-    await migrateToLatest(db, kind);
+    const { db } = database;
     const queue = new MailQueue({
       from: "site@firm.example",
       inquiryTo: "inbox@firm.example",
@@ -76,20 +88,25 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
     });
     await db.deleteFrom("outbox").execute();
     for (let i = 0; i < COUNT; i += 1) {
-      await queue.inquiry(db, { ...VALID_INQUIRY, comments: `batch ${i}` });
+      await inOutboxTransaction(
+        db,
+        (trx) => queue.inquiry(trx, { ...VALID_INQUIRY, comments: `batch ${i}` }),
+        () => {},
+      );
     }
 
     const env = { ...testDb.env, ...FAST, SMTP_URL: smtp.url };
     const servers = await Promise.all([startServer(env), startServer(env)]);
-    await smtp.waitFor(COUNT, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await expect
+      .poll(async () => (await outbox()).every((row) => row.status === "sent"), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     for (const server of servers) server.child.kill("SIGTERM");
     await Promise.all(servers.map((server) => server.exited));
 
     expect(smtp.received).toHaveLength(COUNT);
     expect(new Set(messageIds(smtp)).size).toBe(COUNT);
-    const rows = await db.selectFrom("outbox").select(["status", "locked_by"]).execute();
-    expect(rows.every((row) => row.status === "sent")).toBe(true);
-    await db.destroy();
+    expect((await outbox()).map((row) => row.status)).toEqual(Array(COUNT).fill("sent"));
   });
 });

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { buildApp } from "../../src/server/app.ts";
-import { loadConfig } from "../../src/server/config.ts";
+import { type App, buildApp } from "../../src/server/app.ts";
+import { type Config, loadConfig } from "../../src/server/config.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
 import { seedOnce } from "../../src/server/db/seed.ts";
@@ -23,7 +23,8 @@ export function stubSite(): string {
 }
 
 export interface TestApp {
-  app: FastifyInstance;
+  app: App;
+  config: Config;
   database: DatabaseHandle;
   logs: string[];
   close(): Promise<void>;
@@ -36,6 +37,7 @@ export async function startApp(
   const testDb: TestDatabase = await engine.create();
   const config = loadConfig({
     STATIC_DIR: stubSite(),
+    MAILBOX_DIR: mkdtempSync(join(tmpdir(), "mailbox-")),
     RATE_LIMIT_PER_MINUTE: "1000",
     ...testDb.env,
     ...env,
@@ -54,8 +56,10 @@ export async function startApp(
     },
   });
   const app = await buildApp({ config, database, logger: { level: "info", stream } });
+  await app.ready();
   return {
     app,
+    config,
     database,
     logs,
     async close() {

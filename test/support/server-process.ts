@@ -8,29 +8,63 @@ export interface ServerProcess {
   child: ChildProcess;
   origin: string;
   exited: Promise<number | null>;
+  /** Resolves with the first log line (parsed JSON) for which `match` is true. */
+  logged(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-export function runServer(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+export interface RunOptions {
+  /** Modules loaded before the server (`node --import`), e.g. test/support/throw-on-cue.ts. */
+  preload?: string[];
+}
+
+export function runServer(env: Record<string, string>, { preload = [] }: RunOptions = {}) {
+  const imports = ["tsx", ...preload].flatMap((module) => ["--import", module]);
+  return spawn(process.execPath, [...imports, "src/server/main.ts"], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = runServer({ STATIC_DIR: stubSite(), ...env });
+export async function startServer(
+  env: Record<string, string>,
+  options: RunOptions = {},
+): Promise<ServerProcess> {
+  const child: ChildProcess = runServer({ STATIC_DIR: stubSite(), ...env }, options);
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const lines: Record<string, unknown>[] = [];
+  const waiting = new Set<() => void>();
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (text) => {
+    try {
+      lines.push(JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      return;
+    }
+    for (const check of waiting) check();
+  });
   const stderr: string[] = [];
   child.stderr?.on("data", (chunk) => stderr.push(String(chunk)));
-  const origin = await new Promise<string>((resolve, reject) => {
-    lines.on("line", (line) => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-      if (match?.[1]) resolve(match[1]);
+
+  const logged = (match: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const line = lines.find(match);
+        if (!line) return;
+        waiting.delete(check);
+        resolve(line);
+      };
+      waiting.add(check);
+      check();
+      exited.then((code) => {
+        waiting.delete(check);
+        reject(new Error(`server exited with ${code} first: ${stderr.join("")}`));
+      });
     });
-    exited.then((code) => reject(new Error(`server exited with ${code}: ${stderr.join("")}`)));
-  });
-  return { child, origin, exited };
+
+  const listening = await logged((line) =>
+    /Server listening at http:\/\/127\.0\.0\.1:\d+/.test(String(line.msg)),
+  );
+  const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(String(listening.msg))?.[1] ?? "";
+  return { child, origin, exited, logged };
 }
 
 /** A client that keeps the XSRF cookie like a browser would. */

@@ -16,7 +16,26 @@ export interface TestSmtp {
   refuseNext(count: number): void;
   /** Resolves once at least `count` messages have been accepted. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /** Resolves with the messages to `address` once there are at least `count`. */
+  waitForMailTo(address: string, count?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
+}
+
+/** Polls `select` until it yields at least `count` messages. */
+async function collect(
+  select: () => ReceivedMail[],
+  count: number,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<ReceivedMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = select();
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} ${what}, received ${mails.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
@@ -56,16 +75,13 @@ export async function startSmtp(): Promise<TestSmtp> {
     refuseNext(count) {
       refusals = count;
     },
-    async waitFor(count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) {
-          throw new Error(`expected ${count} messages, received ${received.length}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return received;
-    },
+    waitFor: (count, timeoutMs) => collect(() => received, count, "messages", timeoutMs),
+    waitForMailTo: (address, count = 1) =>
+      collect(
+        () => received.filter((mail) => mail.recipients.includes(address)),
+        count,
+        `messages to ${address}`,
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

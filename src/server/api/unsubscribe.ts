@@ -5,17 +5,20 @@
  * token in its URL is the proof.
  */
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
-import { unsubscribeTokenSchema } from "../../shared/schemas.ts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
+import { UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import {
+  oneClickAnswerSchema,
+  unsubscribeStateSchema,
+  unsubscribeTokenSchema,
+} from "../../shared/schemas.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { findSubscription, type Subscription, unsubscribe } from "../db/subscriptions.ts";
 import { tokenMatches, tokenSubscriptionId } from "../security/unsubscribe-token.ts";
 
 export const INVALID_LINK_MESSAGE =
   "This unsubscribe link is not valid. Please use the link from your most recent Insight e-mail.";
-
-type TokenQuery = { Querystring: z.infer<typeof unsubscribeTokenSchema> };
-type TokenBody = { Body: z.infer<typeof unsubscribeTokenSchema> };
 
 interface UnsubscribeOptions {
   database: DatabaseHandle;
@@ -32,60 +35,61 @@ export function maskEmail(email: string): string {
  * Finds the subscription a token was signed for. A forged or outdated token
  * fails the request with 404 and the message above.
  */
-function tokenLookup({ database, secret }: UnsubscribeOptions) {
+function tokenLookup(app: FastifyInstance, { database, secret }: UnsubscribeOptions) {
   return async (token: string): Promise<Subscription> => {
     const id = tokenSubscriptionId(token);
     const subscription = id === null ? undefined : await findSubscription(database.db, id);
     if (subscription && tokenMatches(secret, token, subscription)) return subscription;
-    throw Object.assign(new Error(INVALID_LINK_MESSAGE), { statusCode: 404 });
+    throw app.httpErrors.notFound(INVALID_LINK_MESSAGE);
   };
 }
 
-export async function unsubscribeApi(app: FastifyInstance, options: UnsubscribeOptions) {
-  const { db } = options.database;
-  const subscriptionFor = tokenLookup(options);
+const describe = (subscription: Subscription, state: "subscribed" | "unsubscribed") => ({
+  state,
+  email: maskEmail(subscription.email),
+});
 
-  const describe = (subscription: Subscription, state: "subscribed" | "unsubscribed") => ({
-    state,
-    email: maskEmail(subscription.email),
+/** The page's calls: what a link is for, and the confirmed unsubscribe. */
+export const unsubscribeApi: FastifyPluginAsyncZod<UnsubscribeOptions> = async (app, options) => {
+  const { db } = options.database;
+  const subscriptionFor = tokenLookup(app, options);
+  const path = serverPath(API_PATHS.unsubscribe);
+  const response = { 200: unsubscribeStateSchema };
+
+  app.get(path, { schema: { querystring: unsubscribeTokenSchema, response } }, async (request) => {
+    const subscription = await subscriptionFor(request.query.token);
+    return describe(subscription, subscription.unsubscribedAt ? "unsubscribed" : "subscribed");
   });
 
-  app.get<TokenQuery>(
-    "/unsubscribe",
-    { schema: { querystring: unsubscribeTokenSchema } },
-    async (request) => {
-      const subscription = await subscriptionFor(request.query.token);
-      return describe(subscription, subscription.unsubscribedAt ? "unsubscribed" : "subscribed");
-    },
-  );
-
-  app.post<TokenBody>(
-    "/unsubscribe",
-    { schema: { body: unsubscribeTokenSchema } },
-    async (request) => {
-      const subscription = await subscriptionFor(request.body.token);
-      await unsubscribe(db, subscription.id, "unsubscribe page");
-      return describe(subscription, "unsubscribed");
-    },
-  );
-}
+  app.post(path, { schema: { body: unsubscribeTokenSchema, response } }, async (request) => {
+    const subscription = await subscriptionFor(request.body.token);
+    await unsubscribe(db, subscription.id, "unsubscribe page");
+    return describe(subscription, "unsubscribed");
+  });
+};
 
 /** POST /unsubscribe?token=… with body List-Unsubscribe=One-Click (RFC 8058). */
-export async function oneClickUnsubscribe(app: FastifyInstance, options: UnsubscribeOptions) {
+export const oneClickUnsubscribe: FastifyPluginAsyncZod<UnsubscribeOptions> = async (
+  app,
+  options,
+) => {
   const { db } = options.database;
-  const subscriptionFor = tokenLookup(options);
+  const subscriptionFor = tokenLookup(app, options);
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string" },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
-  app.post<TokenQuery>(
-    "/unsubscribe",
-    { schema: { querystring: unsubscribeTokenSchema }, config: { xsrf: false } },
+  app.post(
+    UNSUBSCRIBE_PATH,
+    {
+      schema: { querystring: unsubscribeTokenSchema, response: { 200: oneClickAnswerSchema } },
+      config: { xsrf: false },
+    },
     async (request) => {
       const subscription = await subscriptionFor(request.query.token);
       await unsubscribe(db, subscription.id, "one-click");
-      return { state: "unsubscribed" };
+      return { state: "unsubscribed" as const };
     },
   );
-}
+};

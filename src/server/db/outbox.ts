@@ -1,11 +1,21 @@
 /**
  * The outbox table: messages are queued in the same transaction as the row
- * they are about, then claimed, sent and marked by a sender.
+ * they are about (see mail/with-outbox.ts), then claimed, sent and marked by a
+ * sender.
  */
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { MailMessage } from "../mail/message.ts";
 import type { Engine } from "./connection.ts";
 import { type Database, nowIso } from "./schema.ts";
+
+declare const inOutbox: unique symbol;
+
+/**
+ * A transaction opened by withOutbox. Mail can only be queued in one, so no
+ * message is ever queued outside the write it is about, or left unannounced
+ * to the sender.
+ */
+export type OutboxTransaction = Transaction<Database> & { readonly [inOutbox]: true };
 
 export interface ClaimedMessage {
   id: number;
@@ -14,9 +24,9 @@ export interface ClaimedMessage {
   message: MailMessage;
 }
 
-export async function enqueueMail(db: Kysely<Database>, kind: string, message: MailMessage) {
+export async function enqueueMail(trx: OutboxTransaction, kind: string, message: MailMessage) {
   const now = nowIso();
-  await db
+  await trx
     .insertInto("outbox")
     .values({
       kind,
@@ -27,6 +37,20 @@ export async function enqueueMail(db: Kysely<Database>, kind: string, message: M
       updated_at: now,
     })
     .execute();
+}
+
+/**
+ * Runs `work` in one transaction in which it may queue mail, then calls
+ * `afterCommit` (the sender's wake-up) once the transaction has committed.
+ */
+export async function inOutboxTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: OutboxTransaction) => Promise<T>,
+  afterCommit: () => void,
+): Promise<T> {
+  const result = await db.transaction().execute((trx) => work(trx as OutboxTransaction));
+  afterCommit();
+  return result;
 }
 
 /**

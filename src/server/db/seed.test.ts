@@ -40,4 +40,15 @@ describe("seedOnce", () => {
     writeFileSync(join(dir, "items.json"), readFileSync("content/items.json"));
     await expect(seedOnce(database.db, dir)).rejects.toThrow(/team\.json/);
   });
+
+  it("refuses items.json when its capabilities differ from the spec's list", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "seed-"));
+    const items = JSON.parse(readFileSync("content/items.json", "utf8"));
+    items.capabilities[0].name = "Quantum Computing";
+    writeFileSync(join(dir, "team.json"), readFileSync("content/team.json"));
+    writeFileSync(join(dir, "items.json"), JSON.stringify(items));
+    await expect(seedOnce(database.db, dir)).rejects.toThrow(
+      /items\.json[\s\S]*must describe exactly these capabilities: App Development/,
+    );
+  });
 });

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { z } from "zod";
+import { CAPABILITIES } from "../../shared/capabilities.ts";
 import { CONTENT_CATEGORIES } from "../../shared/content.ts";
 import { type Database, nowIso } from "./schema.ts";
 
@@ -17,7 +18,17 @@ const teamFile = z.array(
   z.strictObject({ fullname: text, title: text, imagePath: text, bio: text }),
 );
 const item = z.strictObject({ name: text, description: text, imagePath: text.optional() });
-const itemsFile = z.record(z.enum(CONTENT_CATEGORIES), z.array(item));
+/** The capabilities' names are the spec's (shared/capabilities.ts); the file gives their text. */
+const itemsFile = z
+  .record(z.enum(CONTENT_CATEGORIES), z.array(item))
+  .refine(
+    (items) =>
+      [...items.capabilities.map((c) => c.name)].sort().join() === [...CAPABILITIES].sort().join(),
+    {
+      path: ["capabilities"],
+      message: `must describe exactly these capabilities: ${CAPABILITIES.join(", ")}`,
+    },
+  );
 
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(JSON.parse(await readFile(file, "utf8")));

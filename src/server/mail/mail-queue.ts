@@ -1,11 +1,9 @@
 /**
  * Queues the e-mails that visitors' actions cause, inside the caller's
- * transaction, so a message exists exactly when the row it is about does.
+ * outbox transaction, so a message exists exactly when the row it is about does.
  */
-import type { Kysely } from "kysely";
 import type { Inquiry } from "../../shared/inquiry.ts";
-import { enqueueMail } from "../db/outbox.ts";
-import type { Database } from "../db/schema.ts";
+import { enqueueMail, type OutboxTransaction } from "../db/outbox.ts";
 import type { Subscription } from "../db/subscriptions.ts";
 import { signUnsubscribeToken } from "../security/unsubscribe-token.ts";
 import {
@@ -22,25 +20,22 @@ export interface MailQueueOptions extends MailSettings {
 }
 
 export class MailQueue {
-  /** Called after a transaction that queued mail has committed; the sender wakes. */
-  onQueued: () => void = () => {};
-
   constructor(private readonly options: MailQueueOptions) {}
 
-  async inquiry(db: Kysely<Database>, inquiry: Inquiry): Promise<void> {
-    await enqueueMail(db, "inquiry-notification", inquiryNotification(inquiry, this.options));
+  async inquiry(trx: OutboxTransaction, inquiry: Inquiry): Promise<void> {
+    await enqueueMail(trx, "inquiry-notification", inquiryNotification(inquiry, this.options));
     if (this.options.acknowledgeInquiries) {
       await enqueueMail(
-        db,
+        trx,
         "inquiry-acknowledgement",
         inquiryAcknowledgement(inquiry, this.options),
       );
     }
   }
 
-  async welcome(db: Kysely<Database>, subscription: Subscription): Promise<void> {
+  async welcome(trx: OutboxTransaction, subscription: Subscription): Promise<void> {
     await enqueueMail(
-      db,
+      trx,
       "welcome",
       welcome(subscription.email, this.unsubscribeUrl(subscription), this.options),
     );

@@ -1,21 +1,31 @@
 /** Liveness and readiness probes for a process manager or load balancer. */
-import type { FastifyInstance } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
+import { z } from "zod";
 import type { DatabaseHandle } from "../db/connection.ts";
 
-export default async function health(
-  app: FastifyInstance,
-  { database }: { database: DatabaseHandle },
-) {
-  app.get("/healthz", async () => ({ status: "ok" }));
+export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable.";
 
-  app.get("/readyz", async (request, reply) => {
-    try {
-      await sql`select 1`.execute(database.db);
-      return { status: "ready" };
-    } catch (error) {
-      request.log.warn({ err: error }, "database not reachable");
-      return reply.code(503).send({ status: "unavailable" });
-    }
-  });
-}
+const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, { database }) => {
+  app.get(
+    "/healthz",
+    { schema: { response: { 200: z.object({ status: z.literal("ok") }) } } },
+    async () => ({ status: "ok" as const }),
+  );
+
+  app.get(
+    "/readyz",
+    { schema: { response: { 200: z.object({ status: z.literal("ready") }) } } },
+    async (request) => {
+      try {
+        await sql`select 1`.execute(database.db);
+      } catch (error) {
+        request.log.warn({ err: error }, "database not reachable");
+        throw app.httpErrors.createError(503, DATABASE_UNREACHABLE_MESSAGE, { expose: true });
+      }
+      return { status: "ready" as const };
+    },
+  );
+};
+
+export default health;

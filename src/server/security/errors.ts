@@ -1,22 +1,65 @@
 /**
- * One place decides what a failure looks like to a client: validation and
- * other client errors say what was wrong; anything unexpected answers a bare
- * 500 with the request id, and the detail goes only to the log.
+ * One way to fail. Routes and hooks throw `app.httpErrors.*` (from
+ * @fastify/sensible); request validation fails with the Zod issues of the
+ * route's schema; this one handler turns every failure into `{message}`:
+ * client errors say what was wrong (validation also names each field),
+ * anything unexpected answers a bare 500 with the request id, and the detail
+ * goes only to the log.
  */
+import sensible from "@fastify/sensible";
 import type { FastifyError, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { describeValidationError, isZodError } from "../api/validation.ts";
+import {
+  hasZodFastifySchemaValidationErrors,
+  type ZodFastifySchemaValidationError,
+} from "fastify-type-provider-zod";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again later.";
 
+export interface ValidationFailure {
+  message: string;
+  fields: Record<string, string>;
+}
+
+/** One sentence for the whole request, and one reason per field for the form. */
+export function describeValidationError(
+  issues: readonly ZodFastifySchemaValidationError[],
+): ValidationFailure {
+  const fields: Record<string, string> = {};
+  const general: string[] = [];
+  for (const issue of issues) {
+    const field = issue.instancePath.split("/")[1];
+    const reason = issue.message ?? "is not valid";
+    if (issue.keyword === "unrecognized_keys") {
+      for (const key of issue.params.keys as string[]) fields[key] ??= "is not an accepted field";
+    } else if (field) {
+      fields[field] ??= reason;
+    } else {
+      general.push(reason);
+    }
+  }
+  const details = [
+    ...general.map((message) => `The request ${message}`),
+    ...Object.entries(fields).map(([field, reason]) => `${field} ${reason}`),
+  ];
+  return { message: `Invalid request: ${details.join("; ")}.`, fields };
+}
+
+/** http-errors marks the errors whose message is meant for the client. */
+function isExposed(error: FastifyError & { expose?: boolean }, status: number): boolean {
+  return error.expose ?? status < 500;
+}
+
 export default fp(
   async function errors(app: FastifyInstance) {
+    await app.register(sensible);
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (isZodError(error)) {
-        return reply.code(400).send(describeValidationError(error));
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        request.log.info({ err: error }, "invalid request");
+        return reply.code(400).send(describeValidationError(error.validation));
       }
       const status = error.statusCode ?? 500;
-      if (status >= 400 && status < 500) {
+      if (status >= 400 && isExposed(error, status)) {
         request.log.info({ err: error }, "client error");
         return reply.code(status).send({ message: error.message });
       }

@@ -52,7 +52,7 @@ export default fp(
       if (UNSAFE_METHODS.has(request.method) && request.routeOptions.config.xsrf !== false) {
         const header = request.headers[XSRF_HEADER.toLowerCase()];
         if (!valid || typeof header !== "string" || !sameToken(header, cookieToken)) {
-          return reply.code(403).send({ message: XSRF_REJECTED_MESSAGE });
+          throw app.httpErrors.forbidden(XSRF_REJECTED_MESSAGE);
         }
       }
 

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { API_ROOT } from "../../shared/api-paths.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
 export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -36,12 +37,12 @@ export default async function site(app: FastifyInstance, { root }: { root: strin
     app.log.warn({ root }, "no built site; serving the API only (npm run build makes it)");
   }
 
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith("/api/")) {
-      return reply.code(404).send({ message: `No API route ${request.method} ${request.url}` });
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith(API_ROOT)) {
+      throw app.httpErrors.notFound(`No API route ${request.method} ${request.url}`);
     }
     if (!built || (request.method !== "GET" && request.method !== "HEAD")) {
-      return reply.code(404).send({ message: "Not found" });
+      throw app.httpErrors.notFound("Not found");
     }
     return reply.code(404).sendFile(NOT_FOUND_PAGE);
   });

@@ -1,0 +1,17 @@
+/**
+ * §2: the firm's eight capabilities, in the spec's order. The What We Do
+ * mega-menu lists them, the inquiry form offers them as inquiry types, and the
+ * seed checks that content/items.json describes exactly these.
+ */
+export const CAPABILITIES = [
+  "App Development",
+  "Automation",
+  "Cloud Infrastructure",
+  "Data Management",
+  "Digital Strategy",
+  "Machine Learning",
+  "Predictive Analytics",
+  "Tech Stack Management",
+] as const;
+
+export type Capability = (typeof CAPABILITIES)[number];
