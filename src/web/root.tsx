@@ -1,20 +1,21 @@
-import { type CSSProperties, type ReactNode, useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
-import { ACCENT_COLOR, ERROR_SCREEN_HEADING, SCROLL_ANIMATION } from "../shared/constants.ts";
-import { SiteFooter } from "./components/SiteFooter.tsx";
-import { SiteHeader } from "./components/SiteHeader.tsx";
-import { AlertProvider } from "./features/alerts/AlertProvider.tsx";
-import { useAnchorScroll } from "./features/anchors/useAnchorScroll.ts";
+import { type ReactNode, useEffect } from "react";
+import { Links, Meta, Outlet, Scripts } from "react-router";
+import { ACCENT_COLOR } from "../shared/constants.ts";
+import { designTokensCss } from "../shared/design-tokens.ts";
+import { AlertProvider } from "./app/AlertProvider.tsx";
+import { useAnchorScroll } from "./app/useAnchorScroll.ts";
+import { SiteFooter } from "./layout/SiteFooter.tsx";
+import { SiteHeader } from "./layout/SiteHeader.tsx";
 import styles from "./styles/index.css?inline";
 
-const themeVariables = {
-  "--accent": ACCENT_COLOR,
-  "--motion-duration": `${SCROLL_ANIMATION.durationMs}ms`,
-} as CSSProperties;
+export { ErrorBoundary } from "./app/ErrorBoundary.tsx";
+
+/** The design tokens as custom properties, then every stylesheet of the site. */
+const pageStyles = `${designTokensCss()}\n${styles}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en" style={themeVariables}>
+    <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -23,7 +24,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, compiled at build time */}
-        <style dangerouslySetInnerHTML={{ __html: styles }} />
+        <style dangerouslySetInnerHTML={{ __html: pageStyles }} />
       </head>
       <body>
         {children}
@@ -50,27 +51,5 @@ export default function App() {
       </main>
       <SiteFooter />
     </AlertProvider>
-  );
-}
-
-/**
- * §8: a lazily loaded part that fails, or a routing failure, shows the
- * generic error screen with the error's text (and no stack trace).
- */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const text = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : String(error);
-  return (
-    <main className="error-screen container">
-      <h2>{ERROR_SCREEN_HEADING}</h2>
-      <h3>{text}</h3>
-      <p>
-        <a href="/">Back to the home page</a>
-      </p>
-    </main>
   );
 }

@@ -1,12 +1,13 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { ROUTES, UNSUBSCRIBE_PATH } from "../shared/routes.ts";
 
 export default [
   index("routes/home.tsx"),
-  route("weserve", "routes/weserve.tsx"),
-  route("wedo", "routes/wedo.tsx"),
-  route("weare", "routes/weare.tsx"),
-  route("contact-us", "routes/contact-us.tsx"),
-  route("unsubscribe", "routes/unsubscribe.tsx"),
+  route(ROUTES.weServe, "routes/weserve.tsx"),
+  route(ROUTES.weDo, "routes/wedo.tsx"),
+  route(ROUTES.weAre, "routes/weare.tsx"),
+  route(ROUTES.contactUs, "routes/contact-us.tsx"),
+  route(UNSUBSCRIBE_PATH, "routes/unsubscribe.tsx"),
   // §2: any other path shows the Home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import escapeHtml from "escape-html";
-import { ACCENT_COLOR } from "../../shared/constants.ts";
+import { COLORS } from "../../shared/design-tokens.ts";
 import { INQUIRY_FIELDS, type Inquiry, type InquiryField } from "../../shared/inquiry.ts";
 import { SITE } from "../../shared/site.ts";
 import type { MailMessage } from "./message.ts";
@@ -24,10 +24,10 @@ function messageId(from: string): string {
 
 function layout(title: string, body: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body style="margin:0;padding:24px;background:#f6f4f0;font-family:Arial,Helvetica,sans-serif;color:#14171c">
-<div style="max-width:600px;margin:0 auto;background:#ffffff;border-top:6px solid ${ACCENT_COLOR};padding:32px">
+<body style="margin:0;padding:24px;background:${COLORS.paperWarm};font-family:Arial,Helvetica,sans-serif;color:${COLORS.ink}">
+<div style="max-width:600px;margin:0 auto;background:${COLORS.paper};border-top:6px solid ${COLORS.accent};padding:32px">
 ${body}
-<p style="margin-top:32px;font-size:13px;color:#4b515b">${escapeHtml(SITE.firmName)}</p>
+<p style="margin-top:32px;font-size:13px;color:${COLORS.inkSoft}">${escapeHtml(SITE.firmName)}</p>
 </div></body></html>`;
 }
 
@@ -125,8 +125,8 @@ export function welcome(
       subject,
       `${lines.map(paragraph).join("\n")}
 ${paragraph(`The ${SITE.shortName} team`)}
-<p style="font-size:13px;color:#4b515b">You receive this because ${escapeHtml(email)} subscribed on our website.
-<a href="${escapeHtml(unsubscribeUrl)}" style="color:#b34700">Unsubscribe</a>.</p>`,
+<p style="font-size:13px;color:${COLORS.inkSoft}">You receive this because ${escapeHtml(email)} subscribed on our website.
+<a href="${escapeHtml(unsubscribeUrl)}" style="color:${COLORS.accentInk}">Unsubscribe</a>.</p>`,
     ),
   };
 }

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { DIALOG } from "../../shared/constants.ts";
 import type { ApiResponse } from "../api/client.ts";
-import { useAlert } from "../features/alerts/AlertProvider.tsx";
+import { useAlert } from "./useAlert.ts";
 
 export function useContentList<T>(load: () => Promise<ApiResponse<T[]>>) {
   const [items, setItems] = useState<T[]>([]);

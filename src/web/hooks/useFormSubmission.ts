@@ -4,7 +4,7 @@
  * the outcome is shown in a dialog that hands focus back to the submit button.
  */
 import { type FormEvent, useRef, useState } from "react";
-import { useAlert } from "../features/alerts/AlertProvider.tsx";
+import { useAlert } from "./useAlert.ts";
 
 export interface SubmissionOutcome {
   ok: boolean;

@@ -1,5 +1,6 @@
 /** §2: the top navigation and the entries of its three mega-menu panels. */
-import { ANCHORS, ROUTES } from "../../../shared/routes.ts";
+import { CAPABILITIES } from "../../shared/capabilities.ts";
+import { ANCHORS, ROUTES } from "../../shared/routes.ts";
 
 export type PanelId = "serve" | "do" | "are";
 
@@ -51,16 +52,7 @@ export const MENU: readonly MenuSection[] = [
     label: "What We Do",
     to: ROUTES.weDo,
     groups: [
-      group("Capabilities", doCapabilities, [
-        "App Development",
-        "Automation",
-        "Cloud Infrastructure",
-        "Data Management",
-        "Digital Strategy",
-        "Machine Learning",
-        "Predictive Analytics",
-        "Tech Stack Management",
-      ]),
+      group("Capabilities", doCapabilities, CAPABILITIES),
       group("Methodology", at(ROUTES.weDo, ANCHORS.methodology)),
     ],
   },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ANCHOR_SCROLL_RETRY_MS } from "../../../shared/constants.ts";
+import { ANCHOR_SCROLL_RETRY_MS } from "../../shared/constants.ts";
 import { scrollToAnchor } from "./scrollToAnchor.ts";
 
 describe("scrollToAnchor", () => {

@@ -1,23 +1,12 @@
 /**
- * The outcome dialogs of spec §8: any component can show one with useAlert().
- * All share one look: orange accent, title, text and a confirm button.
+ * Renders the outcome dialog of spec §8 that components ask for with
+ * useAlert() (hooks/useAlert.ts). All share one look: orange accent, title,
+ * text and a confirm button.
  */
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import { DIALOG } from "../../../shared/constants.ts";
-import { Modal } from "../../components/Modal.tsx";
-
-export interface Alert {
-  title: string;
-  text: string;
-  /** The control to focus when the dialog closes (e.g. a submit button that was disabled). */
-  returnFocusTo?: HTMLElement | null;
-}
-
-const AlertContext = createContext<(alert: Alert) => void>(() => {});
-
-export function useAlert() {
-  return useContext(AlertContext);
-}
+import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { DIALOG } from "../../shared/constants.ts";
+import { Modal } from "../components/Modal.tsx";
+import { type Alert, AlertContext } from "../hooks/useAlert.ts";
 
 export function AlertProvider({ children }: { children: ReactNode }) {
   const [alert, setAlert] = useState<Alert | null>(null);

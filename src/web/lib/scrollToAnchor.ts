@@ -3,8 +3,8 @@
  * not in the page yet (a list still loading), it keeps looking for up to
  * 10 000 ms, then gives up quietly. Returns a function that cancels the wait.
  */
-import { ANCHOR_SCROLL_RETRY_MS } from "../../../shared/constants.ts";
-import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
+import { ANCHOR_SCROLL_RETRY_MS } from "../../shared/constants.ts";
+import { prefersReducedMotion } from "../hooks/usePrefersReducedMotion.ts";
 
 const RETRY_INTERVAL_MS = 100;
 

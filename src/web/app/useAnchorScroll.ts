@@ -5,7 +5,7 @@
  */
 import { useEffect } from "react";
 import { useLocation, useNavigationType } from "react-router";
-import { scrollToAnchor } from "./scrollToAnchor.ts";
+import { scrollToAnchor } from "../lib/scrollToAnchor.ts";
 
 export function useAnchorScroll(): void {
   const { pathname, hash, key } = useLocation();

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
-import { MegaMenu } from "../features/navigation/MegaMenu.tsx";
-import { MobileMenu } from "../features/navigation/MobileMenu.tsx";
+import { MegaMenu } from "./MegaMenu.tsx";
+import { MobileMenu } from "./MobileMenu.tsx";
 
 export function SiteHeader() {
   return (
