@@ -1,9 +1,9 @@
-import { expect, test } from "@playwright/test";
 import { DIALOG } from "../src/shared/constants.ts";
 import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
 import { mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { alertDialog, open } from "./support/page.ts";
+import { alertDialog, open, waitUntilSettled } from "./support/page.ts";
+import { expect, test } from "./support/test.ts";
 
 for (const width of [375, 1280]) {
   test.describe(`at ${width} px`, () => {
@@ -12,7 +12,7 @@ for (const width of [375, 1280]) {
     for (const path of PRERENDERED_PATHS) {
       test(`axe finds no violations on ${path}`, async ({ page }) => {
         await open(page, path);
-        await page.waitForLoadState("networkidle");
+        await waitUntilSettled(page);
         await expectNoAxeViolations(page);
       });
     }

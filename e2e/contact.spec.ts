@@ -1,9 +1,9 @@
-import { expect, type Page, test } from "@playwright/test";
 import { DIALOG } from "../src/shared/constants.ts";
 import { INQUIRY_FIELDS, INQUIRY_TYPE_PLACEHOLDER, INQUIRY_TYPES } from "../src/shared/inquiry.ts";
 import { SITE } from "../src/shared/site.ts";
 import { mockApi } from "./support/api.ts";
 import { alertDialog, open } from "./support/page.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const SEND = /\/api\/v1\/send-comment/;
 const form = (page: Page) => page.locator("form.inquiry-form");
@@ -91,12 +91,16 @@ test("sending to the real API clears every value and says thank you", async ({ p
   await expect(submit(page)).toBeFocused();
 });
 
-for (const [name, how] of [
-  ["a 500 answer", { status: 500, body: { message: "x" } }],
-  ["a 201 answer (only 200 is success)", { status: 201, body: { id: 1 } }],
-  ["a network failure", { fail: true as const }],
+for (const [name, how, logged] of [
+  ["a 500 answer", { status: 500, body: { message: "x" } }, loadFailure(500)],
+  ["a 201 answer (only 200 is success)", { status: 201, body: { id: 1 } }, undefined],
+  ["a network failure", { fail: true as const }, loadFailure("failed")],
 ] as const) {
-  test(`${name} shows the failure dialog and keeps every value`, async ({ page }) => {
+  test(`${name} shows the failure dialog and keeps every value`, async ({
+    page,
+    expectedErrors,
+  }) => {
+    if (logged) expectedErrors.add(logged, { url: SEND });
     await mockApi(page, SEND, how);
     await open(page, "/contact-us");
     await fillForm(page);

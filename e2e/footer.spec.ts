@@ -1,8 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
 import { ACCENT_COLOR, COPYRIGHT_YEAR, DIALOG } from "../src/shared/constants.ts";
 import { SITE } from "../src/shared/site.ts";
-import { mockApi } from "./support/api.ts";
+import { holdApi, mockApi } from "./support/api.ts";
 import { alertDialog, open } from "./support/page.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const SUBSCRIBE = /\/api\/v1\/subscribe/;
 const footer = (page: Page) => page.getByRole("contentinfo");
@@ -34,7 +34,9 @@ test("the footer has the logo, invitation, form, network link and copyright", as
 
 test("subscribing against the real API: 201, then 409 with the server's message", async ({
   page,
+  expectedErrors,
 }) => {
+  expectedErrors.add(loadFailure(409), { url: SUBSCRIBE });
   await open(page, "/");
   const email = `reader-${Date.now()}@example.com`;
   await subscribeWith(page, email);
@@ -55,31 +57,37 @@ const outcomes = [
     how: { status: 201, body: { message: "ok" } },
     title: DIALOG.successTitle,
     text: DIALOG.subscribed,
+    logged: undefined,
   },
   {
     name: "409",
     how: { status: 409, body: { message: "You are on the list already." } },
     title: DIALOG.failureTitle,
     text: "You are on the list already.",
+    logged: loadFailure(409),
   },
   {
     name: "500",
     how: { status: 500, body: { message: "boom" } },
     title: DIALOG.failureTitle,
     text: DIALOG.somethingWrong,
+    logged: loadFailure(500),
   },
   {
     name: "a network failure",
     how: { fail: true as const },
     title: DIALOG.failureTitle,
     text: DIALOG.somethingWrong,
+    logged: loadFailure("failed"),
   },
 ];
 
 for (const outcome of outcomes) {
   test(`a ${outcome.name} answer shows "${outcome.title}" / "${outcome.text}"`, async ({
     page,
+    expectedErrors,
   }) => {
+    if (outcome.logged) expectedErrors.add(outcome.logged, { url: SUBSCRIBE });
     await mockApi(page, SUBSCRIBE, outcome.how);
     await open(page, "/");
     await subscribeWith(page, "someone@example.com");
@@ -98,12 +106,8 @@ for (const outcome of outcomes) {
 test("while subscribing the button shows a spinner and cannot be pressed twice", async ({
   page,
 }) => {
-  let requests = 0;
-  await page.route(SUBSCRIBE, async (route) => {
-    requests += 1;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.fulfill({ status: 201, contentType: "application/json", body: "{}" });
-  });
+  // The answer is held until both extra presses have been tried.
+  const subscribe = await holdApi(page, SUBSCRIBE, { status: 201, body: {} });
   await open(page, "/");
   await emailInput(page).fill("slow@example.com");
   const button = footer(page).locator(".subscribe__button");
@@ -112,10 +116,11 @@ test("while subscribing the button shows a spinner and cannot be pressed twice",
   await expect(button.getByRole("status")).toBeAttached();
   await button.click({ force: true });
   await emailInput(page).press("Enter");
+  subscribe.release();
   await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
   await expect(button).toHaveText("Subscribe");
   await expect(button).toBeEnabled();
-  expect(requests).toBe(1);
+  expect(subscribe.requests).toHaveLength(1);
 });
 
 test("an empty or malformed address is stopped by the browser", async ({ page }) => {
@@ -150,9 +155,13 @@ test("a page served without the token cookie (from a CDN cache) fetches a token 
   context,
 }) => {
   await mockApi(page, SUBSCRIBE, { status: 201 });
+  // A list request sent after the cookies are cleared would bring a new
+  // cookie: wait until the page's own list requests (team, ethos) are answered.
+  const lists = [/\/api\/v1\/teams\b/, /\/api\/v1\/items\/?\?category=ethos\b/].map((url) =>
+    page.waitForResponse(url),
+  );
   await open(page, "/weare");
-  // The page's own list requests would bring a new cookie: let them finish first.
-  await page.waitForLoadState("networkidle");
+  for (const response of await Promise.all(lists)) await response.finished();
   await context.clearCookies();
   const tokenRequest = page.waitForRequest(/\/api\/v1\/xsrf/);
   const subscribeRequest = page.waitForRequest(SUBSCRIBE);

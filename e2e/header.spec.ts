@@ -1,6 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
-import { MENU } from "../src/web/features/navigation/menu.ts";
+import { CAPABILITIES } from "../src/shared/capabilities.ts";
+import { MENU } from "../src/web/layout/menu.ts";
+import { delayApi } from "./support/api.ts";
 import { open } from "./support/page.ts";
+import { expect, type Page, test } from "./support/test.ts";
 
 const panel = (page: Page, id: string) => page.locator(`#panel-${id}`);
 const item = (page: Page, label: string) =>
@@ -30,16 +32,7 @@ test.describe("desktop mega-menu", () => {
       ],
       do: [
         ["Capabilities", "/wedo#capabilities"],
-        ...[
-          "App Development",
-          "Automation",
-          "Cloud Infrastructure",
-          "Data Management",
-          "Digital Strategy",
-          "Machine Learning",
-          "Predictive Analytics",
-          "Tech Stack Management",
-        ].map((name) => [name, "/wedo#capabilities"]),
+        ...CAPABILITIES.map((name) => [name, "/wedo#capabilities"]),
         ["Methodology", "/wedo#methodology"],
       ],
       are: [
@@ -152,33 +145,57 @@ test.describe("anchors", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
   test("a menu link with an anchor scrolls smoothly to it", async ({ page }) => {
+    type Recorder = { positions: number[]; scrollEnds: number[] };
     await open(page, "/");
+    // Record the scroll position at every frame, and where each scroll came to
+    // rest, from before the click (the link navigates inside the page, so the
+    // recorder lives on).
+    await page.evaluate(() => {
+      const recorder: Recorder = { positions: [], scrollEnds: [] };
+      (window as unknown as { recorder: Recorder }).recorder = recorder;
+      const record = () => {
+        recorder.positions.push(window.scrollY);
+        requestAnimationFrame(record);
+      };
+      requestAnimationFrame(record);
+      document.addEventListener("scrollend", () => recorder.scrollEnds.push(window.scrollY));
+    });
     await item(page, "What We Do").hover();
     await panel(page, "do").getByRole("link", { name: "Methodology" }).click();
     await expect(page).toHaveURL(/\/wedo#methodology$/);
-    const scrolls: number[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      scrolls.push(await page.evaluate(() => window.scrollY));
-      await page.waitForTimeout(60);
-    }
-    // Smooth: the position moves over several frames rather than jumping at once.
-    expect(new Set(scrolls).size).toBeGreaterThan(1);
     await expect
       .poll(() =>
         page.locator("#methodology").evaluate((el) => Math.round(el.getBoundingClientRect().top)),
       )
       .toBeLessThan(120);
+    // The scroll has come to rest where it is now.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const { scrollEnds } = (window as unknown as { recorder: Recorder }).recorder;
+          return scrollEnds.at(-1) === window.scrollY;
+        }),
+      )
+      .toBe(true);
+    const positions = await page.evaluate(
+      () => (window as unknown as { recorder: Recorder }).recorder.positions,
+    );
+    // Smooth: the position moves over several frames rather than jumping at
+    // once. A jump shows the start, the end and at most a few shifts as lists
+    // arrive; a smooth scroll shows a position of its own in every frame.
+    expect(new Set(positions).size).toBeGreaterThan(5);
   });
 
   test("keeps retrying until a list that arrives after 3 s provides the target", async ({
     page,
   }) => {
-    await page.route(/\/api\/v1\/items\/?\?category=capabilities/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      await route.continue();
-    });
-    await page.goto("/wedo#capabilities");
-    await page.waitForTimeout(1500);
+    const capabilities = /\/api\/v1\/items\/?\?category=capabilities/;
+    await delayApi(page, capabilities, 3000);
+    const listRequested = page.waitForRequest(capabilities);
+    await open(page, "/wedo#capabilities");
+    // Hydrated and the list asked for (its answer is held back 3 s): the
+    // anchor has been looked for, is not there yet, and the page has not moved.
+    await listRequested;
     await expect(page.locator("#capabilities")).toHaveCount(0);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await expect(page.locator("#capabilities")).toHaveCount(1, { timeout: 5000 });

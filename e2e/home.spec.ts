@@ -1,7 +1,7 @@
-import { expect, test } from "@playwright/test";
 import { ACCENT_COLOR } from "../src/shared/constants.ts";
 import { SITE } from "../src/shared/site.ts";
 import { open } from "./support/page.ts";
+import { expect, test } from "./support/test.ts";
 
 const accentRgb = `rgb(${[1, 3, 5].map((i) => Number.parseInt(ACCENT_COLOR.slice(i, i + 2), 16)).join(", ")})`;
 
@@ -50,8 +50,25 @@ test.describe("with reduced motion", () => {
   test("videos do not autoplay; the poster shows", async ({ page }) => {
     for (const path of ["/", "/wedo"]) {
       await open(page, path);
-      await page.waitForTimeout(500);
       const video = page.locator("video");
+      // Hydrated: the video's effect, which would call play(), has run (a
+      // child's effects run before the root's, which marks the page hydrated).
+      // Over the next 30 frames the video never leaves its first frame.
+      const states = await video.evaluate(
+        (v: HTMLVideoElement) =>
+          new Promise<string[]>((resolve) => {
+            const seen = new Set<string>();
+            let frames = 30;
+            const sample = () => {
+              seen.add(JSON.stringify({ paused: v.paused, currentTime: v.currentTime }));
+              frames -= 1;
+              if (frames > 0) requestAnimationFrame(sample);
+              else resolve([...seen]);
+            };
+            requestAnimationFrame(sample);
+          }),
+      );
+      expect(states).toEqual([JSON.stringify({ paused: true, currentTime: 0 })]);
       await expect(video).toHaveJSProperty("paused", true);
       await expect(video).toHaveJSProperty("currentTime", 0);
       await expect(video).not.toHaveAttribute("autoplay");

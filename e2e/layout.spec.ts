@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
 import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
-import { open } from "./support/page.ts";
+import { open, waitUntilSettled } from "./support/page.ts";
+import { expect, test } from "./support/test.ts";
 
 const WIDTHS = [320, 375, 768, 1024, 1440, 1920];
 
@@ -9,7 +9,7 @@ for (const path of PRERENDERED_PATHS) {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await open(page, path);
-      await page.waitForLoadState("networkidle");
+      await waitUntilSettled(page);
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
@@ -23,7 +23,7 @@ test("every image has alt text or is marked decorative, and explicit dimensions"
 }) => {
   for (const path of PRERENDERED_PATHS) {
     await open(page, path);
-    await page.waitForLoadState("networkidle");
+    await waitUntilSettled(page);
     const images = await page.locator("img").evaluateAll((imgs) =>
       imgs.map((img) => ({
         src: img.getAttribute("src"),

@@ -1,11 +1,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
 import { DIALOG } from "../src/shared/constants.ts";
 import { type ServerProcess, startServer } from "../test/support/server-process.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
 import { alertDialog, open } from "./support/page.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 // This journey needs a server that sends real e-mail, so it starts its own
 // beside an SMTP server, instead of using the shared test server.
@@ -23,7 +23,7 @@ test.beforeAll(async () => {
   server = await startServer({
     PORT: String(PORT),
     PUBLIC_ORIGIN: ORIGIN,
-    STATIC_DIR: "build/client",
+    STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
     SMTP_URL: smtp.url,
     OUTBOX_POLL_MS: "100",
     SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "unsubscribe-e2e-")), "site.db"),
@@ -42,16 +42,21 @@ function linkIn(mail: ReceivedMail): string {
   return href.replace(/&amp;/g, "&");
 }
 
-async function subscribeInFooter(page: import("@playwright/test").Page, email: string) {
+async function subscribeInFooter(page: Page, email: string) {
   await page.getByRole("textbox", { name: "Email address" }).fill(email);
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
   await alertDialog(page).getByRole("button", { name: DIALOG.confirm }).click();
 }
 
+const CHECK_API = /\/api\/v1\/unsubscribe\?token=/;
+
 test("from the link in the welcome e-mail to unsubscribed, then subscribed again", async ({
   page,
+  expectedErrors,
 }) => {
+  // Once subscribed again, the old link is no longer valid: its check answers 404.
+  expectedErrors.add(loadFailure(404), { url: CHECK_API });
   await open(page, `${ORIGIN}/`);
   await subscribeInFooter(page, "journey@example.com");
   const [welcome] = await smtp.waitFor(1);
@@ -78,7 +83,12 @@ test("from the link in the welcome e-mail to unsubscribed, then subscribed again
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
 });
 
-test("a malformed or missing token gets a clear page, not an error", async ({ page }) => {
+test("a malformed or missing token gets a clear page, not an error", async ({
+  page,
+  expectedErrors,
+}) => {
+  // The malformed token's check answers 400; without a token nothing is asked.
+  expectedErrors.add(loadFailure(400), { url: /\/api\/v1\/unsubscribe\?token=nonsense$/ });
   for (const path of ["/unsubscribe?token=nonsense", "/unsubscribe"]) {
     await open(page, `${ORIGIN}${path}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");

@@ -3,13 +3,14 @@
  * flip cards (§2, §4), their failure states (§8) and accessibility.
  * Expectations come from CAROUSEL and the seed content, not retyped numbers.
  */
-import { expect, type Locator, type Page, test } from "@playwright/test";
 import items from "../content/items.json" with { type: "json" };
 import team from "../content/team.json" with { type: "json" };
 import { CAROUSEL, DIALOG, ERROR_SCREEN_HEADING } from "../src/shared/constants.ts";
 import { ANCHORS } from "../src/shared/routes.ts";
-import { delayApi, mockApi } from "./support/api.ts";
+import { delayApi, holdApi, mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { open } from "./support/page.ts";
+import { expect, type Locator, loadFailure, type Page, test } from "./support/test.ts";
 
 const TEAM_API = /\/api\/v1\/teams\/?(\?.*)?$/;
 const CAROUSEL_CHUNK = /\/assets\/LeadershipCarousel-[\w-]+\.js$/;
@@ -37,7 +38,7 @@ function dots(page: Page) {
 
 /** Opens /weare and waits until every team member is in the carousel. */
 async function openWeAre(page: Page) {
-  await page.goto("/weare");
+  await open(page, "/weare");
   await expect(slides(page)).toHaveCount(team.length);
 }
 
@@ -240,7 +241,7 @@ test.describe("ethos cards", () => {
 
   test("show every ethos title, flip on hover and focus, and flip back", async ({ page }) => {
     expect(items.ethos.length).toBeGreaterThanOrEqual(4);
-    await page.goto("/weare");
+    await open(page, "/weare");
     const cards = ethosCards(page);
     await expect(cards).toHaveCount(items.ethos.length);
     for (const [index, item] of items.ethos.entries()) {
@@ -291,7 +292,7 @@ test.describe("ethos cards with reduced motion", () => {
   test.use({ viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" });
 
   test("swap faces at once, without turning", async ({ page }) => {
-    await page.goto("/weare");
+    await open(page, "/weare");
     const card = ethosCards(page).first();
     await card.scrollIntoViewIfNeeded();
     await card.hover();
@@ -346,7 +347,7 @@ test("the #leadership anchor appears once the team has loaded, and the page scro
   page,
 }) => {
   await delayApi(page, TEAM_API, 1500);
-  await page.goto(`/weare#${ANCHORS.leadership}`);
+  await open(page, `/weare#${ANCHORS.leadership}`);
   await expect(page.getByRole("heading", { name: "Leadership", exact: true })).toBeVisible();
   await expect(page.locator(`#${ANCHORS.leadership}`)).toHaveCount(0);
 
@@ -364,9 +365,13 @@ test("the #leadership anchor appears once the team has loaded, and the page scro
     .toBeLessThan(2);
 });
 
-test("a network failure of the team list shows the Oops dialog", async ({ page }) => {
+test("a network failure of the team list shows the Oops dialog", async ({
+  page,
+  expectedErrors,
+}) => {
+  expectedErrors.add(loadFailure("failed"), { url: TEAM_API });
   await mockApi(page, TEAM_API, { fail: true });
-  await page.goto("/weare");
+  await open(page, "/weare");
   const dialog = page.getByRole("alertdialog");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("heading")).toHaveText(DIALOG.failureTitle);
@@ -379,9 +384,13 @@ test("a network failure of the team list shows the Oops dialog", async ({ page }
   await expect(ethosCards(page)).toHaveCount(items.ethos.length);
 });
 
-test("a 500 from the team list leaves the carousel empty, without a dialog", async ({ page }) => {
+test("a 500 from the team list leaves the carousel empty, without a dialog", async ({
+  page,
+  expectedErrors,
+}) => {
+  expectedErrors.add(loadFailure(500), { url: TEAM_API });
   await mockApi(page, TEAM_API, { status: 500, body: { message: "boom" } });
-  await page.goto("/weare");
+  await open(page, "/weare");
   // The section takes its id once the answer has been handled.
   await expect(page.locator(`#${ANCHORS.leadership}`)).toHaveCount(1);
   await expect(ethosCards(page)).toHaveCount(items.ethos.length);
@@ -390,16 +399,27 @@ test("a 500 from the team list leaves the carousel empty, without a dialog", asy
   await expect(page.getByRole("alertdialog")).toHaveCount(0);
 });
 
-test("if the carousel's code fails to load, the default error screen shows", async ({ page }) => {
-  let aborted = 0;
-  await page.route(CAROUSEL_CHUNK, (route) => {
-    aborted += 1;
-    return route.abort("failed");
-  });
-  await page.goto("/weare");
+test("if the carousel's code fails to load, the default error screen shows", async ({
+  page,
+  expectedErrors,
+}) => {
+  // React reports the error it caught, and React Router the error it rendered.
+  expectedErrors.add(/^TypeError: Failed to fetch dynamically imported module: /);
+  expectedErrors.add(
+    /^React Router caught the following error during render TypeError: Failed to fetch dynamically imported module: /,
+  );
+  const aborted = await mockApi(page, CAROUSEL_CHUNK, { fail: true });
+  // The carousel renders once the team has loaded: let that happen after
+  // hydration, so the failure comes from rendering it, not from hydrating the page.
+  const teamList = await holdApi(page, TEAM_API);
+  await open(page, "/weare");
+  teamList.release();
   await expect(page.getByRole("heading", { name: ERROR_SCREEN_HEADING })).toBeVisible();
   await expect(page.getByText(/Failed to fetch dynamically imported module/)).toBeVisible();
-  expect(aborted).toBeGreaterThan(0);
+  expect(aborted.length).toBeGreaterThan(0);
+  // The page asks for the chunk early and again when it renders the carousel:
+  // Chromium logs each aborted request.
+  expectedErrors.add(loadFailure("failed"), { url: CAROUSEL_CHUNK, times: aborted.length });
 });
 
 test("the carousel's code is a separate chunk, loaded after the page", async ({ page }) => {

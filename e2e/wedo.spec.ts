@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
 import { METHODOLOGY_CASCADE_DAMPING, SCROLL_ANIMATION } from "../src/shared/constants.ts";
 import { SITE } from "../src/shared/site.ts";
 import { mockApi } from "./support/api.ts";
 import { alertDialog, open } from "./support/page.ts";
+import { expect, loadFailure, test } from "./support/test.ts";
 
 const capabilities: { name: string; description: string }[] = JSON.parse(
   readFileSync("content/items.json", "utf8"),
@@ -55,7 +55,10 @@ test("the methodology lines appear as a cascade, one step of damping × duration
 
 test("a failed capabilities request shows the error dialog; a 500 leaves the list empty", async ({
   page,
+  expectedErrors,
 }) => {
+  expectedErrors.add(loadFailure("failed"), { url: CAPABILITIES_API });
+  expectedErrors.add(loadFailure(500), { url: CAPABILITIES_API });
   await mockApi(page, CAPABILITIES_API, { fail: true });
   await open(page, "/wedo");
   await expect(alertDialog(page)).toContainText("Oops...");

@@ -3,10 +3,11 @@
  * needs panels, their fade-in, the API failure handling, the anchor retry, and
  * accessibility. The test server is seeded from content/items.json.
  */
-import { expect, type Locator, type Page, test } from "@playwright/test";
 import items from "../content/items.json" with { type: "json" };
 import { delayApi, mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { open, waitUntilSettled } from "./support/page.ts";
+import { expect, type Locator, loadFailure, type Page, test } from "./support/test.ts";
 
 const CASE_STUDY_TITLES = [
   "Finance: AR Forecast",
@@ -36,7 +37,7 @@ function needsSection(page: Page) {
 }
 
 async function openWeserve(page: Page) {
-  await page.goto("/weserve");
+  await open(page, "/weserve");
   await expect(entries(page, "Industries")).toHaveCount(items.industries.length);
   await expect(entries(page, "Tech Needs")).toHaveCount(items.techneeds.length);
 }
@@ -47,7 +48,7 @@ async function focusIsInside(locator: Locator) {
 
 test.describe("case studies", () => {
   test("show the three fixed cards in the #casestudies section", async ({ page }) => {
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     await expect(page).toHaveTitle(/^Who We Serve \|/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Who We Serve");
 
@@ -64,7 +65,7 @@ test.describe("case studies", () => {
   });
 
   test("each See More opens its own modal, which the close button closes", async ({ page }) => {
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     for (const title of CASE_STUDY_TITLES) {
       const button = seeMore(page, title);
       await button.click();
@@ -85,7 +86,7 @@ test.describe("case studies", () => {
   });
 
   test("the modal shows the case study's own text", async ({ page }) => {
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     await seeMore(page, "Manufacturing: Product Maintenance Forecast").click();
     const dialog = page.getByRole("dialog", {
       name: "Manufacturing: Product Maintenance Forecast",
@@ -95,7 +96,7 @@ test.describe("case studies", () => {
   });
 
   test("Esc closes the modal and focus returns to See More", async ({ page }) => {
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     const button = seeMore(page, "E-Commerce: Automated Customer Targeting");
     await button.click();
     const dialog = page.getByRole("dialog", { name: "E-Commerce: Automated Customer Targeting" });
@@ -108,7 +109,7 @@ test.describe("case studies", () => {
   test("keyboard only: Tab to See More, Enter opens, Tab stays inside, Esc closes", async ({
     page,
   }) => {
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     const button = seeMore(page, "Finance: AR Forecast");
     for (let presses = 0; presses < 60; presses += 1) {
       if (await button.evaluate((element) => element === document.activeElement)) break;
@@ -254,9 +255,11 @@ test.describe("industries and tech needs", () => {
 });
 
 test.describe("loading failures", () => {
-  test("a network failure shows the Oops... dialog", async ({ page }) => {
+  test("a network failure shows the Oops... dialog", async ({ page, expectedErrors }) => {
+    // Both lists (industries, tech needs) fail.
+    expectedErrors.add(loadFailure("failed"), { url: ITEMS_API, times: 2 });
     await mockApi(page, ITEMS_API, { fail: true });
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     const alert = page.getByRole("alertdialog", { name: "Oops..." });
     await expect(alert).toBeVisible();
     await expect(alert).toContainText("Something went wrong!");
@@ -265,13 +268,17 @@ test.describe("loading failures", () => {
     await expect(panel(page, "Tech Needs").getByRole("list")).toHaveCount(0);
   });
 
-  test("a 500 answer leaves the lists empty and shows no dialog", async ({ page }) => {
+  test("a 500 answer leaves the lists empty and shows no dialog", async ({
+    page,
+    expectedErrors,
+  }) => {
+    expectedErrors.add(loadFailure(500), { url: ITEMS_API, times: 2 });
     let answered = 0;
     await page.route(ITEMS_API, async (route) => {
       answered += 1;
       await route.fulfill({ status: 500, contentType: "application/json", body: "{}" });
     });
-    await page.goto("/weserve");
+    await open(page, "/weserve");
     await expect(needsSection(page)).toBeAttached();
     expect(answered).toBe(2);
     await expect(panel(page, "Industries").getByRole("button")).toHaveCount(0);
@@ -285,7 +292,7 @@ test.describe("anchor #industries&techneeds", () => {
   for (const hash of ["#industries&techneeds", "#industries%26techneeds"]) {
     test(`${hash} scrolls to the section once the lists arrive`, async ({ page }) => {
       await delayApi(page, ITEMS_API, 3000);
-      await page.goto(`/weserve${hash}`);
+      await open(page, `/weserve${hash}`);
 
       // The target does not exist yet and the page has not moved.
       await expect(needsSection(page)).toHaveCount(0);
@@ -311,12 +318,12 @@ test.describe("accessibility", () => {
     await wrappers.last().scrollIntoViewIfNeeded();
     await expect(wrappers.first()).toHaveClass(/\bis-visible\b/);
     await expect(wrappers.last()).toHaveClass(/\bis-visible\b/);
-    await page.waitForTimeout(1200); // let the fade-in finish before colours are measured
+    await waitUntilSettled(page); // the fade-in has finished before colours are measured
     await expectNoAxeViolations(page);
 
     await entries(page, "Industries").first().hover();
     await expect(panel(page, "Industries").getByRole("img")).toBeVisible();
-    await page.waitForTimeout(400);
+    await waitUntilSettled(page);
     await expectNoAxeViolations(page);
   });
 

@@ -1,5 +1,5 @@
 /** Request interception helpers: make the API answer what a test needs. */
-import type { Page, Route } from "@playwright/test";
+import type { Page, Request, Route } from "@playwright/test";
 
 export type Answer =
   | { status: number; body?: unknown; delayMs?: number }
@@ -15,9 +15,44 @@ async function answer(route: Route, how: Answer) {
   });
 }
 
-/** Answers every request whose URL matches `pattern` (a glob or RegExp) with `how`. */
-export async function mockApi(page: Page, pattern: string | RegExp, how: Answer): Promise<void> {
-  await page.route(pattern, (route) => answer(route, how));
+/**
+ * Answers every request whose URL matches `pattern` (a glob or RegExp) with
+ * `how`. Returns the list of the requests it has answered so far, which grows
+ * as they arrive.
+ */
+export async function mockApi(
+  page: Page,
+  pattern: string | RegExp,
+  how: Answer,
+): Promise<Request[]> {
+  const requests: Request[] = [];
+  await page.route(pattern, (route) => {
+    requests.push(route.request());
+    return answer(route, how);
+  });
+  return requests;
+}
+
+/**
+ * Holds every request matching `pattern` until `release()` is called, then
+ * answers it with `how`, or lets the real server answer it if `how` is not given.
+ */
+export async function holdApi(
+  page: Page,
+  pattern: string | RegExp,
+  how?: Answer,
+): Promise<{ release: () => void; requests: Request[] }> {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const requests: Request[] = [];
+  await page.route(pattern, async (route) => {
+    requests.push(route.request());
+    await released;
+    await (how ? answer(route, how) : route.continue());
+  });
+  return { release: () => release(), requests };
 }
 
 /** Delays the real answer to matching requests by `delayMs`. */

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect } from "./test.ts";
 
 /** Asserts that axe-core finds no accessibility violations on the page as it is now. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {

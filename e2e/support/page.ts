@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect } from "./test.ts";
 
 /** Opens a path and waits until React has hydrated it, so clicks are handled. */
 export async function open(page: Page, path: string) {
@@ -7,14 +8,31 @@ export async function open(page: Page, path: string) {
   return response;
 }
 
-/** Collects console errors and uncaught exceptions of a page. */
-export function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  return errors;
+/**
+ * What stands in for content that is still on its way: a list section waiting
+ * for its API answer (aria-busy), the leadership carousel's placeholder (team
+ * list or lazily loaded code), the ethos cards' placeholders.
+ */
+const PENDING = [
+  '[aria-busy="true"]',
+  ".leadership-carousel--placeholder",
+  ".ethos-card--placeholder",
+].join(", ");
+
+/**
+ * Waits until the page is in its final state: every list has arrived (no
+ * placeholder is left) and no CSS transition (a fade-in, a flip) is running
+ * or waiting to start, so what is measured next is what a visitor sees.
+ */
+export async function waitUntilSettled(page: Page): Promise<void> {
+  await expect(page.locator(PENDING)).toHaveCount(0);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => document.getAnimations().filter((a) => a instanceof CSSTransition).length,
+      ),
+    )
+    .toBe(0);
 }
 
 /** The alert dialog of spec §8, by its title and text. */

@@ -1,5 +1,5 @@
 /** Builds the real app against a test database and a stub of the built site. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -9,16 +9,18 @@ import { type Config, loadConfig } from "../../src/server/config.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
 import { seedOnce } from "../../src/server/db/seed.ts";
+import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
 import type { EngineCase, TestDatabase } from "./engines.ts";
 
 export const HOME_MARKER = "<h1>Home page stub</h1>";
 
+/** A built site of two pages: Home, and the not-found page (also Home). */
 export function stubSite(): string {
   const dir = mkdtempSync(join(tmpdir(), "site-static-"));
-  writeFileSync(
-    join(dir, "index.html"),
-    `<!DOCTYPE html><html><body>${HOME_MARKER}<script>window.x=1</script></body></html>`,
-  );
+  const page = `<!DOCTYPE html><html><body>${HOME_MARKER}<script>window.x=1</script></body></html>`;
+  writeFileSync(join(dir, "index.html"), page);
+  mkdirSync(join(dir, NOT_FOUND_PATH.slice(1)));
+  writeFileSync(join(dir, NOT_FOUND_PATH.slice(1), "index.html"), page);
   return dir;
 }
 

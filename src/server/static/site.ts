@@ -6,11 +6,13 @@ import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { API_ROOT } from "../../shared/api-paths.ts";
+import { NOT_FOUND_PATH } from "../../shared/routes.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
 export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const PUBLIC_FILE_CACHE_CONTROL = "public, max-age=86400";
-const NOT_FOUND_PAGE = "index.html";
+/** Prerendered for the catch-all route: Home, answered with 404 (ADR 002). */
+const NOT_FOUND_PAGE = `${NOT_FOUND_PATH.slice(1)}/index.html`;
 
 function cacheControlFor(path: string): string {
   if (path.endsWith(".html")) return HTML_CACHE_CONTROL;
@@ -28,7 +30,8 @@ export default async function site(app: FastifyInstance, { root }: { root: strin
       wildcard: false,
       preCompressed: true,
       cacheControl: false,
-      globIgnore: ["**/*.br", "**/*.gz"],
+      // The not-found page is sent only with status 404, never at its own path.
+      globIgnore: ["**/*.br", "**/*.gz", `${NOT_FOUND_PATH.slice(1)}/**`],
       setHeaders: (res, path) => {
         res.setHeader("Cache-Control", cacheControlFor(path));
       },
