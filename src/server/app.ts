@@ -24,6 +24,7 @@ import headers from "./security/headers.ts";
 import rateLimit from "./security/rate-limit.ts";
 import { unsubscribeSecret } from "./security/unsubscribe-token.ts";
 import xsrf from "./security/xsrf.ts";
+import canonicalPaths from "./static/canonical-paths.ts";
 import { inlineScriptHashes } from "./static/inline-scripts.ts";
 import site from "./static/site.ts";
 
@@ -60,6 +61,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   await app.register(unsubscribeApi, { database, secret });
   await app.register(oneClickUnsubscribe, { database, secret });
   await app.register(health, { database });
+  await app.register(canonicalPaths);
   await app.register(site, { root: config.STATIC_DIR });
   return app;
 }

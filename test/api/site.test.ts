@@ -22,7 +22,7 @@ describe("serving the built site", () => {
   });
   afterAll(() => t.close());
 
-  it.each(["/wedo", "/wedo/"])(
+  it.each(["/wedo"])(
     "serves the prerendered page at %s, revalidated on every load",
     async (url) => {
       const response = await t.app.inject({ url });
@@ -30,6 +30,24 @@ describe("serving the built site", () => {
       expect(response.body).toContain("What We Do");
       expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
       expect(response.headers["content-type"]).toMatch(/text\/html/);
+    },
+  );
+
+  it.each([
+    ["/WESERVE", "/weserve"],
+    ["/weserve/", "/weserve"],
+    ["/WeDo//", "/wedo"],
+    ["/contact-us/?ref=mail", "/contact-us?ref=mail"],
+  ])("redirects %s with 301 to the canonical %s", async (url, location) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe(location);
+  });
+
+  it.each(["/wedo", "/", "/assets/app-Ab12Cd.js", "/api/v1/teams/", "/Nope/"])(
+    "leaves %s where it is",
+    async (url) => {
+      expect((await t.app.inject({ url })).statusCode).not.toBe(301);
     },
   );
 
