@@ -139,6 +139,56 @@ test.describe("small-screen menu", () => {
     await expect(page).toHaveURL(/\/wedo$/);
     await expect(page.locator("#mobile-menu")).toBeHidden();
   });
+
+  test("shows a close icon while open and closes on a tap outside", async ({ page }) => {
+    await open(page, "/");
+    const button = page.getByRole("button", { name: "Menu" });
+    const bars = button.locator(".mobile-nav__bars");
+    const middleBar = () => bars.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const upperBar = () => bars.evaluate((el) => getComputedStyle(el, "::before").transform);
+    expect(await upperBar()).toBe("none");
+    const closedColour = await middleBar();
+
+    await button.click();
+    await expect(page.locator("#mobile-menu")).toBeVisible();
+    // The middle bar disappears and the outer two cross: ×.
+    expect(await middleBar()).toBe("rgba(0, 0, 0, 0)");
+    expect(await middleBar()).not.toBe(closedColour);
+    expect(await upperBar()).toMatch(/^matrix\(0\.70\d+, 0\.70\d+, -0\.70\d+, 0\.70\d+/);
+
+    // A tap on the page below the menu (the pointer goes down outside it).
+    await page.mouse.click(20, 600);
+    await expect(page.locator("#mobile-menu")).toBeHidden();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    expect(await upperBar()).toBe("none");
+  });
+});
+
+test.describe("mega-menu closing", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("closes when its own top link is clicked", async ({ page }) => {
+    await open(page, "/");
+    await item(page, "What We Do").hover();
+    await expect(panel(page, "do")).toBeVisible();
+    await page.locator(".mega-nav__link", { hasText: "What We Do" }).click();
+    await expect(page).toHaveURL(/\/wedo$/);
+    await expect(panel(page, "do")).toHaveCount(0);
+  });
+
+  test("closes on every route change, even one the menu did not make", async ({ page }) => {
+    await open(page, "/");
+    await page.locator(".mega-nav__link", { hasText: "What We Do" }).click();
+    await expect(page).toHaveURL(/\/wedo$/);
+    const toggle = page.getByRole("button", { name: "Who We Are menu" });
+    await toggle.click();
+    await expect(panel(page, "are")).toBeVisible();
+    // The browser's Back button: focus stays on the toggle, the location changes.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(toggle).toBeFocused();
+    await expect(panel(page, "are")).toHaveCount(0);
+  });
 });
 
 test.describe("anchors", () => {

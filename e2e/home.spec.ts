@@ -1,5 +1,6 @@
 import { ACCENT_COLOR } from "../src/shared/constants.ts";
 import { SITE } from "../src/shared/site.ts";
+import { VIDEO_CONTROL_LABEL } from "../src/web/components/BackgroundVideo.tsx";
 import { open } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
@@ -73,5 +74,37 @@ test.describe("with reduced motion", () => {
       await expect(video).toHaveJSProperty("currentTime", 0);
       await expect(video).not.toHaveAttribute("autoplay");
     }
+  });
+});
+
+test.describe("the background videos' pause control (WCAG 2.2.2)", () => {
+  for (const path of ["/", "/wedo"]) {
+    test(`pauses and plays the video on ${path}`, async ({ page }) => {
+      await open(page, path);
+      const video = page.locator("video");
+      const control = page.getByRole("button", { name: VIDEO_CONTROL_LABEL.pause });
+      await expect(control).toBeVisible();
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+      await control.click();
+      await expect(video).toHaveJSProperty("paused", true);
+      const play = page.getByRole("button", { name: VIDEO_CONTROL_LABEL.play });
+      await expect(play).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+      await expect(control).toBeVisible();
+    });
+  }
+
+  test.describe("with reduced motion", () => {
+    test.use({ reducedMotion: "reduce" });
+
+    test("offers Play while the poster shows, and plays on request", async ({ page }) => {
+      await open(page, "/");
+      const video = page.locator("video");
+      await expect(video).toHaveJSProperty("paused", true);
+      await page.getByRole("button", { name: VIDEO_CONTROL_LABEL.play }).click();
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+      await expect(page.getByRole("button", { name: VIDEO_CONTROL_LABEL.pause })).toBeVisible();
+    });
   });
 });

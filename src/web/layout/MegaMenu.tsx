@@ -1,10 +1,11 @@
 /**
  * Desktop navigation (§2, §4): hovering a section opens its panel (serve, do,
- * are or none); mouse leave, a click in the panel or Esc closes it. The
- * chevron button toggles the panel for keyboard and touch users.
+ * are or none); mouse leave, a click in the panel or on the section's own
+ * link, Esc, and every navigation close it. The chevron button toggles the
+ * panel for keyboard and touch users.
  */
-import { type KeyboardEvent, type PointerEvent, useRef, useState } from "react";
-import { Link, NavLink } from "react-router";
+import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
 import { CONTACT_LINK, MENU, type MenuSection, type PanelId } from "./menu.ts";
 
 function Panel({ section, onNavigate }: { section: MenuSection; onNavigate: () => void }) {
@@ -48,6 +49,9 @@ export function MegaMenu() {
   const open = state?.id ?? null;
   const close = () => setState(null);
   const toggles = useRef(new Map<PanelId, HTMLButtonElement>());
+  const { key } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new location key) closes the panel
+  useEffect(() => setState(null), [key]);
 
   const hoverOpen = (id: PanelId) => (event: PointerEvent) => {
     if (event.pointerType === "mouse") {
@@ -82,7 +86,7 @@ export function MegaMenu() {
                 }
               }}
             >
-              <NavLink className="mega-nav__link" to={section.to}>
+              <NavLink className="mega-nav__link" to={section.to} onClick={close}>
                 {section.label}
               </NavLink>
               <button
