@@ -19,13 +19,14 @@ import type { DatabaseHandle } from "./db/connection.ts";
 import mail from "./mail/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
+import pages from "./pages/plugin.ts";
+import type { PageRenderer } from "./pages/renderer.ts";
 import errors from "./security/errors.ts";
 import headers from "./security/headers.ts";
 import rateLimit from "./security/rate-limit.ts";
 import { unsubscribeSecret } from "./security/unsubscribe-token.ts";
 import xsrf from "./security/xsrf.ts";
 import canonicalPaths from "./static/canonical-paths.ts";
-import { inlineScriptHashes } from "./static/inline-scripts.ts";
 import site from "./static/site.ts";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -34,9 +35,11 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions["logger"];
+  /** Renders the pages (from the server build); null serves the API only. */
+  renderer: PageRenderer | null;
 }
 
-export async function buildApp({ config, database, logger }: AppOptions) {
+export async function buildApp({ config, database, logger, renderer }: AppOptions) {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
@@ -51,7 +54,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
 
   await app.register(gracefulClose);
   await app.register(errors);
-  await app.register(headers, { inlineScriptHashes: await inlineScriptHashes(config.STATIC_DIR) });
+  await app.register(headers);
   await app.register(compress, { encodings: ["br", "gzip"] });
   await app.register(xsrf);
   await app.register(rateLimit);
@@ -62,6 +65,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   await app.register(oneClickUnsubscribe, { database, secret });
   await app.register(health, { database });
   await app.register(canonicalPaths);
+  await app.register(pages, { renderer });
   await app.register(site, { root: config.STATIC_DIR });
   return app;
 }

@@ -31,6 +31,7 @@ const envSchema = z.object({
     .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
     .default("http://localhost:3000"),
   STATIC_DIR: path("build/client"),
+  SERVER_BUILD: path("build/server/index.js"),
   CONTENT_DIR: path("content"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   TRUST_PROXY: booleanFlag.default(false),

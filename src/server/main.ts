@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { seedOnce } from "./db/seed.ts";
+import { loadPageRenderer } from "./pages/renderer.ts";
 
 async function main() {
   const config = loadConfig();
@@ -20,7 +21,8 @@ async function main() {
   await migrateToLatest(database.db, database.engine);
   const seeded = await seedOnce(database.db, config.CONTENT_DIR);
 
-  const app = await buildApp({ config, database });
+  const renderer = await loadPageRenderer(config.SERVER_BUILD, config.PUBLIC_ORIGIN);
+  const app = await buildApp({ config, database, renderer });
   app.log.info({ engine: database.engine, seeded }, "database ready");
 
   closeWithGrace(

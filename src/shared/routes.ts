@@ -14,9 +14,10 @@ export const PRERENDERED_PATHS = Object.values(ROUTES);
 export const UNSUBSCRIBE_PATH = "/unsubscribe";
 
 /**
- * §2: any other path shows Home. The build prerenders this path, which only
- * the catch-all route matches, so the page the server sends for an unknown
- * path hydrates as that route (one rendered for Home's index route would not: React error 418).
+ * §2: any other path shows Home. The server renders this path, which only
+ * the catch-all route matches, once, and sends that page with status 404 for
+ * every unknown path, so it hydrates as the route the browser matches (a page
+ * rendered for Home's index route would not: React error 418).
  */
 export const NOT_FOUND_PATH = "/__not-found";
 

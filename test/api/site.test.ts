@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
-import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL } from "../../src/server/static/site.ts";
+import { HTML_CACHE_CONTROL, PAGE_PATHS } from "../../src/server/pages/plugin.ts";
+import { ASSET_CACHE_CONTROL } from "../../src/server/static/site.ts";
+import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -15,21 +19,61 @@ describe("serving the built site", () => {
   beforeAll(async () => {
     mkdirSync(join(root, "assets"));
     writeFileSync(join(root, "assets", "app-Ab12Cd.js"), script);
-    mkdirSync(join(root, "wedo"));
-    writeFileSync(join(root, "wedo", "index.html"), "<h1>What We Do</h1>");
     if (!sqlite) throw new Error("SQLite engine missing");
     t = await startApp(sqlite, { STATIC_DIR: root });
   });
   afterAll(() => t.close());
 
-  it.each(["/wedo"])(
-    "serves the prerendered page at %s, revalidated on every load",
-    async (url) => {
-      const response = await t.app.inject({ url });
-      expect(response.statusCode).toBe(200);
-      expect(response.body).toContain("What We Do");
-      expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
-      expect(response.headers["content-type"]).toMatch(/text\/html/);
+  it("serves a rendered page, revalidated on every load", async () => {
+    const response = await t.app.inject({ url: "/wedo" });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("<h1>Page /wedo</h1>");
+    expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
+    expect(response.headers["content-type"]).toMatch(/text\/html/);
+  });
+
+  it("renders each page once, before the first visitor, then serves it from memory", async () => {
+    for (const url of PAGE_PATHS) await t.app.inject({ url });
+    await t.app.inject({ url: "/weare" });
+    await t.app.inject({ url: "/no-such-page" });
+    expect([...t.renderer.renders].sort()).toEqual([...PAGE_PATHS, NOT_FOUND_PATH].sort());
+  });
+
+  it("renders again once the cache is cleared (content changed)", async () => {
+    const before = t.renderer.renders.length;
+    t.app.pages?.clear();
+    await t.app.inject({ url: "/weare" });
+    await t.app.inject({ url: "/weare" });
+    expect(t.renderer.renders.slice(before)).toEqual(["/weare"]);
+  });
+
+  it("answers 304 to a browser that has the page already", async () => {
+    const first = await t.app.inject({ url: "/weserve" });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const again = await t.app.inject({ url: "/weserve", headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+    expect(again.headers.etag).toBe(etag);
+  });
+
+  it.each(["br", "gzip"] as const)(
+    "sends pages precompressed with %s, under their own ETag",
+    async (encoding) => {
+      const plain = await t.app.inject({
+        url: "/contact-us",
+        headers: { "accept-encoding": "identity" },
+      });
+      const packed = await t.app.inject({
+        url: "/contact-us",
+        headers: { "accept-encoding": `${encoding}, deflate` },
+      });
+      expect(packed.headers["content-encoding"]).toBe(encoding);
+      expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
+      const unpacked =
+        encoding === "br" ? brotliDecompressSync(packed.rawPayload) : gunzipSync(packed.rawPayload);
+      expect(unpacked.toString()).toBe(plain.body);
+      expect(packed.headers.etag).toBe(String(plain.headers.etag).replace(/"$/, `-${encoding}"`));
     },
   );
 
@@ -81,16 +125,27 @@ describe("serving the built site", () => {
     },
   );
 
-  it("sends a Content-Security-Policy that allows the page's inline script by hash only", async () => {
-    const response = await t.app.inject({ url: "/" });
-    const csp = String(response.headers["content-security-policy"]);
-    const scriptSrc = csp.split(";").find((directive) => directive.startsWith("script-src "));
-    const sources = scriptSrc?.split(" ").slice(1) ?? [];
-    expect(sources[0]).toBe("'self'");
-    expect(sources.slice(1)).not.toHaveLength(0);
-    for (const source of sources.slice(1)) expect(source).toMatch(/^'sha256-[A-Za-z0-9+/=]+'$/);
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  it.each(["/", "/wedo"])(
+    "sends %s with a Content-Security-Policy that allows its own inline script by hash only",
+    async (url) => {
+      const response = await t.app.inject({ url });
+      const csp = String(response.headers["content-security-policy"]);
+      const scriptSrc = csp.split(";").find((directive) => directive.startsWith("script-src "));
+      const inline = `window.page=${JSON.stringify(url)}`;
+      const hash = `'sha256-${createHash("sha256").update(inline).digest("base64")}'`;
+      expect(scriptSrc?.split(" ").slice(1)).toEqual(["'self'", hash]);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    },
+  );
+
+  it("allows no inline script on other answers", async () => {
+    const csp = String(
+      (await t.app.inject({ url: "/api/v1/teams/" })).headers["content-security-policy"],
+    );
+    expect(csp.split(";").find((directive) => directive.startsWith("script-src"))).toBe(
+      "script-src 'self'",
+    );
   });
 
   it("answers the health probes", async () => {
@@ -114,7 +169,7 @@ describe("readiness without a database", () => {
 describe("without a built site (npm run dev)", () => {
   it("serves the API and answers other paths with a plain 404", async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
-    const t = await startApp(sqlite, { STATIC_DIR: "/nonexistent/site" });
+    const t = await startApp(sqlite, { STATIC_DIR: "/nonexistent/site" }, { withPages: false });
     expect((await t.app.inject({ url: "/api/v1/teams/" })).statusCode).toBe(200);
     const page = await t.app.inject({ url: "/weserve" });
     expect(page.statusCode).toBe(404);

@@ -1,5 +1,5 @@
 /** Builds the real app against a test database and a stub of the built site. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -9,23 +9,38 @@ import { type Config, loadConfig } from "../../src/server/config.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
 import { seedOnce } from "../../src/server/db/seed.ts";
+import type { PageRenderer } from "../../src/server/pages/renderer.ts";
 import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
 import type { EngineCase, TestDatabase } from "./engines.ts";
 
 export const HOME_MARKER = "<h1>Home page stub</h1>";
 
-/** A built site of two pages: Home, and the not-found page (also Home). */
+/** An empty folder for the built site's files (tests add the ones they need). */
 export function stubSite(): string {
-  const dir = mkdtempSync(join(tmpdir(), "site-static-"));
-  const page = `<!DOCTYPE html><html><body>${HOME_MARKER}<script>window.x=1</script></body></html>`;
-  writeFileSync(join(dir, "index.html"), page);
-  mkdirSync(join(dir, NOT_FOUND_PATH.slice(1)));
-  writeFileSync(join(dir, NOT_FOUND_PATH.slice(1), "index.html"), page);
-  return dir;
+  return mkdtempSync(join(tmpdir(), "site-static-"));
+}
+
+/**
+ * Stands in for the server build: each page is a line naming its path (Home
+ * and the not-found page carry HOME_MARKER), with one inline script. It counts
+ * its renders, so tests can see the cache at work.
+ */
+export function stubRenderer(): PageRenderer & { renders: string[] } {
+  const renders: string[] = [];
+  const render = async (path: string) => {
+    renders.push(path);
+    const heading = path === "/" || path === NOT_FOUND_PATH ? HOME_MARKER : `<h1>Page ${path}</h1>`;
+    return {
+      status: 200,
+      html: `<!DOCTYPE html><html><body>${heading}<script>window.page=${JSON.stringify(path)}</script></body></html>`,
+    };
+  };
+  return Object.assign(render, { renders });
 }
 
 export interface TestApp {
   app: App;
+  renderer: ReturnType<typeof stubRenderer>;
   config: Config;
   database: DatabaseHandle;
   logs: string[];
@@ -35,6 +50,7 @@ export interface TestApp {
 export async function startApp(
   engine: EngineCase,
   env: Record<string, string> = {},
+  { withPages = true } = {},
 ): Promise<TestApp> {
   const testDb: TestDatabase = await engine.create();
   const config = loadConfig({
@@ -57,10 +73,17 @@ export async function startApp(
       done();
     },
   });
-  const app = await buildApp({ config, database, logger: { level: "info", stream } });
+  const renderer = stubRenderer();
+  const app = await buildApp({
+    config,
+    database,
+    renderer: withPages ? renderer : null,
+    logger: { level: "info", stream },
+  });
   await app.ready();
   return {
     app,
+    renderer,
     config,
     database,
     logs,

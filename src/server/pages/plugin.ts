@@ -1,0 +1,85 @@
+/**
+ * The site's pages, rendered at run time and served from memory (ADR 010).
+ * Each page is sent with its ETag (304 when the browser has it), in the
+ * encoding the browser prefers, and with a Content-Security-Policy that
+ * allows exactly its inline scripts. Any other path outside /api/ shows Home
+ * with status 404 (ADR 002).
+ */
+import { Negotiator } from "@fastify/accept-negotiator";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { API_ROOT } from "../../shared/api-paths.ts";
+import { NOT_FOUND_PATH, PRERENDERED_PATHS, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { contentSecurityPolicy } from "../security/headers.ts";
+import { type Encoding, PageCache } from "./page-cache.ts";
+import type { PageRenderer } from "./renderer.ts";
+
+export const HTML_CACHE_CONTROL = "no-cache";
+
+/** Every path that is a page of its own; anything else is the not-found page. */
+export const PAGE_PATHS: readonly string[] = [...PRERENDERED_PATHS, UNSUBSCRIBE_PATH];
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The rendered pages; clear() when the content they show changes. */
+    pages: PageCache | null;
+  }
+}
+
+const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"] });
+
+function matchesEtag(request: FastifyRequest, etag: string): boolean {
+  const given = request.headers["if-none-match"]?.split(",") ?? [];
+  return given.some((value) => value.trim() === etag);
+}
+
+export default fp(
+  async function pages(app: FastifyInstance, { renderer }: { renderer: PageRenderer | null }) {
+    const cache = renderer ? new PageCache(renderer, contentSecurityPolicy) : null;
+    app.decorate("pages", cache);
+
+    async function send(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      path: string,
+      status?: number,
+    ) {
+      if (!cache) throw app.httpErrors.notFound("Not found");
+      const page = await cache.get(path);
+      const encoding = encodings.negotiate(request.headers["accept-encoding"] ?? "") ?? "identity";
+      const etag = `"${page.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+      reply
+        .header("content-type", "text/html; charset=utf-8")
+        .header("cache-control", HTML_CACHE_CONTROL)
+        .header("vary", "Accept-Encoding")
+        .header("etag", etag)
+        .header("content-security-policy", page.csp);
+      if (matchesEtag(request, etag)) return reply.code(304).send();
+      if (encoding !== "identity") reply.header("content-encoding", encoding);
+      return reply.code(status ?? page.status).send(page.bodies[encoding]);
+    }
+
+    if (cache) {
+      for (const path of PAGE_PATHS) {
+        app.get(path, { compress: false }, (request, reply) => send(request, reply, path));
+      }
+      // Rendered before the first visitor comes, which also proves the build works.
+      app.addHook("onReady", async () => {
+        await Promise.all([...PAGE_PATHS, NOT_FOUND_PATH].map((path) => cache.get(path)));
+      });
+    } else {
+      app.log.warn("no server build; serving the API only (npm run build makes it)");
+    }
+
+    app.setNotFoundHandler(async (request, reply) => {
+      if (request.url.startsWith(API_ROOT)) {
+        throw app.httpErrors.notFound(`No API route ${request.method} ${request.url}`);
+      }
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        throw app.httpErrors.notFound("Not found");
+      }
+      return send(request, reply, NOT_FOUND_PATH, 404);
+    });
+  },
+  { name: "pages" },
+);
