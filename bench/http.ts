@@ -54,7 +54,9 @@ async function startBare(answers: Record<string, { type: string; body: string }>
 const site = await startBuiltSite(SITE_PORT);
 const answers: Record<string, { type: string; body: string }> = {};
 for (const path of TARGETS) {
-  const response = await fetch(`${site.origin}${path}`, { headers: { "accept-encoding": "identity" } });
+  const response = await fetch(`${site.origin}${path}`, {
+    headers: { "accept-encoding": "identity" },
+  });
   answers[path] = {
     type: response.headers.get("content-type") ?? "application/octet-stream",
     body: Buffer.from(await response.arrayBuffer()).toString("base64"),
@@ -78,7 +80,9 @@ try {
   site.stop();
 }
 
-console.log(`${CONNECTIONS} connections, ${SECONDS} s per row after a 2 s warm-up; bodies uncompressed.\n`);
+console.log(
+  `${CONNECTIONS} connections, ${SECONDS} s per row after a 2 s warm-up; bodies uncompressed.\n`,
+);
 console.log("| Request | req/s | p50 | p99 | errors | bare req/s | bare p99 | ratio |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
