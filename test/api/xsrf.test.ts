@@ -33,6 +33,14 @@ describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
     expect(file.cookies).toEqual([]);
   });
 
+  it("sets no cookie on API answers other than the token endpoint", async () => {
+    for (const url of ["/api/v1/teams/", "/api/v1/items/?category=ethos"]) {
+      expect((await t.app.inject({ url })).cookies).toEqual([]);
+    }
+    const token = await t.app.inject({ url: "/api/v1/xsrf" });
+    expect(token.cookies.find((c) => c.name === "XSRF-TOKEN")?.value).toBe(token.json().token);
+  });
+
   const posts = [
     ["/api/v1/subscribe?emailId=x%40example.com", undefined],
     ["/api/v1/send-comment", VALID_INQUIRY],

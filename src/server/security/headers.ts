@@ -1,11 +1,15 @@
 /**
- * Security headers. The Content-Security-Policy allows scripts only from this
- * origin; a page adds its own inline scripts by hash (pages/plugin.ts sends
- * contentSecurityPolicy(hashes) with each page).
+ * Security headers, from helmet. The Content-Security-Policy allows scripts
+ * only from this origin; a page adds its own inline scripts by hash
+ * (pages/plugin.ts sends contentSecurityPolicy(hashes) with each page).
+ *
+ * The helmet middleware is built once and applied to each request; the
+ * Fastify wrapper (@fastify/helmet) builds it anew for every request, which
+ * cost about 5 % of the server's time under load (docs/benchmarks.md).
  */
-import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import helmet from "helmet";
 
 function directives(inlineScriptHashes: readonly string[]) {
   return {
@@ -34,12 +38,12 @@ export function contentSecurityPolicy(inlineScriptHashes: readonly string[]): st
 
 export default fp(
   async function headers(app: FastifyInstance) {
-    await app.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: directives([]),
-      },
+    const secure = helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: directives([]) },
       crossOriginEmbedderPolicy: false,
+    });
+    app.addHook("onRequest", (request, reply, done) => {
+      secure(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
     });
   },
   { name: "headers" },

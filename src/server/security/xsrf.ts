@@ -9,6 +9,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { API_PATHS, API_ROOT, serverPath } from "../../shared/api-paths.ts";
 import { XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 
 export const XSRF_REJECTED_MESSAGE =
@@ -18,6 +19,17 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Static files (anything with an extension) get no cookie, so CDNs may cache them. */
 const FILE_PATH = /\.[A-Za-z0-9]+$/;
+const TOKEN_PATH = serverPath(API_PATHS.xsrf);
+
+/**
+ * A new token goes with pages (a visitor's first answer) and with the token
+ * endpoint, which a page served from a cache calls; the other API answers
+ * need none, and skip the cost.
+ */
+function issuesToken(path: string): boolean {
+  if (path.startsWith(API_ROOT)) return path === TOKEN_PATH || path === `${TOKEN_PATH}/`;
+  return !FILE_PATH.test(path);
+}
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -58,7 +70,7 @@ export default fp(
 
       if (valid) {
         request.xsrfToken = cookieToken;
-      } else if (!FILE_PATH.test(pathOf(request))) {
+      } else if (issuesToken(pathOf(request))) {
         request.xsrfToken = randomBytes(32).toString("base64url");
         reply.setCookie(XSRF_COOKIE, request.xsrfToken, {
           path: "/",
