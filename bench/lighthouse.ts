@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
 import { startBuiltSite } from "../scripts/built-site.ts";
-import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { SCREEN_PATHS } from "../src/shared/routes.ts";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -66,7 +66,7 @@ const { origin, stop } = await startBuiltSite(PORT);
 try {
   const rows: string[] = [];
   let index = 0;
-  for (const path of PRERENDERED_PATHS) {
+  for (const path of SCREEN_PATHS) {
     const results: Result[] = [];
     for (let i = 0; i < RUNS; i += 1) results.push(await audit(path, index++));
     const score = (id: string) => median(results.map((r) => r.scores[id] ?? 0));

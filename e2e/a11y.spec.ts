@@ -1,5 +1,5 @@
 import { DIALOG } from "../src/shared/constants.ts";
-import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { SCREEN_PATHS } from "../src/shared/routes.ts";
 import { mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { alertDialog, open, waitUntilSettled } from "./support/page.ts";
@@ -9,7 +9,7 @@ for (const width of [375, 1280]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 
-    for (const path of PRERENDERED_PATHS) {
+    for (const path of SCREEN_PATHS) {
       test(`axe finds no violations on ${path}`, async ({ page }) => {
         await open(page, path);
         await waitUntilSettled(page);

@@ -1,10 +1,10 @@
-import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { SCREEN_PATHS } from "../src/shared/routes.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
 const WIDTHS = [320, 375, 768, 1024, 1440, 1920];
 
-for (const path of PRERENDERED_PATHS) {
+for (const path of SCREEN_PATHS) {
   test(`${path} never scrolls sideways at ${WIDTHS.join(", ")} px`, async ({ page }) => {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
@@ -21,7 +21,7 @@ for (const path of PRERENDERED_PATHS) {
 test("every image has alt text or is marked decorative, and explicit dimensions", async ({
   page,
 }) => {
-  for (const path of PRERENDERED_PATHS) {
+  for (const path of SCREEN_PATHS) {
     await open(page, path);
     await waitUntilSettled(page);
     const images = await page.locator("img").evaluateAll((imgs) =>

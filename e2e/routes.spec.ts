@@ -1,8 +1,8 @@
-import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { SCREEN_PATHS } from "../src/shared/routes.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
 import { expect, loadFailure, test } from "./support/test.ts";
 
-for (const path of PRERENDERED_PATHS) {
+for (const path of SCREEN_PATHS) {
   // Console errors and page errors fail every test (support/test.ts); this one
   // also waits for every list of the page, so late errors are seen too.
   test(`${path} loads with header and footer and no console errors`, async ({ page }) => {

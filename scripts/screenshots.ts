@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
-import { PRERENDERED_PATHS } from "../src/shared/routes.ts";
+import { SCREEN_PATHS } from "../src/shared/routes.ts";
 import { startBuiltSite } from "./built-site.ts";
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 4300);
@@ -23,7 +23,7 @@ try {
       viewport: { width, height: 900 },
       reducedMotion: "reduce",
     });
-    for (const path of PRERENDERED_PATHS) {
+    for (const path of SCREEN_PATHS) {
       await page.goto(`${origin}${path}`, { waitUntil: "networkidle" });
       // Scroll through the page so every fade-in section has been in view.
       await page.evaluate(async () => {

@@ -8,10 +8,13 @@ export const ROUTES = {
 } as const;
 
 /** The five screens of the spec. */
-export const PRERENDERED_PATHS = Object.values(ROUTES);
+export const SCREEN_PATHS = Object.values(ROUTES);
 
 /** Where the link in every newsletter e-mail leads (not a screen of the spec's menu). */
 export const UNSUBSCRIBE_PATH = "/unsubscribe";
+
+/** Every path that is a page of its own; any other path shows the not-found page. */
+export const PAGE_PATHS: readonly string[] = [...SCREEN_PATHS, UNSUBSCRIBE_PATH];
 
 /**
  * §2: any other path shows Home. The server renders this path, which only

@@ -1,8 +1,8 @@
 /**
- * Used only at build time, to prerender each route to static HTML; the site
- * has no server-side rendering at run time. The whole document is rendered
- * before it is written (allReady), including the inline scripts that carry
- * React Router's hydration data.
+ * Renders a page on the server (src/server/pages/ calls it once per page and
+ * keeps the result, ADR 010). The whole document is rendered before it is
+ * written (allReady), including the inline scripts that carry React Router's
+ * hydration data.
  */
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
-import { HTML_CACHE_CONTROL, PAGE_PATHS } from "../../src/server/pages/plugin.ts";
+import { HTML_CACHE_CONTROL } from "../../src/server/pages/plugin.ts";
 import { ASSET_CACHE_CONTROL } from "../../src/server/static/site.ts";
-import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
+import { NOT_FOUND_PATH, PAGE_PATHS } from "../../src/shared/routes.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 

@@ -9,15 +9,12 @@ import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { API_ROOT } from "../../shared/api-paths.ts";
-import { NOT_FOUND_PATH, PRERENDERED_PATHS, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { NOT_FOUND_PATH, PAGE_PATHS } from "../../shared/routes.ts";
 import { contentSecurityPolicy } from "../security/headers.ts";
 import { type Encoding, PageCache } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
-
-/** Every path that is a page of its own; anything else is the not-found page. */
-export const PAGE_PATHS: readonly string[] = [...PRERENDERED_PATHS, UNSUBSCRIBE_PATH];
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { PRERENDERED_PATHS, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { PAGE_PATHS } from "../../shared/routes.ts";
 
-const PAGES = new Set<string>([...PRERENDERED_PATHS, UNSUBSCRIBE_PATH]);
+const PAGES = new Set(PAGE_PATHS);
 /** Cheap first test, so the common request pays nothing more. */
 const MAYBE_ODD = /[A-Z]|.\/$/;
 
