@@ -15,6 +15,7 @@ import apiContract from "./api/contract.ts";
 import api from "./api/routes.ts";
 import { oneClickUnsubscribe, unsubscribeApi } from "./api/unsubscribe.ts";
 import type { Config } from "./config.ts";
+import content from "./content/plugin.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
 import mail from "./mail/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
@@ -58,14 +59,15 @@ export async function buildApp({ config, database, logger, renderer }: AppOption
   await app.register(compress, { encodings: ["br", "gzip"] });
   await app.register(xsrf);
   await app.register(rateLimit);
+  await app.register(canonicalPaths);
   await app.register(apiContract);
   await app.register(mail, { config, database, unsubscribeSecret: secret });
-  await app.register(api, { database, writesPerMinute: config.RATE_LIMIT_PER_MINUTE });
+  await app.register(pages, { renderer });
+  await app.register(content, { database });
+  await app.register(api, { writesPerMinute: config.RATE_LIMIT_PER_MINUTE });
   await app.register(unsubscribeApi, { database, secret });
   await app.register(oneClickUnsubscribe, { database, secret });
   await app.register(health, { database });
-  await app.register(canonicalPaths);
-  await app.register(pages, { renderer });
   await app.register(site, { root: config.STATIC_DIR });
   return app;
 }

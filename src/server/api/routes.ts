@@ -16,8 +16,6 @@ import {
   xsrfAnswerSchema,
 } from "../../shared/schemas.ts";
 import { normalizeEmail } from "../../shared/subscription.ts";
-import type { DatabaseHandle } from "../db/connection.ts";
-import { listItems, listTeam } from "../db/content.ts";
 import { insertInquiry } from "../db/inquiries.ts";
 import { subscribe } from "../db/subscriptions.ts";
 
@@ -25,13 +23,11 @@ export const SUBSCRIBED_MESSAGE = "Subscribed to Insight.";
 export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscribed to Insight.";
 
 export interface ApiOptions {
-  database: DatabaseHandle;
   /** Limit for the routes that write, per client address and minute. */
   writesPerMinute: number;
 }
 
-const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { database, writesPerMinute }) => {
-  const { db } = database;
+const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) => {
   const writeLimit = { rateLimit: { max: writesPerMinute, timeWindow: "1 minute" } };
 
   app.get(
@@ -64,13 +60,13 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { database, writesPer
   app.get(
     serverPath(API_PATHS.teams),
     { schema: { response: { 200: teamMemberSchema.array() } } },
-    async () => listTeam(db),
+    async () => app.content.team(),
   );
 
   app.get(
     serverPath(API_PATHS.items),
     { schema: { querystring: itemsQuerySchema, response: { 200: contentItemSchema.array() } } },
-    async (request) => listItems(db, request.query.category),
+    async (request) => app.content.items(request.query.category),
   );
 
   app.post(
