@@ -20,6 +20,7 @@ import type { DatabaseHandle } from "./db/connection.ts";
 import mail from "./mail/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
+import crawlers from "./pages/crawlers.ts";
 import pages from "./pages/plugin.ts";
 import type { PageRenderer } from "./pages/renderer.ts";
 import errors from "./security/errors.ts";
@@ -64,6 +65,7 @@ export async function buildApp({ config, database, logger, renderer }: AppOption
   await app.register(mail, { config, database, unsubscribeSecret: secret });
   await app.register(pages, { renderer });
   await app.register(content, { database });
+  await app.register(crawlers, { origin: config.PUBLIC_ORIGIN });
   await app.register(api, { writesPerMinute: config.RATE_LIMIT_PER_MINUTE });
   await app.register(unsubscribeApi, { database, secret });
   await app.register(oneClickUnsubscribe, { database, secret });
