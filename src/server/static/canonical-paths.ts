@@ -12,7 +12,7 @@ const PAGES = new Set(PAGE_PATHS);
 const MAYBE_ODD = /[A-Z]|.\/$/;
 
 /** The canonical page path a request path stands for, or null when it is not a page. */
-export function canonicalPagePath(path: string): string | null {
+function canonicalPagePath(path: string): string | null {
   const canonical = path.toLowerCase().replace(/\/+$/, "") || "/";
   return canonical !== path && PAGES.has(canonical) ? canonical : null;
 }

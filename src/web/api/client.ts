@@ -3,10 +3,16 @@
  * no time-out (§9); a network failure rejects, any HTTP answer resolves, and
  * each caller decides what a status means, as the spec's answer handling says.
  */
+import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
 import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 import type { ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
 import type { Inquiry } from "../../shared/inquiry.ts";
+import type {
+  inquiryReceivedSchema,
+  messageSchema,
+  unsubscribeStateSchema,
+} from "../../shared/schemas.ts";
 
 export interface ApiResponse<T> {
   status: number;
@@ -65,16 +71,18 @@ async function post<T>(path: string, body?: unknown): Promise<ApiResponse<T>> {
   });
 }
 
-export interface MessageBody {
-  message?: string;
-}
+/**
+ * An answer's body is one of the shapes its route declares (src/shared/schemas.ts):
+ * success, or `{message}` on failure; each caller checks the status first.
+ */
+export type MessageBody = Partial<z.infer<typeof messageSchema>>;
 
 export function subscribe(emailId: string) {
   return post<MessageBody>(`${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`);
 }
 
 export function sendComment(inquiry: Inquiry) {
-  return post<{ id: number } & MessageBody>(API_PATHS.sendComment, inquiry);
+  return post<z.infer<typeof inquiryReceivedSchema> & MessageBody>(API_PATHS.sendComment, inquiry);
 }
 
 export function fetchTeam() {
@@ -85,10 +93,7 @@ export function fetchItems(category: ContentCategory) {
   return request<ContentItem[]>(`${API_PATHS.items}?${new URLSearchParams({ category })}`);
 }
 
-export interface UnsubscribeState extends MessageBody {
-  state?: "subscribed" | "unsubscribed";
-  email?: string;
-}
+export type UnsubscribeState = Partial<z.infer<typeof unsubscribeStateSchema>> & MessageBody;
 
 export function checkUnsubscribe(token: string) {
   return request<UnsubscribeState>(`${API_PATHS.unsubscribe}?${new URLSearchParams({ token })}`);
