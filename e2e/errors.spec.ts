@@ -1,6 +1,6 @@
 import { ERROR_SCREEN_HEADING } from "../src/shared/constants.ts";
-import { holdApi } from "./support/api.ts";
-import { open } from "./support/page.ts";
+import { mockApi } from "./support/api.ts";
+import { arriveFromHome } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
 test("a route that fails while rendering shows the default error screen with the error text", async ({
@@ -12,14 +12,13 @@ test("a route that fails while rendering shows the default error screen with the
   expectedErrors.add(
     /^React Router caught the following error during render TypeError: Cannot read properties of null\b/,
   );
-  // The list that breaks the page is answered once the page has hydrated, so
-  // the failure comes from rendering the answer, not from hydrating the page.
-  const list = await holdApi(page, /\/api\/v1\/items\/?\?category=capabilities/, {
+  // The page is reached in the browser, so its list comes from the API, and
+  // the failure comes from rendering that answer, not from hydrating a page.
+  await mockApi(page, /\/api\/v1\/items\/?\?category=capabilities/, {
     status: 200,
     body: [null],
   });
-  await open(page, "/wedo");
-  list.release();
+  await arriveFromHome(page, "/wedo");
   await expect(page.getByRole("heading", { level: 2, name: ERROR_SCREEN_HEADING })).toBeVisible();
   await expect(page.getByRole("heading", { level: 3 })).toContainText(
     "Cannot read properties of null",

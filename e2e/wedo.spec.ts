@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { METHODOLOGY_CASCADE_DAMPING, SCROLL_ANIMATION } from "../src/shared/constants.ts";
 import { SITE } from "../src/shared/site.ts";
 import { mockApi } from "./support/api.ts";
-import { alertDialog, open } from "./support/page.ts";
+import { alertDialog, arriveFromHome, open } from "./support/page.ts";
 import { expect, loadFailure, test } from "./support/test.ts";
 
 const capabilities: { name: string; description: string }[] = JSON.parse(
@@ -60,13 +60,13 @@ test("a failed capabilities request shows the error dialog; a 500 leaves the lis
   expectedErrors.add(loadFailure("failed"), { url: CAPABILITIES_API });
   expectedErrors.add(loadFailure(500), { url: CAPABILITIES_API });
   await mockApi(page, CAPABILITIES_API, { fail: true });
-  await open(page, "/wedo");
+  await arriveFromHome(page, "/wedo");
   await expect(alertDialog(page)).toContainText("Oops...");
   await expect(alertDialog(page)).toContainText("Something went wrong!");
 
   await page.unroute(CAPABILITIES_API);
   await mockApi(page, CAPABILITIES_API, { status: 500 });
-  await open(page, "/wedo");
+  await arriveFromHome(page, "/wedo");
   await expect(page.locator("#capabilities")).toBeAttached();
   await expect(page.locator("#capabilities .capability")).toHaveCount(0);
   await expect(alertDialog(page)).toBeHidden();

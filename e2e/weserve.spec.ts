@@ -4,9 +4,9 @@
  * accessibility. The test server is seeded from content/items.json.
  */
 import items from "../content/items.json" with { type: "json" };
-import { delayApi, mockApi } from "./support/api.ts";
+import { mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { open, waitUntilSettled } from "./support/page.ts";
+import { arriveFromHome, open, waitUntilSettled } from "./support/page.ts";
 import { expect, type Locator, loadFailure, type Page, test } from "./support/test.ts";
 
 const CASE_STUDY_TITLES = [
@@ -20,8 +20,14 @@ const ITEMS_API = /\/api\/v1\/items\//;
 const SECTION_ID = "industries&techneeds";
 
 function seeMore(page: Page, title: string) {
-  return page.getByRole("button", { name: `See More about ${title}` });
+  return page.getByRole("link", { name: `See More about ${title}` });
 }
+
+const SLUGS = [
+  "finance-ar-forecast",
+  "manufacturing-product-maintenance-forecast",
+  "e-commerce-automated-customer-targeting",
+];
 
 function panel(page: Page, name: "Industries" | "Tech Needs") {
   return page.getByRole("region", { name, exact: true });
@@ -31,7 +37,7 @@ function entries(page: Page, name: "Industries" | "Tech Needs") {
   return panel(page, name).getByRole("list", { name }).getByRole("button");
 }
 
-/** The section that carries the anchor id (present once both lists have answered). */
+/** The section that carries the anchor id. */
 function needsSection(page: Page) {
   return page.locator(`[id="${SECTION_ID}"]`);
 }
@@ -56,11 +62,16 @@ test.describe("case studies", () => {
     await expect(section).toHaveJSProperty("tagName", "SECTION");
     await expect(section.getByRole("heading", { level: 2 })).toHaveText("Case Studies");
     await expect(section.getByRole("heading", { level: 3 })).toHaveText(CASE_STUDY_TITLES);
-    await expect(section.getByRole("button", { name: /^See More/ })).toHaveCount(3);
-    for (const title of CASE_STUDY_TITLES) {
+    await expect(section.getByRole("link", { name: /^See More/ })).toHaveCount(3);
+    for (const [index, title] of CASE_STUDY_TITLES.entries()) {
       const card = section.getByRole("article", { name: title });
-      await expect(card.getByRole("button")).toHaveAccessibleName(`See More about ${title}`);
-      await expect(card.getByRole("button")).toContainText("See More");
+      await expect(card.getByRole("link")).toHaveAccessibleName(`See More about ${title}`);
+      await expect(card.getByRole("link")).toContainText("See More");
+      // The study's own address: a reader without JavaScript follows it to the study's page.
+      await expect(card.getByRole("link")).toHaveAttribute(
+        "href",
+        `/weserve/case-studies/${SLUGS[index]}`,
+      );
     }
   });
 
@@ -68,10 +79,15 @@ test.describe("case studies", () => {
     await open(page, "/weserve");
     for (const title of CASE_STUDY_TITLES) {
       const button = seeMore(page, title);
+      await button.scrollIntoViewIfNeeded();
+      const scrolled = await page.evaluate(() => window.scrollY);
       await button.click();
 
       const dialog = page.getByRole("dialog", { name: title });
       await expect(dialog).toBeVisible();
+      // The address is the study's own, and the page behind has not moved.
+      await expect(page).toHaveURL(/\/weserve\/case-studies\/[a-z-]+$/);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
       await expect(page.locator("dialog[open]")).toHaveCount(1);
       await expect(dialog.getByRole("heading", { level: 2 })).toHaveText(title);
       await expect(dialog.getByRole("heading", { level: 3 })).toHaveText(MODAL_HEADINGS);
@@ -82,7 +98,47 @@ test.describe("case studies", () => {
       await expect(dialog).toBeHidden();
       await expect(page.locator("dialog[open]")).toHaveCount(0);
       await expect(button).toBeFocused();
+      await expect(page).toHaveURL(/\/weserve$/);
     }
+  });
+
+  test("Back closes an open case study, and Forward opens it again", async ({ page }) => {
+    await open(page, "/weserve");
+    await seeMore(page, "Finance: AR Forecast").click();
+    const dialog = page.getByRole("dialog", { name: "Finance: AR Forecast" });
+    await expect(dialog).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/weserve$/);
+    await expect(dialog).toBeHidden();
+    await page.goForward();
+    await expect(dialog).toBeVisible();
+  });
+
+  test("a case study's address, opened directly, is a page of its own", async ({ page }) => {
+    const response = await open(page, `/weserve/case-studies/${SLUGS[1]}`);
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle(/^Manufacturing: Product Maintenance Forecast · Case study \|/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+      "Manufacturing: Product Maintenance Forecast",
+    );
+    await expect(page.locator("main").getByRole("heading", { level: 2 })).toHaveText(
+      MODAL_HEADINGS,
+    );
+    await expect(page.locator("dialog[open]")).toHaveCount(0);
+    await expect(page.locator("#casestudies")).toHaveCount(0);
+    await page.getByRole("link", { name: /Case studies/ }).click();
+    await expect(page).toHaveURL(/\/weserve#casestudies$/);
+    await expect(page.locator("#casestudies")).toBeVisible();
+  });
+
+  test("an unknown case study is an unknown path: Home's content with 404", async ({
+    page,
+    expectedErrors,
+  }) => {
+    expectedErrors.add(loadFailure(404), { url: /\/no-such-study$/ });
+    const response = await open(page, "/weserve/case-studies/no-such-study");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: /You Know the Business/ })).toBeVisible();
   });
 
   test("the modal shows the case study's own text", async ({ page }) => {
@@ -259,7 +315,7 @@ test.describe("loading failures", () => {
     // Both lists (industries, tech needs) fail.
     expectedErrors.add(loadFailure("failed"), { url: ITEMS_API, times: 2 });
     await mockApi(page, ITEMS_API, { fail: true });
-    await open(page, "/weserve");
+    await arriveFromHome(page, "/weserve");
     const alert = page.getByRole("alertdialog", { name: "Oops..." });
     await expect(alert).toBeVisible();
     await expect(alert).toContainText("Something went wrong!");
@@ -278,7 +334,7 @@ test.describe("loading failures", () => {
       answered += 1;
       await route.fulfill({ status: 500, contentType: "application/json", body: "{}" });
     });
-    await open(page, "/weserve");
+    await arriveFromHome(page, "/weserve");
     await expect(needsSection(page)).toBeAttached();
     expect(answered).toBe(2);
     await expect(panel(page, "Industries").getByRole("button")).toHaveCount(0);
@@ -290,15 +346,11 @@ test.describe("loading failures", () => {
 
 test.describe("anchor #industries&techneeds", () => {
   for (const hash of ["#industries&techneeds", "#industries%26techneeds"]) {
-    test(`${hash} scrolls to the section once the lists arrive`, async ({ page }) => {
-      await delayApi(page, ITEMS_API, 3000);
+    test(`${hash} scrolls to the section, which the served page already holds`, async ({
+      page,
+    }) => {
       await open(page, `/weserve${hash}`);
-
-      // The target does not exist yet and the page has not moved.
-      await expect(needsSection(page)).toHaveCount(0);
-      expect(await page.evaluate(() => window.scrollY)).toBe(0);
-
-      await expect(needsSection(page)).toBeAttached({ timeout: 8000 });
+      await expect(needsSection(page)).toBeAttached();
       await expect
         .poll(() => needsSection(page).evaluate((el) => el.getBoundingClientRect().top), {
           timeout: 5000,

@@ -9,15 +9,18 @@ export async function open(page: Page, path: string) {
 }
 
 /**
- * What stands in for content that is still on its way: a list section waiting
- * for its API answer (aria-busy), the leadership carousel's placeholder (team
- * list or lazily loaded code), the ethos cards' placeholders.
+ * Opens Home, then follows its link to `path` (/weserve, /wedo, /weare or
+ * /contact-us) as a visitor does: the next page is rendered in the browser,
+ * so its lists come from the API (the route's clientLoader), not from the
+ * server's render.
  */
-const PENDING = [
-  '[aria-busy="true"]',
-  ".leadership-carousel--placeholder",
-  ".ethos-card--placeholder",
-].join(", ");
+export async function arriveFromHome(page: Page, path: string) {
+  await open(page, "/");
+  await page.locator(`main a[href="${path}"]`).first().click();
+}
+
+/** What stands in for content that is still on its way: the carousel's lazily loaded code. */
+const PENDING = ".leadership-carousel--placeholder";
 
 /**
  * Waits until the page is in its final state: every list has arrived (no

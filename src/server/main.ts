@@ -21,7 +21,7 @@ async function main() {
   await migrateToLatest(database.db, database.engine);
   const seeded = await seedOnce(database.db, config.CONTENT_DIR);
 
-  const renderer = await loadPageRenderer(config.SERVER_BUILD, config.PUBLIC_ORIGIN);
+  const renderer = await loadPageRenderer(config.SERVER_BUILD);
   const app = await buildApp({ config, database, renderer });
   app.log.info({ engine: database.engine, seeded }, "database ready");
 

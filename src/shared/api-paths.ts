@@ -7,6 +7,8 @@ export const API_PATHS = {
   subscribe: "api/v1/subscribe",
   teams: "api/v1/teams/",
   items: "api/v1/items/",
+  /** Not in the spec: the case studies, for a page reached by client-side navigation. */
+  caseStudies: "api/v1/case-studies/",
   sendComment: "api/v1/send-comment",
   xsrf: "api/v1/xsrf",
   unsubscribe: "api/v1/unsubscribe",

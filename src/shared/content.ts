@@ -1,6 +1,6 @@
 /** §3: the content lists the site receives from the API. */
 import type { z } from "zod";
-import type { contentItemSchema, teamMemberSchema } from "./schemas.ts";
+import type { caseStudySchema, contentItemSchema, teamMemberSchema } from "./schemas.ts";
 
 export const CONTENT_CATEGORIES = ["ethos", "industries", "techneeds", "capabilities"] as const;
 export type ContentCategory = (typeof CONTENT_CATEGORIES)[number];
@@ -10,3 +10,16 @@ export const CATEGORIES_WITH_IMAGES: readonly ContentCategory[] = ["industries",
 
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 export type ContentItem = z.infer<typeof contentItemSchema>;
+export type CaseStudy = z.infer<typeof caseStudySchema>;
+
+/** The three sections of a case study, in the order the page shows them (§2). */
+export const CASE_STUDY_SECTIONS = [
+  { key: "opportunity", heading: "The Opportunity" },
+  { key: "solution", heading: "The Solution" },
+  { key: "work", heading: "The Work" },
+] as const;
+
+/** "Finance: AR Forecast" → "Finance". */
+export function sectorOf(study: Pick<CaseStudy, "title">): string {
+  return study.title.split(":")[0]?.trim() || study.title;
+}

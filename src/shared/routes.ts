@@ -10,6 +10,21 @@ export const ROUTES = {
 /** The five screens of the spec. */
 export const SCREEN_PATHS = Object.values(ROUTES);
 
+/** Each case study's own page (the See More modal shows the same address). */
+export const CASE_STUDY_ROUTE = "/weserve/case-studies/:slug";
+
+export function caseStudyPath(slug: string): string {
+  return CASE_STUDY_ROUTE.replace(":slug", encodeURIComponent(slug));
+}
+
+/**
+ * What the server renders, once, for every unknown case study: the browser
+ * matches such a path to the case-study route, which shows Home for a slug it
+ * does not know, so the page must be rendered by that route to hydrate (the
+ * reason for NOT_FOUND_PATH below). No slug can be "__unknown" (seed rule).
+ */
+export const UNKNOWN_CASE_STUDY_PATH = caseStudyPath("__unknown");
+
 /** Where the link in every newsletter e-mail leads (not a screen of the spec's menu). */
 export const UNSUBSCRIBE_PATH = "/unsubscribe";
 

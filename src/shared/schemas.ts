@@ -83,6 +83,16 @@ export const contentItemSchema = z.object({
   imagePath: z.string().optional(),
 });
 
+/** A case study of Who We Serve (§2): its own page at /weserve/case-studies/<slug>. */
+export const caseStudySchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  opportunity: z.array(z.string()),
+  solution: z.array(z.string()),
+  work: z.array(z.string()),
+});
+
 export const inquiryReceivedSchema = z.object({ id: z.number().int() });
 
 export const unsubscribeStateSchema = z.object({

@@ -1,9 +1,9 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
-import { ROUTES, UNSUBSCRIBE_PATH } from "../shared/routes.ts";
+import { CASE_STUDY_ROUTE, ROUTES, UNSUBSCRIBE_PATH } from "../shared/routes.ts";
 
 export default [
   index("routes/home.tsx"),
-  route(ROUTES.weServe, "routes/weserve.tsx"),
+  route(ROUTES.weServe, "routes/weserve.tsx", [route(CASE_STUDY_ROUTE, "routes/case-study.tsx")]),
   route(ROUTES.weDo, "routes/wedo.tsx"),
   route(ROUTES.weAre, "routes/weare.tsx"),
   route(ROUTES.contactUs, "routes/contact-us.tsx"),

@@ -6,6 +6,7 @@ import { ENGINES } from "../support/engines.ts";
 
 const seedTeam = JSON.parse(readFileSync("content/team.json", "utf8"));
 const seedItems = JSON.parse(readFileSync("content/items.json", "utf8"));
+const seedCaseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
 
 describe.each(ENGINES)("content API on $engine", (engine) => {
   let t: TestApp;
@@ -36,6 +37,12 @@ describe.each(ENGINES)("content API on $engine", (engine) => {
       }
     },
   );
+
+  it("GET /api/v1/case-studies/ lists the case studies with their paragraphs", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/v1/case-studies/" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(seedCaseStudies);
+  });
 
   it("gives imagePath only where the category has images", async () => {
     const industries = (await t.app.inject({ url: "/api/v1/items/?category=industries" })).json();

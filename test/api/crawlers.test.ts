@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCREEN_PATHS } from "../../src/shared/routes.ts";
+import { caseStudyPath, SCREEN_PATHS } from "../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -28,7 +28,7 @@ describe("robots.txt and sitemap.xml", () => {
     );
   });
 
-  it("the sitemap lists every screen at its public address, and each is served", async () => {
+  it("the sitemap lists every screen and case study at its public address, and each is served", async () => {
     const response = await t.app.inject({ url: "/sitemap.xml" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/xml/);
@@ -38,8 +38,11 @@ describe("robots.txt and sitemap.xml", () => {
     const locations = [...response.body.matchAll(/<url><loc>([^<]+)<\/loc><\/url>/g)].map(
       (match) => new URL(String(match[1])),
     );
-    expect(locations.map((url) => url.origin)).toEqual(SCREEN_PATHS.map(() => ORIGIN));
-    expect(locations.map((url) => url.pathname)).toEqual([...SCREEN_PATHS]);
+    const studies = await t.app.content.caseStudies();
+    const paths = [...SCREEN_PATHS, ...studies.map((study) => caseStudyPath(study.slug))];
+    expect(studies).toHaveLength(3);
+    expect(locations.map((url) => url.origin)).toEqual(paths.map(() => ORIGIN));
+    expect(locations.map((url) => url.pathname)).toEqual(paths);
     for (const url of locations) {
       expect((await t.app.inject({ url: url.pathname })).statusCode).toBe(200);
     }

@@ -47,10 +47,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** false serves the API only, as without a server build. */
+  withPages?: boolean;
+  /** Renders the pages; by default stubRenderer(). */
+  renderer?: PageRenderer;
+}
+
 export async function startApp(
   engine: EngineCase,
   env: Record<string, string> = {},
-  { withPages = true } = {},
+  { withPages = true, renderer: given }: StartOptions = {},
 ): Promise<TestApp> {
   const testDb: TestDatabase = await engine.create();
   const config = loadConfig({
@@ -77,7 +84,7 @@ export async function startApp(
   const app = await buildApp({
     config,
     database,
-    renderer: withPages ? renderer : null,
+    renderer: withPages ? (given ?? renderer) : null,
     logger: { level: "info", stream },
   });
   await app.ready();

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
 import {
+  caseStudySchema,
   contentItemSchema,
   inquiryReceivedSchema,
   inquirySchema,
@@ -67,6 +68,12 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
     serverPath(API_PATHS.items),
     { schema: { querystring: itemsQuerySchema, response: { 200: contentItemSchema.array() } } },
     async (request) => app.content.items(request.query.category),
+  );
+
+  app.get(
+    serverPath(API_PATHS.caseStudies),
+    { schema: { response: { 200: caseStudySchema.array() } } },
+    async () => app.content.caseStudies(),
   );
 
   app.post(

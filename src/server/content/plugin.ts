@@ -1,21 +1,26 @@
 /**
  * The site's content as the API and the pages read it: each list is queried
- * once and then served from memory. `app.content.changed()` is the one call a
- * writer of content makes afterwards: it drops the lists and the rendered
- * pages, so the next request shows the change.
+ * once and then served from memory. Content is written only through
+ * `app.content.edit(trx => …)`: when the write commits, the lists and the
+ * rendered pages are dropped here and, on PostgreSQL, on every other instance
+ * (change-feed.ts), so the next request anywhere shows the change.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { Transaction } from "kysely";
+import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
-import { listItems, listTeam } from "../db/content.ts";
+import { listCaseStudies, listItems, listTeam } from "../db/content.ts";
+import type { Database } from "../db/schema.ts";
+import { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 
 export class SiteContent {
   private readonly lists = new Map<string, Promise<unknown>>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly database: DatabaseHandle,
-    private readonly onChange: () => void,
+    private readonly feed: ChangeFeed = SOLO_FEED,
   ) {}
 
   team(): Promise<TeamMember[]> {
@@ -26,10 +31,30 @@ export class SiteContent {
     return this.cached(`items:${category}`, () => listItems(this.database.db, category));
   }
 
-  /** Content was written: the next read queries again and pages render again. */
+  caseStudies(): Promise<CaseStudy[]> {
+    return this.cached("case-studies", () => listCaseStudies(this.database.db));
+  }
+
+  /** Writes content in one transaction; once it commits, every instance shows it. */
+  async edit<T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const result = await this.database.db.transaction().execute(async (trx) => {
+      const written = await write(trx);
+      await this.feed.announce(trx);
+      return written;
+    });
+    this.changed();
+    return result;
+  }
+
+  /** Calls `listener` whenever content changed (here or on another instance). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** Content changed: the next read queries again, and listeners drop what they built from it. */
   changed(): void {
     this.lists.clear();
-    this.onChange();
+    for (const listener of this.listeners) listener();
   }
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -50,9 +75,20 @@ declare module "fastify" {
   }
 }
 
+export interface ContentOptions {
+  database: DatabaseHandle;
+  /** Set on PostgreSQL, where several instances may share the database. */
+  databaseUrl: string | undefined;
+}
+
 export default fp(
-  async function content(app: FastifyInstance, { database }: { database: DatabaseHandle }) {
-    app.decorate("content", new SiteContent(database, () => app.pages?.clear()));
+  async function content(app: FastifyInstance, { database, databaseUrl }: ContentOptions) {
+    const feed = databaseUrl
+      ? await listenForChanges(databaseUrl, () => siteContent.changed(), app.log)
+      : SOLO_FEED;
+    const siteContent = new SiteContent(database, feed);
+    app.decorate("content", siteContent);
+    app.addHook("onClose", () => feed.close());
   },
-  { name: "content", dependencies: ["pages"] },
+  { name: "content" },
 );

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import {
+  CASE_STUDY_SECTIONS,
   CATEGORIES_WITH_IMAGES,
+  type CaseStudy,
   type ContentCategory,
   type ContentItem,
   type TeamMember,
@@ -32,4 +34,29 @@ export async function listItems(
   return rows.map(({ name, description, image_path }) =>
     withImages && image_path ? { name, description, imagePath: image_path } : { name, description },
   );
+}
+
+/** A section's paragraphs are stored as one text, separated by blank lines. */
+export const PARAGRAPH_BREAK = "\n\n";
+
+export async function listCaseStudies(db: Kysely<Database>): Promise<CaseStudy[]> {
+  const rows = await db
+    .selectFrom("case_studies")
+    .select(["slug", "title", "summary", ...CASE_STUDY_SECTIONS.map(({ key }) => key)])
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    opportunity: paragraphs(row.opportunity),
+    solution: paragraphs(row.solution),
+    work: paragraphs(row.work),
+  }));
+}
+
+function paragraphs(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
 }

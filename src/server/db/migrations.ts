@@ -120,6 +120,21 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "003_case_studies": {
+      async up(db: AnyDb) {
+        await withTimestamps(
+          types
+            .withId(db.schema.createTable("case_studies"))
+            .addColumn("slug", "text", (c) => c.notNull().unique())
+            .addColumn("position", "integer", notNull)
+            .addColumn("title", "text", notNull)
+            .addColumn("summary", "text", notNull)
+            .addColumn("opportunity", "text", notNull)
+            .addColumn("solution", "text", notNull)
+            .addColumn("work", "text", notNull),
+        ).execute();
+      },
+    },
   };
 }
 

@@ -48,6 +48,18 @@ export interface ContentItemsTable extends Timestamps {
   image_path: string | null;
 }
 
+export interface CaseStudiesTable extends Timestamps {
+  id: Generated<number>;
+  slug: string;
+  position: number;
+  title: string;
+  summary: string;
+  /** Each section's paragraphs, separated by a blank line. */
+  opportunity: string;
+  solution: string;
+  work: string;
+}
+
 export interface SiteMetaTable extends Timestamps {
   key: string;
   value: string;
@@ -76,6 +88,7 @@ export interface Database {
   inquiries: InquiriesTable;
   team_members: TeamMembersTable;
   content_items: ContentItemsTable;
+  case_studies: CaseStudiesTable;
   site_meta: SiteMetaTable;
   outbox: OutboxTable;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "./connection.ts";
-import { listItems, listTeam } from "./content.ts";
+import { listCaseStudies, listItems, listTeam } from "./content.ts";
 import { migrateToLatest } from "./migrations.ts";
 import { seedOnce } from "./seed.ts";
 
@@ -21,6 +21,27 @@ describe("seedOnce", () => {
     expect(await listTeam(database.db)).toEqual(team);
     const items = JSON.parse(readFileSync("content/items.json", "utf8"));
     expect(await listItems(database.db, "capabilities")).toEqual(items.capabilities);
+    const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
+    expect(await listCaseStudies(database.db)).toEqual(caseStudies);
+  });
+
+  it("adds the case studies once to a database seeded before they existed", async () => {
+    await seedOnce(database.db, "content");
+    await database.db.deleteFrom("case_studies").execute();
+    await database.db.deleteFrom("site_meta").where("key", "=", "case_studies_seeded_at").execute();
+    await database.db.updateTable("team_members").set({ title: "Edited" }).execute();
+
+    expect(await seedOnce(database.db, "content")).toBe(true);
+    expect(await listCaseStudies(database.db)).toHaveLength(3);
+    const titles = (await listTeam(database.db)).map((member) => member.title);
+    expect(new Set(titles)).toEqual(new Set(["Edited"]));
+
+    await database.db
+      .deleteFrom("case_studies")
+      .where("slug", "=", "finance-ar-forecast")
+      .execute();
+    expect(await seedOnce(database.db, "content")).toBe(false);
+    expect(await listCaseStudies(database.db)).toHaveLength(2);
   });
 
   it("runs only once, so edits and deletions made later are kept", async () => {

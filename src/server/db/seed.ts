@@ -1,17 +1,21 @@
 /**
- * Loads the seed content from content/ into an empty site. It runs once per
- * database: a marker row, inserted in the same transaction, records that the
- * seed happened, so content the firm later edits or deletes is never restored.
+ * Loads the seed content from content/ into an empty site. Each part runs
+ * once per database: a marker row, inserted in the same transaction, records
+ * that it happened, so content the firm later edits or deletes is never
+ * restored. The case studies have their own marker because they came later:
+ * a database seeded before them still gets them once.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
 import { CAPABILITIES } from "../../shared/capabilities.ts";
 import { CONTENT_CATEGORIES } from "../../shared/content.ts";
+import { PARAGRAPH_BREAK } from "./content.ts";
 import { type Database, nowIso } from "./schema.ts";
 
 const SEED_MARKER = "seeded_at";
+const CASE_STUDIES_MARKER = "case_studies_seeded_at";
 
 const text = z.string().trim().min(1);
 const teamFile = z.array(
@@ -30,6 +34,18 @@ const itemsFile = z
     },
   );
 
+const paragraphs = z.array(text).min(1);
+const caseStudiesFile = z.array(
+  z.strictObject({
+    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lowercase words joined by -"),
+    title: text,
+    summary: text,
+    opportunity: paragraphs,
+    solution: paragraphs,
+    work: paragraphs,
+  }),
+);
+
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(JSON.parse(await readFile(file, "utf8")));
   if (!parsed.success)
@@ -37,23 +53,28 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
   return parsed.data;
 }
 
-/** Returns true when this call seeded the database. */
+/** Inserts the marker `key`; false when another run inserted it first. */
+async function claim(trx: Transaction<Database>, key: string, now: string): Promise<boolean> {
+  const marker = await trx
+    .insertInto("site_meta")
+    .values({ key, value: now, created_at: now, updated_at: now })
+    .onConflict((c) => c.column("key").doNothing())
+    .returning("key")
+    .executeTakeFirst();
+  return marker !== undefined;
+}
+
+/** Returns true when this call seeded anything. */
 export async function seedOnce(db: Kysely<Database>, contentDir: string): Promise<boolean> {
   const team = await readJson(join(contentDir, "team.json"), teamFile);
   const items = await readJson(join(contentDir, "items.json"), itemsFile);
+  const caseStudies = await readJson(join(contentDir, "case-studies.json"), caseStudiesFile);
   const now = nowIso();
   const stamps = { created_at: now, updated_at: now };
 
   return db.transaction().execute(async (trx) => {
-    const marker = await trx
-      .insertInto("site_meta")
-      .values({ key: SEED_MARKER, value: now, ...stamps })
-      .onConflict((c) => c.column("key").doNothing())
-      .returning("key")
-      .executeTakeFirst();
-    if (!marker) return false;
-
-    if (team.length > 0) {
+    const site = await claim(trx, SEED_MARKER, now);
+    if (site && team.length > 0) {
       await trx
         .insertInto("team_members")
         .values(
@@ -79,13 +100,33 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
         ...stamps,
       })),
     );
-    if (rows.length > 0) {
+    if (site && rows.length > 0) {
       await trx
         .insertInto("content_items")
         .values(rows)
         .onConflict((c) => c.columns(["category", "name"]).doNothing())
         .execute();
     }
-    return true;
+
+    const studies = await claim(trx, CASE_STUDIES_MARKER, now);
+    if (studies && caseStudies.length > 0) {
+      await trx
+        .insertInto("case_studies")
+        .values(
+          caseStudies.map((study, position) => ({
+            position,
+            slug: study.slug,
+            title: study.title,
+            summary: study.summary,
+            opportunity: study.opportunity.join(PARAGRAPH_BREAK),
+            solution: study.solution.join(PARAGRAPH_BREAK),
+            work: study.work.join(PARAGRAPH_BREAK),
+            ...stamps,
+          })),
+        )
+        .onConflict((c) => c.column("slug").doNothing())
+        .execute();
+    }
+    return site || studies;
   });
 }

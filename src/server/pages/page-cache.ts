@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import type { PageContext } from "../../shared/page-context.ts";
 import { hashInlineScripts } from "./inline-scripts.ts";
 import type { PageRenderer } from "./renderer.ts";
 
@@ -29,6 +30,7 @@ export class PageCache {
 
   constructor(
     private readonly render: PageRenderer,
+    private readonly context: PageContext,
     private readonly policyFor: (inlineScriptHashes: string[]) => string,
   ) {}
 
@@ -48,7 +50,7 @@ export class PageCache {
   }
 
   private async build(path: string): Promise<CachedPage> {
-    const { status, html } = await this.render(path);
+    const { status, html } = await this.render(path, this.context);
     const identity = Buffer.from(html);
     const [br, gzip] = await Promise.all([
       brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),

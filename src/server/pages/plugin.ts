@@ -9,7 +9,13 @@ import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { API_ROOT } from "../../shared/api-paths.ts";
-import { NOT_FOUND_PATH, PAGE_PATHS } from "../../shared/routes.ts";
+import {
+  CASE_STUDY_ROUTE,
+  caseStudyPath,
+  NOT_FOUND_PATH,
+  PAGE_PATHS,
+  UNKNOWN_CASE_STUDY_PATH,
+} from "../../shared/routes.ts";
 import { contentSecurityPolicy } from "../security/headers.ts";
 import { type Encoding, PageCache } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
@@ -23,6 +29,12 @@ declare module "fastify" {
   }
 }
 
+export interface PagesOptions {
+  renderer: PageRenderer | null;
+  /** PUBLIC_ORIGIN: pages are rendered as if requested there. */
+  origin: string;
+}
+
 const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"] });
 
 function matchesEtag(request: FastifyRequest, etag: string): boolean {
@@ -31,9 +43,11 @@ function matchesEtag(request: FastifyRequest, etag: string): boolean {
 }
 
 export default fp(
-  async function pages(app: FastifyInstance, { renderer }: { renderer: PageRenderer | null }) {
-    const cache = renderer ? new PageCache(renderer, contentSecurityPolicy) : null;
+  async function pages(app: FastifyInstance, { renderer, origin }: PagesOptions) {
+    const context = { content: app.content, origin };
+    const cache = renderer ? new PageCache(renderer, context, contentSecurityPolicy) : null;
     app.decorate("pages", cache);
+    app.content.onChange(() => cache?.clear());
 
     async function send(
       request: FastifyRequest,
@@ -60,6 +74,18 @@ export default fp(
       for (const path of PAGE_PATHS) {
         app.get(path, { compress: false }, (request, reply) => send(request, reply, path));
       }
+      // A case study the content has is a page; any other slug is an unknown path.
+      app.get<{ Params: { slug: string } }>(
+        CASE_STUDY_ROUTE,
+        { compress: false },
+        async (request, reply) => {
+          const studies = await app.content.caseStudies();
+          const known = studies.some((study) => study.slug === request.params.slug);
+          return known
+            ? send(request, reply, caseStudyPath(request.params.slug))
+            : send(request, reply, UNKNOWN_CASE_STUDY_PATH, 404);
+        },
+      );
       // Rendered before the first visitor comes, which also proves the build works.
       app.addHook("onReady", async () => {
         await Promise.all([...PAGE_PATHS, NOT_FOUND_PATH].map((path) => cache.get(path)));
@@ -78,5 +104,5 @@ export default fp(
       return send(request, reply, NOT_FOUND_PATH, 404);
     });
   },
-  { name: "pages" },
+  { name: "pages", dependencies: ["content"] },
 );

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
 import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
-import type { ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
 import type { Inquiry } from "../../shared/inquiry.ts";
 import type {
   inquiryReceivedSchema,
@@ -91,6 +91,10 @@ export function fetchTeam() {
 
 export function fetchItems(category: ContentCategory) {
   return request<ContentItem[]>(`${API_PATHS.items}?${new URLSearchParams({ category })}`);
+}
+
+export function fetchCaseStudies() {
+  return request<CaseStudy[]>(API_PATHS.caseStudies);
 }
 
 export type UnsubscribeState = Partial<z.infer<typeof unsubscribeStateSchema>> & MessageBody;

@@ -1,18 +1,72 @@
 /**
- * On every navigation: to the anchor when the location has one (also on first
- * load), otherwise to the top of the new page. Back and forward keep the
- * browser's own scroll restoration.
+ * Where the page scrolls on every navigation:
+ * - Back and Forward return to where the visitor was on that entry;
+ * - a location with an anchor scrolls smoothly to it (also on first load),
+ *   retrying while the target is not there yet (spec §2, lib/scrollToAnchor);
+ * - any other new page starts at the top, unless the link asked to keep the
+ *   place (a case study opened over its list).
+ *
+ * React Router's <ScrollRestoration> would jump to an anchor at once, before
+ * the smooth scroll of §2 could run, so the positions are kept here instead:
+ * per history entry, recorded as the visitor scrolls (once the next page is
+ * rendered, the old position may already be cut short by a shorter page).
  */
-import { useEffect } from "react";
+import { useEffect, useLayoutEffect } from "react";
 import { useLocation, useNavigationType } from "react-router";
+import { keepsScroll } from "../lib/keepScroll.ts";
 import { scrollToAnchor } from "../lib/scrollToAnchor.ts";
 
+const STORAGE_KEY = "scroll-positions";
+
+/** Each history entry's last scroll position, by location key; kept across reloads. */
+let positions: Record<string, number> | undefined;
+
+function savedPositions(): Record<string, number> {
+  if (!positions) {
+    try {
+      positions = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "{}") as Record<string, number>;
+    } catch {
+      positions = {};
+    }
+  }
+  return positions;
+}
+
+function persistPositions(): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(savedPositions()));
+  } catch {
+    // Storage full or refused: after a reload, Back starts where the browser puts it.
+  }
+}
+
 export function useAnchorScroll(): void {
-  const { pathname, hash, key } = useLocation();
+  const { pathname, hash, key, state } = useLocation();
   const navigationType = useNavigationType();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new navigation (key) to the same anchor scrolls again
+
+  // The browser restores at popstate, before the old page is back; we do it after.
   useEffect(() => {
+    window.history.scrollRestoration = "manual";
+    window.addEventListener("pagehide", persistPositions);
+    return () => window.removeEventListener("pagehide", persistPositions);
+  }, []);
+
+  useLayoutEffect(() => {
+    const record = () => {
+      savedPositions()[key] = window.scrollY;
+    };
+    window.addEventListener("scroll", record, { passive: true });
+    return () => window.removeEventListener("scroll", record);
+  }, [key]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new navigation (key) to the same anchor scrolls again
+  useLayoutEffect(() => {
+    const saved = navigationType === "POP" ? savedPositions()[key] : undefined;
+    if (saved !== undefined) {
+      window.scrollTo(0, saved);
+      return;
+    }
     if (hash) return scrollToAnchor(decodeURIComponent(hash.slice(1)));
-    if (navigationType !== "POP") window.scrollTo(0, 0);
+    if (navigationType !== "POP" && !keepsScroll(state)) window.scrollTo(0, 0);
   }, [pathname, hash, key]);
 }

@@ -1,8 +1,10 @@
+import type { MetaFunction } from "react-router";
+import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { InquiryForm } from "../features/contact/InquiryForm.tsx";
-import { pageMeta } from "../lib/pageTitle.ts";
+import { routeMeta } from "../lib/seo.ts";
 
-export const meta = () => pageMeta("Contact Us", SITE.contactInvitation);
+export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.contactUs, matches);
 
 export default function ContactUsPage() {
   return (

@@ -1,10 +1,10 @@
-import { Link } from "react-router";
+import { Link, type MetaFunction } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
-import { pageMeta } from "../lib/pageTitle.ts";
+import { routeMeta } from "../lib/seo.ts";
 
-export const meta = () => pageMeta(null);
+export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.home, matches);
 
 export const links = () => [
   { rel: "preload", as: "image", href: "/video/home-poster.webp", fetchPriority: "high" },

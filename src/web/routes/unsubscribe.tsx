@@ -3,13 +3,13 @@
  * the link is for and asks to confirm; a bad or used link gets a clear answer.
  */
 import { useEffect, useState } from "react";
-import { Link, useSearchParams } from "react-router";
-import { ROUTES } from "../../shared/routes.ts";
+import { Link, type MetaFunction, useSearchParams } from "react-router";
+import { ROUTES, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { checkUnsubscribe, confirmUnsubscribe } from "../api/client.ts";
 import { Spinner } from "../components/Spinner.tsx";
-import { pageMeta } from "../lib/pageTitle.ts";
+import { routeMeta } from "../lib/seo.ts";
 
-export const meta = () => [...pageMeta("Unsubscribe"), { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => routeMeta(UNSUBSCRIBE_PATH, matches);
 
 type View =
   | { step: "checking" }

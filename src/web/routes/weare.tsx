@@ -1,38 +1,42 @@
 /**
- * Who We Are (spec §2): the leadership carousel and the ethos flip cards.
- * Each section takes its anchor id (#leadership, #ethos) only once its list
- * has settled, so an anchor link waits (and retries) until the content it
- * points at is in place; until then a placeholder of similar height stands in.
+ * Who We Are (spec §2): the leadership carousel and the ethos flip cards,
+ * with the team and the ethos from the server's render (loader) or, after a
+ * move in the browser, from the API (clientLoader, api/contentLists.ts).
  *
  * The carousel is the spec's lazily loaded part (§8, §9): if it fails to
  * load, the error reaches the root's default error screen, so this route
  * deliberately exports no ErrorBoundary.
  */
-import { Suspense, useEffect } from "react";
-import { ANCHORS } from "../../shared/routes.ts";
+import { Suspense } from "react";
+import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
+import { ANCHORS, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { fetchItems, fetchTeam } from "../api/client.ts";
+import { fetchLists, servedLists } from "../api/contentLists.ts";
 import { PageHero } from "../components/PageHero.tsx";
-import { EthosGrid, EthosPlaceholder } from "../features/ethos/EthosCards.tsx";
+import { EthosGrid } from "../features/ethos/EthosCards.tsx";
 import {
   CarouselLayoutStyle,
   LeadershipPlaceholder,
 } from "../features/leadership/LeadershipPlaceholder.tsx";
-import { useContentList } from "../hooks/useContentList.ts";
+import { useListFailureAlert } from "../hooks/useListFailureAlert.ts";
 import { lazyWithTimeout } from "../lib/lazyWithTimeout.ts";
-import { pageMeta } from "../lib/pageTitle.ts";
+import { routeMeta } from "../lib/seo.ts";
 
 const loadCarousel = () => import("../features/leadership/LeadershipCarousel.tsx");
 const LeadershipCarousel = lazyWithTimeout(loadCarousel);
 
-const loadEthos = () => fetchItems("ethos");
-
-export function meta() {
-  return pageMeta(
-    "Who We Are",
-    `Meet the leadership of ${SITE.firmName} and the ethos behind how we pair business and technology expertise.`,
-  );
+export async function loader({ context }: LoaderFunctionArgs) {
+  const [team, ethos] = await Promise.all([context.content.team(), context.content.items("ethos")]);
+  return servedLists({ team, ethos });
 }
+
+export function clientLoader() {
+  return fetchLists({ team: fetchTeam, ethos: () => fetchItems("ethos") });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  routeMeta(ROUTES.weAre, matches, { people: data?.lists.team });
 
 const ethosIntro = (
   <>
@@ -45,14 +49,9 @@ const ethosIntro = (
 );
 
 export default function WeArePage() {
-  const team = useContentList(fetchTeam);
-  const ethos = useContentList(loadEthos);
-
-  // Fetch the carousel's code while the team list is on its way. A failure is
-  // left to the lazy component, which raises it when it renders.
-  useEffect(() => {
-    loadCarousel().catch(() => {});
-  }, []);
+  const loaded = useLoaderData<typeof loader>();
+  useListFailureAlert(loaded);
+  const { team, ethos } = loaded.lists;
 
   return (
     <>
@@ -62,7 +61,7 @@ export default function WeArePage() {
       </PageHero>
 
       <section
-        id={team.settled ? ANCHORS.leadership : undefined}
+        id={ANCHORS.leadership}
         className="section section--warm"
         aria-labelledby="leadership-heading"
       >
@@ -79,22 +78,14 @@ export default function WeArePage() {
             </p>
           </header>
           <Suspense fallback={<LeadershipPlaceholder />}>
-            {team.settled ? <LeadershipCarousel members={team.items} /> : <LeadershipPlaceholder />}
+            <LeadershipCarousel members={team} />
           </Suspense>
         </div>
       </section>
 
-      <section
-        id={ethos.settled ? ANCHORS.ethos : undefined}
-        className="section"
-        aria-labelledby="ethos-heading"
-      >
+      <section id={ANCHORS.ethos} className="section" aria-labelledby="ethos-heading">
         <div className="container">
-          {ethos.settled ? (
-            <EthosGrid items={ethos.items} intro={ethosIntro} />
-          ) : (
-            <EthosPlaceholder intro={ethosIntro} cards={4} />
-          )}
+          <EthosGrid items={ethos} intro={ethosIntro} />
         </div>
       </section>
     </>

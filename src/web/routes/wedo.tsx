@@ -1,15 +1,31 @@
+/**
+ * What We Do (spec §2): the capabilities, from the server's render (loader)
+ * or, after a move in the browser, from the API (clientLoader), and the
+ * methodology.
+ */
+import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
+import { ROUTES } from "../../shared/routes.ts";
+import { fetchItems } from "../api/client.ts";
+import { fetchLists, servedLists } from "../api/contentLists.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
 import { Capabilities } from "../features/capabilities/Capabilities.tsx";
 import { Methodology } from "../features/methodology/Methodology.tsx";
-import { pageMeta } from "../lib/pageTitle.ts";
+import { useListFailureAlert } from "../hooks/useListFailureAlert.ts";
+import { routeMeta } from "../lib/seo.ts";
 
-export const meta = () =>
-  pageMeta(
-    "What We Do",
-    "Our capabilities and the method that pairs business and technical experts.",
-  );
+export async function loader({ context }: LoaderFunctionArgs) {
+  return servedLists({ capabilities: await context.content.items("capabilities") });
+}
+
+export function clientLoader() {
+  return fetchLists({ capabilities: () => fetchItems("capabilities") });
+}
+
+export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.weDo, matches);
 
 export default function WeDoPage() {
+  const loaded = useLoaderData<typeof loader>();
+  useListFailureAlert(loaded);
   return (
     <>
       <section className="video-hero" aria-labelledby="wedo-title">
@@ -22,7 +38,7 @@ export default function WeDoPage() {
           </p>
         </div>
       </section>
-      <Capabilities />
+      <Capabilities items={loaded.lists.capabilities} />
       <Methodology />
     </>
   );

@@ -1,14 +1,8 @@
-/** §2 capabilities: cards from the API show a name; hover or focus reveals the description. */
+/** §2 capabilities: cards show a name; hover or focus reveals the description. */
+import type { ContentItem } from "../../../shared/content.ts";
 import { ANCHORS } from "../../../shared/routes.ts";
-import { fetchItems } from "../../api/client.ts";
-import { useContentList } from "../../hooks/useContentList.ts";
 
-const loadCapabilities = () => fetchItems("capabilities");
-
-export function Capabilities() {
-  const { items, settled } = useContentList(loadCapabilities);
-  if (!settled) return <div className="section capabilities-placeholder" aria-busy="true" />;
-
+export function Capabilities({ items }: { items: ContentItem[] }) {
   return (
     <section id={ANCHORS.capabilities} className="section" aria-labelledby="capabilities-title">
       <div className="container">

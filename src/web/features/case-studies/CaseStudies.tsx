@@ -1,15 +1,22 @@
 /**
- * Spec §2/§4: the Case Studies section of Who We Serve. Three fixed cards from
- * content/case-studies.json; each See More opens that card's own modal.
+ * Spec §2/§4: the Case Studies section of Who We Serve. Each card's See More
+ * goes to the case study's own address; over this list, that address shows
+ * the study in a modal (routes/case-study.tsx), and Back or Close returns here.
  */
-
-import { useState } from "react";
-import { ANCHORS } from "../../../shared/routes.ts";
+import { Link } from "react-router";
+import { type CaseStudy, sectorOf } from "../../../shared/content.ts";
+import { ANCHORS, caseStudyPath } from "../../../shared/routes.ts";
 import { ArrowIcon } from "../../components/ArrowIcon.tsx";
-import { CaseStudyModal } from "./CaseStudyModal.tsx";
-import { CASE_STUDIES, type CaseStudy, sectorOf } from "./data.ts";
+import { KEEP_SCROLL } from "../../lib/keepScroll.ts";
 
-export function CaseStudies() {
+/** The navigation state that asks for a case study over the list, which stays where it was. */
+export const OVER_LIST = { overList: true, ...KEEP_SCROLL } as const;
+
+export function isOverList(state: unknown): boolean {
+  return typeof state === "object" && state !== null && "overList" in state;
+}
+
+export function CaseStudies({ studies }: { studies: CaseStudy[] }) {
   return (
     <section
       id={ANCHORS.caseStudies}
@@ -23,12 +30,12 @@ export function CaseStudies() {
             <h2 id="case-studies-heading">Case Studies</h2>
           </div>
           <p className="case-studies__intro">
-            Three recent engagements, each run by a business lead and a technical expert working
-            side by side, and each measured by what changed for the client.
+            Recent engagements, each run by a business lead and a technical expert working side by
+            side, and each measured by what changed for the client.
           </p>
         </header>
         <ul className="case-studies__grid">
-          {CASE_STUDIES.map((study, index) => (
+          {studies.map((study, index) => (
             <li key={study.slug}>
               <CaseStudyCard study={study} index={index} />
             </li>
@@ -40,7 +47,6 @@ export function CaseStudies() {
 }
 
 function CaseStudyCard({ study, index }: { study: CaseStudy; index: number }) {
-  const [open, setOpen] = useState(false);
   const titleId = `case-study-${study.slug}`;
 
   return (
@@ -55,16 +61,14 @@ function CaseStudyCard({ study, index }: { study: CaseStudy; index: number }) {
         {study.title}
       </h3>
       <p className="case-card__summary">{study.summary}</p>
-      <button
-        type="button"
+      <Link
+        to={caseStudyPath(study.slug)}
+        state={OVER_LIST}
         className="button button--ghost case-card__more"
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
       >
         See More<span className="visually-hidden"> about {study.title}</span>
         <ArrowIcon />
-      </button>
-      <CaseStudyModal study={study} open={open} onClose={() => setOpen(false)} />
+      </Link>
     </article>
   );
 }

@@ -1,35 +1,20 @@
-/** One case study in a modal: The Opportunity, The Solution and The Work (spec §2). */
-import { Link } from "react-router";
-import { ROUTES } from "../../../shared/routes.ts";
+/** A case study in a modal over Who We Serve, at the case study's own address. */
+import { type CaseStudy, sectorOf } from "../../../shared/content.ts";
 import { Modal } from "../../components/Modal.tsx";
-import { type CaseStudy, sectorOf } from "./data.ts";
+import { CaseStudyArticle, caseStudyIds } from "./CaseStudyArticle.tsx";
 
-const SECTIONS = [
-  { key: "opportunity", heading: "The Opportunity" },
-  { key: "solution", heading: "The Solution" },
-  { key: "work", heading: "The Work" },
-] as const;
-
-interface CaseStudyModalProps {
-  study: CaseStudy;
-  open: boolean;
-  onClose: () => void;
-}
-
-export function CaseStudyModal({ study, open, onClose }: CaseStudyModalProps) {
-  const titleId = `${study.slug}-dialog-title`;
-  const summaryId = `${study.slug}-dialog-summary`;
-
+export function CaseStudyModal({ study, onClose }: { study: CaseStudy; onClose: () => void }) {
+  const ids = caseStudyIds(study);
   return (
     <Modal
-      open={open}
+      open
       onClose={onClose}
-      labelledBy={titleId}
-      describedBy={summaryId}
+      labelledBy={ids.title}
+      describedBy={ids.summary}
       className="case-study-modal"
     >
       <div className="case-study-modal__bar">
-        <p className="case-study-modal__kicker">Case study · {sectorOf(study)}</p>
+        <p className="case-study__kicker">Case study · {sectorOf(study)}</p>
         <button
           type="button"
           className="case-study-modal__close"
@@ -47,30 +32,7 @@ export function CaseStudyModal({ study, open, onClose }: CaseStudyModalProps) {
           </svg>
         </button>
       </div>
-      <div className="case-study-modal__body">
-        <h2 id={titleId} className="case-study-modal__title">
-          {study.title}
-        </h2>
-        <p id={summaryId} className="case-study-modal__summary">
-          {study.summary}
-        </p>
-        {SECTIONS.map(({ key, heading }) => (
-          <section key={key} className="case-study-modal__section">
-            <h3>{heading}</h3>
-            <div>
-              {study[key].map((paragraph) => (
-                <p key={paragraph}>{paragraph}</p>
-              ))}
-            </div>
-          </section>
-        ))}
-      </div>
-      <div className="case-study-modal__footer">
-        <p>Facing a similar challenge?</p>
-        <Link to={ROUTES.contactUs} className="button button--accent">
-          Talk to us
-        </Link>
-      </div>
+      <CaseStudyArticle study={study} headingLevel={2} />
     </Modal>
   );
 }

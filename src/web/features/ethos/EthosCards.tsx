@@ -65,16 +65,3 @@ export function EthosGrid({ items, intro }: { items: ContentItem[]; intro: React
     </div>
   );
 }
-
-/** Holds the grid's place, at a similar height, until the list has arrived. */
-export function EthosPlaceholder({ intro, cards }: { intro: ReactNode; cards: number }) {
-  return (
-    <div className="ethos-grid">
-      <div className="ethos-grid__intro">{intro}</div>
-      {Array.from({ length: cards }, (_, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity but their place
-        <div key={index} className="ethos-card ethos-card--placeholder" aria-hidden="true" />
-      ))}
-    </div>
-  );
-}

@@ -1,27 +1,21 @@
-/**
- * Spec §2/§4: the two-panel Industries & Tech Needs section of Who We Serve.
- * Both lists come from the API. The section takes its anchor id only once both
- * lists have answered, so a link to #industries&techneeds waits for the content
- * (the anchor scroller retries); until then the same layout holds the space.
- */
+/** Spec §2/§4: the two-panel Industries & Tech Needs section of Who We Serve. */
 import { Link } from "react-router";
+import type { ContentItem } from "../../../shared/content.ts";
 import { ANCHORS, ROUTES } from "../../../shared/routes.ts";
-import { fetchItems } from "../../api/client.ts";
 import { Reveal } from "../../components/Reveal.tsx";
-import { useContentList } from "../../hooks/useContentList.ts";
 import { NeedsPanel } from "./NeedsPanel.tsx";
 
-export function IndustriesAndTechNeeds() {
-  const industries = useContentList(() => fetchItems("industries"));
-  const techNeeds = useContentList(() => fetchItems("techneeds"));
-  const ready = industries.settled && techNeeds.settled;
+interface IndustriesAndTechNeedsProps {
+  industries: ContentItem[];
+  techNeeds: ContentItem[];
+}
 
+export function IndustriesAndTechNeeds({ industries, techNeeds }: IndustriesAndTechNeedsProps) {
   return (
     <section
-      id={ready ? ANCHORS.industriesAndTechNeeds : undefined}
+      id={ANCHORS.industriesAndTechNeeds}
       className="section section--warm needs"
       aria-labelledby="needs-heading"
-      aria-busy={!ready}
     >
       <div className="container">
         <header className="needs__header">
@@ -41,9 +35,7 @@ export function IndustriesAndTechNeeds() {
               title="Industries"
               intro="Sectors where our teams have delivered measurable results."
               overview="Every sector has its own economics, rules and vocabulary. Our business leads have worked inside these industries, so each project starts from what matters to your customers, not from the technology."
-              items={industries.items}
-              loading={!ready}
-              placeholderRows={5}
+              items={industries}
             />
           </Reveal>
           <Reveal className="needs__reveal">
@@ -52,9 +44,7 @@ export function IndustriesAndTechNeeds() {
               title="Tech Needs"
               intro="The two ways we most often put technology to work."
               overview="Whether the answer is to connect the software you already own or to build something new, we scope it against a business goal and hand it over to a team that can run it."
-              items={techNeeds.items}
-              loading={!ready}
-              placeholderRows={2}
+              items={techNeeds}
             />
           </Reveal>
         </div>

@@ -17,24 +17,13 @@ interface NeedsPanelProps {
   /** Shown in the detail area while no entry is selected. */
   overview: string;
   items: ContentItem[];
-  loading: boolean;
-  /** How many placeholder rows hold the space while the list loads. */
-  placeholderRows: number;
 }
 
 function isHover(event: PointerEvent) {
   return event.pointerType !== "touch";
 }
 
-export function NeedsPanel({
-  id,
-  title,
-  intro,
-  overview,
-  items,
-  loading,
-  placeholderRows,
-}: NeedsPanelProps) {
+export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProps) {
   const [active, setActive] = useState<number | null>(null);
   const headingId = `${id}-heading`;
   const current = active === null ? undefined : items[active];
@@ -48,17 +37,7 @@ export function NeedsPanel({
       </header>
 
       <div className="needs-panel__entries">
-        {loading ? (
-          <ul
-            className={`needs-panel__list${placeholderRows > 3 ? " needs-panel__list--columns" : ""}`}
-            aria-hidden="true"
-          >
-            {Array.from({ length: placeholderRows }, (_, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-              <li key={index} className="needs-panel__skeleton" />
-            ))}
-          </ul>
-        ) : items.length > 0 ? (
+        {items.length > 0 ? (
           <ul
             className={`needs-panel__list${items.length > 3 ? " needs-panel__list--columns" : ""}`}
             aria-labelledby={headingId}

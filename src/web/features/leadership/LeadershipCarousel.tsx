@@ -77,11 +77,23 @@ function Carousel({ members }: { members: TeamMember[] }) {
   const lastPosition = positions - 1;
   const active = Math.min(current, lastPosition);
 
-  // Slides per view follow the track's breakpoint; re-read it when the track resizes.
+  // Slides per view follow the track's breakpoint; re-read it when the track
+  // resizes, and aim a scroll still on its way at where its slide is now.
   useEffect(() => {
     const track = trackRef.current;
     if (!track) return;
-    const measure = () => setSlidesPerView(readSlidesPerView(track));
+    const measure = () => {
+      const perView = readSlidesPerView(track);
+      setSlidesPerView(perView);
+      if (targetRef.current === null) return;
+      const target = Math.min(targetRef.current, Math.max(0, slidesOf(track).length - perView));
+      targetRef.current = target;
+      setCurrent(target);
+      track.scrollTo({
+        left: offsetOfSlide(track, target),
+        behavior: prefersReducedMotion() ? "auto" : "smooth",
+      });
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(track);
@@ -97,8 +109,18 @@ function Carousel({ members }: { members: TeamMember[] }) {
     let settleTimer: ReturnType<typeof setTimeout> | undefined;
     const settle = () => {
       clearTimeout(settleTimer);
+      const nearest = nearestSlide(track);
+      // While a slide is asked for, only coming to rest on it ends the wait.
+      // The scrollend of an earlier scroll that the request cut short, or the
+      // timer running out before the new scroll has started, would otherwise
+      // reset the count half-way and send the next press to the wrong slide.
+      if (targetRef.current !== null && targetRef.current !== nearest) return;
       targetRef.current = null;
-      setCurrent(nearestSlide(track));
+      setCurrent(nearest);
+    };
+    // The visitor's own swipe or wheel takes over from a pending target.
+    const release = () => {
+      targetRef.current = null;
     };
     const onScroll = () => {
       if (!frame) {
@@ -112,11 +134,15 @@ function Carousel({ members }: { members: TeamMember[] }) {
     };
     track.addEventListener("scroll", onScroll, { passive: true });
     track.addEventListener("scrollend", settle);
+    track.addEventListener("touchstart", release, { passive: true });
+    track.addEventListener("wheel", release, { passive: true });
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(settleTimer);
       track.removeEventListener("scroll", onScroll);
       track.removeEventListener("scrollend", settle);
+      track.removeEventListener("touchstart", release);
+      track.removeEventListener("wheel", release);
     };
   }, []);
 
@@ -127,7 +153,12 @@ function Carousel({ members }: { members: TeamMember[] }) {
       const target = Math.min(Math.max(index, 0), lastPosition);
       const left = offsetOfSlide(track, target);
       setCurrent(target);
-      if (Math.abs(track.scrollLeft - left) < 1) return;
+      if (Math.abs(track.scrollLeft - left) < 1) {
+        // Already there: a scroll still setting off for another slide stops here.
+        if (targetRef.current !== null) track.scrollTo({ left, behavior: "instant" });
+        targetRef.current = null;
+        return;
+      }
       targetRef.current = target;
       track.scrollTo({ left, behavior: prefersReducedMotion() ? "auto" : "smooth" });
     },

@@ -1,0 +1,12 @@
+/** Shows §8's "Something went wrong!" once when a page's content lists could not be fetched. */
+import { useEffect } from "react";
+import { DIALOG } from "../../shared/constants.ts";
+import type { ContentLists } from "../api/contentLists.ts";
+import { useAlert } from "./useAlert.ts";
+
+export function useListFailureAlert(loaded: ContentLists<unknown>): void {
+  const showAlert = useAlert();
+  useEffect(() => {
+    if (loaded.failed) showAlert({ title: DIALOG.failureTitle, text: DIALOG.somethingWrong });
+  }, [loaded, showAlert]);
+}
