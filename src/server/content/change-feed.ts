@@ -12,8 +12,8 @@
  * change, since notices sent while it was away are lost.
  */
 import { randomUUID } from "node:crypto";
-import type { FastifyBaseLogger } from "fastify";
 import { type Kysely, sql } from "kysely";
+import type { FastifyBaseLogger } from "fastify";
 import pg from "pg";
 import type { Database } from "../db/schema.ts";
 
@@ -35,7 +35,7 @@ export const SOLO_FEED: ChangeFeed = {
 export async function listenForChanges(
   databaseUrl: string,
   onChange: () => void,
-  log: FastifyBaseLogger,
+  log: Pick<FastifyBaseLogger, "warn">,
 ): Promise<ChangeFeed> {
   // Our own notices come back to us too; the payload tells them apart.
   const instance = randomUUID();

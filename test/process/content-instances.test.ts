@@ -1,0 +1,72 @@
+/**
+ * Several instances on one PostgreSQL database (issue 8, point 1): a content
+ * change made through the content module in one process shows on every
+ * other server process within one second, in its pages and its API.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenForChanges } from "../../src/server/content/change-feed.ts";
+import { SiteContent } from "../../src/server/content/plugin.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
+import { ENGINES, POSTGRES_SKIP_REASON, type TestDatabase } from "../support/engines.ts";
+import { type ServerProcess, startServer } from "../support/server-process.ts";
+
+const postgres = ENGINES.find((engine) => engine.engine === "postgres");
+if (!postgres) console.warn(POSTGRES_SKIP_REASON);
+const [first] = JSON.parse(readFileSync("content/team.json", "utf8"));
+
+describe.skipIf(!postgres)("content changes across server processes on PostgreSQL", () => {
+  let testDb: TestDatabase;
+  let servers: ServerProcess[] = [];
+  let database: DatabaseHandle;
+  let content: SiteContent;
+
+  beforeAll(async () => {
+    testDb = await (postgres as NonNullable<typeof postgres>).create();
+    // One after the other: each migrates and seeds the schema on start.
+    servers = [await startServer(testDb.env), await startServer(testDb.env)];
+    database = openDatabase({ databaseUrl: testDb.env.DATABASE_URL, sqliteFile: "" });
+    const feed = await listenForChanges(String(testDb.env.DATABASE_URL), () => {}, console);
+    content = new SiteContent(database, feed);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const server of servers) server.child.kill("SIGTERM");
+    await Promise.all(servers.map((server) => server.exited));
+    await database?.db.destroy();
+    await testDb?.drop();
+  });
+
+  it("every other instance shows the change within one second", async () => {
+    // Both instances have the page and the list in memory.
+    for (const server of servers) {
+      expect(await (await fetch(`${server.origin}/weare`)).text()).toContain(first.title);
+      expect((await (await fetch(`${server.origin}/api/v1/teams/`)).json())[0].title).toBe(
+        first.title,
+      );
+    }
+
+    await content.edit((trx) =>
+      trx
+        .updateTable("team_members")
+        .set({ title: "Chief Listening Officer" })
+        .where("fullname", "=", first.fullname)
+        .execute(),
+    );
+    const changed = Date.now();
+
+    await Promise.all(
+      servers.map(async (server) => {
+        await expect
+          .poll(async () => (await fetch(`${server.origin}/weare`)).text(), {
+            timeout: 1000,
+            interval: 25,
+          })
+          .toContain("Chief Listening Officer");
+        const team = await (await fetch(`${server.origin}/api/v1/teams/`)).json();
+        expect(team[0].title).toBe("Chief Listening Officer");
+      }),
+    );
+    expect(Date.now() - changed).toBeLessThan(1000);
+  });
+});
