@@ -1,4 +1,5 @@
 import { SCREEN_PATHS } from "../src/shared/routes.ts";
+import { NOT_FOUND_SEO } from "../src/web/lib/seo.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
 import { expect, loadFailure, test } from "./support/test.ts";
 
@@ -21,4 +22,33 @@ test("an unknown path shows the Home page with status 404", async ({ page, expec
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Business + Technology");
   await expect(page.getByRole("heading", { name: /You Know the Business/ })).toBeVisible();
   await expect(page.getByRole("banner")).toBeVisible();
+  await expect(page).toHaveTitle(NOT_FOUND_SEO.title);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  // No menu entry claims this page, on a wide screen or in the phone menu.
+  await expect(page.locator('header [aria-current="page"], header a.active')).toHaveCount(0);
+});
+
+test("a page whose code fails to download shows the error screen with a retry", async ({
+  page,
+  expectedErrors,
+}) => {
+  await open(page, "/");
+  // Who We Are's route module cannot be fetched (a deploy replaced it, or the network dropped).
+  let blocked = true;
+  await page.route(/\/assets\/weare-[^/]+\.js$/, (route) =>
+    blocked ? route.abort("failed") : route.continue(),
+  );
+  // Chromium logs the failed request; React Router logs the failure and its error.
+  expectedErrors.add(loadFailure("failed"), { url: /\/assets\/weare-/ });
+  expectedErrors.add(/^Error loading route module `[^`]+weare-[^`]+`, reloading page\.\.\.$/);
+  expectedErrors.add(/^TypeError: Failed to fetch dynamically imported module: /);
+  const reloads: string[] = [];
+  page.on("load", () => reloads.push(page.url()));
+  await page.locator('main a[href="/weare"]').first().click();
+  await expect(page.getByRole("heading", { name: "Unexpected Application Error!" })).toBeVisible();
+  await expect(page.getByText(/this page's code could not be downloaded/)).toBeVisible();
+  expect(reloads).toEqual([]);
+  blocked = false;
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Who We Are");
 });

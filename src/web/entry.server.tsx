@@ -1,10 +1,13 @@
 /**
  * Renders a page on the server (src/server/pages/ calls it once per page and
- * keeps the result, ADR 010). The whole document is rendered before it is
- * written (allReady), including the inline scripts that carry React Router's
- * hydration data.
+ * keeps the result, ADR 010). `prerender` waits for everything, the lazily
+ * loaded carousel included, and writes each part in its place: a page that
+ * streamed would show the carousel's placeholder until a script swapped the
+ * content in, which a reader without JavaScript never runs. React also moves
+ * a large finished part out of place to stream it sooner; the unbounded chunk
+ * size keeps every part inline, since the page is sent whole anyway.
  */
-import { renderToReadableStream } from "react-dom/server";
+import { prerender } from "react-dom/static";
 import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 
@@ -14,10 +17,10 @@ export default async function handleRequest(
   headers: Headers,
   context: EntryContext,
 ) {
-  const body = await renderToReadableStream(<ServerRouter context={context} url={request.url} />, {
+  const { prelude } = await prerender(<ServerRouter context={context} url={request.url} />, {
     signal: request.signal,
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
   });
-  await body.allReady;
   headers.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { status, headers });
+  return new Response(prelude, { status, headers });
 }

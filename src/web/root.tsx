@@ -1,14 +1,42 @@
 import { type ReactNode, useEffect } from "react";
-import { Links, Meta, Outlet, Scripts } from "react-router";
+import {
+  Links,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  Meta,
+  Outlet,
+  Scripts,
+  useNavigation,
+} from "react-router";
 import { ACCENT_COLOR } from "../shared/constants.ts";
 import { designTokensCss } from "../shared/design-tokens.ts";
 import { AlertProvider } from "./app/AlertProvider.tsx";
+import { ErrorScreen } from "./app/ErrorBoundary.tsx";
 import { useAnchorScroll } from "./app/useAnchorScroll.ts";
+import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/useRouteCodeFailure.ts";
 import { SiteFooter } from "./layout/SiteFooter.tsx";
 import { SiteHeader } from "./layout/SiteHeader.tsx";
+import { rootSeoData, SITE_LINKS } from "./lib/seo.ts";
+import { FONT_PRELOADS } from "./styles/fonts.ts";
 import styles from "./styles/index.css?inline";
 
 export { ErrorBoundary } from "./app/ErrorBoundary.tsx";
+
+/**
+ * The site's public origin, for every page's canonical address (lib/seo.ts),
+ * and the token of the forms' hidden field (ADR 004; hooks/useFormSubmission.ts).
+ */
+export const loader = (args: LoaderFunctionArgs) => ({
+  ...rootSeoData(args),
+  formToken: args.context?.forms?.token ?? "",
+});
+// The origin never changes: the browser never asks the server for it again.
+export const shouldRevalidate = () => false;
+
+/** The web fonts the first paint needs (styles/fonts.css), fetched with the page. */
+export const links: LinksFunction = () => [...FONT_PRELOADS, ...SITE_LINKS];
+
+const HAS_SCRIPT = 'document.documentElement.classList.add("js")';
 
 /** The design tokens as custom properties, then every stylesheet of the site. */
 const pageStyles = `${designTokensCss()}\n${styles}`;
@@ -20,6 +48,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={ACCENT_COLOR} />
+        {/* Before the first paint: effects that need script (fade-ins, flips, the menu
+            button) apply only under .js, so without script every part shows as it is. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant one-liner, allowed by its hash in the CSP */}
+        <script dangerouslySetInnerHTML={{ __html: HAS_SCRIPT }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
@@ -40,6 +72,12 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  const codeFailed = useRouteCodeFailure();
+  const going = useNavigation().location;
+  if (codeFailed) {
+    const target = going ? `${going.pathname}${going.search}${going.hash}` : undefined;
+    return <ErrorScreen text={ROUTE_CODE_FAILURE} retryHref={target} />;
+  }
   return (
     <AlertProvider>
       <a className="skip-link" href="#main">

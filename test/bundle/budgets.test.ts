@@ -13,6 +13,7 @@ import { brotliCompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { loadPageRenderer } from "../../src/server/pages/renderer.ts";
 import { SCREEN_PATHS } from "../../src/shared/routes.ts";
+import { seededPageContext } from "../support/page-context.ts";
 
 const KB = 1024;
 const BUDGETS = {
@@ -20,6 +21,9 @@ const BUDGETS = {
   inlineCss: 8 * KB,
   video: 1024 * KB,
   image: 40 * KB,
+  /** Each font file a page preloads (ADR 011), and how many: they compete with the page. */
+  preloadedFont: 50 * KB,
+  preloadedFonts: 2,
 };
 
 const ROOT = "build/client";
@@ -27,11 +31,12 @@ const SERVER_BUILD = "build/server/index.js";
 const built = existsSync(SERVER_BUILD);
 if (!built)
   console.warn(`Budget checks skipped: ${SERVER_BUILD} is missing (npm run build makes it)`);
-const render = built ? await loadPageRenderer(SERVER_BUILD, "http://localhost") : null;
+const render = built ? await loadPageRenderer(SERVER_BUILD) : null;
+const context = await seededPageContext();
 /** A page as the server renders it. */
 async function pageHtml(path: string): Promise<string> {
   if (!render) throw new Error("no server build");
-  return (await render(path)).html;
+  return (await render(path, context)).html;
 }
 
 const brotliSize = (bytes: Buffer | string) => brotliCompressSync(bytes).length;
@@ -77,6 +82,20 @@ describe.skipIf(!built)("budgets of the built site", () => {
     expect(css.length).toBeGreaterThan(0);
     expect(brotliSize(css)).toBeLessThanOrEqual(BUDGETS.inlineCss);
   });
+
+  it.each(SCREEN_PATHS)(
+    `%s preloads at most ${BUDGETS.preloadedFonts} fonts of at most ${BUDGETS.preloadedFont / KB} KB each`,
+    async (path) => {
+      const html = await pageHtml(path);
+      const fonts = [...html.matchAll(/<link rel="preload" as="font"[^>]* href="([^"]+)"/g)].map(
+        (match) => String(match[1]),
+      );
+      expect(fonts.length).toBeGreaterThan(0);
+      expect(fonts.length).toBeLessThanOrEqual(BUDGETS.preloadedFonts);
+      for (const href of fonts)
+        expect(statSync(join(ROOT, href)).size, href).toBeLessThanOrEqual(BUDGETS.preloadedFont);
+    },
+  );
 
   it(`keeps every video under ${BUDGETS.video / KB} KB and every image under ${BUDGETS.image / KB} KB`, () => {
     const over = [

@@ -2,11 +2,16 @@
  * Small screens (§2, §4): a collapsible menu with the four links, open or
  * closed. While open, its button shows a close icon (×); a tap
  * outside the menu, Esc, or any navigation closes it.
+ *
+ * Without JavaScript the button cannot work, so a link in its place opens
+ * the list by its anchor (#mobile-menu, shown by CSS :target); the page's
+ * `js` class (root.tsx) tells which of the two is shown.
  */
 import { useEffect, useRef, useState } from "react";
 import { NavLink, useLocation } from "react-router";
 import { CONTACT_LINK, MENU } from "./menu.ts";
 
+const LIST_ID = "mobile-menu";
 const LINKS = [...MENU.map(({ label, to }) => ({ label, to })), CONTACT_LINK];
 
 export function MobileMenu() {
@@ -45,13 +50,17 @@ export function MobileMenu() {
         type="button"
         className="mobile-nav__toggle"
         aria-expanded={open}
-        aria-controls="mobile-menu"
+        aria-controls={LIST_ID}
         onClick={() => setOpen(!open)}
       >
         <span className="mobile-nav__bars" aria-hidden="true" />
         <span>Menu</span>
       </button>
-      <ul id="mobile-menu" className="mobile-nav__list" hidden={!open}>
+      <a href={`#${LIST_ID}`} className="mobile-nav__toggle mobile-nav__fallback">
+        <span className="mobile-nav__bars" aria-hidden="true" />
+        <span>Menu</span>
+      </a>
+      <ul id={LIST_ID} className="mobile-nav__list" hidden={!open}>
         {LINKS.map((link) => (
           <li key={link.to}>
             <NavLink to={link.to} onClick={() => setOpen(false)}>
