@@ -1,8 +1,8 @@
 /**
  * `npm run bench:lighthouse`: Lighthouse (mobile preset: Moto G Power, slow 4G,
  * 4x CPU slowdown) on every route of the built site, in Debian's Chromium. Runs
- * each route RUNS times and reports the median, as a Markdown table for
- * docs/benchmarks.md. Lighthouse is fetched by npx on first use, so it is not a
+ * each route and one case study's page RUNS times and reports the median, with
+ * the page's weight without video, as a Markdown table for docs/benchmarks.md. Lighthouse is fetched by npx on first use, so it is not a
  * dependency of the site.
  */
 import { execFile } from "node:child_process";
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
 import { startBuiltSite } from "../scripts/built-site.ts";
-import { SCREEN_PATHS } from "../src/shared/routes.ts";
+import { caseStudyPath, SCREEN_PATHS } from "../src/shared/routes.ts";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -26,7 +26,11 @@ interface Result {
   lcp: number;
   tbt: number;
   cls: number;
+  /** Bytes transferred, videos left out. */
+  weight: number;
 }
+
+const PATHS = [...SCREEN_PATHS, caseStudyPath("finance-ar-forecast")];
 
 async function audit(path: string, index: number): Promise<Result> {
   const output = join(work, `${index}.json`);
@@ -56,6 +60,14 @@ async function audit(path: string, index: number): Promise<Result> {
     lcp: metric("largest-contentful-paint"),
     tbt: metric("total-blocking-time"),
     cls: metric("cumulative-layout-shift"),
+    weight: (
+      report.audits["network-requests"].details.items as {
+        mimeType?: string;
+        transferSize?: number;
+      }[]
+    )
+      .filter((item) => !item.mimeType?.startsWith("video/"))
+      .reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
   };
 }
 
@@ -66,14 +78,14 @@ const { origin, stop } = await startBuiltSite(PORT);
 try {
   const rows: string[] = [];
   let index = 0;
-  for (const path of SCREEN_PATHS) {
+  for (const path of PATHS) {
     const results: Result[] = [];
     for (let i = 0; i < RUNS; i += 1) results.push(await audit(path, index++));
     const score = (id: string) => median(results.map((r) => r.scores[id] ?? 0));
     const ms = (pick: (r: Result) => number) =>
       `${(median(results.map(pick)) / 1000).toFixed(2)} s`;
     rows.push(
-      `| ${path} | ${score("performance")} | ${score("accessibility")} | ${score("best-practices")} | ${score("seo")} | ${ms((r) => r.fcp)} | ${ms((r) => r.lcp)} | ${Math.round(median(results.map((r) => r.tbt)))} ms | ${median(results.map((r) => r.cls)).toFixed(3)} |`,
+      `| ${path} | ${score("performance")} | ${score("accessibility")} | ${score("best-practices")} | ${score("seo")} | ${ms((r) => r.fcp)} | ${ms((r) => r.lcp)} | ${Math.round(median(results.map((r) => r.tbt)))} ms | ${median(results.map((r) => r.cls)).toFixed(3)} | ${Math.round(median(results.map((r) => r.weight)) / 1024)} KB |`,
     );
     console.error(`measured ${path}`);
   }
@@ -81,9 +93,9 @@ try {
     `Median of ${RUNS} runs per route, ${LIGHTHOUSE}, mobile preset, Chromium ${process.env.CHROME_PATH ?? "/usr/bin/chromium"}.\n`,
   );
   console.log(
-    "| Route | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
+    "| Route | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS | Weight (no video) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 } finally {
   stop();

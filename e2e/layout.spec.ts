@@ -1,22 +1,73 @@
-import { SCREEN_PATHS } from "../src/shared/routes.ts";
+import { caseStudyPath, SCREEN_PATHS } from "../src/shared/routes.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
-import { expect, test } from "./support/test.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const WIDTHS = [320, 375, 768, 1024, 1440, 1920];
 
-for (const path of SCREEN_PATHS) {
+const sideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const path of [...SCREEN_PATHS, caseStudyPath("manufacturing-product-maintenance-forecast")]) {
   test(`${path} never scrolls sideways at ${WIDTHS.join(", ")} px`, async ({ page }) => {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await open(page, path);
       await waitUntilSettled(page);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow, `horizontal overflow at ${width} px`).toBe(0);
+      expect(await sideways(page), `horizontal overflow at ${width} px`).toBe(0);
     }
   });
 }
+
+test.describe("at 320 px", () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("the error screen fits without sideways scrolling", async ({ page, expectedErrors }) => {
+    await open(page, "/");
+    await page.route(/\/assets\/weare-[^/]+\.js$/, (route) => route.abort("failed"));
+    expectedErrors.add(loadFailure("failed"), { url: /\/assets\/weare-/ });
+    expectedErrors.add(/^Error loading route module `[^`]+`, reloading page\.\.\.$/);
+    expectedErrors.add(/^TypeError: Failed to fetch dynamically imported module: /);
+    await page.locator('main a[href="/weare"]').first().click();
+    await expect(
+      page.getByRole("heading", { name: "Unexpected Application Error!" }),
+    ).toBeVisible();
+    expect(await sideways(page)).toBe(0);
+  });
+});
+
+test.describe("the sticky header", () => {
+  for (const viewport of [
+    { width: 375, height: 640 },
+    { width: 1440, height: 800 },
+  ]) {
+    test(`never covers a focused field, forwards or backwards, at ${viewport.width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await open(page, "/contact-us");
+      const fields = page.locator("main form").locator("input, select, textarea");
+      const count = await fields.count();
+      expect(count).toBeGreaterThan(5);
+      const headerBottom = async () =>
+        (await page.locator("header.site-header").boundingBox())?.height ?? 0;
+      const check = async () => {
+        const box = await page.evaluate(() => document.activeElement?.getBoundingClientRect().top);
+        expect(box).toBeGreaterThanOrEqual(await headerBottom());
+      };
+      // Backwards from the page's end: each field comes into view below the header.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await fields.last().focus();
+      for (let index = count - 2; index >= 0; index -= 1) {
+        await page.keyboard.press("Shift+Tab");
+        await check();
+      }
+      // Forwards from the top.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await fields.first().focus();
+      await check();
+    });
+  }
+});
 
 test("every image has alt text or is marked decorative, and explicit dimensions", async ({
   page,

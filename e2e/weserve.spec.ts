@@ -102,6 +102,29 @@ test.describe("case studies", () => {
     }
   });
 
+  test("an open case study holds the page still, and a click on the backdrop closes it", async ({
+    page,
+  }) => {
+    await open(page, "/weserve");
+    const button = seeMore(page, "Finance: AR Forecast");
+    await button.scrollIntoViewIfNeeded();
+    const before = await page.evaluate(() => window.scrollY);
+    await button.click();
+    const dialog = page.getByRole("dialog", { name: "Finance: AR Forecast" });
+    await expect(dialog).toBeVisible();
+    // A wheel over the backdrop does not scroll the page behind.
+    await page.mouse.move(5, 300);
+    await page.mouse.wheel(0, 800);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(before);
+    await page.mouse.click(5, 300);
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/weserve$/);
+    // A click inside the dialog keeps it open.
+    await button.click();
+    await dialog.getByRole("heading", { name: "The Solution" }).click();
+    await expect(dialog).toBeVisible();
+  });
+
   test("Back closes an open case study, and Forward opens it again", async ({ page }) => {
     await open(page, "/weserve");
     await seeMore(page, "Finance: AR Forecast").click();
@@ -307,6 +330,22 @@ test.describe("industries and tech needs", () => {
 
     await page.evaluate(() => window.scrollTo(0, 0));
     for (const wrapper of wrappers) await expect(wrapper).not.toHaveClass(/\bis-visible\b/);
+  });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 740 }, hasTouch: true });
+
+  test("tapping an entry brings its detail into view", async ({ page }) => {
+    await openWeserve(page);
+    for (const name of ["Industries", "Tech Needs"] as const) {
+      const entry = entries(page, name).first();
+      await entry.scrollIntoViewIfNeeded();
+      await entry.tap();
+      const detail = panel(page, name).locator(".needs-stage__detail.is-active");
+      // Its text is in view (sub-pixel rounding aside).
+      await expect(detail).toBeInViewport({ ratio: 0.95 });
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 /**
  * A modal on the native <dialog>: the browser makes the rest of the page inert
- * (focus stays inside) and Esc closes it; focus goes back where it was.
+ * (focus stays inside) and Esc closes it; focus goes back where it was. A
+ * click on the backdrop closes it too, and the page behind does not scroll
+ * while it is open (modal.css).
  */
 import { type ReactNode, useEffect, useRef } from "react";
 
@@ -40,6 +42,7 @@ export function Modal({
   }, [open, returnFocusTo]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: from the keyboard, Esc closes it (onCancel)
     <dialog
       ref={ref}
       className={className ? `modal ${className}` : "modal"}
@@ -49,6 +52,17 @@ export function Modal({
       onCancel={(event) => {
         event.preventDefault();
         onClose();
+      }}
+      // The backdrop belongs to the <dialog> itself: a click whose target is
+      // the dialog, outside its box, landed on the backdrop.
+      onClick={(event) => {
+        const box = event.currentTarget.getBoundingClientRect();
+        const outside =
+          event.clientX < box.left ||
+          event.clientX > box.right ||
+          event.clientY < box.top ||
+          event.clientY > box.bottom;
+        if (event.target === event.currentTarget && outside) onClose();
       }}
     >
       {open ? children : null}

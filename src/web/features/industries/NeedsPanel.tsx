@@ -4,9 +4,10 @@
  * clears when the pointer or the focus leaves it (spec §4). A tap selects too.
  */
 
-import { type PointerEvent, useState } from "react";
+import { type PointerEvent, useRef, useState } from "react";
 import type { ContentItem } from "../../../shared/content.ts";
 import { ArrowIcon } from "../../components/ArrowIcon.tsx";
+import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
 
 const PROMPT = "Hover or focus an entry to see how we help.";
 
@@ -25,6 +26,15 @@ function isHover(event: PointerEvent) {
 
 export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProps) {
   const [active, setActive] = useState<number | null>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  // On a phone the detail sits below the list: a tap brings it into view.
+  const choose = (index: number) => {
+    setActive(index);
+    stage.current?.scrollIntoView({
+      block: "nearest",
+      behavior: prefersReducedMotion() ? "auto" : "smooth",
+    });
+  };
   const headingId = `${id}-heading`;
   const current = active === null ? undefined : items[active];
   const clear = (index: number) => setActive((now) => (now === index ? null : now));
@@ -51,7 +61,7 @@ export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProp
                   onPointerLeave={(event) => isHover(event) && clear(index)}
                   onFocus={() => setActive(index)}
                   onBlur={() => clear(index)}
-                  onClick={() => setActive(index)}
+                  onClick={() => choose(index)}
                 >
                   <span className="needs-entry__number" aria-hidden="true">
                     {String(index + 1).padStart(2, "0")}
@@ -67,7 +77,7 @@ export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProp
         )}
       </div>
 
-      <div className={`needs-stage${current ? " is-active" : ""}`}>
+      <div ref={stage} className={`needs-stage${current ? " is-active" : ""}`}>
         <div className="needs-stage__media">
           <div className="needs-stage__idle">
             <svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true">
