@@ -1,17 +1,26 @@
 /**
  * `npm run screenshots`: starts the built site on a spare port with a fresh
- * SQLite database and writes each route at 375 and 1440 px to docs/screenshots/.
+ * SQLite database and writes each route and a case study's page at 375 and
+ * 1440 px to docs/screenshots/, then a few pages as a reader without
+ * JavaScript sees them (`*-nojs-*.png`).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
-import { SCREEN_PATHS } from "../src/shared/routes.ts";
+import { caseStudyPath, ROUTES, SCREEN_PATHS } from "../src/shared/routes.ts";
 import { startBuiltSite } from "./built-site.ts";
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 4300);
 const WIDTHS = [375, 1440] as const;
 const OUT_DIR = process.env.SCREENSHOT_DIR ?? "docs/screenshots";
+const CASE_STUDY = caseStudyPath("finance-ar-forecast");
+const PATHS = [...SCREEN_PATHS, CASE_STUDY];
+const NO_SCRIPT_PATHS = [ROUTES.weAre, ROUTES.weServe, CASE_STUDY];
+
+/** "/" → "home", "/weserve/case-studies/x" → "case-study". */
+const nameOf = (path: string) =>
+  path === "/" ? "home" : path === CASE_STUDY ? "case-study" : path.slice(1);
 
 const { origin, stop } = await startBuiltSite(PORT);
 try {
@@ -23,7 +32,7 @@ try {
       viewport: { width, height: 900 },
       reducedMotion: "reduce",
     });
-    for (const path of SCREEN_PATHS) {
+    for (const path of PATHS) {
       await page.goto(`${origin}${path}`, { waitUntil: "networkidle" });
       // Scroll through the page so every fade-in section has been in view.
       await page.evaluate(async () => {
@@ -38,12 +47,23 @@ try {
         content: ".reveal { opacity: 1 !important; transform: none !important; }",
       });
       await page.waitForTimeout(300);
-      const name = path === "/" ? "home" : path.slice(1);
-      const file = join(OUT_DIR, `${name}-${width}.png`);
+      const file = join(OUT_DIR, `${nameOf(path)}-${width}.png`);
       await page.screenshot({ path: file, fullPage: true });
       console.log(`wrote ${file}`);
     }
     await page.close();
+
+    const noScript = await browser.newPage({
+      viewport: { width, height: 900 },
+      javaScriptEnabled: false,
+    });
+    for (const path of NO_SCRIPT_PATHS) {
+      await noScript.goto(`${origin}${path}`, { waitUntil: "networkidle" });
+      const file = join(OUT_DIR, `${nameOf(path)}-nojs-${width}.png`);
+      await noScript.screenshot({ path: file, fullPage: true });
+      console.log(`wrote ${file}`);
+    }
+    await noScript.close();
   }
   await browser.close();
 } finally {
