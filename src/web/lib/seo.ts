@@ -24,7 +24,7 @@ import type {
   WebSiteLeaf,
   WithContext,
 } from "schema-dts";
-import type { TeamMember } from "../../shared/content.ts";
+import { sectorOf, type TeamMember } from "../../shared/content.ts";
 import { caseStudyPath, ROUTES, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 
@@ -313,7 +313,7 @@ export interface CaseStudySeo {
 /** A case study, on its own page. */
 export function articleJsonLd(study: CaseStudySeo, origin: string): WithContext<ArticleLeaf> {
   const url = absoluteUrl(origin, caseStudyPath(study.slug));
-  const sector = study.title.split(":")[0]?.trim();
+  const sector = sectorOf(study);
   return {
     "@context": CONTEXT,
     "@type": "Article",
