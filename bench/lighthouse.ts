@@ -30,9 +30,23 @@ interface Result {
   weight: number;
 }
 
-const PATHS = [...SCREEN_PATHS, caseStudyPath("finance-ar-forecast")];
+/** Every route and one case study; PATHS=/,/weare measures only those. */
+const PATHS = process.env.PATHS
+  ? process.env.PATHS.split(",")
+  : [...SCREEN_PATHS, caseStudyPath("finance-ar-forecast")];
 
-async function audit(path: string, index: number): Promise<Result> {
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART) on a busy machine: try again. */
+async function audit(path: string, index: number, attempts = 3): Promise<Result> {
+  try {
+    return await auditOnce(path, index);
+  } catch (error) {
+    if (attempts <= 1) throw error;
+    console.error(`retrying ${path}: ${String(error).split("\n")[1] ?? error}`);
+    return audit(path, index, attempts - 1);
+  }
+}
+
+async function auditOnce(path: string, index: number): Promise<Result> {
   const output = join(work, `${index}.json`);
   await run(
     "npx",

@@ -26,10 +26,17 @@ function isHover(event: PointerEvent) {
 
 export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProps) {
   const [active, setActive] = useState<number | null>(null);
+  // The pictures load once the visitor reaches for the list, not with the page:
+  // most visitors never hover an entry, and they are a third of the page's weight.
+  const [wanted, setWanted] = useState(false);
+  const show = (index: number) => {
+    setWanted(true);
+    setActive(index);
+  };
   const stage = useRef<HTMLDivElement>(null);
   // On a phone the detail sits below the list: a tap brings it into view.
   const choose = (index: number) => {
-    setActive(index);
+    show(index);
     stage.current?.scrollIntoView({
       block: "nearest",
       behavior: prefersReducedMotion() ? "auto" : "smooth",
@@ -57,9 +64,9 @@ export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProp
                 <button
                   type="button"
                   className={`needs-entry${index === active ? " is-active" : ""}`}
-                  onPointerEnter={(event) => isHover(event) && setActive(index)}
+                  onPointerEnter={(event) => isHover(event) && show(index)}
                   onPointerLeave={(event) => isHover(event) && clear(index)}
-                  onFocus={() => setActive(index)}
+                  onFocus={() => show(index)}
                   onBlur={() => clear(index)}
                   onClick={() => choose(index)}
                 >
@@ -93,7 +100,7 @@ export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProp
             <p>{PROMPT}</p>
           </div>
           {items.map((item, index) =>
-            item.imagePath ? (
+            wanted && item.imagePath ? (
               <img
                 key={item.name}
                 className={index === active ? "is-active" : undefined}
