@@ -5,6 +5,9 @@ import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_LAUNCH } from "./e2e/support/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+// The test server writes its e-mail here, and tests read it (e2e/no-js-forms.spec.ts).
+// Set once in the main process; the workers it starts inherit it.
+process.env.MAILBOX_DIR ??= mkdtempSync(join(tmpdir(), "e2e-mail-"));
 
 export default defineConfig({
   testDir: "e2e",
@@ -32,6 +35,7 @@ export default defineConfig({
       SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db"),
       RATE_LIMIT_PER_MINUTE: "1000",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
+      MAILBOX_DIR: process.env.MAILBOX_DIR,
     },
   },
 });

@@ -1,5 +1,11 @@
 import { DIALOG } from "../src/shared/constants.ts";
-import { INQUIRY_FIELDS, INQUIRY_TYPE_PLACEHOLDER, INQUIRY_TYPES } from "../src/shared/inquiry.ts";
+import { FIELD_REASONS } from "../src/shared/field-rules.ts";
+import {
+  INQUIRY_FIELDS,
+  INQUIRY_TYPE_PLACEHOLDER,
+  INQUIRY_TYPES,
+  type InquiryField,
+} from "../src/shared/inquiry.ts";
 import { SITE } from "../src/shared/site.ts";
 import { mockApi } from "./support/api.ts";
 import { alertDialog, open } from "./support/page.ts";
@@ -22,9 +28,10 @@ async function fillForm(page: Page) {
   await field(page, "comments").fill("We would like to forecast demand.");
 }
 
+/** What the visitor typed: every field but the hidden token. */
 async function values(page: Page) {
   return form(page)
-    .locator("input, select, textarea")
+    .locator("input:not([type=hidden]), select, textarea")
     .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
 }
 
@@ -151,4 +158,68 @@ test("keyboard only: fill in every field, send, close the dialog", async ({ page
   await page.keyboard.press("Enter");
   await expect(alertDialog(page)).toBeHidden();
   await expect(submit(page)).toBeFocused();
+});
+
+/** A field's reason under it, as the control points to it (aria-describedby). */
+async function expectRefused(page: Page, name: InquiryField, reason: string) {
+  const control = field(page, name);
+  await expect(control).toHaveAttribute("aria-invalid", "true");
+  await expect(control).toHaveAccessibleDescription(`${INQUIRY_FIELDS[name].label} ${reason}.`);
+}
+
+test("values the browser accepts but the shared rules refuse are marked, and nothing is sent", async ({
+  page,
+}) => {
+  const requests = await mockApi(page, SEND, { status: 200, body: { id: 1 } });
+  await open(page, "/contact-us");
+  await fillForm(page);
+  await field(page, "firstName").fill("   ");
+  await field(page, "email").fill("jane@acme");
+  await submit(page).click();
+  await expectRefused(page, "firstName", FIELD_REASONS.required);
+  await expectRefused(page, "email", FIELD_REASONS.email);
+  await expect(field(page, "firstName")).toBeFocused();
+  await expect(field(page, "lastName")).not.toHaveAttribute("aria-invalid");
+  await expect(alertDialog(page)).toBeHidden();
+
+  await field(page, "email").fill("a@b");
+  // Changing a value takes its mark away until the form is sent again.
+  await expect(field(page, "email")).not.toHaveAttribute("aria-invalid");
+  await submit(page).click();
+  await expectRefused(page, "email", FIELD_REASONS.email);
+  await field(page, "email").fill("jane@acme.com");
+  await submit(page).click();
+  await expectRefused(page, "firstName", FIELD_REASONS.required);
+  await expect(field(page, "email")).not.toHaveAttribute("aria-invalid");
+  expect(requests).toHaveLength(0);
+
+  await field(page, "firstName").fill("Ada");
+  await submit(page).click();
+  await expect(alertDialog(page)).toContainText(DIALOG.inquiryReceived);
+  expect(requests).toHaveLength(1);
+});
+
+test("a 400 naming fields shows each reason next to its field and the spec's dialog", async ({
+  page,
+  expectedErrors,
+}) => {
+  expectedErrors.add(loadFailure(400), { url: SEND });
+  const reasons = { email: FIELD_REASONS.email, phoneNumber: FIELD_REASONS.tooLong(40) };
+  await mockApi(page, SEND, {
+    status: 400,
+    body: { message: "Invalid request: email is not a valid e-mail address.", fields: reasons },
+  });
+  await open(page, "/contact-us");
+  await fillForm(page);
+  const before = await values(page);
+  await submit(page).click();
+  const dialog = alertDialog(page);
+  await expect(dialog.getByRole("heading")).toHaveText(DIALOG.failureTitle);
+  await expect(dialog.getByText(DIALOG.inquiryFailed, { exact: true })).toBeVisible();
+  await dialog.getByRole("button", { name: DIALOG.confirm }).click();
+  await expectRefused(page, "email", reasons.email);
+  await expectRefused(page, "phoneNumber", reasons.phoneNumber);
+  await expect(field(page, "email")).toBeFocused();
+  expect(await values(page)).toEqual(before);
+  await expect(submit(page)).toBeEnabled();
 });

@@ -1,4 +1,5 @@
 import { ACCENT_COLOR, COPYRIGHT_YEAR, DIALOG } from "../src/shared/constants.ts";
+import { FIELD_REASONS } from "../src/shared/field-rules.ts";
 import { SITE } from "../src/shared/site.ts";
 import { holdApi, mockApi } from "./support/api.ts";
 import { alertDialog, open } from "./support/page.ts";
@@ -155,13 +156,9 @@ test("a page served without the token cookie (from a CDN cache) fetches a token 
   context,
 }) => {
   await mockApi(page, SUBSCRIBE, { status: 201 });
-  // A list request sent after the cookies are cleared would bring a new
-  // cookie: wait until the page's own list requests (team, ethos) are answered.
-  const lists = [/\/api\/v1\/teams\b/, /\/api\/v1\/items\/?\?category=ethos\b/].map((url) =>
-    page.waitForResponse(url),
-  );
+  // The page comes with its lists (ADR 010), and list answers set no cookie:
+  // once it is open, nothing brings the cookie back but the token request.
   await open(page, "/weare");
-  for (const response of await Promise.all(lists)) await response.finished();
   await context.clearCookies();
   const tokenRequest = page.waitForRequest(/\/api\/v1\/xsrf/);
   const subscribeRequest = page.waitForRequest(SUBSCRIBE);
@@ -172,4 +169,51 @@ test("a page served without the token cookie (from a CDN cache) fetches a token 
   expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(sent.headers()["x-xsrf-token"]).toBe(cookie?.value);
   await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+});
+
+test("an address the browser accepts but the shared rule refuses is marked, and nothing is sent", async ({
+  page,
+}) => {
+  const requests = await mockApi(page, SUBSCRIBE, { status: 201 });
+  await open(page, "/");
+  for (const address of ["jane@acme", "a@b"]) {
+    await subscribeWith(page, address);
+    await expect(emailInput(page)).toHaveAttribute("aria-invalid", "true");
+    await expect(emailInput(page)).toHaveAccessibleDescription(
+      `Email address ${FIELD_REASONS.email}.`,
+    );
+    await expect(emailInput(page)).toBeFocused();
+  }
+  await expect(alertDialog(page)).toBeHidden();
+  expect(requests).toHaveLength(0);
+  await subscribeWith(page, "jane@acme.com");
+  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+  await expect(emailInput(page)).not.toHaveAttribute("aria-invalid");
+  expect(requests).toHaveLength(1);
+});
+
+test("a 400 naming the address shows its reason under the field and the spec's dialog", async ({
+  page,
+  expectedErrors,
+}) => {
+  expectedErrors.add(loadFailure(400), { url: SUBSCRIBE });
+  await mockApi(page, SUBSCRIBE, {
+    status: 400,
+    body: {
+      message: "Invalid request: emailId is not a valid e-mail address.",
+      fields: { emailId: FIELD_REASONS.email },
+    },
+  });
+  await open(page, "/");
+  await subscribeWith(page, "someone@example.com");
+  const dialog = alertDialog(page);
+  await expect(dialog.getByRole("heading")).toHaveText(DIALOG.failureTitle);
+  await expect(dialog.getByText(DIALOG.somethingWrong, { exact: true })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(emailInput(page)).toHaveAttribute("aria-invalid", "true");
+  await expect(emailInput(page)).toHaveAccessibleDescription(
+    `Email address ${FIELD_REASONS.email}.`,
+  );
+  await expect(emailInput(page)).toBeFocused();
+  await expect(emailInput(page)).toHaveValue("someone@example.com");
 });

@@ -64,7 +64,12 @@ export async function buildApp({ config, database, logger, renderer }: AppOption
   await app.register(apiContract);
   await app.register(mail, { config, database, unsubscribeSecret: secret });
   await app.register(content, { database, databaseUrl: config.DATABASE_URL });
-  await app.register(pages, { renderer, origin: config.PUBLIC_ORIGIN });
+  await app.register(pages, {
+    renderer,
+    origin: config.PUBLIC_ORIGIN,
+    secret,
+    writesPerMinute: config.RATE_LIMIT_PER_MINUTE,
+  });
   await app.register(crawlers, { origin: config.PUBLIC_ORIGIN });
   await app.register(api, { writesPerMinute: config.RATE_LIMIT_PER_MINUTE });
   await app.register(unsubscribeApi, { database, secret });

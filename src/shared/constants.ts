@@ -34,6 +34,14 @@ export const DIALOG = {
   confirm: "OK",
 } as const;
 
+/**
+ * Not in the spec: what a form adds to the spec's failure text when fields
+ * were refused (each field's reason is shown next to it).
+ */
+export const FORM_TEXTS = {
+  checkFields: "Please correct what is marked below and send the form again.",
+} as const;
+
 /** §8: heading of the default error screen. */
 export const ERROR_SCREEN_HEADING = "Unexpected Application Error!";
 

@@ -1,11 +1,15 @@
 /**
  * §3 and §5: the inquiry payload's field rules, as plain data. The form reads
- * them for its attributes without loading a validation library; schemas.ts
- * builds the server's validation from the same rules.
+ * them for its attributes and checks each value with them before sending
+ * (field-rules.ts), without loading a validation library; schemas.ts builds
+ * the server's validation from the same rules.
  */
 import type { z } from "zod";
 import { CAPABILITIES, type Capability } from "./capabilities.ts";
+import { checkFields, type FieldReasons, type FieldRule } from "./field-rules.ts";
 import type { inquirySchema } from "./schemas.ts";
+
+export type { FieldRule } from "./field-rules.ts";
 
 /** §3 spells one option differently from its capability: "App development". */
 const INQUIRY_SPELLING: Partial<Record<Capability, string>> = {
@@ -20,13 +24,6 @@ export const INQUIRY_TYPES = [
 
 export const INQUIRY_TYPE_PLACEHOLDER = "Inquiry Type";
 
-export interface FieldRule {
-  label: string;
-  required: boolean;
-  maxLength: number;
-  kind: "text" | "email" | "choice" | "longtext";
-}
-
 export const INQUIRY_FIELDS = {
   firstName: { label: "First name", required: true, maxLength: 100, kind: "text" },
   lastName: { label: "Last name", required: true, maxLength: 100, kind: "text" },
@@ -34,7 +31,13 @@ export const INQUIRY_FIELDS = {
   jobTitle: { label: "Job title", required: false, maxLength: 200, kind: "text" },
   email: { label: "Email", required: true, maxLength: 254, kind: "email" },
   phoneNumber: { label: "Phone number", required: true, maxLength: 40, kind: "text" },
-  inquiryType: { label: "Inquiry type", required: true, maxLength: 40, kind: "choice" },
+  inquiryType: {
+    label: "Inquiry type",
+    required: true,
+    maxLength: 40,
+    kind: "choice",
+    choices: INQUIRY_TYPES,
+  },
   comments: { label: "Comments", required: true, maxLength: 5000, kind: "longtext" },
 } as const satisfies Record<string, FieldRule>;
 
@@ -42,3 +45,24 @@ export type InquiryField = keyof typeof INQUIRY_FIELDS;
 
 /** The inquiry as the server accepts it (optional fields default to ""). */
 export type Inquiry = z.infer<typeof inquirySchema>;
+
+/** The inquiry as a form holds it: every field as the visitor typed it. */
+export type InquiryValues = Record<InquiryField, string>;
+
+export const INQUIRY_FIELD_NAMES = Object.keys(INQUIRY_FIELDS) as InquiryField[];
+
+/** The form's fields from posted form data (absent fields are empty). */
+export function inquiryValuesFrom(data: { get(name: string): unknown }): InquiryValues {
+  const value = (field: InquiryField) => {
+    const given = data.get(field);
+    return typeof given === "string" ? given : "";
+  };
+  return Object.fromEntries(
+    INQUIRY_FIELD_NAMES.map((field) => [field, value(field)]),
+  ) as InquiryValues;
+}
+
+/** Each field the server would refuse, with its reason (the server's own words). */
+export function checkInquiry(values: InquiryValues): FieldReasons {
+  return checkFields(INQUIRY_FIELDS, values);
+}

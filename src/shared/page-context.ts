@@ -1,14 +1,47 @@
 /**
- * What the server hands the pages' loaders when it renders them (React
- * Router's load context): the content, read from the database, and the
- * site's public origin for canonical addresses.
+ * What the server hands the pages' loaders and actions when it renders them
+ * (React Router's load context): the content, read from the database, the
+ * site's public origin for canonical addresses, and the forms' service.
  */
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "./content.ts";
+import type { FieldReasons } from "./field-rules.ts";
+import type { InquiryValues } from "./inquiry.ts";
 
 export interface ContentReader {
   team(): Promise<TeamMember[]>;
   items(category: ContentCategory): Promise<ContentItem[]>;
   caseStudies(): Promise<CaseStudy[]>;
+}
+
+/**
+ * The hidden field of both forms: the token that proves a form post came
+ * from a page this server rendered (ADR 004). Without JavaScript the browser
+ * posts the form to the page itself; with JavaScript the form calls the API
+ * and the field is not used.
+ */
+export const FORM_TOKEN_FIELD = "_xsrf";
+
+/** What a write through a form answers: done (with the server's message), or the refused fields. */
+export type FormWrite<Outcome extends string> =
+  | { outcome: Outcome; message: string }
+  | { outcome: "invalid"; fields: FieldReasons };
+
+/**
+ * The writes behind the forms when the browser posts them without JavaScript
+ * (the routes' actions). The server implements them with the API's own code,
+ * so a form post and an API call store the same row and queue the same mail.
+ */
+export interface FormService {
+  /** The value of every form's FORM_TOKEN_FIELD: the same for every visitor (pages are cached). */
+  token: string;
+  /**
+   * Why the server refuses this post (a cross-site or stale form, a missing
+   * cookie, too many posts), in words for the visitor; null when it may write.
+   * The writes below refuse too when it is set.
+   */
+  refusal: string | null;
+  sendInquiry(values: InquiryValues): Promise<FormWrite<"sent">>;
+  subscribe(email: string): Promise<FormWrite<"subscribed" | "already">>;
 }
 
 // A type, not an interface: React Router's AppLoadContext has an index
@@ -17,6 +50,8 @@ export type PageContext = {
   content: ContentReader;
   /** The site's public origin, e.g. "https://www.example.com" (PUBLIC_ORIGIN). */
   origin: string;
+  /** Absent where no server renders the pages (`npm run dev`, tests of the build's size). */
+  forms?: FormService;
 };
 
 declare module "react-router" {

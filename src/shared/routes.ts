@@ -28,8 +28,15 @@ export const UNKNOWN_CASE_STUDY_PATH = caseStudyPath("__unknown");
 /** Where the link in every newsletter e-mail leads (not a screen of the spec's menu). */
 export const UNSUBSCRIBE_PATH = "/unsubscribe";
 
+/**
+ * Where the footer's subscribe form posts without JavaScript, and a page of
+ * its own that shows the form and the outcome (not a screen of the spec's
+ * menu, and not in the sitemap).
+ */
+export const SUBSCRIBE_PATH = "/subscribe";
+
 /** Every path that is a page of its own; any other path shows the not-found page. */
-export const PAGE_PATHS: readonly string[] = [...SCREEN_PATHS, UNSUBSCRIBE_PATH];
+export const PAGE_PATHS: readonly string[] = [...SCREEN_PATHS, UNSUBSCRIBE_PATH, SUBSCRIBE_PATH];
 
 /**
  * §2: any other path shows Home. The server renders this path, which only

@@ -2,33 +2,35 @@
  * Every payload the API accepts and answers, as Zod schemas: the server's
  * routes declare them (their types come from them), and the browser imports
  * only the inferred types, so Zod stays out of the public bundle. The request
- * rules are built from the field rules in inquiry.ts and subscription.ts, so
- * the form and the server cannot disagree.
+ * rules are built from the field rules in inquiry.ts and subscription.ts, and
+ * each value is checked by field-rules.ts's checkField, which the forms run
+ * before sending: the form and the server cannot disagree, even in wording.
  */
 import { z } from "zod";
 import { CONTENT_CATEGORIES } from "./content.ts";
-import { type FieldRule, INQUIRY_FIELDS, INQUIRY_TYPES } from "./inquiry.ts";
-import { EMAIL_MAX_LENGTH } from "./subscription.ts";
+import { checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
+import { INQUIRY_FIELDS, INQUIRY_TYPES } from "./inquiry.ts";
+import { SUBSCRIBE_EMAIL_RULE } from "./subscription.ts";
 
-function emailSchema(maxLength: number) {
+/** A text field: trimmed, then checked by the shared rule (the reasons the form shows too). */
+function checkedText(rule: FieldRule) {
   return z
-    .string({ error: "is required" })
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? FIELD_REASONS.required : FIELD_REASONS.notText,
+    })
     .trim()
-    .min(1, "is required")
-    .max(maxLength, `must be at most ${maxLength} characters`)
-    .pipe(z.email({ error: "is not a valid e-mail address" }));
+    .superRefine((value, context) => {
+      const reason = checkField(rule, value);
+      if (reason) context.addIssue({ code: "custom", message: reason });
+    });
 }
 
 function fieldSchema(rule: FieldRule) {
-  if (rule.kind === "email") return emailSchema(rule.maxLength);
-  if (rule.kind === "choice") {
-    return z.enum(INQUIRY_TYPES, { error: `must be one of: ${INQUIRY_TYPES.join(", ")}` });
-  }
-  const text = z
-    .string({ error: "must be text" })
-    .trim()
-    .max(rule.maxLength, `must be at most ${rule.maxLength} characters`);
-  return rule.required ? text.min(1, "is required") : text.default("");
+  const text = checkedText(rule);
+  // The rule has accepted the value: the enum only narrows the type to the choices.
+  if (rule.kind === "choice") return text.pipe(z.enum(INQUIRY_TYPES));
+  return rule.required ? text : text.default("");
 }
 
 // ---- Requests ----
@@ -47,7 +49,7 @@ export const inquirySchema = z.strictObject(
   { error: "must be a JSON object" },
 );
 
-export const subscribeQuerySchema = z.object({ emailId: emailSchema(EMAIL_MAX_LENGTH) });
+export const subscribeQuerySchema = z.object({ emailId: checkedText(SUBSCRIBE_EMAIL_RULE) });
 
 export const itemsQuerySchema = z.object({
   category: z.enum(CONTENT_CATEGORIES, {

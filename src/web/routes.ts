@@ -1,5 +1,5 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
-import { CASE_STUDY_ROUTE, ROUTES, UNSUBSCRIBE_PATH } from "../shared/routes.ts";
+import { CASE_STUDY_ROUTE, ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../shared/routes.ts";
 
 export default [
   index("routes/home.tsx"),
@@ -8,6 +8,7 @@ export default [
   route(ROUTES.weAre, "routes/weare.tsx"),
   route(ROUTES.contactUs, "routes/contact-us.tsx"),
   route(UNSUBSCRIBE_PATH, "routes/unsubscribe.tsx"),
+  route(SUBSCRIBE_PATH, "routes/subscribe.tsx"),
   // §2: any other path shows the Home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
+import { z } from "zod";
+import { checkField, EMAIL_PATTERN, FIELD_REASONS } from "../../src/shared/field-rules.ts";
+import { INQUIRY_FIELDS, type InquiryField } from "../../src/shared/inquiry.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
@@ -7,6 +9,35 @@ import { VALID_INQUIRY } from "../support/fixtures.ts";
 const REQUIRED = Object.entries(INQUIRY_FIELDS)
   .filter(([, rule]) => rule.required)
   .map(([name]) => name);
+
+/** Addresses a browser's type=email accepts, or nearly; the server decides with EMAIL_PATTERN. */
+const ADDRESSES = [
+  "jane@acme",
+  "a@b",
+  "jane@acme.com",
+  "first.last+tag@mail.example.co.uk",
+  "o'brien@example.ie",
+  "x@y.z",
+  ".dot@example.com",
+  "two..dots@example.com",
+  "jane@-acme.com",
+  "jane@acme.c0m",
+  "jane@acme.com.",
+  "user_name-1@sub-domain.example.org",
+];
+
+describe("the shared e-mail rule", () => {
+  it.each(ADDRESSES)("judges %j as Zod's z.email() did before it replaced it", (address) => {
+    expect(EMAIL_PATTERN.test(address)).toBe(z.regexes.email.test(address));
+  });
+
+  it("refuses an address without a dot in its domain", () => {
+    for (const address of ["jane@acme", "a@b"]) {
+      expect(checkField(INQUIRY_FIELDS.email, address)).toBe(FIELD_REASONS.email);
+    }
+    expect(checkField(INQUIRY_FIELDS.email, " jane@acme.com ")).toBeNull();
+  });
+});
 
 describe.each(ENGINES)("POST /api/v1/send-comment on $engine", (engine) => {
   let t: TestApp;
@@ -84,6 +115,29 @@ describe.each(ENGINES)("POST /api/v1/send-comment on $engine", (engine) => {
     expect(response.statusCode).toBe(400);
     expect(response.json().fields[field]).toMatch(reason);
   });
+
+  it.each<[InquiryField, string]>([
+    ...ADDRESSES.map((address): [InquiryField, string] => ["email", address]),
+    ["firstName", "   "],
+    ["lastName", "\t"],
+    ["company", "   "],
+    ["phoneNumber", "x".repeat(41)],
+    ["comments", ` ${"x".repeat(5000)} `],
+    ["inquiryType", "Gardening"],
+    ["inquiryType", "Automation"],
+  ])(
+    "refuses %s = %j exactly when the form's shared rule does, in its words",
+    async (field, value) => {
+      const reason = checkField(INQUIRY_FIELDS[field], value);
+      const response = await send({ ...VALID_INQUIRY, [field]: value });
+      if (reason === null) {
+        expect(response.statusCode).toBe(200);
+      } else {
+        expect(response.statusCode).toBe(400);
+        expect(response.json().fields).toEqual({ [field]: reason });
+      }
+    },
+  );
 
   it("refuses unknown fields", async () => {
     const response = await send({ ...VALID_INQUIRY, isAdmin: true });

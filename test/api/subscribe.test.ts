@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE } from "../../src/server/api/routes.ts";
+import { checkField, FIELD_REASONS } from "../../src/shared/field-rules.ts";
+import { SUBSCRIBE_EMAIL_RULE } from "../../src/shared/subscription.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -51,4 +53,14 @@ describe.each(ENGINES)("POST /api/v1/subscribe on $engine", (engine) => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toMatch(/emailId/);
   });
+
+  it.each(["jane@acme", "a@b"])(
+    "answers 400 with the shared rule's reason for %j, which a browser's type=email lets through",
+    async (emailId) => {
+      const response = await subscribe(emailId);
+      expect(response.statusCode).toBe(400);
+      expect(checkField(SUBSCRIBE_EMAIL_RULE, emailId)).toBe(FIELD_REASONS.email);
+      expect(response.json().fields).toEqual({ emailId: FIELD_REASONS.email });
+    },
+  );
 });

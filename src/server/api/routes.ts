@@ -1,7 +1,8 @@
 /**
  * The API of spec §7. Every route declares its Zod schemas (request and each
  * answer); the handlers only translate between HTTP and the queries in db/.
- * A write and the e-mail it causes are committed together (withOutbox).
+ * A write and the e-mail it causes are committed together (withOutbox), by
+ * the functions the forms posted without JavaScript use too (forms/writes.ts).
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
@@ -16,12 +17,19 @@ import {
   teamMemberSchema,
   xsrfAnswerSchema,
 } from "../../shared/schemas.ts";
-import { normalizeEmail } from "../../shared/subscription.ts";
-import { insertInquiry } from "../db/inquiries.ts";
-import { subscribe } from "../db/subscriptions.ts";
+import {
+  ALREADY_SUBSCRIBED_MESSAGE,
+  SUBSCRIBED_MESSAGE,
+  storeInquiry,
+  storeSubscription,
+} from "../forms/writes.ts";
 
-export const SUBSCRIBED_MESSAGE = "Subscribed to Insight.";
-export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscribed to Insight.";
+export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
+
+/** The write limit of the API, which the forms posted without JavaScript share. */
+export function writeLimit(writesPerMinute: number) {
+  return { rateLimit: { max: writesPerMinute, timeWindow: "1 minute" } };
+}
 
 export interface ApiOptions {
   /** Limit for the routes that write, per client address and minute. */
@@ -29,7 +37,7 @@ export interface ApiOptions {
 }
 
 const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) => {
-  const writeLimit = { rateLimit: { max: writesPerMinute, timeWindow: "1 minute" } };
+  const limit = writeLimit(writesPerMinute);
 
   app.get(
     serverPath(API_PATHS.xsrf),
@@ -44,15 +52,10 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
         querystring: subscribeQuerySchema,
         response: { 201: messageSchema, 409: messageSchema },
       },
-      config: writeLimit,
+      config: limit,
     },
     async (request, reply) => {
-      const email = normalizeEmail(request.query.emailId);
-      const subscription = await app.withOutbox(async (trx) => {
-        const created = await subscribe(trx, email, "website");
-        if (created) await app.mail.welcome(trx, created);
-        return created;
-      });
+      const subscription = await storeSubscription(app, request.query.emailId);
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
       return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
     },
@@ -80,16 +83,9 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
     serverPath(API_PATHS.sendComment),
     {
       schema: { body: inquirySchema, response: { 200: inquiryReceivedSchema } },
-      config: writeLimit,
+      config: limit,
     },
-    async (request) => {
-      const id = await app.withOutbox(async (trx) => {
-        const inserted = await insertInquiry(trx, request.body);
-        await app.mail.inquiry(trx, request.body);
-        return inserted;
-      });
-      return { id };
-    },
+    async (request) => ({ id: await storeInquiry(app, request.body) }),
   );
 };
 

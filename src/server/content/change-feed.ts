@@ -12,8 +12,8 @@
  * change, since notices sent while it was away are lost.
  */
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
 import type { FastifyBaseLogger } from "fastify";
+import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import type { Database } from "../db/schema.ts";
 

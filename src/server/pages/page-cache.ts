@@ -25,13 +25,25 @@ export interface CachedPage {
   bodies: Record<Encoding, Buffer>;
 }
 
+/** What turns a page's inline script hashes into its policy (security/headers.ts). */
+export type PolicyFor = (inlineScriptHashes: string[]) => string;
+
+/**
+ * The Content-Security-Policy of one rendered page: it allows exactly the
+ * inline scripts in `html`. Cached pages and pages answering a form's POST
+ * (pages/plugin.ts) get theirs from here.
+ */
+export function policyForPage(html: string, policyFor: PolicyFor): string {
+  return policyFor(hashInlineScripts(html));
+}
+
 export class PageCache {
   private readonly pages = new Map<string, Promise<CachedPage>>();
 
   constructor(
     private readonly render: PageRenderer,
     private readonly context: PageContext,
-    private readonly policyFor: (inlineScriptHashes: string[]) => string,
+    private readonly policyFor: PolicyFor,
   ) {}
 
   get(path: string): Promise<CachedPage> {
@@ -59,7 +71,7 @@ export class PageCache {
     return {
       status,
       etag: createHash("sha256").update(identity).digest("base64url").slice(0, 27),
-      csp: this.policyFor(hashInlineScripts(html)),
+      csp: policyForPage(html, this.policyFor),
       bodies: { identity, br, gzip },
     };
   }

@@ -3,19 +3,27 @@
  * Each page is sent with its ETag (304 when the browser has it), in the
  * encoding the browser prefers, and with a Content-Security-Policy that
  * allows exactly its inline scripts. Any other path outside /api/ shows Home
- * with status 404 (ADR 002).
+ * with status 404 (ADR 002). The forms' pages also answer the forms posted
+ * without JavaScript, rendered for each post and never cached
+ * (forms/routes.ts).
  */
 import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { API_ROOT } from "../../shared/api-paths.ts";
+import type { PageContext } from "../../shared/page-context.ts";
 import {
   CASE_STUDY_ROUTE,
   caseStudyPath,
   NOT_FOUND_PATH,
   PAGE_PATHS,
+  ROUTES,
+  SUBSCRIBE_PATH,
   UNKNOWN_CASE_STUDY_PATH,
 } from "../../shared/routes.ts";
+import { formToken } from "../forms/form-token.ts";
+import formPosts from "../forms/routes.ts";
+import { pageFormService } from "../forms/service.ts";
 import { contentSecurityPolicy } from "../security/headers.ts";
 import { type Encoding, PageCache } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
@@ -29,10 +37,17 @@ declare module "fastify" {
   }
 }
 
+/** The pages whose forms post to them without JavaScript (their routes have an action). */
+export const FORM_PATHS: readonly string[] = [ROUTES.contactUs, SUBSCRIBE_PATH];
+
 export interface PagesOptions {
   renderer: PageRenderer | null;
   /** PUBLIC_ORIGIN: pages are rendered as if requested there. */
   origin: string;
+  /** The server's signing secret: the forms' hidden token is signed with it (ADR 004). */
+  secret: string;
+  /** The API's write limit per client address and minute, which form posts share. */
+  writesPerMinute: number;
 }
 
 const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"] });
@@ -43,8 +58,12 @@ function matchesEtag(request: FastifyRequest, etag: string): boolean {
 }
 
 export default fp(
-  async function pages(app: FastifyInstance, { renderer, origin }: PagesOptions) {
-    const context = { content: app.content, origin };
+  async function pages(
+    app: FastifyInstance,
+    { renderer, origin, secret, writesPerMinute }: PagesOptions,
+  ) {
+    const token = formToken(secret);
+    const context: PageContext = { content: app.content, origin, forms: pageFormService(token) };
     const cache = renderer ? new PageCache(renderer, context, contentSecurityPolicy) : null;
     app.decorate("pages", cache);
     app.content.onChange(() => cache?.clear());
@@ -86,6 +105,15 @@ export default fp(
             : send(request, reply, UNKNOWN_CASE_STUDY_PATH, 404);
         },
       );
+      if (renderer?.submit) {
+        await app.register(formPosts, {
+          paths: FORM_PATHS,
+          submit: renderer.submit,
+          origin,
+          token,
+          writesPerMinute,
+        });
+      }
       // Rendered before the first visitor comes, which also proves the build works.
       app.addHook("onReady", async () => {
         await Promise.all([...PAGE_PATHS, NOT_FOUND_PATH].map((path) => cache.get(path)));
@@ -104,5 +132,5 @@ export default fp(
       return send(request, reply, NOT_FOUND_PATH, 404);
     });
   },
-  { name: "pages", dependencies: ["content"] },
+  { name: "pages", dependencies: ["content", "mail", "xsrf", "rate-limit"] },
 );

@@ -1,6 +1,7 @@
 /**
  * Renders the site's pages at run time with React Router's server build
- * (`npm run build` writes it to build/server/index.js).
+ * (`npm run build` writes it to build/server/index.js): a page for a GET, and
+ * the page a form's POST answers (its route's action, then the page).
  */
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -12,16 +13,49 @@ export interface RenderedPage {
   html: string;
 }
 
-/** Renders the page at `path` (a path of this site, e.g. "/weare") with its loaders' context. */
-export type PageRenderer = (path: string, context: PageContext) => Promise<RenderedPage>;
+/** A form as the browser posted it without JavaScript. */
+export interface FormSubmission {
+  /** The page the form posts to, e.g. "/contact-us". */
+  path: string;
+  /** The body as sent, application/x-www-form-urlencoded. */
+  body: string;
+}
+
+export const FORM_CONTENT_TYPE = "application/x-www-form-urlencoded";
+
+export interface PageRenderer {
+  /** Renders the page at `path` (a path of this site, e.g. "/weare") with its loaders' context. */
+  (path: string, context: PageContext): Promise<RenderedPage>;
+  /**
+   * Renders the answer to a form's POST: the route's action reads the form
+   * (`request.formData()`), then the page is rendered with what it returned.
+   * Absent from renderers that only stand in for pages (tests).
+   */
+  submit?: (form: FormSubmission, context: PageContext) => Promise<RenderedPage>;
+}
 
 /** The renderer of a server build, or null when there is none (`npm run dev` serves pages itself). */
 export async function loadPageRenderer(serverBuild: string): Promise<PageRenderer | null> {
   if (!existsSync(serverBuild)) return null;
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const handle = createRequestHandler(build, "production");
-  return async (path, context) => {
-    const response = await handle(new Request(new URL(path, context.origin)), context);
+  const answer = async (request: Request, context: PageContext): Promise<RenderedPage> => {
+    const response = await handle(request, context);
     return { status: response.status, html: await response.text() };
   };
+  const render = (path: string, context: PageContext) =>
+    answer(new Request(new URL(path, context.origin)), context);
+  // Only the body and its type are passed on: the server has checked where the
+  // post came from (formPostRefusal), and the page is rendered at the public
+  // origin, as every page is.
+  const submit = ({ path, body }: FormSubmission, context: PageContext) =>
+    answer(
+      new Request(new URL(path, context.origin), {
+        method: "POST",
+        body,
+        headers: { "content-type": FORM_CONTENT_TYPE },
+      }),
+      context,
+    );
+  return Object.assign(render, { submit });
 }

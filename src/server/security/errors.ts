@@ -45,6 +45,18 @@ export function describeValidationError(
   return { message: `Invalid request: ${details.join("; ")}.`, fields };
 }
 
+/** One reason per field (the first), from the issues of a schema's safeParse. */
+export function fieldReasons(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const [field] = issue.path;
+    if (field !== undefined) fields[String(field)] ??= issue.message;
+  }
+  return fields;
+}
+
 /** http-errors marks the errors whose message is meant for the client. */
 function isExposed(error: FastifyError & { expose?: boolean }, status: number): boolean {
   return error.expose ?? status < 500;

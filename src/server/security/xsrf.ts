@@ -4,6 +4,10 @@
  * POST only when the X-XSRF-TOKEN header repeats it. A page on another site can
  * neither read the cookie nor set the header, and SameSite=Lax keeps the cookie
  * off cross-site POSTs as a second line.
+ *
+ * Forms posted without JavaScript cannot set the header; their routes opt
+ * out (`config: { xsrf: false }`) and are checked by formPostRefusal below
+ * and the signed token in their hidden field (forms/form-token.ts, ADR 004).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
@@ -14,6 +18,16 @@ import { XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 
 export const XSRF_REJECTED_MESSAGE =
   "Your session token is missing or out of date. Please reload the page and try again.";
+
+/** Why a form posted without JavaScript is refused, in words for the visitor who sent it. */
+export const FORM_REFUSALS = {
+  crossSite:
+    "This form was sent from another website, so we did not accept it. If you meant to write to us, please send it again from this page.",
+  noCookie:
+    "Your browser did not send our cookie with the form, so we did not accept it. Please allow cookies for this site and send the form again.",
+  staleForm:
+    "This form was out of date, so we did not accept it. Please check your entries and send it again.",
+} as const;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -45,6 +59,33 @@ function sameToken(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The request carries a well-formed XSRF-TOKEN cookie (one this server could have issued). */
+export function hasXsrfCookie(request: FastifyRequest): boolean {
+  const cookieToken = request.cookies[XSRF_COOKIE];
+  return cookieToken !== undefined && TOKEN_PATTERN.test(cookieToken);
+}
+
+/**
+ * Why a form posted without JavaScript must be refused, before its token is
+ * looked at, or null: the browser says it came from another site
+ * (`Sec-Fetch-Site: cross-site` or `same-site`, or an `Origin` other than
+ * `null` that is neither the public origin nor the one the request was sent
+ * to), or it lacks the cookie, which SameSite=Lax keeps off posts from other
+ * sites and which every page of the site sets.
+ */
+export function formPostRefusal(request: FastifyRequest, publicOrigin: string): string | null {
+  const site = request.headers["sec-fetch-site"];
+  if (site === "cross-site" || site === "same-site") return FORM_REFUSALS.crossSite;
+  const origin = request.headers.origin;
+  // "null" names no origin: browsers send it when the page's Referrer-Policy
+  // is no-referrer (helmet's, so Chromium sends it with this site's own forms).
+  if (origin !== undefined && origin !== "null") {
+    const own = `${request.protocol}://${request.host}`;
+    if (origin !== publicOrigin && origin !== own) return FORM_REFUSALS.crossSite;
+  }
+  return hasXsrfCookie(request) ? null : FORM_REFUSALS.noCookie;
 }
 
 function pathOf(request: FastifyRequest): string {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
 import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { FieldReasons } from "../../shared/field-rules.ts";
 import type { Inquiry } from "../../shared/inquiry.ts";
 import type {
   inquiryReceivedSchema,
@@ -75,7 +76,25 @@ async function post<T>(path: string, body?: unknown): Promise<ApiResponse<T>> {
  * An answer's body is one of the shapes its route declares (src/shared/schemas.ts):
  * success, or `{message}` on failure; each caller checks the status first.
  */
-export type MessageBody = Partial<z.infer<typeof messageSchema>>;
+export type MessageBody = Partial<z.infer<typeof messageSchema>> & {
+  /** A 400 answer: one reason per refused field (src/server/security/errors.ts). */
+  fields?: unknown;
+};
+
+/**
+ * The reasons per field of a 400 answer (`{message, fields}`), as the server
+ * words them (shared/field-rules.ts); only string reasons are kept, and
+ * nothing for any other answer.
+ */
+export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons {
+  const fields = response.status === 400 ? response.data?.fields : undefined;
+  if (typeof fields !== "object" || fields === null) return {};
+  return Object.fromEntries(
+    Object.entries(fields).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+}
 
 export function subscribe(emailId: string) {
   return post<MessageBody>(`${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`);

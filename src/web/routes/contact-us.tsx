@@ -1,12 +1,24 @@
-import type { MetaFunction } from "react-router";
+import { type ActionFunctionArgs, data, type MetaFunction, useActionData } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { InquiryForm } from "../features/contact/InquiryForm.tsx";
+import { answerInquiryPost } from "../features/contact/inquiryPost.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.contactUs, matches);
 
+/**
+ * The inquiry form posted without JavaScript (with JavaScript the form calls
+ * the API and this never runs): on the server only, through the load
+ * context's forms service.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { result, status } = await answerInquiryPost(request, context.forms);
+  return data(result, { status });
+}
+
 export default function ContactUsPage() {
+  const posted = useActionData<typeof action>();
   return (
     <section className="section section--warm">
       <div className="container contact">
@@ -18,7 +30,7 @@ export default function ContactUsPage() {
             Prefer e-mail? Write to <a href={`mailto:${SITE.contactEmail}`}>{SITE.contactEmail}</a>.
           </p>
         </div>
-        <InquiryForm />
+        <InquiryForm posted={posted} />
       </div>
     </section>
   );

@@ -1,19 +1,42 @@
 /**
  * The inquiry form (§3, §4, §5): browser validation from the shared field
- * rules; while sending, the button is disabled with a spinner; success clears
- * the form, failure keeps every value and enables the button again.
+ * rules, then the rules' own check before sending (a value the browser
+ * accepts and the server would refuse is marked next to its field, and
+ * nothing is sent); while sending, the button is disabled with a spinner;
+ * success clears the form, failure keeps every value, shows the server's
+ * reason next to each field it refused, and enables the button again.
+ *
+ * Without JavaScript the form posts to /contact-us (method="post", with the
+ * server's token in a hidden field) and the page comes back with the outcome
+ * at the top of the form (`served`, from the route's action).
  */
-import { DIALOG } from "../../../shared/constants.ts";
+import { useState } from "react";
+import { DIALOG, FORM_TEXTS } from "../../../shared/constants.ts";
+import type { FieldReasons } from "../../../shared/field-rules.ts";
 import {
+  checkInquiry,
   INQUIRY_FIELDS,
   INQUIRY_TYPE_PLACEHOLDER,
   INQUIRY_TYPES,
   type Inquiry,
   type InquiryField,
+  type InquiryValues,
+  inquiryValuesFrom,
 } from "../../../shared/inquiry.ts";
-import { sendComment } from "../../api/client.ts";
+import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
+import { ROUTES } from "../../../shared/routes.ts";
+import { fieldReasonsOf, sendComment } from "../../api/client.ts";
+import { FieldError, invalidProps } from "../../components/FieldError.tsx";
+import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
-import { type SubmissionOutcome, useFormSubmission } from "../../hooks/useFormSubmission.ts";
+import {
+  type SubmissionOutcome,
+  useFormSubmission,
+  useFormToken,
+} from "../../hooks/useFormSubmission.ts";
+import type { InquiryPostResult } from "./inquiryPost.ts";
+
+const FORM_ID = "inquiry-form";
 
 const AUTOCOMPLETE: Partial<Record<InquiryField, string>> = {
   firstName: "given-name",
@@ -24,19 +47,11 @@ const AUTOCOMPLETE: Partial<Record<InquiryField, string>> = {
   phoneNumber: "tel",
 };
 
+const readValues = (form: HTMLFormElement): InquiryValues => inquiryValuesFrom(new FormData(form));
+
 function readInquiry(form: HTMLFormElement): Inquiry {
-  const data = new FormData(form);
-  const value = (field: InquiryField) => String(data.get(field) ?? "");
-  return {
-    firstName: value("firstName"),
-    lastName: value("lastName"),
-    company: value("company"),
-    jobTitle: value("jobTitle"),
-    email: value("email"),
-    phoneNumber: value("phoneNumber"),
-    inquiryType: value("inquiryType") as Inquiry["inquiryType"],
-    comments: value("comments"),
-  };
+  const values = readValues(form);
+  return { ...values, inquiryType: values.inquiryType as Inquiry["inquiryType"] };
 }
 
 async function sendInquiry(form: HTMLFormElement): Promise<SubmissionOutcome> {
@@ -46,16 +61,38 @@ async function sendInquiry(form: HTMLFormElement): Promise<SubmissionOutcome> {
     if (response.status === 200) {
       return { ok: true, title: DIALOG.successTitle, text: DIALOG.inquiryReceived };
     }
+    return {
+      ok: false,
+      title: DIALOG.failureTitle,
+      text: DIALOG.inquiryFailed,
+      fields: fieldReasonsOf(response),
+    };
   } catch (error) {
     console.info("send-comment failed", error);
   }
   return { ok: false, title: DIALOG.failureTitle, text: DIALOG.inquiryFailed };
 }
 
+/** What the page shows at the top of the form after a post without JavaScript. */
+function statusOf(served: InquiryPostResult): FormStatusProps {
+  if (served.state === "sent") {
+    return { ok: true, title: DIALOG.successTitle, text: DIALOG.inquiryReceived };
+  }
+  const detail =
+    served.state === "invalid"
+      ? FORM_TEXTS.checkFields
+      : served.state === "refused"
+        ? served.message
+        : undefined;
+  return { ok: false, title: DIALOG.failureTitle, text: DIALOG.inquiryFailed, detail };
+}
+
+const controlId = (field: InquiryField) => `inquiry-${field}`;
+
 function Label({ field }: { field: InquiryField }) {
   const rule = INQUIRY_FIELDS[field];
   return (
-    <label htmlFor={`inquiry-${field}`} className="field__label">
+    <label htmlFor={controlId(field)} className="field__label">
       {rule.label}
       {rule.required ? (
         <span className="field__required" aria-hidden="true">
@@ -69,48 +106,99 @@ function Label({ field }: { field: InquiryField }) {
   );
 }
 
-function TextField({ field }: { field: InquiryField }) {
+interface FieldProps {
+  field: InquiryField;
+  /** The value the page was rendered with (a post the server did not accept), else "". */
+  value: string;
+  reason: string | undefined;
+}
+
+function Reason({ field, reason }: Omit<FieldProps, "value">) {
+  return (
+    <FieldError
+      controlId={controlId(field)}
+      label={INQUIRY_FIELDS[field].label}
+      reason={reason}
+      className="field__error"
+    />
+  );
+}
+
+function TextField({ field, value, reason }: FieldProps) {
   const rule = INQUIRY_FIELDS[field];
   return (
     <div className="field">
       <Label field={field} />
       <input
-        id={`inquiry-${field}`}
+        id={controlId(field)}
         name={field}
         type={rule.kind === "email" ? "email" : "text"}
         required={rule.required}
         maxLength={rule.maxLength}
         autoComplete={AUTOCOMPLETE[field]}
+        defaultValue={value}
         className="field__control"
+        {...invalidProps(controlId(field), reason)}
       />
+      <Reason field={field} reason={reason} />
     </div>
   );
 }
 
-export function InquiryForm() {
-  const { submitting, button, onSubmit } = useFormSubmission(sendInquiry);
+export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined }) {
+  // A page rendered for a post hydrates with its outcome and values; once the
+  // visitor sends the form again (with JavaScript), they are gone, so that a
+  // success clears the form.
+  const [served, setServed] = useState(posted);
+  const values = served && served.state !== "sent" ? served.values : undefined;
+  const servedErrors: FieldReasons | undefined =
+    served?.state === "invalid" ? served.fields : undefined;
+  const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(sendInquiry, {
+    check: (form) => checkInquiry(readValues(form)),
+    initialErrors: servedErrors,
+  });
+  const token = useFormToken();
+  const fieldProps = (field: InquiryField) => ({
+    field,
+    value: values?.[field] ?? "",
+    reason: errors[field],
+  });
 
   return (
-    <form className="inquiry-form" onSubmit={onSubmit} aria-labelledby="contact-title">
+    <form
+      id={FORM_ID}
+      className="inquiry-form"
+      method="post"
+      action={`${ROUTES.contactUs}#${FORM_ID}`}
+      onSubmit={(event) => {
+        setServed(undefined);
+        void onSubmit(event);
+      }}
+      onInput={onInput}
+      aria-labelledby="contact-title"
+    >
+      {served ? <FormStatus {...statusOf(served)} /> : null}
+      <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
       <p className="inquiry-form__note">
         Fields marked <span aria-hidden="true">*</span>
         <span className="visually-hidden">with an asterisk</span> are required.
       </p>
       <div className="inquiry-form__grid">
-        <TextField field="firstName" />
-        <TextField field="lastName" />
-        <TextField field="company" />
-        <TextField field="jobTitle" />
-        <TextField field="email" />
-        <TextField field="phoneNumber" />
+        <TextField {...fieldProps("firstName")} />
+        <TextField {...fieldProps("lastName")} />
+        <TextField {...fieldProps("company")} />
+        <TextField {...fieldProps("jobTitle")} />
+        <TextField {...fieldProps("email")} />
+        <TextField {...fieldProps("phoneNumber")} />
         <div className="field field--wide">
           <Label field="inquiryType" />
           <select
-            id="inquiry-inquiryType"
+            id={controlId("inquiryType")}
             name="inquiryType"
             required
-            defaultValue=""
+            defaultValue={values?.inquiryType ?? ""}
             className="field__control"
+            {...invalidProps(controlId("inquiryType"), errors.inquiryType)}
           >
             <option value="" disabled>
               {INQUIRY_TYPE_PLACEHOLDER}
@@ -121,17 +209,21 @@ export function InquiryForm() {
               </option>
             ))}
           </select>
+          <Reason field="inquiryType" reason={errors.inquiryType} />
         </div>
         <div className="field field--wide">
           <Label field="comments" />
           <textarea
-            id="inquiry-comments"
+            id={controlId("comments")}
             name="comments"
             required
             maxLength={INQUIRY_FIELDS.comments.maxLength}
             rows={6}
+            defaultValue={values?.comments ?? ""}
             className="field__control"
+            {...invalidProps(controlId("comments"), errors.comments)}
           />
+          <Reason field="comments" reason={errors.comments} />
         </div>
       </div>
       <SubmitButton

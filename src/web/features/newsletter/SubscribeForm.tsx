@@ -1,46 +1,152 @@
 /**
- * The Insight subscribe form (§4, §8): idle, submitting (spinner, cannot be
- * pressed twice), then Subscribe again; the outcome is shown in a dialog.
+ * The Insight subscribe form (§4, §8): the address is checked with the shared
+ * rule before sending (an address the browser accepts and the server would
+ * refuse is marked under the field, and nothing is sent); then submitting
+ * (spinner, cannot be pressed twice), then Subscribe again; the outcome is
+ * shown in a dialog, and a reason the server gives for the address under the
+ * field too.
+ *
+ * Without JavaScript the form posts to /subscribe (method="post", with the
+ * server's token in a hidden field), a page that shows the form again with
+ * the outcome at its top (`posted`, from that route's action).
  */
-import { DIALOG } from "../../../shared/constants.ts";
-import { EMAIL_MAX_LENGTH } from "../../../shared/subscription.ts";
-import { subscribe } from "../../api/client.ts";
+import { useState } from "react";
+import { DIALOG, FORM_TEXTS } from "../../../shared/constants.ts";
+import { checkField, type FieldReasons } from "../../../shared/field-rules.ts";
+import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
+import { SUBSCRIBE_PATH } from "../../../shared/routes.ts";
+import {
+  EMAIL_MAX_LENGTH,
+  SUBSCRIBE_EMAIL_FIELD,
+  SUBSCRIBE_EMAIL_RULE,
+} from "../../../shared/subscription.ts";
+import { fieldReasonsOf, subscribe } from "../../api/client.ts";
+import { FieldError, invalidProps } from "../../components/FieldError.tsx";
+import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
-import { type SubmissionOutcome, useFormSubmission } from "../../hooks/useFormSubmission.ts";
+import {
+  type SubmissionOutcome,
+  useFormSubmission,
+  useFormToken,
+} from "../../hooks/useFormSubmission.ts";
+import type { SubscribePostResult } from "./subscribePost.ts";
+
+const emailOf = (form: HTMLFormElement) =>
+  String(new FormData(form).get(SUBSCRIBE_EMAIL_FIELD) ?? "");
+
+function checkAddress(form: HTMLFormElement): FieldReasons {
+  const reason = checkField(SUBSCRIBE_EMAIL_RULE, emailOf(form));
+  return reason ? { [SUBSCRIBE_EMAIL_FIELD]: reason } : {};
+}
 
 async function subscribeWith(form: HTMLFormElement): Promise<SubmissionOutcome> {
   try {
-    const response = await subscribe(String(new FormData(form).get("emailId") ?? ""));
+    const response = await subscribe(emailOf(form));
     if (response.status === 201) {
       return { ok: true, title: DIALOG.successTitle, text: DIALOG.subscribed };
     }
     if (response.status === 409 && response.data?.message) {
       return { ok: false, title: DIALOG.failureTitle, text: response.data.message };
     }
+    return {
+      ok: false,
+      title: DIALOG.failureTitle,
+      text: DIALOG.somethingWrong,
+      fields: fieldReasonsOf(response),
+    };
   } catch {
     // A network failure is reported like any other failure below.
   }
   return { ok: false, title: DIALOG.failureTitle, text: DIALOG.somethingWrong };
 }
 
-export function SubscribeForm() {
-  const { submitting, button, onSubmit } = useFormSubmission(subscribeWith);
+/** What the page shows at the top of the form after a post without JavaScript. */
+function statusOf(served: SubscribePostResult): FormStatusProps {
+  switch (served.state) {
+    case "subscribed":
+      return { ok: true, title: DIALOG.successTitle, text: DIALOG.subscribed };
+    case "already":
+      return { ok: false, title: DIALOG.failureTitle, text: served.message };
+    case "invalid":
+      return {
+        ok: false,
+        title: DIALOG.failureTitle,
+        text: DIALOG.somethingWrong,
+        detail: FORM_TEXTS.checkFields,
+      };
+    case "refused":
+      return {
+        ok: false,
+        title: DIALOG.failureTitle,
+        text: DIALOG.somethingWrong,
+        detail: served.message,
+      };
+    case "failed":
+      return { ok: false, title: DIALOG.failureTitle, text: DIALOG.somethingWrong };
+  }
+}
+
+interface SubscribeFormProps {
+  /** "footer" (every page, on night) or "page" (the /subscribe page, on paper). */
+  variant?: "footer" | "page";
+  /** The outcome of a post without JavaScript, on the /subscribe page. */
+  posted?: SubscribePostResult | undefined;
+}
+
+export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps) {
+  // As in the inquiry form: a rendered outcome goes once the form is sent again.
+  const [served, setServed] = useState(posted);
+  const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(subscribeWith, {
+    check: checkAddress,
+    initialErrors: served?.state === "invalid" ? served.fields : undefined,
+  });
+  const token = useFormToken();
+  const inputId = variant === "footer" ? "subscribe-email" : "subscribe-page-email";
+  const reason = errors[SUBSCRIBE_EMAIL_FIELD];
+  const value = served && served.state !== "subscribed" ? served.email : "";
 
   return (
-    <form className="subscribe" onSubmit={onSubmit} aria-label="Subscribe to Insight">
-      <label className="visually-hidden" htmlFor="subscribe-email">
-        Email address
+    <form
+      className={`subscribe subscribe--${variant}`}
+      method="post"
+      action={SUBSCRIBE_PATH}
+      onSubmit={(event) => {
+        setServed(undefined);
+        void onSubmit(event);
+      }}
+      onInput={onInput}
+      // The footer's form is a landmark of every page; the one on /subscribe sits
+      // under the page's heading, and naming it too would repeat that landmark.
+      aria-label={variant === "footer" ? "Subscribe to Insight" : undefined}
+    >
+      {served ? <FormStatus {...statusOf(served)} /> : null}
+      <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+      <label
+        className={variant === "footer" ? "visually-hidden" : "subscribe__label"}
+        htmlFor={inputId}
+      >
+        {SUBSCRIBE_EMAIL_RULE.label}
       </label>
-      <input
-        id="subscribe-email"
-        name="emailId"
-        type="email"
-        required
-        maxLength={EMAIL_MAX_LENGTH}
-        autoComplete="email"
-        placeholder="Your email address"
-        className="subscribe__input"
-      />
+      <div className="subscribe__field">
+        <input
+          id={inputId}
+          name={SUBSCRIBE_EMAIL_FIELD}
+          type="email"
+          required
+          maxLength={EMAIL_MAX_LENGTH}
+          autoComplete="email"
+          placeholder="Your email address"
+          defaultValue={value}
+          className="subscribe__input"
+          {...invalidProps(inputId, reason)}
+        />
+        <FieldError
+          controlId={inputId}
+          label={SUBSCRIBE_EMAIL_RULE.label}
+          reason={reason}
+          className="subscribe__error"
+        />
+      </div>
       <SubmitButton
         ref={button}
         busy={submitting}

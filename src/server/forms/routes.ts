@@ -1,0 +1,113 @@
+/**
+ * The forms posted without JavaScript (issue: both forms work without it):
+ * the inquiry form posts to /contact-us, the subscribe form to /subscribe,
+ * as application/x-www-form-urlencoded. Each post is checked (where it came
+ * from, the cookie, the signed token in its hidden field; ADR 004), then the
+ * page's route renders the answer: its action validates with the API's
+ * schemas and writes through the API's code (service.ts), and the page shows
+ * the outcome with the spec's texts. A refused post, too many posts or a
+ * body too large still get the page, with the reason and the values kept.
+ * Nothing here is cached: each answer is rendered for its post.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { INQUIRY_FIELDS } from "../../shared/inquiry.ts";
+import { FORM_TOKEN_FIELD, type PageContext } from "../../shared/page-context.ts";
+import { writeLimit } from "../api/routes.ts";
+import { policyForPage } from "../pages/page-cache.ts";
+import { FORM_CONTENT_TYPE, type PageRenderer } from "../pages/renderer.ts";
+import { contentSecurityPolicy } from "../security/headers.ts";
+import { FORM_REFUSALS, formPostRefusal } from "../security/xsrf.ts";
+import { formTokenMatches } from "./form-token.ts";
+import { formService } from "./service.ts";
+
+/**
+ * The largest body a form can honestly send: every field at its longest,
+ * each character percent-encoded from three bytes of UTF-8 (9 bytes), and
+ * room for the names and the token, about 53 KB. A smaller limit would refuse
+ * a long inquiry written in, say, Japanese.
+ */
+export const FORM_BODY_LIMIT =
+  Object.values(INQUIRY_FIELDS).reduce((sum, rule) => sum + rule.maxLength * 9, 0) + 1024;
+
+/** A page that answers one post is never stored or reused. */
+export const FORM_CACHE_CONTROL = "no-store";
+
+export const UNREADABLE_FORM_MESSAGE =
+  "We could not read this form. Please check your entries and send it again.";
+
+export interface FormPostsOptions {
+  /** The pages forms post to; each route has an action. */
+  paths: readonly string[];
+  submit: NonNullable<PageRenderer["submit"]>;
+  /** PUBLIC_ORIGIN: pages are rendered at it, and a post's Origin may be it. */
+  origin: string;
+  /** The token in every form's hidden field (form-token.ts). */
+  token: string;
+  /** The API's write limit per client address and minute, which form posts share. */
+  writesPerMinute: number;
+}
+
+/** Registered inside the pages plugin, in a scope of its own: its body parser and error handler stay here. */
+export default async function formPosts(
+  app: FastifyInstance,
+  { paths, submit, origin, token, writesPerMinute }: FormPostsOptions,
+) {
+  app.addContentTypeParser(
+    FORM_CONTENT_TYPE,
+    { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+
+  /** Renders the route's answer to the post (its action sees `refusal`) and sends it. */
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: string,
+    refusal: string | null,
+    status?: number,
+  ) {
+    const context: PageContext = {
+      content: app.content,
+      origin,
+      forms: formService(app, { token, refusal, log: request.log }),
+    };
+    const path = request.routeOptions.url ?? request.url;
+    const page = await submit({ path, body }, context);
+    return reply
+      .code(status ?? page.status)
+      .header("content-type", "text/html; charset=utf-8")
+      .header("cache-control", FORM_CACHE_CONTROL)
+      .header("content-security-policy", policyForPage(page.html, contentSecurityPolicy))
+      .send(page.html);
+  }
+
+  // Too many posts (429), a body too large (413) or of another type (415):
+  // the visitor still gets the page, with the reason.
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 400 || status >= 500) throw error;
+    request.log.info({ err: error }, "form post refused");
+    const reason = status === 413 || status === 415 ? UNREADABLE_FORM_MESSAGE : error.message;
+    return answer(request, reply, "", reason, status);
+  });
+
+  for (const path of paths) {
+    app.post(
+      path,
+      // The X-XSRF-TOKEN header cannot come with a form: formPostRefusal and the token stand in.
+      { config: { xsrf: false, ...writeLimit(writesPerMinute) } },
+      async (request, reply) => {
+        if (typeof request.body !== "string") {
+          throw app.httpErrors.unsupportedMediaType(UNREADABLE_FORM_MESSAGE);
+        }
+        const body = request.body;
+        const given = new URLSearchParams(body).get(FORM_TOKEN_FIELD);
+        const refusal =
+          formPostRefusal(request, origin) ??
+          (formTokenMatches(token, given) ? null : FORM_REFUSALS.staleForm);
+        if (refusal) request.log.info({ refusal }, "form post refused");
+        return answer(request, reply, body, refusal);
+      },
+    );
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The rule of each field the site accepts, and the one check of a value
+ * against it, without a validation library: the forms run it in the browser
+ * before sending, and the server's Zod schemas (schemas.ts) run the same
+ * check, so a value is refused for the same reason, in the same words, on
+ * both sides. A browser's own checks (required, type=email) stay as they are;
+ * this catches what a browser accepts and the server would not (an address
+ * without a dot in its domain, a name of spaces).
+ */
+
+export interface FieldRule {
+  label: string;
+  required: boolean;
+  /** Counted after surrounding spaces are removed, as the server stores the value. */
+  maxLength: number;
+  kind: "text" | "email" | "choice" | "longtext";
+  /** The accepted values of a "choice". */
+  choices?: readonly string[];
+}
+
+/**
+ * An e-mail address as the server accepts it: Zod 4's `z.email()` pattern,
+ * kept here so the browser can apply it without Zod. Unlike a browser's
+ * type=email, the domain needs a dot and a top-level name of two letters or
+ * more: `jane@acme` and `a@b` are refused, `jane@acme.com` is accepted.
+ */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/** Why a value is refused: shown next to its field, and in the API's 400 answer. */
+export const FIELD_REASONS = {
+  required: "is required",
+  notText: "must be text",
+  email: "is not a valid e-mail address",
+  tooLong: (maxLength: number) => `must be at most ${maxLength} characters`,
+  notChoice: (choices: readonly string[]) => `must be one of: ${choices.join(", ")}`,
+} as const;
+
+/** Field name → reason, for the fields that were refused. */
+export type FieldReasons = Record<string, string>;
+
+/**
+ * The reason `value` breaks `rule`, or null when it is accepted. Surrounding
+ * spaces do not count (the server trims them before it stores a value).
+ */
+export function checkField(rule: FieldRule, value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed === "") return rule.required ? FIELD_REASONS.required : null;
+  if (trimmed.length > rule.maxLength) return FIELD_REASONS.tooLong(rule.maxLength);
+  if (rule.kind === "email" && !EMAIL_PATTERN.test(trimmed)) return FIELD_REASONS.email;
+  if (rule.kind === "choice" && !(rule.choices ?? []).includes(trimmed)) {
+    return FIELD_REASONS.notChoice(rule.choices ?? []);
+  }
+  return null;
+}
+
+/** Every refused field of `values` with its reason; empty when all are accepted. */
+export function checkFields<K extends string>(
+  rules: Record<K, FieldRule>,
+  values: Record<K, string>,
+): FieldReasons {
+  const reasons: FieldReasons = {};
+  for (const field of Object.keys(rules) as K[]) {
+    const reason = checkField(rules[field], values[field] ?? "");
+    if (reason) reasons[field] = reason;
+  }
+  return reasons;
+}

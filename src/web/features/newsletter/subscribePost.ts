@@ -1,0 +1,50 @@
+/**
+ * The subscribe form posted without JavaScript: /subscribe's action reads the
+ * address, checks it with the shared rule, and subscribes it through the
+ * server's forms service (shared/page-context.ts), which validates with the
+ * API's schema and writes as the API does. What it returns is what the page
+ * then shows (SubscribeForm's `posted`).
+ */
+import { checkField, type FieldReasons } from "../../../shared/field-rules.ts";
+import type { FormService } from "../../../shared/page-context.ts";
+import { SUBSCRIBE_EMAIL_FIELD, SUBSCRIBE_EMAIL_RULE } from "../../../shared/subscription.ts";
+
+/** The outcome of a post, and the address to show again when it was not subscribed. */
+export type SubscribePostResult =
+  | { state: "subscribed" }
+  | { state: "already"; email: string; message: string }
+  | { state: "invalid"; email: string; fields: FieldReasons }
+  | { state: "refused"; email: string; message: string }
+  | { state: "failed"; email: string };
+
+export async function answerSubscribePost(
+  request: Request,
+  forms: FormService | undefined,
+): Promise<{ result: SubscribePostResult; status: number }> {
+  const given = (await request.formData()).get(SUBSCRIBE_EMAIL_FIELD);
+  const email = typeof given === "string" ? given : "";
+  if (!forms) return { result: { state: "failed", email }, status: 503 };
+  if (forms.refusal) {
+    return { result: { state: "refused", email, message: forms.refusal }, status: 403 };
+  }
+  const reason = checkField(SUBSCRIBE_EMAIL_RULE, email);
+  if (reason) {
+    return {
+      result: { state: "invalid", email, fields: { [SUBSCRIBE_EMAIL_FIELD]: reason } },
+      status: 400,
+    };
+  }
+  try {
+    const written = await forms.subscribe(email);
+    if (written.outcome === "invalid") {
+      return { result: { state: "invalid", email, fields: written.fields }, status: 400 };
+    }
+    if (written.outcome === "already") {
+      return { result: { state: "already", email, message: written.message }, status: 409 };
+    }
+    return { result: { state: "subscribed" }, status: 201 };
+  } catch {
+    // The server has logged the failure.
+    return { result: { state: "failed", email }, status: 500 };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Subscribe to Insight: where the footer's form posts without JavaScript (with
+ * JavaScript it calls the API and shows the spec's dialog instead). The page
+ * shows the form, and after a post the outcome with the spec's texts (§8) at
+ * its top. Not a screen of the spec's menu, kept out of the sitemap and out
+ * of search results.
+ */
+import {
+  type ActionFunctionArgs,
+  data,
+  Link,
+  type MetaFunction,
+  useActionData,
+} from "react-router";
+import { ROUTES, SUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { SITE } from "../../shared/site.ts";
+import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
+import { answerSubscribePost } from "../features/newsletter/subscribePost.ts";
+import { documentTitle, originFrom, pageMeta } from "../lib/seo.ts";
+
+export const meta: MetaFunction = ({ matches }) =>
+  pageMeta({
+    title: documentTitle("Subscribe to Insight"),
+    description: `Subscribe to Insight, the newsletter of ${SITE.firmName}: one e-mail a month, and you can leave with one click.`,
+    path: SUBSCRIBE_PATH,
+    origin: originFrom(matches),
+    noindex: true,
+  });
+
+/** The form posted without JavaScript: on the server only, through the load context's forms service. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { result, status } = await answerSubscribePost(request, context.forms);
+  return data(result, { status });
+}
+
+export default function SubscribePage() {
+  const posted = useActionData<typeof action>();
+  return (
+    <section className="section section--warm subscribe-page">
+      <div className="container subscribe-page__card">
+        <p className="eyebrow">Insight newsletter</p>
+        <h1 id="subscribe-title">Subscribe to Insight</h1>
+        <p className="lede">{SITE.newsletterInvitation}</p>
+        <SubscribeForm variant="page" posted={posted} />
+        <p className="subscribe-page__back">
+          <Link to={ROUTES.home}>Back to the home page</Link>
+        </p>
+      </div>
+    </section>
+  );
+}
