@@ -1,10 +1,15 @@
 import type { Page } from "@playwright/test";
 import { expect } from "./test.ts";
 
-/** Opens a path and waits until React has hydrated it, so clicks are handled. */
+/**
+ * Opens a path and waits until React has hydrated it, so clicks are handled:
+ * the page, and the parts whose code comes later (marked data-interactive
+ * until they have hydrated, like the carousel).
+ */
 export async function open(page: Page, path: string) {
   const response = await page.goto(path);
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.locator('[data-interactive="false"]')).toHaveCount(0);
   return response;
 }
 

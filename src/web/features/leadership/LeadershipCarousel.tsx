@@ -69,6 +69,10 @@ function Carousel({ members }: { members: TeamMember[] }) {
   const trackRef = useRef<HTMLElement>(null);
   const [slidesPerView, setSlidesPerView] = useState(1);
   const [current, setCurrent] = useState(0);
+  // The carousel's code arrives after the page (it is lazily loaded): until it
+  // has hydrated, its buttons are the server's HTML and do nothing. Marked on
+  // the track, for whoever needs to wait for it (the browser tests do).
+  const [interactive, setInteractive] = useState(false);
   /** The slide a button or key asked for, while the track scrolls there. */
   const targetRef = useRef<number | null>(null);
 
@@ -95,6 +99,7 @@ function Carousel({ members }: { members: TeamMember[] }) {
       });
     };
     measure();
+    setInteractive(true);
     const observer = new ResizeObserver(measure);
     observer.observe(track);
     return () => observer.disconnect();
@@ -189,6 +194,7 @@ function Carousel({ members }: { members: TeamMember[] }) {
         id={trackId}
         ref={trackRef}
         className={TRACK_CLASS}
+        data-interactive={interactive}
         aria-roledescription="carousel"
         aria-label="Leadership team"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable carousel must be reachable by keyboard
