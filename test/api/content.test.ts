@@ -44,6 +44,28 @@ describe.each(ENGINES)("content API on $engine", (engine) => {
     expect(response.json()).toEqual(seedCaseStudies);
   });
 
+  it("sends a list compressed as asked, with an ETag that answers 304 until the content changes", async () => {
+    const url = "/api/v1/items/?category=ethos";
+    const plain = await t.app.inject({ url });
+    const br = await t.app.inject({ url, headers: { "accept-encoding": "br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toBe("Accept-Encoding");
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    const etag = String(plain.headers.etag);
+    expect((await t.app.inject({ url, headers: { "if-none-match": etag } })).statusCode).toBe(304);
+
+    await t.app.content.edit((trx) =>
+      trx
+        .updateTable("content_items")
+        .set({ description: "Changed." })
+        .where("category", "=", "ethos")
+        .execute(),
+    );
+    const changed = await t.app.inject({ url, headers: { "if-none-match": etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()[0].description).toBe("Changed.");
+  });
+
   it("gives imagePath only where the category has images", async () => {
     const industries = (await t.app.inject({ url: "/api/v1/items/?category=industries" })).json();
     const ethos = (await t.app.inject({ url: "/api/v1/items/?category=ethos" })).json();

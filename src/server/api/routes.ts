@@ -4,7 +4,9 @@
  * A write and the e-mail it causes are committed together (withOutbox), by
  * the functions the forms posted without JavaScript use too (forms/writes.ts).
  */
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { z } from "zod";
 import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
 import {
   caseStudySchema,
@@ -23,6 +25,7 @@ import {
   storeInquiry,
   storeSubscription,
 } from "../forms/writes.ts";
+import { EncodedCache, encodeBody, sendEncoded } from "../http/encoded-body.ts";
 
 export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
 
@@ -38,6 +41,24 @@ export interface ApiOptions {
 
 const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) => {
   const limit = writeLimit(writesPerMinute);
+
+  // The content lists are checked against their answer schema, serialized and
+  // compressed once per version of the content, then sent from memory.
+  const lists = new EncodedCache();
+  app.content.onChange(() => lists.clear());
+  const listRoute = { compress: false } as const;
+  async function sendList<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    schema: z.ZodType<T>,
+    load: () => Promise<T>,
+  ) {
+    const body = await lists.get(key, async () =>
+      encodeBody(JSON.stringify(schema.parse(await load()))),
+    );
+    return sendEncoded(request, reply.type("application/json; charset=utf-8"), body);
+  }
 
   app.get(
     serverPath(API_PATHS.xsrf),
@@ -61,22 +82,31 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
     },
   );
 
+  const teamAnswer = teamMemberSchema.array();
   app.get(
     serverPath(API_PATHS.teams),
-    { schema: { response: { 200: teamMemberSchema.array() } } },
-    async () => app.content.team(),
+    { ...listRoute, schema: { response: { 200: teamAnswer } } },
+    (request, reply) => sendList(request, reply, "team", teamAnswer, () => app.content.team()),
   );
 
+  const itemsAnswer = contentItemSchema.array();
   app.get(
     serverPath(API_PATHS.items),
-    { schema: { querystring: itemsQuerySchema, response: { 200: contentItemSchema.array() } } },
-    async (request) => app.content.items(request.query.category),
+    { ...listRoute, schema: { querystring: itemsQuerySchema, response: { 200: itemsAnswer } } },
+    (request, reply) => {
+      const { category } = request.query;
+      return sendList(request, reply, `items:${category}`, itemsAnswer, () =>
+        app.content.items(category),
+      );
+    },
   );
 
+  const caseStudiesAnswer = caseStudySchema.array();
   app.get(
     serverPath(API_PATHS.caseStudies),
-    { schema: { response: { 200: caseStudySchema.array() } } },
-    async () => app.content.caseStudies(),
+    { ...listRoute, schema: { response: { 200: caseStudiesAnswer } } },
+    (request, reply) =>
+      sendList(request, reply, "case-studies", caseStudiesAnswer, () => app.content.caseStudies()),
   );
 
   app.post(

@@ -7,7 +7,6 @@
  * without JavaScript, rendered for each post and never cached
  * (forms/routes.ts).
  */
-import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { API_ROOT } from "../../shared/api-paths.ts";
@@ -24,8 +23,9 @@ import {
 import { formToken } from "../forms/form-token.ts";
 import formPosts from "../forms/routes.ts";
 import { pageFormService } from "../forms/service.ts";
+import { sendEncoded } from "../http/encoded-body.ts";
 import { contentSecurityPolicy } from "../security/headers.ts";
-import { type Encoding, PageCache } from "./page-cache.ts";
+import { PageCache } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
@@ -50,13 +50,6 @@ export interface PagesOptions {
   writesPerMinute: number;
 }
 
-const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"] });
-
-function matchesEtag(request: FastifyRequest, etag: string): boolean {
-  const given = request.headers["if-none-match"]?.split(",") ?? [];
-  return given.some((value) => value.trim() === etag);
-}
-
 export default fp(
   async function pages(
     app: FastifyInstance,
@@ -76,17 +69,11 @@ export default fp(
     ) {
       if (!cache) throw app.httpErrors.notFound("Not found");
       const page = await cache.get(path);
-      const encoding = encodings.negotiate(request.headers["accept-encoding"] ?? "") ?? "identity";
-      const etag = `"${page.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
       reply
         .header("content-type", "text/html; charset=utf-8")
         .header("cache-control", HTML_CACHE_CONTROL)
-        .header("vary", "Accept-Encoding")
-        .header("etag", etag)
         .header("content-security-policy", page.csp);
-      if (matchesEtag(request, etag)) return reply.code(304).send();
-      if (encoding !== "identity") reply.header("content-encoding", encoding);
-      return reply.code(status ?? page.status).send(page.bodies[encoding]);
+      return sendEncoded(request, reply, page, status ?? page.status);
     }
 
     if (cache) {
