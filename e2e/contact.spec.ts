@@ -8,25 +8,16 @@ import {
 } from "../src/shared/inquiry.ts";
 import { SITE } from "../src/shared/site.ts";
 import { mockApi } from "./support/api.ts";
+import { fillInquiry, inquiryField, inquiryForm, SAMPLE_INQUIRY } from "./support/inquiry.ts";
 import { alertDialog, open } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const SEND = /\/api\/v1\/send-comment/;
-const form = (page: Page) => page.locator("form.inquiry-form");
-const field = (page: Page, name: keyof typeof INQUIRY_FIELDS) =>
-  form(page).getByLabel(new RegExp(`^${INQUIRY_FIELDS[name].label}`));
+const form = inquiryForm;
+const field = inquiryField;
 const submit = (page: Page) => form(page).locator("button[type=submit]");
 
-async function fillForm(page: Page) {
-  await field(page, "firstName").fill("Ada");
-  await field(page, "lastName").fill("Lovelace");
-  await field(page, "company").fill("Analytical Engines Ltd");
-  await field(page, "jobTitle").fill("Director");
-  await field(page, "email").fill("ada@example.com");
-  await field(page, "phoneNumber").fill("020 7946 0000");
-  await field(page, "inquiryType").selectOption("Predictive Analytics");
-  await field(page, "comments").fill("We would like to forecast demand.");
-}
+const fillForm = (page: Page) => fillInquiry(page);
 
 /** What the visitor typed: every field but the hidden token. */
 async function values(page: Page) {
@@ -80,16 +71,7 @@ test("sending to the real API clears every value and says thank you", async ({ p
   const sent = page.waitForRequest(SEND);
   await submit(page).click();
   const body = (await sent).postDataJSON();
-  expect(body).toEqual({
-    firstName: "Ada",
-    lastName: "Lovelace",
-    company: "Analytical Engines Ltd",
-    jobTitle: "Director",
-    email: "ada@example.com",
-    phoneNumber: "020 7946 0000",
-    inquiryType: "Predictive Analytics",
-    comments: "We would like to forecast demand.",
-  });
+  expect(body).toEqual(SAMPLE_INQUIRY);
   const dialog = alertDialog(page);
   await expect(dialog.getByRole("heading")).toHaveText(DIALOG.successTitle);
   await expect(dialog.getByText(DIALOG.inquiryReceived, { exact: true })).toBeVisible();

@@ -10,6 +10,7 @@ import PostalMime from "postal-mime";
 import { DIALOG } from "../src/shared/constants.ts";
 import { FIELD_REASONS } from "../src/shared/field-rules.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../src/shared/inquiry.ts";
+import { fillInquiry, inquiryField, inquiryForm, SAMPLE_INQUIRY } from "./support/inquiry.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 test.use({ javaScriptEnabled: false });
@@ -17,28 +18,10 @@ test.use({ javaScriptEnabled: false });
 /** Where the test server writes its e-mail without SMTP (MAILBOX_DIR, as config.ts reads it). */
 const MAILBOX = process.env.MAILBOX_DIR ?? "data/mail";
 
-const inquiryForm = (page: Page) => page.locator("form.inquiry-form");
-const field = (page: Page, name: InquiryField) =>
-  inquiryForm(page).getByLabel(new RegExp(`^${INQUIRY_FIELDS[name].label}`));
+const field = inquiryField;
 const status = (page: Page) => inquiryForm(page).locator(".form-status");
 
-const TYPED: Record<InquiryField, string> = {
-  firstName: "Ada",
-  lastName: "Lovelace",
-  company: "Analytical Engines Ltd",
-  jobTitle: "Director",
-  email: "ada@example.com",
-  phoneNumber: "020 7946 0000",
-  inquiryType: "Predictive Analytics",
-  comments: "We would like to forecast demand.",
-};
-
-async function fillInquiry(page: Page, values: Record<InquiryField, string>) {
-  for (const [name, value] of Object.entries(values) as [InquiryField, string][]) {
-    if (name === "inquiryType") await field(page, name).selectOption(value);
-    else await field(page, name).fill(value);
-  }
-}
+const TYPED = SAMPLE_INQUIRY;
 
 /** The text of every e-mail the server has written to its mailbox folder. */
 async function mailboxTexts(): Promise<string[]> {

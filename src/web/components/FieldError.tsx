@@ -22,13 +22,12 @@ interface FieldErrorProps {
   label: string;
   /** The shared rule's reason, e.g. "is not a valid e-mail address"; nothing is shown without one. */
   reason: string | undefined;
-  className: string;
 }
 
-export function FieldError({ controlId, label, reason, className }: FieldErrorProps) {
+export function FieldError({ controlId, label, reason }: FieldErrorProps) {
   if (!reason) return null;
   return (
-    <p id={fieldErrorId(controlId)} className={className}>
+    <p id={fieldErrorId(controlId)} className="field-error">
       {label} {reason}.
     </p>
   );

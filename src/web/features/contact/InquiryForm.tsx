@@ -115,12 +115,7 @@ interface FieldProps {
 
 function Reason({ field, reason }: Omit<FieldProps, "value">) {
   return (
-    <FieldError
-      controlId={controlId(field)}
-      label={INQUIRY_FIELDS[field].label}
-      reason={reason}
-      className="field__error"
-    />
+    <FieldError controlId={controlId(field)} label={INQUIRY_FIELDS[field].label} reason={reason} />
   );
 }
 

@@ -140,12 +140,7 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
           className="subscribe__input"
           {...invalidProps(inputId, reason)}
         />
-        <FieldError
-          controlId={inputId}
-          label={SUBSCRIBE_EMAIL_RULE.label}
-          reason={reason}
-          className="subscribe__error"
-        />
+        <FieldError controlId={inputId} label={SUBSCRIBE_EMAIL_RULE.label} reason={reason} />
       </div>
       <SubmitButton
         ref={button}
