@@ -52,3 +52,16 @@ test("a page whose code fails to download shows the error screen with a retry", 
   await page.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Who We Are");
 });
+
+test("the web manifest, its icons and the share image are served", async ({ request }) => {
+  const manifest = await request.get("/manifest.webmanifest");
+  expect(manifest.status()).toBe(200);
+  expect(manifest.headers()["content-type"]).toMatch(/^application\/manifest\+json/);
+  const { icons } = (await manifest.json()) as { icons: { src: string; type: string }[] };
+  expect(icons.length).toBeGreaterThanOrEqual(3);
+  for (const src of [...icons.map((icon) => icon.src), "/images/share.png"]) {
+    const file = await request.get(src);
+    expect(file.status(), src).toBe(200);
+    expect(file.headers()["content-type"], src).toBe("image/png");
+  }
+});
