@@ -4,7 +4,7 @@
  * clears when the pointer or the focus leaves it (spec §4). A tap selects too.
  */
 
-import { type PointerEvent, useRef, useState } from "react";
+import { type PointerEvent, useEffect, useRef, useState } from "react";
 import type { ContentItem } from "../../../shared/content.ts";
 import { ArrowIcon } from "../../components/ArrowIcon.tsx";
 import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
@@ -34,14 +34,20 @@ export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProp
     setActive(index);
   };
   const stage = useRef<HTMLDivElement>(null);
-  // On a phone the detail sits below the list: a tap brings it into view.
+  // On a phone the detail sits below the list: a tap brings it into view,
+  // once the tap's changes are on the page (its pictures may just have come).
+  const [tapped, setTapped] = useState(0);
   const choose = (index: number) => {
     show(index);
+    setTapped((count) => count + 1);
+  };
+  useEffect(() => {
+    if (tapped === 0) return;
     stage.current?.scrollIntoView({
       block: "nearest",
       behavior: prefersReducedMotion() ? "auto" : "smooth",
     });
-  };
+  }, [tapped]);
   const headingId = `${id}-heading`;
   const current = active === null ? undefined : items[active];
   const clear = (index: number) => setActive((now) => (now === index ? null : now));
