@@ -21,9 +21,9 @@ export interface ContentReader {
  */
 export const FORM_TOKEN_FIELD = "_xsrf";
 
-/** What a write through a form answers: done (with the server's message), or the refused fields. */
-export type FormWrite<Outcome extends string> =
-  | { outcome: Outcome; message: string }
+/** What a write through a form answers: done, or the refused fields. */
+export type FormWrite<Done extends string> =
+  | { outcome: Done }
   | { outcome: "invalid"; fields: FieldReasons };
 
 /**
@@ -41,7 +41,10 @@ export interface FormService {
    */
   refusal: string | null;
   sendInquiry(values: InquiryValues): Promise<FormWrite<"sent">>;
-  subscribe(email: string): Promise<FormWrite<"subscribed" | "already">>;
+  /** "already" carries the server's message, which the page shows (§8, the 409 answer). */
+  subscribe(
+    email: string,
+  ): Promise<FormWrite<"subscribed"> | { outcome: "already"; message: string }>;
 }
 
 // A type, not an interface: React Router's AppLoadContext has an index

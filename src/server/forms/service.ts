@@ -10,14 +10,7 @@ import type { FormService, FormWrite } from "../../shared/page-context.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../shared/schemas.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../../shared/subscription.ts";
 import { fieldReasons } from "../security/errors.ts";
-import {
-  ALREADY_SUBSCRIBED_MESSAGE,
-  SUBSCRIBED_MESSAGE,
-  storeInquiry,
-  storeSubscription,
-} from "./writes.ts";
-
-export const INQUIRY_RECEIVED_MESSAGE = "Inquiry received.";
+import { ALREADY_SUBSCRIBED_MESSAGE, storeInquiry, storeSubscription } from "./writes.ts";
 
 /** Why a page rendered for a GET cannot write (its actions never run). */
 const NOT_A_POST = "Only a form post can write.";
@@ -56,16 +49,16 @@ export function formService(
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
         const id = await storeInquiry(app, parsed.data);
         log.info({ inquiry: id }, "inquiry received from a form post");
-        return { outcome: "sent", message: INQUIRY_RECEIVED_MESSAGE };
+        return { outcome: "sent" };
       }),
     subscribe: (email: string) =>
-      write("subscription", async (): Promise<FormWrite<"subscribed" | "already">> => {
+      write("subscription", async (): ReturnType<FormService["subscribe"]> => {
         const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
         const created = await storeSubscription(app, parsed.data.emailId);
         return created
-          ? { outcome: "subscribed", message: SUBSCRIBED_MESSAGE }
+          ? { outcome: "subscribed" }
           : { outcome: "already", message: ALREADY_SUBSCRIBED_MESSAGE };
       }),
   };

@@ -1,12 +1,12 @@
 /**
  * The inquiry form posted without JavaScript: /contact-us's action reads the
- * form, checks it with the shared rules, and writes through the server's
- * forms service (shared/page-context.ts), which validates with the API's
- * schema and stores the inquiry with its mail as the API does. What it
+ * form and writes through the server's forms service (shared/page-context.ts),
+ * which checks it with the API's schema (the shared field rules) and stores
+ * the inquiry with its mail as the API does. What it
  * returns is what the page then shows (InquiryForm's `served`).
  */
 import type { FieldReasons } from "../../../shared/field-rules.ts";
-import { checkInquiry, type InquiryValues, inquiryValuesFrom } from "../../../shared/inquiry.ts";
+import { type InquiryValues, inquiryValuesFrom } from "../../../shared/inquiry.ts";
 import type { FormService } from "../../../shared/page-context.ts";
 
 /** The outcome of a post, and the values to show again when it was not sent. */
@@ -16,23 +16,14 @@ export type InquiryPostResult =
   | { state: "refused"; values: InquiryValues; message: string }
   | { state: "failed"; values: InquiryValues };
 
-export interface Answer<T> {
-  result: T;
-  status: number;
-}
-
 export async function answerInquiryPost(
   request: Request,
   forms: FormService | undefined,
-): Promise<Answer<InquiryPostResult>> {
+): Promise<{ result: InquiryPostResult; status: number }> {
   const values = inquiryValuesFrom(await request.formData());
   if (!forms) return { result: { state: "failed", values }, status: 503 };
   if (forms.refusal) {
     return { result: { state: "refused", values, message: forms.refusal }, status: 403 };
-  }
-  const refused = checkInquiry(values);
-  if (Object.keys(refused).length > 0) {
-    return { result: { state: "invalid", values, fields: refused }, status: 400 };
   }
   try {
     const written = await forms.sendInquiry(values);

@@ -1,13 +1,13 @@
 /**
  * The subscribe form posted without JavaScript: /subscribe's action reads the
- * address, checks it with the shared rule, and subscribes it through the
- * server's forms service (shared/page-context.ts), which validates with the
- * API's schema and writes as the API does. What it returns is what the page
+ * address and subscribes it through the server's forms service
+ * (shared/page-context.ts), which checks it with the API's schema (the shared
+ * field rule) and writes as the API does. What it returns is what the page
  * then shows (SubscribeForm's `posted`).
  */
-import { checkField, type FieldReasons } from "../../../shared/field-rules.ts";
+import type { FieldReasons } from "../../../shared/field-rules.ts";
 import type { FormService } from "../../../shared/page-context.ts";
-import { SUBSCRIBE_EMAIL_FIELD, SUBSCRIBE_EMAIL_RULE } from "../../../shared/subscription.ts";
+import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
 
 /** The outcome of a post, and the address to show again when it was not subscribed. */
 export type SubscribePostResult =
@@ -26,13 +26,6 @@ export async function answerSubscribePost(
   if (!forms) return { result: { state: "failed", email }, status: 503 };
   if (forms.refusal) {
     return { result: { state: "refused", email, message: forms.refusal }, status: 403 };
-  }
-  const reason = checkField(SUBSCRIBE_EMAIL_RULE, email);
-  if (reason) {
-    return {
-      result: { state: "invalid", email, fields: { [SUBSCRIBE_EMAIL_FIELD]: reason } },
-      status: 400,
-    };
   }
   try {
     const written = await forms.subscribe(email);
