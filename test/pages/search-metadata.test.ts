@@ -84,7 +84,7 @@ describe("search metadata of the served pages", () => {
       for (const thing of page.jsonLd) expect(thing["@context"], path).toBe("https://schema.org");
       const organization = page.jsonLd.find((thing) => thing["@type"] === "Organization");
       expect(organization, path).toBeDefined();
-      expect(ours(organization?.url) || organization?.url === `${ORIGIN}/`).toBe(true);
+      expect(ours(organization?.url)).toBe(true);
       const logo = organization?.logo as { url?: string } | string | undefined;
       expect(ours(typeof logo === "object" ? logo.url : logo)).toBe(true);
     }

@@ -11,7 +11,7 @@ import type { MetaDescriptor } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { TeamMember } from "../../shared/content.ts";
 import { COLORS } from "../../shared/design-tokens.ts";
-import { ROUTES, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import {
   APPLE_TOUCH_ICON_PATH,
@@ -215,7 +215,8 @@ describe("titles and descriptions", () => {
 
   it("keeps personal pages out of search results, and only them", () => {
     for (const path of PAGE_PATHS) {
-      expect(byName(metaOf(path), "robots")).toEqual(path === UNSUBSCRIBE_PATH ? ["noindex"] : []);
+      const personal = path === UNSUBSCRIBE_PATH || path === SUBSCRIBE_PATH;
+      expect(byName(metaOf(path), "robots")).toEqual(personal ? ["noindex"] : []);
     }
   });
 });

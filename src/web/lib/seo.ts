@@ -25,13 +25,16 @@ import type {
   WithContext,
 } from "schema-dts";
 import { sectorOf, type TeamMember } from "../../shared/content.ts";
-import { caseStudyPath, ROUTES, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { caseStudyPath, ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 
 /* ------------------------------------------------------------------ titles */
 
 /** The pages that have a `meta` entry of their own in PAGE_SEO. */
-export type PagePath = (typeof ROUTES)[keyof typeof ROUTES] | typeof UNSUBSCRIBE_PATH;
+export type PagePath =
+  | (typeof ROUTES)[keyof typeof ROUTES]
+  | typeof UNSUBSCRIBE_PATH
+  | typeof SUBSCRIBE_PATH;
 
 export interface PageSeo {
   /** The whole `<title>`, firm name included. */
@@ -70,6 +73,11 @@ export const PAGE_SEO: Readonly<Record<PagePath, PageSeo>> = {
     // SITE.contactInvitation, which the page shows, is 164 characters: one too many sentences for a search result.
     description:
       "Tell us what you are trying to achieve or where you are stuck. A partner will read your message and reply within two business days.",
+  },
+  [SUBSCRIBE_PATH]: {
+    title: documentTitle("Subscribe to Insight"),
+    description: `Subscribe to Insight, the newsletter of ${SITE.firmName}: one e-mail a month, and you can leave with one click.`,
+    noindex: true,
   },
   [UNSUBSCRIBE_PATH]: {
     title: documentTitle("Unsubscribe"),
@@ -143,7 +151,7 @@ function hasOrigin(value: unknown): value is RootSeoData {
 }
 
 /** "https://example.com/" or "https://example.com/x" → "https://example.com". */
-export function normalizeOrigin(origin: string): string {
+function normalizeOrigin(origin: string): string {
   return new URL(origin).origin;
 }
 
@@ -165,7 +173,7 @@ export function originFrom(matches: readonly MatchWithData[]): string {
 }
 
 /** `path` on `origin` as an absolute address: ("https://x.com", "/weare") → "https://x.com/weare". */
-export function absoluteUrl(origin: string, path: string): string {
+function absoluteUrl(origin: string, path: string): string {
   return new URL(path, `${normalizeOrigin(origin)}/`).href;
 }
 
@@ -209,7 +217,7 @@ export type JsonLd = WithContext<Thing>;
 const CONTEXT = "https://schema.org" as const;
 
 /** The organization's node id: other nodes refer to it with `{ "@id": … }`. */
-export function organizationId(origin: string): string {
+function organizationId(origin: string): string {
   return `${absoluteUrl(origin, "/")}#organization`;
 }
 
@@ -238,7 +246,7 @@ export type SiteFacts = Pick<
 >;
 
 /** The firm: on every page. */
-export function organizationJsonLd(site: SiteFacts, origin: string): WithContext<OrganizationLeaf> {
+function organizationJsonLd(site: SiteFacts, origin: string): WithContext<OrganizationLeaf> {
   const contactPoint: ContactPointLeaf = {
     "@type": "ContactPoint",
     contactType: "sales",
@@ -262,7 +270,7 @@ export function organizationJsonLd(site: SiteFacts, origin: string): WithContext
 }
 
 /** The site itself: Home only (it gives search results the site's name). */
-export function websiteJsonLd(site: SiteFacts, origin: string): WithContext<WebSiteLeaf> {
+function websiteJsonLd(site: SiteFacts, origin: string): WithContext<WebSiteLeaf> {
   return {
     "@context": CONTEXT,
     "@type": "WebSite",
@@ -286,7 +294,7 @@ function slugOf(text: string): string {
 }
 
 /** A leader of the firm, shown on Who We Are. */
-export function personJsonLd(member: TeamMember, origin: string): WithContext<PersonLeaf> {
+function personJsonLd(member: TeamMember, origin: string): WithContext<PersonLeaf> {
   return {
     "@context": CONTEXT,
     "@type": "Person",
@@ -311,7 +319,7 @@ export interface CaseStudySeo {
 }
 
 /** A case study, on its own page. */
-export function articleJsonLd(study: CaseStudySeo, origin: string): WithContext<ArticleLeaf> {
+function articleJsonLd(study: CaseStudySeo, origin: string): WithContext<ArticleLeaf> {
   const url = absoluteUrl(origin, caseStudyPath(study.slug));
   const sector = sectorOf(study);
   return {

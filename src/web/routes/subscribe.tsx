@@ -16,16 +16,9 @@ import { ROUTES, SUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
 import { answerSubscribePost } from "../features/newsletter/subscribePost.ts";
-import { documentTitle, originFrom, pageMeta } from "../lib/seo.ts";
+import { routeMeta } from "../lib/seo.ts";
 
-export const meta: MetaFunction = ({ matches }) =>
-  pageMeta({
-    title: documentTitle("Subscribe to Insight"),
-    description: `Subscribe to Insight, the newsletter of ${SITE.firmName}: one e-mail a month, and you can leave with one click.`,
-    path: SUBSCRIBE_PATH,
-    origin: originFrom(matches),
-    noindex: true,
-  });
+export const meta: MetaFunction = ({ matches }) => routeMeta(SUBSCRIBE_PATH, matches);
 
 /** The form posted without JavaScript: on the server only, through the load context's forms service. */
 export async function action({ request, context }: ActionFunctionArgs) {
