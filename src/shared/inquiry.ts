@@ -49,7 +49,7 @@ export type Inquiry = z.infer<typeof inquirySchema>;
 /** The inquiry as a form holds it: every field as the visitor typed it. */
 export type InquiryValues = Record<InquiryField, string>;
 
-export const INQUIRY_FIELD_NAMES = Object.keys(INQUIRY_FIELDS) as InquiryField[];
+const INQUIRY_FIELD_NAMES = Object.keys(INQUIRY_FIELDS) as InquiryField[];
 
 /** The form's fields from posted form data (absent fields are empty). */
 export function inquiryValuesFrom(data: { get(name: string): unknown }): InquiryValues {

@@ -61,10 +61,10 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The request carries a well-formed XSRF-TOKEN cookie (one this server could have issued). */
-export function hasXsrfCookie(request: FastifyRequest): boolean {
+/** The request's XSRF-TOKEN cookie when it is well formed (one this server could have issued). */
+function cookieTokenOf(request: FastifyRequest): string | undefined {
   const cookieToken = request.cookies[XSRF_COOKIE];
-  return cookieToken !== undefined && TOKEN_PATTERN.test(cookieToken);
+  return cookieToken !== undefined && TOKEN_PATTERN.test(cookieToken) ? cookieToken : undefined;
 }
 
 /**
@@ -85,7 +85,7 @@ export function formPostRefusal(request: FastifyRequest, publicOrigin: string): 
     const own = `${request.protocol}://${request.host}`;
     if (origin !== publicOrigin && origin !== own) return FORM_REFUSALS.crossSite;
   }
-  return hasXsrfCookie(request) ? null : FORM_REFUSALS.noCookie;
+  return cookieTokenOf(request) ? null : FORM_REFUSALS.noCookie;
 }
 
 /**
@@ -122,17 +122,16 @@ export default fp(
     app.decorateRequest("xsrfToken", "");
 
     app.addHook("onRequest", async (request, reply) => {
-      const cookieToken = request.cookies[XSRF_COOKIE];
-      const valid = cookieToken !== undefined && TOKEN_PATTERN.test(cookieToken);
+      const cookieToken = cookieTokenOf(request);
 
       if (UNSAFE_METHODS.has(request.method) && request.routeOptions.config.xsrf !== false) {
         const header = request.headers[XSRF_HEADER.toLowerCase()];
-        if (!valid || typeof header !== "string" || !sameToken(header, cookieToken)) {
+        if (!cookieToken || typeof header !== "string" || !sameToken(header, cookieToken)) {
           throw app.httpErrors.forbidden(XSRF_REJECTED_MESSAGE);
         }
       }
 
-      if (valid) {
+      if (cookieToken) {
         request.xsrfToken = cookieToken;
       } else if (issuesToken(pathOf(request))) {
         request.xsrfToken = newToken();
