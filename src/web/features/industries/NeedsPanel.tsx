@@ -42,9 +42,12 @@ export function NeedsPanel({ id, title, intro, overview, items }: NeedsPanelProp
     setTapped((count) => count + 1);
   };
   useEffect(() => {
-    if (tapped === 0) return;
+    const box = stage.current?.getBoundingClientRect();
+    if (tapped === 0 || !box || (box.top >= 0 && box.bottom <= window.innerHeight)) return;
+    // To the middle, not just the edge: the panel's fade-in may still be
+    // scaling it up, and an edge-aligned detail would end up partly out of view.
     stage.current?.scrollIntoView({
-      block: "nearest",
+      block: "center",
       behavior: prefersReducedMotion() ? "auto" : "smooth",
     });
   }, [tapped]);
