@@ -8,6 +8,8 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 // The test server writes its e-mail here, and tests read it (e2e/no-js-forms.spec.ts).
 // Set once in the main process; the workers it starts inherit it.
 process.env.MAILBOX_DIR ??= mkdtempSync(join(tmpdir(), "e2e-mail-"));
+// The server's database: console tests make their accounts in it (e2e/support/console.ts).
+process.env.E2E_SQLITE_FILE ??= join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db");
 
 export default defineConfig({
   testDir: "e2e",
@@ -32,7 +34,10 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
-      SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db"),
+      SQLITE_FILE: process.env.E2E_SQLITE_FILE,
+      // Short locks, so the lock-out test sees an account recover in seconds.
+      SIGN_IN_LOCK_SECONDS: "3",
+      ADMIN_DIR: process.env.E2E_ADMIN_DIR ?? "build/admin",
       RATE_LIMIT_PER_MINUTE: "1000",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
       MAILBOX_DIR: process.env.MAILBOX_DIR,

@@ -31,5 +31,5 @@ async function precompress(dir: string): Promise<number> {
   return written;
 }
 
-const dir = process.argv[2] ?? "build/client";
-console.log(`precompressed ${await precompress(dir)} files in ${dir}`);
+const dirs = process.argv.length > 2 ? process.argv.slice(2) : ["build/client"];
+for (const dir of dirs) console.log(`precompressed ${await precompress(dir)} files in ${dir}`);

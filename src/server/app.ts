@@ -11,6 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import admin from "./admin/plugin.ts";
 import apiContract from "./api/contract.ts";
 import api from "./api/routes.ts";
 import { oneClickUnsubscribe, unsubscribeApi } from "./api/unsubscribe.ts";
@@ -74,6 +75,7 @@ export async function buildApp({ config, database, logger, renderer }: AppOption
   await app.register(api, { writesPerMinute: config.RATE_LIMIT_PER_MINUTE });
   await app.register(unsubscribeApi, { database, secret });
   await app.register(oneClickUnsubscribe, { database, secret });
+  await app.register(admin, { config, database });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });
   return app;

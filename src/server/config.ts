@@ -52,6 +52,15 @@ const envSchema = z.object({
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
   OUTBOX_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+
+  ADMIN_DIR: path("build/admin"),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  MEDIA_DIR: path("data/media"),
+  UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
 });
 
 export type Config = z.infer<typeof envSchema>;

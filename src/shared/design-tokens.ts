@@ -45,11 +45,16 @@ export const MOTION_DURATION = `${SCROLL_ANIMATION.durationMs}ms`;
 const customProperty = (key: string) =>
   `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
+/** Each token as a custom property and its value, e.g. `["--accent", "#ff7300"]`. */
+export function designTokenProperties(): [string, string][] {
+  return [
+    ...Object.entries(COLORS).map(([key, value]): [string, string] => [customProperty(key), value]),
+    ["--motion-duration", MOTION_DURATION],
+  ];
+}
+
 /** The tokens as one CSS rule, e.g. `:root{--accent:#ff7300;--accent-hover:#ff8a2b;…}`. */
 export function designTokensCss(): string {
-  const declarations = [
-    ...Object.entries(COLORS).map(([key, value]) => `${customProperty(key)}:${value}`),
-    `--motion-duration:${MOTION_DURATION}`,
-  ];
+  const declarations = designTokenProperties().map(([name, value]) => `${name}:${value}`);
   return `:root{${declarations.join(";")}}`;
 }

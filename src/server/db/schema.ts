@@ -1,5 +1,6 @@
 /** Row types of every table, as Kysely sees them. */
 import type { ColumnType, Generated } from "kysely";
+import type { Role } from "../../shared/admin/roles.ts";
 
 /** Written as an ISO-8601 string; PostgreSQL reads back a Date, SQLite the string. */
 export type Timestamp = ColumnType<Date | string, string, string>;
@@ -7,6 +8,12 @@ export type Timestamp = ColumnType<Date | string, string, string>;
 interface Timestamps {
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Content rows the console edits: a version for stale-save checks, and a hidden flag (0 or 1). */
+interface Versioned {
+  version: Generated<number>;
+  hidden: Generated<number>;
 }
 
 export interface SubscriptionsTable extends Timestamps {
@@ -18,6 +25,8 @@ export interface SubscriptionsTable extends Timestamps {
   unsubscribed_via: string | null;
 }
 
+export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
+
 export interface InquiriesTable extends Timestamps {
   id: Generated<number>;
   first_name: string;
@@ -28,9 +37,11 @@ export interface InquiriesTable extends Timestamps {
   phone_number: string;
   inquiry_type: string;
   comments: string;
+  status: Generated<InquiryStatus>;
+  assignee_id: number | null;
 }
 
-export interface TeamMembersTable extends Timestamps {
+export interface TeamMembersTable extends Timestamps, Versioned {
   id: Generated<number>;
   position: number;
   fullname: string;
@@ -39,7 +50,7 @@ export interface TeamMembersTable extends Timestamps {
   bio: string;
 }
 
-export interface ContentItemsTable extends Timestamps {
+export interface ContentItemsTable extends Timestamps, Versioned {
   id: Generated<number>;
   category: string;
   position: number;
@@ -48,7 +59,7 @@ export interface ContentItemsTable extends Timestamps {
   image_path: string | null;
 }
 
-export interface CaseStudiesTable extends Timestamps {
+export interface CaseStudiesTable extends Timestamps, Versioned {
   id: Generated<number>;
   slug: string;
   position: number;
@@ -83,6 +94,125 @@ export interface OutboxTable extends Timestamps {
   sent_at: Timestamp | null;
 }
 
+export interface UsersTable extends Timestamps {
+  id: Generated<number>;
+  email: string;
+  name: Generated<string>;
+  role: Role;
+  /** Argon2id (PHC string); null until the person sets a password through their link. */
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled_at: Timestamp | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a leaked table holds no usable session. */
+  id: string;
+  user_id: number;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The absolute end, whatever the activity. */
+  expires_at: Timestamp;
+  ip: string;
+  user_agent: string;
+}
+
+export type UserTokenPurpose = "invite" | "reset";
+
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: UserTokenPurpose;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface SignInThrottleTable {
+  /** `account:<email>` or `address:<ip>`. */
+  key: string;
+  failures: number;
+  locked_until: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  /** Kept as a plain number: the entry outlives the account. */
+  user_id: number | null;
+  /** Who, as an e-mail address, or "system"/the typed address of a failed sign-in. */
+  actor: string;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  /** JSON with the particulars. */
+  detail: string | null;
+}
+
+export interface InquiryNotesTable {
+  id: Generated<number>;
+  inquiry_id: number;
+  author_id: number | null;
+  author: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface SubscriptionEventsTable {
+  id: Generated<number>;
+  subscription_id: number;
+  event: "subscribed" | "unsubscribed";
+  /** How: the form or path (api, form, one-click, link, console, import). */
+  via: string;
+  at: Timestamp;
+}
+
+export interface ErasedSubscribersTable {
+  /** Salted SHA-256 of the lower-cased address. */
+  email_hash: string;
+  erased_at: Timestamp;
+}
+
+export interface SiteFactsTable extends Timestamps {
+  key: string;
+  value: string;
+  version: Generated<number>;
+}
+
+export interface ContentVersionsTable {
+  id: Generated<number>;
+  /** team, item, case-study or site-fact. */
+  entity: string;
+  entity_key: string;
+  version: number;
+  /** The whole record at this version, as JSON. */
+  data: string;
+  user_id: number | null;
+  author: string;
+  created_at: Timestamp;
+}
+
+export interface MediaTable {
+  id: Generated<number>;
+  original_path: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** JSON: the generated files by format and width. */
+  variants: string;
+  user_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   subscriptions: SubscriptionsTable;
   inquiries: InquiriesTable;
@@ -91,6 +221,18 @@ export interface Database {
   case_studies: CaseStudiesTable;
   site_meta: SiteMetaTable;
   outbox: OutboxTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  user_tokens: UserTokensTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_throttle: SignInThrottleTable;
+  audit_log: AuditLogTable;
+  inquiry_notes: InquiryNotesTable;
+  subscription_events: SubscriptionEventsTable;
+  erased_subscribers: ErasedSubscribersTable;
+  site_facts: SiteFactsTable;
+  content_versions: ContentVersionsTable;
+  media: MediaTable;
 }
 
 export function nowIso(): string {

@@ -2,11 +2,15 @@
  * Queues the e-mails that visitors' actions cause, inside the caller's
  * outbox transaction, so a message exists exactly when the row it is about does.
  */
+
+import { SET_PASSWORD_PAGE } from "../../shared/admin/auth.ts";
 import type { Inquiry } from "../../shared/inquiry.ts";
 import { enqueueMail, type OutboxTransaction } from "../db/outbox.ts";
+import type { UserTokenPurpose } from "../db/schema.ts";
 import type { Subscription } from "../db/subscriptions.ts";
 import { signUnsubscribeToken } from "../security/unsubscribe-token.ts";
 import {
+  accountLink,
   inquiryAcknowledgement,
   inquiryNotification,
   type MailSettings,
@@ -39,6 +43,18 @@ export class MailQueue {
       "welcome",
       welcome(subscription.email, this.unsubscribeUrl(subscription), this.options),
     );
+  }
+
+  /** Queues an invitation or reset link; returns the link (the CLI prints it too). */
+  async accountLink(
+    trx: OutboxTransaction,
+    purpose: UserTokenPurpose,
+    to: string,
+    token: string,
+  ): Promise<string> {
+    const link = `${new URL(SET_PASSWORD_PAGE, this.options.publicOrigin)}#token=${token}`;
+    await enqueueMail(trx, `account-${purpose}`, accountLink(purpose, to, link, this.options));
+    return link;
   }
 
   unsubscribeUrl(subscription: Subscription): string {

@@ -130,3 +130,40 @@ ${paragraph(`The ${SITE.shortName} team`)}
     ),
   };
 }
+
+const ACCOUNT_LINK_TEXTS = {
+  invite: {
+    subject: `You are invited to the ${SITE.shortName} website console`,
+    lead: `You have been given an account on the console of ${SITE.firmName}'s website. Open this link to choose your password:`,
+    expiry: "The link works once, within seven days.",
+  },
+  reset: {
+    subject: `Set a new password for the ${SITE.shortName} website console`,
+    lead: "Someone asked to set a new password for your console account. If it was you, open this link:",
+    expiry:
+      "The link works once, within one hour. If you did not ask, ignore this e-mail: your password stays as it is.",
+  },
+} as const;
+
+/** An invitation or a password reset: a single-use link to set a password. */
+export function accountLink(
+  purpose: keyof typeof ACCOUNT_LINK_TEXTS,
+  to: string,
+  link: string,
+  settings: MailSettings,
+): MailMessage {
+  const { subject, lead, expiry } = ACCOUNT_LINK_TEXTS[purpose];
+  return {
+    messageId: messageId(settings.from),
+    from: settings.from,
+    to,
+    subject,
+    text: [lead, "", link, "", expiry].join("\n"),
+    html: layout(
+      subject,
+      `${paragraph(lead)}
+<p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="color:${COLORS.accentInk}">Set your password</a></p>
+${paragraph(expiry)}`,
+    ),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Console accounts for browser tests, made in the test server's own database
+ * (as an accepted invitation leaves them), and signing in through the page.
+ */
+import { hashPassword } from "../../src/server/auth/passwords.ts";
+import { openDatabase } from "../../src/server/db/connection.ts";
+import { ensureUser, setPasswordHash } from "../../src/server/db/users.ts";
+import type { Role } from "../../src/shared/admin/roles.ts";
+import { expect, type Page } from "./test.ts";
+
+export const CONSOLE_PASSWORD = "a long and memorable passphrase";
+
+export interface ConsoleAccount {
+  email: string;
+  password: string;
+  role: Role;
+}
+
+function serverDatabase() {
+  const sqliteFile = process.env.E2E_SQLITE_FILE;
+  if (!sqliteFile) throw new Error("E2E_SQLITE_FILE is not set (playwright.config.ts sets it)");
+  return openDatabase({ sqliteFile });
+}
+
+/** An account with a password; `label` keeps parallel tests' accounts apart. */
+export async function consoleAccount(role: Role, label: string): Promise<ConsoleAccount> {
+  const email = `${label}-${role}@firm.example`.toLowerCase();
+  const { db } = serverDatabase();
+  try {
+    const { user } = await ensureUser(db, { email, role, name: `${label} ${role}` });
+    await setPasswordHash(db, user.id, await hashPassword(CONSOLE_PASSWORD));
+  } finally {
+    await db.destroy();
+  }
+  return { email, password: CONSOLE_PASSWORD, role };
+}
+
+export async function signInToConsole(page: Page, account: ConsoleAccount, path = "/admin") {
+  await page.goto(path);
+  await page.getByLabel("E-mail address").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
+}

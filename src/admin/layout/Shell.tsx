@@ -1,0 +1,50 @@
+/**
+ * The frame of every signed-in screen: the console's name, the areas the
+ * person's role opens, and signing out. On a phone the areas scroll
+ * sideways in one row under the bar.
+ */
+import { NavLink, Outlet } from "react-router";
+import { hasRole, ROLE_LABELS } from "../../shared/admin/roles.ts";
+import { SITE } from "../../shared/site.ts";
+import { useMe, useSession } from "../auth/session.tsx";
+import { AREAS } from "./areas.ts";
+
+export function Shell() {
+  const me = useMe();
+  const { signOut } = useSession();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="shell-bar">
+        <p className="shell-brand">
+          {SITE.shortName} <span>console</span>
+        </p>
+        <nav aria-label="Console" className="shell-nav">
+          <ul>
+            {AREAS.filter((area) => hasRole(me.role, area.role)).map((area) => (
+              <li key={area.path}>
+                <NavLink to={`/${area.path}`}>{area.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="shell-user">
+          <span title={ROLE_LABELS[me.role]}>
+            {me.name || me.email} · {me.role}
+          </span>
+          <a className="shell-link" href="/" target="_blank" rel="noreferrer">
+            View site
+          </a>
+          <button type="button" className="button button-quiet" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="shell-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+/** The console's areas, in the navigation's order, with the role each needs. */
+import type { Role } from "../../shared/admin/roles.ts";
+
+export interface Area {
+  path: string;
+  label: string;
+  role: Role;
+}
+
+export const AREAS: Area[] = [
+  { path: "inquiries", label: "Inquiries", role: "viewer" },
+  { path: "subscribers", label: "Subscribers", role: "viewer" },
+  { path: "content", label: "Content", role: "editor" },
+  { path: "people", label: "People", role: "owner" },
+  { path: "audit", label: "Audit log", role: "owner" },
+  { path: "account", label: "Your account", role: "viewer" },
+];

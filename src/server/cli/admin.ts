@@ -1,0 +1,77 @@
+/**
+ * `npm run admin:create -- --email you@firm.example [--name "Your Name"]`:
+ * makes the first owner of the console (or finds the account with that
+ * address) and prints a one-time link to set its password. The same link is
+ * e-mailed through the outbox, so it also lands in the mailbox (or SMTP).
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { ConfigError, loadConfig } from "../config.ts";
+import { recordAudit } from "../db/audit.ts";
+import { openDatabase } from "../db/connection.ts";
+import { migrateToLatest } from "../db/migrations.ts";
+import { inOutboxTransaction } from "../db/outbox.ts";
+import { issueUserToken } from "../db/user-tokens.ts";
+import { ensureUser } from "../db/users.ts";
+import { MailQueue } from "../mail/mail-queue.ts";
+import { unsubscribeSecret } from "../security/unsubscribe-token.ts";
+
+const USAGE = 'Usage: npm run admin:create -- --email you@firm.example [--name "Your Name"]';
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { email: { type: "string" }, name: { type: "string" } },
+  });
+  const email = z.email().safeParse(values.email);
+  if (positionals[0] !== "create" || !email.success) throw new ConfigError(USAGE);
+  const config = loadConfig();
+  const { db, engine } = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: config.SQLITE_FILE,
+  });
+  try {
+    await migrateToLatest(db, engine);
+    const mail = new MailQueue({
+      from: config.MAIL_FROM,
+      inquiryTo: config.INQUIRY_TO,
+      acknowledgeInquiries: config.INQUIRY_ACK,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      unsubscribeSecret: await unsubscribeSecret(db, config.UNSUBSCRIBE_SECRET),
+    });
+    const { user, created } = await ensureUser(db, {
+      email: email.data,
+      name: values.name ?? "",
+      role: "owner",
+    });
+    const purpose = user.passwordHash ? "reset" : "invite";
+    // The running server's outbox sender delivers it (at once, or at its next start).
+    const link = await inOutboxTransaction(
+      db,
+      async (trx) => {
+        const token = await issueUserToken(trx, user.id, purpose);
+        return mail.accountLink(trx, purpose, user.email, token);
+      },
+      () => {},
+    );
+    await recordAudit(db, {
+      userId: null,
+      actor: "command line",
+      action: created ? "owner-created" : "password-link-issued",
+      target: user.email,
+    });
+    console.log(
+      created
+        ? `Created ${user.role} ${user.email}.`
+        : `${user.email} already has an account (${user.role}).`,
+    );
+    console.log(`Open this link once to set the password (it was e-mailed too):\n${link}`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

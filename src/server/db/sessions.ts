@@ -1,0 +1,100 @@
+/**
+ * Console sessions, kept in the database so every instance knows them and
+ * "sign out everywhere" is one delete. The cookie holds a random token; the
+ * table holds its SHA-256, so a copy of the table opens no session.
+ */
+import type { Kysely } from "kysely";
+import { hashToken, newSecretToken } from "../auth/tokens.ts";
+import type { Database } from "./schema.ts";
+import { type ConsoleUser, findUserById } from "./users.ts";
+
+/** last_seen_at is written at most this often, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SessionLimits {
+  idleMs: number;
+  maxMs: number;
+}
+
+export interface Client {
+  ip: string;
+  userAgent: string;
+}
+
+export async function createSession(
+  db: Kysely<Database>,
+  userId: number,
+  client: Client,
+  { maxMs }: SessionLimits,
+): Promise<string> {
+  const token = newSecretToken();
+  const now = new Date();
+  await db
+    .insertInto("sessions")
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + maxMs).toISOString(),
+      ip: client.ip,
+      user_agent: client.userAgent.slice(0, 300),
+    })
+    .execute();
+  return token;
+}
+
+export interface OpenSession {
+  id: string;
+  user: ConsoleUser;
+}
+
+/** The session a token opens, if it has neither idled out nor reached its end. */
+export async function findSession(
+  db: Kysely<Database>,
+  token: string,
+  { idleMs }: SessionLimits,
+): Promise<OpenSession | undefined> {
+  const now = Date.now();
+  const id = hashToken(token);
+  const row = await db
+    .selectFrom("sessions")
+    .select(["user_id", "last_seen_at"])
+    .where("id", "=", id)
+    .where("expires_at", ">", new Date(now).toISOString())
+    .where("last_seen_at", ">", new Date(now - idleMs).toISOString())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const user = await findUserById(db, row.user_id);
+  if (!user) return undefined;
+  if (now - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date(now).toISOString() })
+      .where("id", "=", id)
+      .execute();
+  }
+  return { id, user };
+}
+
+export async function deleteSession(db: Kysely<Database>, id: string) {
+  await db.deleteFrom("sessions").where("id", "=", id).execute();
+}
+
+/** Ends every session of an account: sign out everywhere, a new password, a removal. */
+export async function deleteUserSessions(db: Kysely<Database>, userId: number) {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}
+
+export async function deleteExpiredSessions(db: Kysely<Database>, { idleMs }: SessionLimits) {
+  const now = Date.now();
+  await db
+    .deleteFrom("sessions")
+    .where((eb) =>
+      eb.or([
+        eb("expires_at", "<=", new Date(now).toISOString()),
+        eb("last_seen_at", "<=", new Date(now - idleMs).toISOString()),
+      ]),
+    )
+    .execute();
+}
