@@ -1,0 +1,29 @@
+/**
+ * Sends records as a CSV download. A cell that a spreadsheet would read as
+ * a formula (it starts with =, +, -, @, a tab or a carriage return) gets a
+ * leading apostrophe, so a visitor's "=HYPERLINK(…)" stays text (OWASP's
+ * CSV-injection advice).
+ */
+import { stringify } from "csv-stringify/sync";
+import type { FastifyReply } from "fastify";
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutralizeFormula(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export function sendCsv(
+  reply: FastifyReply,
+  filename: string,
+  rows: Record<string, unknown>[],
+  columns: string[],
+) {
+  const safe = rows.map((row) => columns.map((column) => neutralizeFormula(row[column])));
+  const csv = stringify([columns, ...safe]);
+  return reply
+    .header("content-type", "text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${filename}"`)
+    .send(csv);
+}
