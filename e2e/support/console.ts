@@ -35,6 +35,21 @@ export async function consoleAccount(role: Role, label: string): Promise<Console
   return { email, password: CONSOLE_PASSWORD, role };
 }
 
+/** When the account's sign-in lock ends (ms since the epoch), or 0 when it has none. */
+export async function accountLockedUntil(email: string): Promise<number> {
+  const { db } = serverDatabase();
+  try {
+    const row = await db
+      .selectFrom("sign_in_throttle")
+      .select("locked_until")
+      .where("key", "=", `account:${email}`)
+      .executeTakeFirst();
+    return row?.locked_until ? new Date(row.locked_until).getTime() : 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function signInToConsole(page: Page, account: ConsoleAccount, path = "/admin") {
   await page.goto(path);
   await page.getByLabel("E-mail address").fill(account.email);

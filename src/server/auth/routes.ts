@@ -48,6 +48,8 @@ export interface AuthRouteOptions {
 const ADDRESS_ALLOWANCE = 4;
 
 const messageSchema = z.object({ message: z.string() });
+/** A refused request: the message, and one reason per field when the form was at fault. */
+const refusalSchema = messageSchema.extend({ fields: z.record(z.string(), z.string()).optional() });
 /** An answer with no body. */
 export const NO_CONTENT = { 204: z.null() };
 
@@ -184,7 +186,7 @@ export default async function authRoutes(
   routes.post(
     AUTH_PATHS.password,
     {
-      schema: { body: setPasswordSchema, response: { 200: messageSchema, 400: messageSchema } },
+      schema: { body: setPasswordSchema, response: { 200: messageSchema, 400: refusalSchema } },
       config: { role: "public", rateLimit: { max: 10, timeWindow: "15 minutes" } },
     },
     async (request, reply) => {

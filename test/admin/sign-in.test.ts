@@ -1,0 +1,313 @@
+/**
+ * Signing in and out (issue 9, point 1): Argon2id hashes, sessions in the
+ * database with their cookie, time-outs, sign out here and everywhere,
+ * growing locks after failures that never tell whether an account exists,
+ * and single-use password links.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lockLengthMs } from "../../src/server/db/sign-in-throttle.ts";
+import { issueUserToken } from "../../src/server/db/user-tokens.ts";
+import { ensureUser } from "../../src/server/db/users.ts";
+import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import {
+  anonymous,
+  clientWith,
+  createAccount,
+  sessionCookieOf,
+  signIn,
+  TEST_PASSWORD,
+} from "../support/console.ts";
+import { ENGINES } from "../support/engines.ts";
+
+const LOCK_SECONDS = 1;
+
+describe("lock lengths", () => {
+  const policy = { freeFailures: 5, lockMs: 60_000 };
+  it("are free for the first failures, then double, up to an hour", () => {
+    expect([1, 4].map((n) => lockLengthMs(n, policy))).toEqual([0, 0]);
+    expect([5, 6, 7].map((n) => lockLengthMs(n, policy))).toEqual([60_000, 120_000, 240_000]);
+    expect(lockLengthMs(30, policy)).toBe(3_600_000);
+  });
+});
+
+describe.each(ENGINES)("console sign-in on $engine", (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(engine, {
+      SIGN_IN_LOCK_SECONDS: String(LOCK_SECONDS),
+      SIGN_IN_FREE_FAILURES: "3",
+    });
+  });
+  afterAll(() => t.close());
+
+  async function attempt(email: string, password: string, ip = "127.0.0.1") {
+    const client = await anonymous(t.app);
+    return t.app.inject({
+      method: "POST",
+      url: AUTH_PATHS.session,
+      remoteAddress: ip,
+      headers: { cookie: client.cookie, "x-xsrf-token": client.token },
+      payload: { email, password },
+    });
+  }
+
+  it("stores the password as an Argon2id hash", async () => {
+    await createAccount(t.database, "viewer", "hash@firm.example");
+    const row = await t.database.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("email", "=", "hash@firm.example")
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it("opens a session with an HttpOnly, SameSite=Strict cookie kept to the console's API", async () => {
+    await createAccount(t.database, "editor", "cookie@firm.example");
+    const response = await attempt("Cookie@Firm.example", TEST_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ email: "cookie@firm.example", role: "editor" });
+    const cookie = response.cookies.find((c) => c.name === "console_session");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api/admin" });
+    expect(cookie?.secure).toBeUndefined();
+    // Only the token's hash is stored.
+    const stored = await t.database.db.selectFrom("sessions").select("id").execute();
+    expect(stored.map((s) => s.id)).not.toContain(cookie?.value);
+  });
+
+  it("answers a wrong password and an unknown account alike", async () => {
+    await createAccount(t.database, "viewer", "alike@firm.example");
+    const wrong = await attempt("alike@firm.example", "not the password", "10.0.0.1");
+    const unknown = await attempt("nobody@firm.example", "not the password", "10.0.0.2");
+    expect([wrong.statusCode, unknown.statusCode]).toEqual([401, 401]);
+    expect(wrong.json()).toEqual({ message: AUTH_TEXTS.wrongCredentials });
+    expect(unknown.json()).toEqual(wrong.json());
+    const audit = await t.database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor"])
+      .where("action", "=", "sign-in-failed")
+      .execute();
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { action: "sign-in-failed", actor: "alike@firm.example" },
+        { action: "sign-in-failed", actor: "nobody@firm.example" },
+      ]),
+    );
+  });
+
+  it("locks an account after its free failures, for real and unknown accounts alike, then recovers", async () => {
+    await createAccount(t.database, "viewer", "locked@firm.example");
+    for (const email of ["locked@firm.example", "ghost@firm.example"]) {
+      for (let n = 0; n < 3; n++) {
+        // A new address each time: this is the account's own lock at work.
+        expect((await attempt(email, "guess", `10.1.0.${n}`)).statusCode).toBe(401);
+      }
+      const locked = await attempt(email, TEST_PASSWORD, "10.1.1.1");
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ message: AUTH_TEXTS.locked });
+      expect(Number(locked.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    }
+    // The right password works once the lock has passed.
+    await expect
+      .poll(
+        async () => (await attempt("locked@firm.example", TEST_PASSWORD, "10.1.2.1")).statusCode,
+        {
+          timeout: 5000,
+          interval: 200,
+        },
+      )
+      .toBe(200);
+  });
+
+  it("locks an address that fails across many accounts", async () => {
+    const ip = "10.2.0.1";
+    // An address gets four times an account's free failures (3 × 4).
+    for (let n = 0; n < 12; n++) {
+      expect((await attempt(`spray${n}@firm.example`, "guess", ip)).statusCode).toBe(401);
+    }
+    expect((await attempt("spray-next@firm.example", "guess", ip)).statusCode).toBe(429);
+    expect((await attempt("spray-next@firm.example", "guess", "10.2.0.2")).statusCode).toBe(401);
+  });
+
+  it("gives a new session id at every sign-in and ends the one it replaces", async () => {
+    await createAccount(t.database, "viewer", "fixation@firm.example");
+    const first = await signIn(t.app, "fixation@firm.example");
+    const again = await first.request("POST", AUTH_PATHS.session, {
+      email: "fixation@firm.example",
+      password: TEST_PASSWORD,
+    });
+    const second = sessionCookieOf(again);
+    expect(second).toBeDefined();
+    expect(first.cookie).not.toContain(`console_session=${second}`);
+    expect((await first.request("GET", AUTH_PATHS.session)).json()).toEqual({ me: null });
+  });
+
+  it("tells the console who is signed in, and nobody once signed out", async () => {
+    await createAccount(t.database, "viewer", "out@firm.example");
+    const client = await signIn(t.app, "out@firm.example");
+    expect((await client.request("GET", AUTH_PATHS.session)).json()).toMatchObject({
+      me: { email: "out@firm.example", role: "viewer", secondFactor: false },
+    });
+    expect((await client.request("DELETE", AUTH_PATHS.session)).statusCode).toBe(204);
+    expect((await client.request("GET", AUTH_PATHS.session)).json()).toEqual({ me: null });
+  });
+
+  it("signs out everywhere: every session of the account ends, others' stay", async () => {
+    await createAccount(t.database, "viewer", "everywhere@firm.example");
+    await createAccount(t.database, "viewer", "bystander@firm.example");
+    const laptop = await signIn(t.app, "everywhere@firm.example");
+    const phone = await signIn(t.app, "everywhere@firm.example");
+    const other = await signIn(t.app, "bystander@firm.example");
+    expect((await phone.request("DELETE", AUTH_PATHS.sessions)).statusCode).toBe(204);
+    expect((await laptop.request("GET", AUTH_PATHS.session)).json()).toEqual({ me: null });
+    expect((await phone.request("GET", AUTH_PATHS.session)).json()).toEqual({ me: null });
+    expect((await other.request("GET", AUTH_PATHS.session)).json()).toMatchObject({
+      me: { email: "bystander@firm.example" },
+    });
+  });
+
+  it("ends a session that idled past its time-out or reached its absolute end", async () => {
+    await createAccount(t.database, "viewer", "timeout@firm.example");
+    const idle = await signIn(t.app, "timeout@firm.example");
+    const old = await signIn(t.app, "timeout@firm.example");
+    const sessionIdOf = async (client: typeof idle) => {
+      const [row] = await t.database.db
+        .selectFrom("sessions")
+        .select("id")
+        .orderBy("created_at", "desc")
+        .execute();
+      return { client, id: row?.id as string };
+    };
+    const { id: oldId } = await sessionIdOf(old);
+    await t.database.db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", oldId)
+      .execute();
+    expect((await old.request("GET", AUTH_PATHS.session)).json()).toEqual({ me: null });
+
+    const idleMs = t.config.SESSION_IDLE_MINUTES * 60_000;
+    await t.database.db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date(Date.now() - idleMs - 1000).toISOString() })
+      .where("id", "!=", oldId)
+      .execute();
+    const refused = await idle.request("DELETE", AUTH_PATHS.session);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ message: AUTH_TEXTS.signedOut });
+  });
+
+  it("marks the session cookie Secure over HTTPS", async () => {
+    const https = await startApp(engine, { TRUST_PROXY: "true" });
+    try {
+      await createAccount(https.database, "viewer", "secure@firm.example");
+      const client = await anonymous(https.app);
+      const response = await https.app.inject({
+        method: "POST",
+        url: AUTH_PATHS.session,
+        headers: {
+          cookie: client.cookie,
+          "x-xsrf-token": client.token,
+          "x-forwarded-proto": "https",
+        },
+        payload: { email: "secure@firm.example", password: TEST_PASSWORD },
+      });
+      expect(response.cookies.find((c) => c.name === "console_session")?.secure).toBe(true);
+    } finally {
+      await https.close();
+    }
+  });
+
+  describe("password links", () => {
+    async function outboxFor(to: string) {
+      const rows = await t.database.db.selectFrom("outbox").select(["kind", "message"]).execute();
+      return rows
+        .map((row) => ({ kind: row.kind, message: JSON.parse(row.message) }))
+        .filter(({ message }) => message.to === to);
+    }
+
+    it("answers a reset request alike for known and unknown addresses, and mails only the known", async () => {
+      await createAccount(t.database, "viewer", "reset@firm.example");
+      const client = await anonymous(t.app);
+      const known = await client.request("POST", AUTH_PATHS.passwordReset, {
+        email: "reset@firm.example",
+      });
+      const unknown = await client.request("POST", AUTH_PATHS.passwordReset, {
+        email: "stranger@firm.example",
+      });
+      expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+      expect(known.json()).toEqual(unknown.json());
+      expect(await outboxFor("stranger@firm.example")).toEqual([]);
+      const [mail] = await outboxFor("reset@firm.example");
+      expect(mail?.kind).toBe("account-reset");
+      const token = /#token=([A-Za-z0-9_-]{43})/.exec(mail?.message.text)?.[1];
+      expect(token).toBeDefined();
+
+      const before = await signIn(t.app, "reset@firm.example");
+      const set = await client.request("POST", AUTH_PATHS.password, {
+        token,
+        password: "a brand new passphrase",
+      });
+      expect(set.statusCode).toBe(200);
+      expect(set.json()).toEqual({ message: AUTH_TEXTS.passwordSet });
+      // The old password's sessions end; the new password works; the link is used up.
+      expect((await before.request("GET", AUTH_PATHS.session)).json()).toEqual({ me: null });
+      await expect(
+        signIn(t.app, "reset@firm.example", "a brand new passphrase"),
+      ).resolves.toBeDefined();
+      const reused = await client.request("POST", AUTH_PATHS.password, {
+        token,
+        password: "yet another passphrase",
+      });
+      expect(reused.statusCode).toBe(400);
+      expect(reused.json()).toEqual({ message: AUTH_TEXTS.badLink });
+    });
+
+    it("lets an invitation set the first password, once, and refuses short passwords", async () => {
+      const { user } = await ensureUser(t.database.db, {
+        email: "new@firm.example",
+        role: "editor",
+      });
+      const token = await issueUserToken(t.database.db, user.id, "invite");
+      const client = await anonymous(t.app);
+      const short = await client.request("POST", AUTH_PATHS.password, { token, password: "short" });
+      expect(short.statusCode).toBe(400);
+      expect(short.json().fields).toEqual({ password: AUTH_TEXTS.passwordTooShort });
+      const results = await Promise.all(
+        [1, 2, 3].map((n) =>
+          client.request("POST", AUTH_PATHS.password, {
+            token,
+            password: `passphrase number ${n}`,
+          }),
+        ),
+      );
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
+    });
+
+    it("refuses an expired link", async () => {
+      const { user } = await ensureUser(t.database.db, {
+        email: "late@firm.example",
+        role: "viewer",
+      });
+      const token = await issueUserToken(t.database.db, user.id, "reset");
+      await t.database.db
+        .updateTable("user_tokens")
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where("user_id", "=", user.id)
+        .execute();
+      const client = await anonymous(t.app);
+      const response = await client.request("POST", AUTH_PATHS.password, {
+        token,
+        password: "a perfectly long passphrase",
+      });
+      expect(response.statusCode).toBe(400);
+    });
+  });
+
+  it("keeps a client with a made-up session cookie out", async () => {
+    const stranger = await anonymous(t.app);
+    const forged = clientWith(t.app, `${stranger.cookie}; console_session=forged`, stranger.token);
+    const response = await forged.request("DELETE", AUTH_PATHS.sessions);
+    expect(response.statusCode).toBe(401);
+  });
+});
