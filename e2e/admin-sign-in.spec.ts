@@ -1,5 +1,7 @@
 import { AUTH_TEXTS } from "../src/shared/admin/auth.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { accountLockedUntil, consoleAccount, signInToConsole } from "./support/console.ts";
+import { findInMail } from "./support/mailbox.ts";
 import { expect, loadFailure, test } from "./support/test.ts";
 
 test("an owner signs in, sees every area, and signs out", async ({ page }) => {
@@ -41,4 +43,76 @@ test("failed sign-ins lock an account, which recovers once the lock has passed",
     .toBe(true);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
+});
+
+test("a forgotten password is reset through the e-mailed link", async ({ page, browser }) => {
+  const account = await consoleAccount("editor", "forgotten");
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByLabel("E-mail address of your account").fill(account.email);
+  await page.getByRole("button", { name: "Send me a link" }).click();
+  await expect(page.getByRole("status")).toHaveText(AUTH_TEXTS.resetSent);
+  await expectNoAxeViolations(page);
+
+  const resetLink = /https?:\/\/\S+#token=[\w-]{43}/;
+  await expect.poll(() => findInMail(account.email, resetLink), { timeout: 10_000 }).toBeDefined();
+  const linkPath = new URL((await findInMail(account.email, resetLink)) as string);
+  const fresh = await browser.newContext();
+  const visitor = await fresh.newPage();
+  await visitor.goto(`${linkPath.pathname}${linkPath.hash}`);
+  await visitor.getByLabel("New password").fill("a freshly chosen passphrase");
+  await visitor.getByLabel("The same password again").fill("a freshly chosen passphrase");
+  await visitor.getByRole("button", { name: "Set password" }).click();
+  await expect(visitor.getByRole("status")).toHaveText(AUTH_TEXTS.passwordSet);
+  await expectNoAxeViolations(visitor);
+  // The token has left the address bar.
+  expect(new URL(visitor.url()).hash).toBe("");
+
+  await visitor.getByRole("link", { name: "Sign in" }).click();
+  await signInToConsole(visitor, { ...account, password: "a freshly chosen passphrase" });
+  await fresh.close();
+});
+
+for (const width of [1440, 375]) {
+  test(`the sign-in screen and the frame pass axe and work by keyboard at ${width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const account = await consoleAccount("owner", `keyboard-${width}`);
+    await page.goto("/admin");
+    await expectNoAxeViolations(page);
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("E-mail address")).toBeFocused();
+    await page.keyboard.type(account.email);
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Password")).toBeFocused();
+    await page.keyboard.type(account.password);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectNoAxeViolations(page);
+    // The page itself never scrolls sideways.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test("a wrong sign-in shows its refusal, and a missing field its reason, next to the form", async ({
+  page,
+  expectedErrors,
+}) => {
+  expectedErrors.add(loadFailure(401));
+  await page.goto("/admin");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Enter an e-mail address.")).toBeVisible();
+  await expect(page.getByLabel("E-mail address")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("E-mail address").fill("nobody@firm.example");
+  await page.getByLabel("Password").fill("not a password of anyone");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText(AUTH_TEXTS.wrongCredentials);
+  // Nothing typed is lost.
+  await expect(page.getByLabel("E-mail address")).toHaveValue("nobody@firm.example");
+  await expectNoAxeViolations(page);
 });

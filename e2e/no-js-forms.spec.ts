@@ -4,39 +4,20 @@
  * spec's texts (§8) at the top of the form; a refused value is marked next to
  * its field and nothing typed is lost.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import PostalMime from "postal-mime";
+
 import { DIALOG } from "../src/shared/constants.ts";
 import { FIELD_REASONS } from "../src/shared/field-rules.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../src/shared/inquiry.ts";
 import { fillInquiry, inquiryField, inquiryForm, SAMPLE_INQUIRY } from "./support/inquiry.ts";
+import { mailboxTexts } from "./support/mailbox.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 test.use({ javaScriptEnabled: false });
-
-/** Where the test server writes its e-mail without SMTP (MAILBOX_DIR, as config.ts reads it). */
-const MAILBOX = process.env.MAILBOX_DIR ?? "data/mail";
 
 const field = inquiryField;
 const status = (page: Page) => inquiryForm(page).locator(".form-status");
 
 const TYPED = SAMPLE_INQUIRY;
-
-/** The text of every e-mail the server has written to its mailbox folder. */
-async function mailboxTexts(): Promise<string[]> {
-  let files: string[];
-  try {
-    files = readdirSync(MAILBOX).filter((file) => file.endsWith(".eml"));
-  } catch {
-    return [];
-  }
-  return Promise.all(
-    files.map(
-      async (file) => (await PostalMime.parse(readFileSync(join(MAILBOX, file)))).text ?? "",
-    ),
-  );
-}
 
 test("the inquiry form posts without JavaScript: thank you, an empty form, and the inquiry is stored", async ({
   page,
