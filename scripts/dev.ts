@@ -1,6 +1,7 @@
 /**
- * `npm run dev`: the API with reload on change, and Vite's dev server with hot
- * reload for the site, which proxies /api to it. Ctrl-C stops both.
+ * `npm run dev`: the API with reload on change, and Vite's dev servers with hot
+ * reload for the site (http://localhost:5173) and the console
+ * (http://localhost:5174/admin/), which proxy /api to it. Ctrl-C stops all three.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 
@@ -11,6 +12,10 @@ const children: ChildProcess[] = [
     env: { ...process.env, PORT: apiPort, HOST: "127.0.0.1" },
   }),
   spawn("npx", ["react-router", "dev"], {
+    stdio: "inherit",
+    env: { ...process.env, API_PORT: apiPort },
+  }),
+  spawn("npx", ["vite", "-c", "vite.admin.config.ts", "--port", "5174"], {
     stdio: "inherit",
     env: { ...process.env, API_PORT: apiPort },
   }),

@@ -3,6 +3,7 @@
  * token on every write, and one error type carrying the server's message
  * (and, for a refused form, a reason per field).
  */
+import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
 import { XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 
 export class ApiError extends Error {
@@ -25,11 +26,22 @@ function readCookie(name: string): string {
   return entry ? decodeURIComponent(entry.slice(prefix.length)) : "";
 }
 
+/**
+ * The server sets the token cookie with the console's page; a page served
+ * otherwise (Vite's dev server) or a cleared cookie gets one from the API first.
+ */
+async function xsrfToken(): Promise<string> {
+  const fromCookie = readCookie(XSRF_COOKIE);
+  if (fromCookie) return fromCookie;
+  await fetch(serverPath(API_PATHS.xsrf), { credentials: "same-origin" }).catch(() => {});
+  return readCookie(XSRF_COOKIE);
+}
+
 const NETWORK_FAILURE = "The server could not be reached. Check your connection and try again.";
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
-  if (method !== "GET") headers[XSRF_HEADER] = readCookie(XSRF_COOKIE);
+  if (method !== "GET") headers[XSRF_HEADER] = await xsrfToken();
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
