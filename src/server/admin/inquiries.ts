@@ -1,5 +1,177 @@
-/** The console's inquiries routes (filled in by the inquiries work of issue 9). */
-import type { FastifyInstance } from "fastify";
+/**
+ * The console's inquiries inbox. Viewers read and export; editors and owners
+ * also handle an inquiry: its status, its assignee and internal notes. Every
+ * change and every export is audited.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  assigneesSchema,
+  assignmentSchema,
+  INBOX_TEXTS,
+  INQUIRY_PATHS,
+  inquiryDetailSchema,
+  inquiryFilterSchema,
+  inquiryIdSchema,
+  inquiryListQuerySchema,
+  inquiryPageSchema,
+  noteSchema,
+  statusChangeSchema,
+} from "../../shared/admin/inquiries.ts";
+import {
+  addInquiryNote,
+  assignablePeople,
+  assignInquiry,
+  EXPORT_COLUMNS,
+  exportInquiries,
+  findInquiry,
+  listInquiries,
+  setInquiryStatus,
+} from "../db/inbox.ts";
+import type { ConsoleUser } from "../db/users.ts";
+import { sendCsv } from "./csv.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
-export default async function inquiriesRoutes(_app: FastifyInstance, _options: AdminAreaOptions) {}
+/** The gate (auth/plugin.ts) has set the person on every route that needs a role. */
+function personOf(request: FastifyRequest): ConsoleUser {
+  if (!request.user) throw new Error("a console route ran without a signed-in person");
+  return request.user;
+}
+
+const targetOf = (id: number) => `inquiry:${id}`;
+
+export default async function inquiriesRoutes(
+  app: FastifyInstance,
+  { database }: AdminAreaOptions,
+) {
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  /** The inquiry as it is now, for the answer to every change. */
+  async function current(id: number) {
+    const inquiry = await findInquiry(db, id);
+    if (!inquiry) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+    return inquiry;
+  }
+
+  routes.get(
+    INQUIRY_PATHS.list,
+    {
+      schema: { querystring: inquiryListQuerySchema, response: { 200: inquiryPageSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const { page, ...filter } = request.query;
+      return listInquiries(db, filter, page);
+    },
+  );
+
+  routes.get(
+    INQUIRY_PATHS.export,
+    {
+      schema: { querystring: inquiryFilterSchema, response: { 200: z.string() } },
+      config: { role: "viewer" },
+    },
+    async (request, reply) => {
+      const rows = await exportInquiries(db, request.query);
+      await app.audit(request, "inquiries-exported", undefined, {
+        filter: request.query,
+        rows: rows.length,
+      });
+      const day = new Date().toISOString().slice(0, 10);
+      return sendCsv(reply, `inquiries-${day}.csv`, rows, [...EXPORT_COLUMNS]);
+    },
+  );
+
+  routes.get(
+    INQUIRY_PATHS.assignees,
+    { schema: { response: { 200: assigneesSchema } }, config: { role: "viewer" } },
+    async () => ({ people: await assignablePeople(db) }),
+  );
+
+  routes.get(
+    INQUIRY_PATHS.one,
+    {
+      schema: { params: inquiryIdSchema, response: { 200: inquiryDetailSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => current(request.params.id),
+  );
+
+  routes.put(
+    INQUIRY_PATHS.status,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: statusChangeSchema,
+        response: { 200: inquiryDetailSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { status } = request.body;
+      const before = await setInquiryStatus(db, id, status);
+      if (!before) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      await app.audit(request, "inquiry-status-changed", targetOf(id), {
+        from: before,
+        to: status,
+      });
+      return current(id);
+    },
+  );
+
+  routes.put(
+    INQUIRY_PATHS.assignee,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: assignmentSchema,
+        response: { 200: inquiryDetailSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { assigneeId } = request.body;
+      const outcome = await assignInquiry(db, id, assigneeId);
+      if (outcome === "no-inquiry") throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      if (outcome === "no-person") throw app.httpErrors.badRequest(INBOX_TEXTS.unknownPerson);
+      const inquiry = await current(id);
+      await app.audit(
+        request,
+        assigneeId === null ? "inquiry-unassigned" : "inquiry-assigned",
+        targetOf(id),
+        inquiry.assignee ? { assignee: inquiry.assignee.email } : undefined,
+      );
+      return inquiry;
+    },
+  );
+
+  routes.post(
+    INQUIRY_PATHS.notes,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: noteSchema,
+        response: { 201: inquiryDetailSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const person = personOf(request);
+      const noteId = await addInquiryNote(
+        db,
+        id,
+        { id: person.id, name: person.name || person.email },
+        request.body.body,
+      );
+      if (noteId === undefined) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      // The note's text stays out of the log: it may say things about the visitor.
+      await app.audit(request, "inquiry-note-added", targetOf(id), { note: noteId });
+      return reply.code(201).send(await current(id));
+    },
+  );
+}

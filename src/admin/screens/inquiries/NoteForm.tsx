@@ -1,0 +1,51 @@
+/** Adds an internal note: seen in the console only, never by the visitor. */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import {
+  INQUIRY_PATHS,
+  type InquiryDetail,
+  inquiryPath,
+  type NewNote,
+  NOTE_MAX,
+  noteSchema,
+} from "../../../shared/admin/inquiries.ts";
+import { api } from "../../api/client.ts";
+import { FieldFrame } from "./FieldFrame.tsx";
+import type { HandlingFormProps } from "./handling.ts";
+import { useOutcome } from "./useOutcome.tsx";
+
+export function NoteForm({ inquiry, onSaved }: HandlingFormProps) {
+  const { attempt, notice } = useOutcome();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<NewNote>({ resolver: zodResolver(noteSchema), defaultValues: { body: "" } });
+
+  const submit = handleSubmit(async (values) => {
+    const saved = await attempt(
+      () => api.post<InquiryDetail>(inquiryPath(INQUIRY_PATHS.notes, inquiry.id), values),
+      () => "Note added.",
+    );
+    if (!saved) return;
+    reset({ body: "" });
+    onSaved(saved);
+  });
+
+  return (
+    <form className="handling-form" onSubmit={submit} noValidate>
+      <FieldFrame
+        label="Add a note"
+        hint={`Only people in the console see notes. Up to ${NOTE_MAX} characters.`}
+        error={errors.body?.message}
+      >
+        {(control) => <textarea {...control} maxLength={NOTE_MAX} {...register("body")} />}
+      </FieldFrame>
+      <button className="button button-primary" type="submit" disabled={isSubmitting}>
+        {isSubmitting ? "Adding…" : "Add note"}
+      </button>
+      {notice}
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * The inquiries inbox's paths, payloads and words: one definition used by
+ * the console's screens, its client and the server's routes.
+ */
+import { z } from "zod";
+import { INQUIRY_TYPES } from "../inquiry.ts";
+import { ADMIN_API } from "./auth.ts";
+
+const ROOT = `${ADMIN_API}/inquiries`;
+
+export const INQUIRY_PATHS = {
+  list: ROOT,
+  /** The current filter's rows as a CSV download. */
+  export: `${ROOT}/export.csv`,
+  /** The people an inquiry can be assigned to. */
+  assignees: `${ROOT}/assignees`,
+  one: `${ROOT}/:id`,
+  status: `${ROOT}/:id/status`,
+  assignee: `${ROOT}/:id/assignee`,
+  notes: `${ROOT}/:id/notes`,
+} as const;
+
+/** A path of INQUIRY_PATHS with its `:id` filled in. */
+export function inquiryPath(path: string, id: number): string {
+  return path.replace(":id", String(id));
+}
+
+export const INQUIRY_STATUSES = ["new", "in-progress", "answered", "closed", "spam"] as const;
+export type InquiryStatus = (typeof INQUIRY_STATUSES)[number];
+
+export const STATUS_LABELS: Record<InquiryStatus, string> = {
+  new: "New",
+  "in-progress": "In progress",
+  answered: "Answered",
+  closed: "Closed",
+  spam: "Spam",
+};
+
+export const INBOX_PAGE_SIZE = 50;
+export const NOTE_MAX = 5000;
+export const SEARCH_MAX = 200;
+
+export const INBOX_TEXTS = {
+  notFound: "This inquiry does not exist. It may have been removed.",
+  unknownPerson: "That person has no console account. Choose someone from the list.",
+  noteEmpty: "Write the note first.",
+  noteTooLong: `Keep a note to ${NOTE_MAX} characters.`,
+} as const;
+
+// ---- Requests ----
+
+/** The list's filter (also the export's): each part optional; an empty value means "any". */
+export const inquiryFilterSchema = z.object({
+  type: z.enum(INQUIRY_TYPES, { error: "is not an inquiry type" }).optional(),
+  status: z.enum(INQUIRY_STATUSES, { error: "is not a status" }).optional(),
+  q: z.string().trim().max(SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`).optional(),
+});
+export type InquiryFilter = z.infer<typeof inquiryFilterSchema>;
+
+export const inquiryListQuerySchema = inquiryFilterSchema.extend({
+  page: z.coerce.number().int().min(1, "must be 1 or more").default(1),
+});
+export type InquiryListQuery = z.input<typeof inquiryListQuerySchema>;
+
+export const inquiryIdSchema = z.object({ id: z.coerce.number().int().positive() });
+
+export const statusChangeSchema = z.strictObject({
+  status: z.enum(INQUIRY_STATUSES, { error: "Choose one of the statuses." }),
+});
+export type StatusChange = z.infer<typeof statusChangeSchema>;
+
+/** Whom to assign to: a console account's id, or null to unassign. */
+export const assignmentSchema = z.strictObject({
+  assigneeId: z.number().int().positive().nullable(),
+});
+export type Assignment = z.infer<typeof assignmentSchema>;
+
+export const noteSchema = z.strictObject({
+  body: z.string().trim().min(1, INBOX_TEXTS.noteEmpty).max(NOTE_MAX, INBOX_TEXTS.noteTooLong),
+});
+export type NewNote = z.infer<typeof noteSchema>;
+
+// ---- Answers ----
+
+export const personSchema = z.object({ id: z.number(), name: z.string(), email: z.string() });
+export type Person = z.infer<typeof personSchema>;
+
+export const inquirySummarySchema = z.object({
+  id: z.number(),
+  receivedAt: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  company: z.string(),
+  email: z.string(),
+  inquiryType: z.string(),
+  status: z.enum(INQUIRY_STATUSES),
+  assignee: personSchema.nullable(),
+});
+export type InquirySummary = z.infer<typeof inquirySummarySchema>;
+
+export const statusCountsSchema = z.object(
+  Object.fromEntries(INQUIRY_STATUSES.map((status) => [status, z.number()])) as Record<
+    InquiryStatus,
+    z.ZodNumber
+  >,
+);
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
+
+export const inquiryPageSchema = z.object({
+  inquiries: z.array(inquirySummarySchema),
+  page: z.number(),
+  pageSize: z.number(),
+  /** How many match the whole filter. */
+  total: z.number(),
+  /** How many match the type and text filter, per status (the status filter aside). */
+  counts: statusCountsSchema,
+});
+export type InquiryPage = z.infer<typeof inquiryPageSchema>;
+
+export const noteViewSchema = z.object({
+  id: z.number(),
+  author: z.string(),
+  createdAt: z.string(),
+  body: z.string(),
+});
+export type NoteView = z.infer<typeof noteViewSchema>;
+
+export const inquiryDetailSchema = inquirySummarySchema.extend({
+  jobTitle: z.string(),
+  phoneNumber: z.string(),
+  comments: z.string(),
+  notes: z.array(noteViewSchema),
+});
+export type InquiryDetail = z.infer<typeof inquiryDetailSchema>;
+
+export const assigneesSchema = z.object({ people: z.array(personSchema) });
+
+// ---- Replying ----
+
+/**
+ * A mailto: link that opens the firm's own mail client with the subject
+ * filled in. The address is encoded as RFC 6068 asks, keeping its "@".
+ */
+export function replyLink(inquiry: Pick<InquiryDetail, "email" | "inquiryType">): string {
+  const to = encodeURIComponent(inquiry.email).replace(/%40/g, "@");
+  const subject = encodeURIComponent(`Re: Your inquiry about ${inquiry.inquiryType}`);
+  return `mailto:${to}?subject=${subject}`;
+}
