@@ -190,6 +190,16 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
       expect(byType.total).toBe(1);
       expect(Object.keys(byType.counts)).toEqual([...INQUIRY_STATUSES]);
     });
+
+    it("counts every inquiry's status for the navigation's new-inquiry badge", async () => {
+      const before = (await viewer.request("GET", INQUIRY_PATHS.counts)).json().counts;
+      const id = await send(newMark());
+      await send(newMark());
+      await editor.request("PUT", inquiryPath(INQUIRY_PATHS.status, id), { status: "closed" });
+      const after = (await viewer.request("GET", INQUIRY_PATHS.counts)).json().counts;
+      expect(after.new - before.new).toBe(1);
+      expect(after.closed - before.closed).toBe(1);
+    });
   });
 
   describe("one inquiry", () => {

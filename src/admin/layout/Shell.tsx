@@ -8,10 +8,12 @@ import { hasRole, ROLE_LABELS } from "../../shared/admin/roles.ts";
 import { SITE } from "../../shared/site.ts";
 import { useMe, useSession } from "../auth/session.tsx";
 import { AREAS } from "./areas.ts";
+import { useNewInquiryCount } from "./useNewInquiryCount.ts";
 
 export function Shell() {
   const me = useMe();
   const { signOut } = useSession();
+  const newInquiries = useNewInquiryCount();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -25,7 +27,16 @@ export function Shell() {
           <ul>
             {AREAS.filter((area) => hasRole(me.role, area.role)).map((area) => (
               <li key={area.path}>
-                <NavLink to={`/${area.path}`}>{area.label}</NavLink>
+                <NavLink to={`/${area.path}`}>
+                  {area.label}
+                  {area.path === "inquiries" && newInquiries ? (
+                    <span className="nav-count">
+                      <span className="visually-hidden">, </span>
+                      {newInquiries}
+                      <span className="visually-hidden"> new</span>
+                    </span>
+                  ) : null}
+                </NavLink>
               </li>
             ))}
           </ul>

@@ -11,6 +11,7 @@ import {
   assignmentSchema,
   INBOX_TEXTS,
   INQUIRY_PATHS,
+  inboxCountsSchema,
   inquiryDetailSchema,
   inquiryFilterSchema,
   inquiryIdSchema,
@@ -23,6 +24,7 @@ import {
   addInquiryNote,
   assignablePeople,
   assignInquiry,
+  countByStatus,
   EXPORT_COLUMNS,
   exportInquiries,
   findInquiry,
@@ -82,6 +84,12 @@ export default async function inquiriesRoutes(
       const day = new Date().toISOString().slice(0, 10);
       return sendCsv(reply, `inquiries-${day}.csv`, rows, [...EXPORT_COLUMNS]);
     },
+  );
+
+  routes.get(
+    INQUIRY_PATHS.counts,
+    { schema: { response: { 200: inboxCountsSchema } }, config: { role: "viewer" } },
+    async () => ({ counts: await countByStatus(db, {}) }),
   );
 
   routes.get(

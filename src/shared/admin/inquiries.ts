@@ -12,6 +12,8 @@ export const INQUIRY_PATHS = {
   list: ROOT,
   /** The current filter's rows as a CSV download. */
   export: `${ROOT}/export.csv`,
+  /** How many inquiries have each status: the console's "N new" at a glance. */
+  counts: `${ROOT}/counts`,
   /** The people an inquiry can be assigned to. */
   assignees: `${ROOT}/assignees`,
   one: `${ROOT}/:id`,
@@ -105,6 +107,8 @@ export const statusCountsSchema = z.object(
   >,
 );
 export type StatusCounts = z.infer<typeof statusCountsSchema>;
+
+export const inboxCountsSchema = z.object({ counts: statusCountsSchema });
 
 export const inquiryPageSchema = z.object({
   inquiries: z.array(inquirySummarySchema),
