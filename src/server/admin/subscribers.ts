@@ -1,8 +1,152 @@
-/** The console's subscribers routes (filled in by the subscribers work of issue 9). */
+/**
+ * The console's subscribers: viewers find, read and export them; an editor
+ * unsubscribes an address on the person's request; only an owner erases one
+ * (docs/privacy/erasure.md). Every change and export is audited, and an
+ * erasure's audit entry names the subscription and the hash, never the address.
+ */
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  CONSENT_VIA,
+  eraseSubscriberSchema,
+  PAGE_SIZE,
+  SUBSCRIBER_ROUTES,
+  SUBSCRIBER_TEXTS,
+  subscriberDetailSchema,
+  subscriberFilterSchema,
+  subscriberIdSchema,
+  subscriberListQuerySchema,
+  subscriberListSchema,
+  subscriberStatsSchema,
+} from "../../shared/admin/subscribers.ts";
+import {
+  eraseSubscriber,
+  exportSubscribers,
+  findSubscriber,
+  listSubscribers,
+  subscriberStats,
+} from "../db/subscriber-admin.ts";
+import { unsubscribe } from "../db/subscriptions.ts";
+import { unsubscribeSecret } from "../security/unsubscribe-token.ts";
+import { sendCsv } from "./csv.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
+const EXPORT_COLUMNS = ["address", "status", "subscribed_at", "via", "unsubscribed_at"];
+
+const messageSchema = z.object({ message: z.string() });
+const refusalSchema = messageSchema.extend({ fields: z.record(z.string(), z.string()) });
+
+const target = (id: number) => `subscription:${id}`;
+
 export default async function subscribersRoutes(
-  _app: FastifyInstance,
-  _options: AdminAreaOptions,
-) {}
+  app: FastifyInstance,
+  { config, database }: AdminAreaOptions,
+) {
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  // The same secret the unsubscribe links are signed with (the configured one,
+  // or the one kept in site_meta): erasure hashes are keyed by it.
+  const secret = await unsubscribeSecret(db, config.UNSUBSCRIBE_SECRET);
+
+  async function subscriberOr404(id: number) {
+    const subscriber = await findSubscriber(db, id);
+    if (!subscriber) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
+    return subscriber;
+  }
+
+  routes.get(
+    SUBSCRIBER_ROUTES.list,
+    {
+      schema: { querystring: subscriberListQuerySchema, response: { 200: subscriberListSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const { page, ...filter } = request.query;
+      const { items, total } = await listSubscribers(db, filter, page);
+      return { items, total, page, pageSize: PAGE_SIZE };
+    },
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.stats,
+    { schema: { response: { 200: subscriberStatsSchema } }, config: { role: "viewer" } },
+    () => subscriberStats(database),
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.export,
+    {
+      schema: { querystring: subscriberFilterSchema, response: { 200: z.string() } },
+      config: { role: "viewer" },
+    },
+    async (request, reply) => {
+      const rows = await exportSubscribers(db, request.query);
+      await app.audit(request, "subscribers-exported", undefined, {
+        filter: request.query,
+        rows: rows.length,
+      });
+      return sendCsv(reply, "subscribers.csv", rows, EXPORT_COLUMNS);
+    },
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.one,
+    {
+      schema: { params: subscriberIdSchema, response: { 200: subscriberDetailSchema } },
+      config: { role: "viewer" },
+    },
+    (request) => subscriberOr404(request.params.id),
+  );
+
+  routes.post(
+    SUBSCRIBER_ROUTES.unsubscribe,
+    {
+      schema: {
+        params: subscriberIdSchema,
+        response: { 200: subscriberDetailSchema, 409: messageSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await subscriberOr404(id);
+      if (!(await unsubscribe(db, id, CONSENT_VIA.console))) {
+        return reply.code(409).send({ message: SUBSCRIBER_TEXTS.alreadyUnsubscribed });
+      }
+      await app.audit(request, "subscriber-unsubscribed", target(id));
+      return subscriberOr404(id);
+    },
+  );
+
+  routes.delete(
+    SUBSCRIBER_ROUTES.one,
+    {
+      schema: {
+        params: subscriberIdSchema,
+        body: eraseSubscriberSchema,
+        response: { 204: z.null(), 400: refusalSchema },
+      },
+      config: { role: "owner" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const subscriber = await subscriberOr404(id);
+      // The typed address proves the person meant this one; the server checks
+      // it too, so no client can erase by id alone.
+      if (request.body.email !== subscriber.email) {
+        return reply.code(400).send({
+          message: SUBSCRIBER_TEXTS.confirmMismatch,
+          fields: { email: SUBSCRIBER_TEXTS.confirmMismatch },
+        });
+      }
+      const erasure = await eraseSubscriber(database, id, secret);
+      if (!erasure) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
+      await app.audit(request, "subscriber-erased", target(id), {
+        emailHash: erasure.emailHash,
+        mailDeleted: erasure.mailDeleted,
+      });
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
+import { CONSENT_VIA } from "../../shared/admin/subscribers.ts";
 import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
 import {
   caseStudySchema,
@@ -76,7 +77,7 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
       config: limit,
     },
     async (request, reply) => {
-      const subscription = await storeSubscription(app, request.query.emailId);
+      const subscription = await storeSubscription(app, request.query.emailId, CONSENT_VIA.website);
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
       return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
     },

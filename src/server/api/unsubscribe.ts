@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { CONSENT_VIA } from "../../shared/admin/subscribers.ts";
 import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
 import { UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import {
@@ -63,7 +64,7 @@ export const unsubscribeApi: FastifyPluginAsyncZod<UnsubscribeOptions> = async (
 
   app.post(path, { schema: { body: unsubscribeTokenSchema, response } }, async (request) => {
     const subscription = await subscriptionFor(request.body.token);
-    await unsubscribe(db, subscription.id, "unsubscribe page");
+    await unsubscribe(db, subscription.id, CONSENT_VIA.link);
     return describe(subscription, "unsubscribed");
   });
 };
@@ -88,7 +89,7 @@ export const oneClickUnsubscribe: FastifyPluginAsyncZod<UnsubscribeOptions> = as
     },
     async (request) => {
       const subscription = await subscriptionFor(request.query.token);
-      await unsubscribe(db, subscription.id, "one-click");
+      await unsubscribe(db, subscription.id, CONSENT_VIA.oneClick);
       return { state: "unsubscribed" as const };
     },
   );

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { type Database, nowIso } from "./schema.ts";
+import { type Database, nowIso, type SubscriptionEventsTable } from "./schema.ts";
 
 export interface Subscription {
   id: number;
@@ -11,13 +11,44 @@ export interface Subscription {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
+/** Runs `work` in the caller's transaction, or in a new one when the caller has none. */
+function inTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** Adds a line to the consent history (subscription_events). */
+async function recordConsent(
+  db: Kysely<Database>,
+  subscriptionId: number,
+  event: SubscriptionEventsTable["event"],
+  via: string,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto("subscription_events")
+    .values({ subscription_id: subscriptionId, event, via, at })
+    .execute();
+}
+
 /**
  * Subscribes an address. The unique e-mail column decides the outcome in one
  * statement: a new address is inserted, an unsubscribed one is re-activated,
  * and an active one is left alone (null), so concurrent requests cannot both
- * win. The consent record keeps when and how each change happened.
+ * win. Only the winner adds its line to the consent history, in the same
+ * transaction, so the history never claims a change that did not happen.
  */
-export async function subscribe(
+export function subscribe(
+  db: Kysely<Database>,
+  email: string,
+  via: string,
+): Promise<Subscription | null> {
+  return inTransaction(db, (trx) => subscribeIn(trx, email, via));
+}
+
+async function subscribeIn(
   db: Kysely<Database>,
   email: string,
   via: string,
@@ -40,6 +71,7 @@ export async function subscribe(
     )
     .returning(["id", "email", "subscribed_at"])
     .executeTakeFirst();
+  if (row) await recordConsent(db, row.id, "subscribed", via, now);
   return row
     ? { id: row.id, email: row.email, subscribedAt: iso(row.subscribed_at), unsubscribedAt: null }
     : null;
@@ -64,14 +96,22 @@ export async function findSubscription(
   );
 }
 
-/** Ends an active subscription; false when it had already ended. */
-export async function unsubscribe(db: Kysely<Database>, id: number, via: string): Promise<boolean> {
-  const now = nowIso();
-  const result = await db
-    .updateTable("subscriptions")
-    .set({ unsubscribed_at: now, unsubscribed_via: via, updated_at: now })
-    .where("id", "=", id)
-    .where("unsubscribed_at", "is", null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+/**
+ * Ends an active subscription and records it in the consent history; false
+ * when it had already ended (then nothing is recorded: of two simultaneous
+ * requests, only the one whose update changed the row writes the event).
+ */
+export function unsubscribe(db: Kysely<Database>, id: number, via: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const now = nowIso();
+    const result = await trx
+      .updateTable("subscriptions")
+      .set({ unsubscribed_at: now, unsubscribed_via: via, updated_at: now })
+      .where("id", "=", id)
+      .where("unsubscribed_at", "is", null)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await recordConsent(trx, id, "unsubscribed", via, now);
+    return true;
+  });
 }

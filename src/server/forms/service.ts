@@ -5,6 +5,7 @@
  * and an API call are one code path from validation to mail.
  */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { CONSENT_VIA } from "../../shared/admin/subscribers.ts";
 import type { InquiryValues } from "../../shared/inquiry.ts";
 import type { FormService, FormWrite } from "../../shared/page-context.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../shared/schemas.ts";
@@ -56,7 +57,7 @@ export function formService(
         const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
-        const created = await storeSubscription(app, parsed.data.emailId);
+        const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form);
         return created
           ? { outcome: "subscribed" }
           : { outcome: "already", message: ALREADY_SUBSCRIBED_MESSAGE };

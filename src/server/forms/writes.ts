@@ -5,6 +5,7 @@
  * same row and queue the same mail.
  */
 import type { FastifyInstance } from "fastify";
+import type { ConsentVia } from "../../shared/admin/subscribers.ts";
 import type { Inquiry } from "../../shared/inquiry.ts";
 import { normalizeEmail } from "../../shared/subscription.ts";
 import { insertInquiry } from "../db/inquiries.ts";
@@ -27,11 +28,17 @@ export function storeInquiry(app: Writer, inquiry: Inquiry): Promise<number> {
 
 /**
  * Subscribes an address (already validated) from the website and queues the
- * welcome; null when it is subscribed already.
+ * welcome; null when it is subscribed already. `via` tells the consent
+ * history which way the visitor came: the page's script or a form posted
+ * without JavaScript.
  */
-export function storeSubscription(app: Writer, email: string): Promise<Subscription | null> {
+export function storeSubscription(
+  app: Writer,
+  email: string,
+  via: ConsentVia,
+): Promise<Subscription | null> {
   return app.withOutbox(async (trx) => {
-    const created = await subscribe(trx, normalizeEmail(email), "website");
+    const created = await subscribe(trx, normalizeEmail(email), via);
     if (created) await app.mail.welcome(trx, created);
     return created;
   });

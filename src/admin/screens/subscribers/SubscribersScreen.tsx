@@ -1,4 +1,14 @@
-/** The subscribers area (filled in by the subscribers work of issue 9). */
+/** The subscribers area: the list at /subscribers, one subscriber at /subscribers/:id. */
+import { Route, Routes } from "react-router";
+import { SubscriberDetailScreen } from "./SubscriberDetailScreen.tsx";
+import { SubscriberListScreen } from "./SubscriberListScreen.tsx";
+import "./subscribers.css";
+
 export default function SubscribersScreen() {
-  return <h1>Subscribers</h1>;
+  return (
+    <Routes>
+      <Route index element={<SubscriberListScreen />} />
+      <Route path=":id" element={<SubscriberDetailScreen />} />
+    </Routes>
+  );
 }

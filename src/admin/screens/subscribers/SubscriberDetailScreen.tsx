@@ -1,0 +1,147 @@
+/**
+ * One subscriber: status, consent history (when, what, how), and what may be
+ * done on the person's request: an editor unsubscribes them, an owner erases
+ * them. A viewer reads only.
+ */
+import { useState } from "react";
+import { Link, useLocation, useParams } from "react-router";
+import { hasRole } from "../../../shared/admin/roles.ts";
+import {
+  SUBSCRIBER_TEXTS,
+  type SubscriberDetail,
+  subscriberIdSchema,
+  subscriberPath,
+  viaLabel,
+} from "../../../shared/admin/subscribers.ts";
+import { ApiError, api } from "../../api/client.ts";
+import { useResource } from "../../api/useResource.ts";
+import { useMe } from "../../auth/session.tsx";
+import { Notice } from "../../components/Notice.tsx";
+import { formatMoment } from "./dates.ts";
+import { EraseDialog } from "./EraseDialog.tsx";
+import { StatusBadge } from "./StatusBadge.tsx";
+import type { FromList } from "./SubscriberListScreen.tsx";
+
+const EVENT_WORDS = { subscribed: "Subscribed", unsubscribed: "Unsubscribed" } as const;
+
+export function SubscriberDetailScreen() {
+  const parsed = subscriberIdSchema.safeParse(useParams());
+  const id = parsed.success ? parsed.data.id : null;
+  const subscriber = useResource<SubscriberDetail>(id === null ? null : subscriberPath(id));
+  const listSearch = (useLocation().state as FromList | null)?.listSearch ?? "";
+
+  return (
+    <div className="subscriber">
+      <p className="back-link">
+        <Link to={{ pathname: "..", search: listSearch }}>← All subscribers</Link>
+      </p>
+      {id === null ? <Notice tone="error">{SUBSCRIBER_TEXTS.notFound}</Notice> : null}
+      {subscriber.error ? <Notice tone="error">{subscriber.error}</Notice> : null}
+      {subscriber.loading && !subscriber.data ? (
+        <p className="loading" role="status">
+          Loading…
+        </p>
+      ) : null}
+      {subscriber.data ? (
+        <SubscriberView subscriber={subscriber.data} onChange={subscriber.reload} />
+      ) : null}
+    </div>
+  );
+}
+
+function SubscriberView({
+  subscriber,
+  onChange,
+}: {
+  subscriber: SubscriberDetail;
+  onChange: () => void;
+}) {
+  const me = useMe();
+  return (
+    <>
+      <div className="screen-head subscriber-head">
+        <h1>{subscriber.email}</h1>
+        <StatusBadge status={subscriber.status} />
+      </div>
+      <div className="subscriber-layout">
+        <section className="panel" aria-labelledby="consent-history">
+          <h2 id="consent-history">Consent history</h2>
+          <ol className="consent-history">
+            {subscriber.events.map((event) => (
+              <li key={`${event.at}-${event.event}`} className={`consent-${event.event}`}>
+                <strong>{EVENT_WORDS[event.event]}</strong>
+                <time dateTime={event.at}>{formatMoment(event.at)}</time>
+                <span className="consent-via">{viaLabel(event.via)}</span>
+              </li>
+            ))}
+          </ol>
+          {subscriber.events.length === 0 ? <p>No consent changes are recorded.</p> : null}
+        </section>
+        {hasRole(me.role, "editor") ? (
+          <RequestActions
+            subscriber={subscriber}
+            canErase={hasRole(me.role, "owner")}
+            onChange={onChange}
+          />
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function RequestActions({
+  subscriber,
+  canErase,
+  onChange,
+}: {
+  subscriber: SubscriberDetail;
+  canErase: boolean;
+  onChange: () => void;
+}) {
+  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [erasing, setErasing] = useState(false);
+
+  async function unsubscribe() {
+    setBusy(true);
+    try {
+      await api.post(subscriberPath(subscriber.id, "unsubscribe"));
+      setOutcome({ tone: "success", text: SUBSCRIBER_TEXTS.unsubscribed });
+      onChange();
+    } catch (error) {
+      setOutcome({
+        tone: "error",
+        text: error instanceof ApiError ? error.message : String(error),
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel request-actions" aria-labelledby="on-request">
+      <h2 id="on-request">On the person's request</h2>
+      {outcome ? <Notice tone={outcome.tone}>{outcome.text}</Notice> : null}
+      {subscriber.status === "active" ? (
+        <div className="request-action">
+          <p>Ends the subscription now. The history records it as done in the console.</p>
+          <button type="button" className="button" onClick={unsubscribe} disabled={busy}>
+            Unsubscribe
+          </button>
+        </div>
+      ) : null}
+      {canErase ? (
+        <div className="request-action">
+          <p>
+            Deletes the address, its history and every e-mail to it. Only a keyed hash stays, so an
+            import cannot add it back.
+          </p>
+          <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
+            Erase completely…
+          </button>
+          <EraseDialog open={erasing} subscriber={subscriber} onClose={() => setErasing(false)} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

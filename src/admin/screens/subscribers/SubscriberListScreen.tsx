@@ -1,0 +1,195 @@
+/**
+ * The newsletter's subscribers: counts and growth at a glance, then the list,
+ * searched and filtered through the URL's query (so a filtered list can be
+ * bookmarked, shared and exported as it is shown).
+ */
+import { createColumnHelper } from "@tanstack/react-table";
+import type { FormEvent, ReactNode } from "react";
+import { Link, useLocation, useSearchParams } from "react-router";
+import {
+  STATUS_FILTERS,
+  STATUS_LABELS,
+  SUBSCRIBER_ROUTES,
+  type SubscriberList,
+  type SubscriberRow,
+  type SubscriberStats,
+  subscriberListQuerySchema,
+  viaLabel,
+} from "../../../shared/admin/subscribers.ts";
+import { withQuery } from "../../api/client.ts";
+import { useResource } from "../../api/useResource.ts";
+import { DataTable } from "../../components/DataTable.tsx";
+import { Field } from "../../components/Field.tsx";
+import { Notice } from "../../components/Notice.tsx";
+import { formatDay } from "./dates.ts";
+import { GrowthChart } from "./GrowthChart.tsx";
+import { StatusBadge } from "./StatusBadge.tsx";
+
+const column = createColumnHelper<SubscriberRow>();
+const COLUMNS = [
+  column.accessor("email", {
+    header: "Address",
+    cell: (cell) => <SubscriberLink id={cell.row.original.id} email={cell.getValue()} />,
+  }),
+  column.accessor("status", {
+    header: "Status",
+    cell: (cell) => <StatusBadge status={cell.getValue()} />,
+  }),
+  column.accessor("subscribedAt", {
+    header: "Subscribed",
+    cell: (cell) => <time dateTime={cell.getValue()}>{formatDay(cell.getValue())}</time>,
+  }),
+  column.accessor("subscribedVia", {
+    header: "Via",
+    enableSorting: false,
+    cell: (cell) => viaLabel(cell.getValue()),
+  }),
+  column.accessor("unsubscribedAt", {
+    header: "Unsubscribed",
+    sortUndefined: "last",
+    cell: (cell) => {
+      const value = cell.getValue();
+      return value ? <time dateTime={value}>{formatDay(value)}</time> : "—";
+    },
+  }),
+];
+
+const UNFILTERED = subscriberListQuerySchema.parse({});
+
+/** What a page after an erasure passes along: the notice to show. */
+export interface ListState {
+  notice?: string;
+}
+
+export function SubscriberListScreen() {
+  const [params, setParams] = useSearchParams();
+  // A hand-edited query the server would refuse (a search longer than an address) shows everything.
+  const parsed = subscriberListQuerySchema.safeParse(Object.fromEntries(params));
+  const { q, status, page } = parsed.success ? parsed.data : UNFILTERED;
+  const list = useResource<SubscriberList>(withQuery(SUBSCRIBER_ROUTES.list, { q, status, page }));
+  const stats = useResource<SubscriberStats>(SUBSCRIBER_ROUTES.stats);
+  const notice = (useLocation().state as ListState | null)?.notice;
+
+  function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    const text = String(form.get("q") ?? "").trim();
+    const chosen = String(form.get("status") ?? "all");
+    if (text) next.set("q", text);
+    if (chosen !== "all") next.set("status", chosen);
+    setParams(next);
+  }
+
+  const pageLink = (to: number) => ({
+    search: withQuery("", { q, status: status === "all" ? "" : status, page: to > 1 ? to : "" }),
+  });
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
+
+  return (
+    <div className="subscribers">
+      <div className="screen-head">
+        <h1>Subscribers</h1>
+        <a
+          className="button"
+          href={withQuery(SUBSCRIBER_ROUTES.export, { q, status })}
+          download="subscribers.csv"
+        >
+          Export CSV<span className="visually-hidden"> of the subscribers shown</span>
+        </a>
+      </div>
+      {notice ? <Notice tone="success">{notice}</Notice> : null}
+
+      <section className="subscriber-stats" aria-label="Counts and growth">
+        {stats.error ? <Notice tone="error">{stats.error}</Notice> : null}
+        <dl className="stat-tiles">
+          <div className="stat-tile">
+            <dt>Active</dt>
+            <dd>{stats.data?.active ?? "…"}</dd>
+          </div>
+          <div className="stat-tile">
+            <dt>Unsubscribed</dt>
+            <dd>{stats.data?.unsubscribed ?? "…"}</dd>
+          </div>
+        </dl>
+        <div className="panel growth-panel">
+          {stats.data ? <GrowthChart months={stats.data.months} /> : null}
+        </div>
+      </section>
+
+      <search>
+        <form className="toolbar subscriber-filter" onSubmit={search} key={params.toString()}>
+          <Field label="Address" name="q" type="search" defaultValue={q} maxLength={254} />
+          <div className="field">
+            <label htmlFor="subscriber-status">Status</label>
+            <select id="subscriber-status" name="status" defaultValue={status}>
+              {STATUS_FILTERS.map((value) => (
+                <option key={value} value={value}>
+                  {STATUS_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="button button-primary">
+            Search
+          </button>
+        </form>
+      </search>
+
+      {list.error ? <Notice tone="error">{list.error}</Notice> : null}
+      <p className="list-summary" role="status">
+        {list.loading ? "Loading…" : list.data ? matchText(list.data.total) : ""}
+      </p>
+      {list.data ? (
+        <>
+          <DataTable
+            caption="Subscribers, newest first"
+            rows={list.data.items}
+            columns={COLUMNS}
+            empty="No subscriber matches this search."
+          />
+          {pages > 1 ? (
+            <nav className="pager" aria-label="Pages of subscribers">
+              {page > 1 ? <Link to={pageLink(page - 1)}>Previous page</Link> : <span />}
+              <span>
+                Page {page} of {pages}
+              </span>
+              {page < pages ? <Link to={pageLink(page + 1)}>Next page</Link> : <span />}
+            </nav>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** What the list passes to a subscriber's page: its query, so "back" returns to the same search. */
+export interface FromList {
+  listSearch: string;
+}
+
+function SubscriberLink({ id, email }: { id: number; email: string }) {
+  const state: FromList = { listSearch: useLocation().search };
+  return (
+    <Link to={String(id)} state={state}>
+      {breakableAddress(email)}
+    </Link>
+  );
+}
+
+/** A long address wraps before its "@" rather than anywhere in a word. */
+function breakableAddress(email: string): ReactNode {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return email;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
+  );
+}
+
+function matchText(total: number): string {
+  return total === 1 ? "1 subscriber matches." : `${total} subscribers match.`;
+}

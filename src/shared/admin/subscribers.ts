@@ -1,0 +1,151 @@
+/**
+ * The console's subscribers area: its paths, payloads and texts, used by the
+ * screens, their client and the server's routes alike.
+ */
+import { z } from "zod";
+import { EMAIL_MAX_LENGTH } from "../subscription.ts";
+import { ADMIN_API } from "./auth.ts";
+
+const BASE = `${ADMIN_API}/subscribers`;
+
+/** The server's routes; `:id` is a subscription's id. */
+export const SUBSCRIBER_ROUTES = {
+  list: BASE,
+  stats: `${BASE}/stats`,
+  export: `${BASE}/export.csv`,
+  one: `${BASE}/:id`,
+  unsubscribe: `${BASE}/:id/unsubscribe`,
+} as const;
+
+/** One subscriber's path, for the client: `subscriberPath(7, "unsubscribe")`. */
+export function subscriberPath(id: number, action?: "unsubscribe"): string {
+  return `${BASE}/${id}${action ? `/${action}` : ""}`;
+}
+
+export const PAGE_SIZE = 50;
+/** The growth chart's span: this month and the eleven before it. */
+export const GROWTH_MONTHS = 12;
+
+/**
+ * How a consent changed: the `via` of a subscription event. The first three
+ * name the visitor's way in or out; "unsubscribe page" is the page an
+ * e-mail's link opens (its name predates the console, and the history keeps it).
+ */
+export const CONSENT_VIA = {
+  website: "website",
+  form: "form",
+  link: "unsubscribe page",
+  oneClick: "one-click",
+  console: "console",
+} as const;
+export type ConsentVia = (typeof CONSENT_VIA)[keyof typeof CONSENT_VIA];
+
+const VIA_LABELS: Record<string, string> = {
+  [CONSENT_VIA.website]: "Website form",
+  [CONSENT_VIA.form]: "Website form, sent without JavaScript",
+  [CONSENT_VIA.link]: "Unsubscribe link in an e-mail",
+  [CONSENT_VIA.oneClick]: "One-click unsubscribe in the mail program",
+  [CONSENT_VIA.console]: "Console, on the person's request",
+  import: "Imported",
+};
+
+/** What a person reads for a `via`; an unknown one (an older import) as it was stored. */
+export function viaLabel(via: string | null): string {
+  if (!via) return "";
+  return VIA_LABELS[via] ?? via;
+}
+
+export const SUBSCRIBER_STATUSES = ["active", "unsubscribed"] as const;
+export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
+export const STATUS_FILTERS = ["all", ...SUBSCRIBER_STATUSES] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+export const STATUS_LABELS: Record<StatusFilter, string> = {
+  all: "All",
+  active: "Active",
+  unsubscribed: "Unsubscribed",
+};
+
+/** The list's filter, as the URL's query carries it (list and export alike). */
+export const subscriberFilterSchema = z.object({
+  q: z.string().trim().max(EMAIL_MAX_LENGTH, "Search for at most 254 characters.").default(""),
+  status: z.enum(STATUS_FILTERS).catch("all"),
+});
+export type SubscriberFilter = z.infer<typeof subscriberFilterSchema>;
+
+export const subscriberListQuerySchema = subscriberFilterSchema.extend({
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+});
+export type SubscriberListQuery = z.infer<typeof subscriberListQuerySchema>;
+
+export const subscriberIdSchema = z.object({ id: z.coerce.number().int().positive() });
+
+const isoDate = z.string();
+
+export const subscriberRowSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  status: z.enum(SUBSCRIBER_STATUSES),
+  subscribedAt: isoDate,
+  subscribedVia: z.string(),
+  unsubscribedAt: isoDate.nullable(),
+});
+export type SubscriberRow = z.infer<typeof subscriberRowSchema>;
+
+export const subscriberListSchema = z.object({
+  items: subscriberRowSchema.array(),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type SubscriberList = z.infer<typeof subscriberListSchema>;
+
+export const monthGrowthSchema = z.object({
+  /** "2025-03": a calendar month in UTC. */
+  month: z.string(),
+  subscribed: z.number(),
+  unsubscribed: z.number(),
+});
+export type MonthGrowth = z.infer<typeof monthGrowthSchema>;
+
+export const subscriberStatsSchema = z.object({
+  active: z.number(),
+  unsubscribed: z.number(),
+  /** Oldest first, GROWTH_MONTHS of them, months without events included. */
+  months: monthGrowthSchema.array(),
+});
+export type SubscriberStats = z.infer<typeof subscriberStatsSchema>;
+
+export const consentEventSchema = z.object({
+  at: isoDate,
+  event: z.enum(["subscribed", "unsubscribed"]),
+  via: z.string(),
+});
+export type ConsentEvent = z.infer<typeof consentEventSchema>;
+
+export const subscriberDetailSchema = subscriberRowSchema.extend({
+  unsubscribedVia: z.string().nullable(),
+  /** The consent history, oldest first. */
+  events: consentEventSchema.array(),
+});
+export type SubscriberDetail = z.infer<typeof subscriberDetailSchema>;
+
+export const SUBSCRIBER_TEXTS = {
+  notFound: "This subscriber does not exist. It may have been erased.",
+  alreadyUnsubscribed: "This address had already unsubscribed.",
+  unsubscribed: "Unsubscribed. The address gets no more newsletters.",
+  confirmMismatch: "Type the address exactly as shown above to confirm.",
+  erased: (email: string) =>
+    `${email} was erased: its subscription, its consent history and every e-mail to it are gone.`,
+} as const;
+
+/** The erasure's confirmation: the person types the address they mean to erase. */
+export const eraseSubscriberSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, "Type the address to confirm.")
+    .max(EMAIL_MAX_LENGTH),
+});
+export type EraseSubscriber = z.infer<typeof eraseSubscriberSchema>;
