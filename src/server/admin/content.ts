@@ -1,5 +1,246 @@
-/** The console's content routes (filled in by the content work of issue 9). */
-import type { FastifyInstance } from "fastify";
+/**
+ * The console's content (issue 9, point 5): for each of the six lists, an
+ * editor lists every record (hidden ones too), creates, saves, hides or
+ * shows, reorders, and restores earlier versions; and uploads pictures. Every
+ * write goes through ContentEditor (app.content.edit), so the public pages
+ * change on the next request, is versioned, and is audited. Pictures are
+ * served from MEDIA_DIR where the pages look for them (media/files.ts).
+ */
+import multipart from "@fastify/multipart";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  CONTENT_LISTS,
+  CONTENT_PATHS,
+  CONTENT_TEXTS,
+  createSchemaOf,
+  entrySchema,
+  imageUrl,
+  LIST_SPECS,
+  type ListSpec,
+  listAnswerSchema,
+  MEDIA_API,
+  reorderSchema,
+  restoreSchema,
+  saveSchemaOf,
+  uploadAnswerSchema,
+  uploadQuerySchema,
+  versionsAnswerSchema,
+  visibilitySchema,
+} from "../../shared/admin/content.ts";
+import { type Author, ContentEditor, ContentRefusal } from "../content/editing.ts";
+import type { StoredEntry } from "../db/content-admin.ts";
+import { recordMedia } from "../db/media.ts";
+import mediaFiles from "../media/files.ts";
+import { storeImage } from "../media/images.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
-export default async function contentRoutes(_app: FastifyInstance, _options: AdminAreaOptions) {}
+const MEGABYTE = 1024 * 1024;
+
+const refusalSchema = z.object({
+  message: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const versionParams = idParams.extend({ version: z.coerce.number().int().positive() });
+const editor = { role: "editor" } as const;
+
+function authorOf(request: FastifyRequest): Author {
+  const user = request.user;
+  if (!user) throw new Error("a console route ran without its signed-in person");
+  return { userId: user.id, name: user.email };
+}
+
+export default async function contentRoutes(
+  app: FastifyInstance,
+  { config, database }: AdminAreaOptions,
+) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const content = new ContentEditor(app.content, database.db);
+
+  // A refusal names the field it is about, so the form can show it there.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (!(error instanceof ContentRefusal)) throw error;
+    return reply.code(error.statusCode).send({ message: error.message, fields: error.fields });
+  });
+
+  for (const list of CONTENT_LISTS) {
+    registerList(LIST_SPECS[list]);
+  }
+
+  function registerList(spec: ListSpec) {
+    const { list } = spec;
+    const target = (id: number) => `${list}:${id}`;
+    const titleOf = (entry: StoredEntry) => entry.fields[spec.titleField];
+
+    routes.get(
+      CONTENT_PATHS.list(list),
+      { schema: { response: { 200: listAnswerSchema } }, config: editor },
+      () => content.list(spec),
+    );
+
+    routes.post(
+      CONTENT_PATHS.list(list),
+      {
+        schema: { body: createSchemaOf(spec), response: { 201: entrySchema, 409: refusalSchema } },
+        config: editor,
+      },
+      async (request, reply) => {
+        const entry = await content.create(spec, request.body, authorOf(request));
+        await app.audit(request, "content-created", target(entry.id), { title: titleOf(entry) });
+        return reply.code(201).send(entry);
+      },
+    );
+
+    routes.put(
+      CONTENT_PATHS.order(list),
+      {
+        schema: { body: reorderSchema, response: { 200: listAnswerSchema, 409: refusalSchema } },
+        config: editor,
+      },
+      async (request) => {
+        const { orderVersion, ids } = request.body;
+        const ordered = await content.reorder(spec, orderVersion, ids, authorOf(request));
+        await app.audit(request, "content-reordered", list, { ids });
+        return ordered;
+      },
+    );
+
+    routes.get(
+      CONTENT_PATHS.entry(list, ":id"),
+      { schema: { params: idParams, response: { 200: entrySchema } }, config: editor },
+      (request) => content.find(spec, request.params.id),
+    );
+
+    routes.put(
+      CONTENT_PATHS.entry(list, ":id"),
+      {
+        schema: {
+          params: idParams,
+          body: saveSchemaOf(spec),
+          response: { 200: entrySchema, 409: refusalSchema },
+        },
+        config: editor,
+      },
+      async (request) => {
+        const { version, ...state } = request.body;
+        const entry = await content.save(
+          spec,
+          request.params.id,
+          version,
+          state,
+          authorOf(request),
+        );
+        await app.audit(request, "content-saved", target(entry.id), {
+          title: titleOf(entry),
+          version: entry.version,
+        });
+        return entry;
+      },
+    );
+
+    routes.put(
+      CONTENT_PATHS.visibility(list, ":id"),
+      {
+        schema: {
+          params: idParams,
+          body: visibilitySchema,
+          response: { 200: entrySchema, 409: refusalSchema },
+        },
+        config: editor,
+      },
+      async (request) => {
+        const { version, hidden } = request.body;
+        const entry = await content.setHidden(
+          spec,
+          request.params.id,
+          version,
+          hidden,
+          authorOf(request),
+        );
+        await app.audit(request, hidden ? "content-hidden" : "content-shown", target(entry.id), {
+          title: titleOf(entry),
+          version: entry.version,
+        });
+        return entry;
+      },
+    );
+
+    routes.get(
+      CONTENT_PATHS.versions(list, ":id"),
+      { schema: { params: idParams, response: { 200: versionsAnswerSchema } }, config: editor },
+      async (request) => {
+        const versions = await content.versions(spec, request.params.id);
+        return {
+          versions: versions.map(({ data, ...version }) => ({ ...version, ...data })),
+        };
+      },
+    );
+
+    routes.post(
+      CONTENT_PATHS.restore(list, ":id", ":version"),
+      {
+        schema: {
+          params: versionParams,
+          body: restoreSchema,
+          response: { 200: entrySchema, 409: refusalSchema },
+        },
+        config: editor,
+      },
+      async (request) => {
+        const { id, version: from } = request.params;
+        const entry = await content.restore(
+          spec,
+          id,
+          request.body.version,
+          from,
+          authorOf(request),
+        );
+        await app.audit(request, "content-restored", target(id), {
+          title: titleOf(entry),
+          from,
+          version: entry.version,
+        });
+        return entry;
+      },
+    );
+  }
+
+  // Pictures: one file per request, refused by its size while it arrives.
+  await app.register(multipart, {
+    limits: { fileSize: config.UPLOAD_MAX_MB * MEGABYTE, files: 1, fields: 0, parts: 1 },
+  });
+  await app.register(mediaFiles, { root: config.MEDIA_DIR });
+
+  routes.post(
+    MEDIA_API,
+    {
+      schema: { querystring: uploadQuerySchema, response: { 201: uploadAnswerSchema } },
+      config: editor,
+    },
+    async (request, reply) => {
+      const { kind } = request.query;
+      const file = await request.file();
+      if (!file) throw app.httpErrors.badRequest(CONTENT_TEXTS.noFile);
+      const bytes = await file.toBuffer().catch((error: unknown) => {
+        throw error instanceof app.multipartErrors.RequestFileTooLargeError
+          ? app.httpErrors.payloadTooLarge(CONTENT_TEXTS.tooLarge(config.UPLOAD_MAX_MB))
+          : error;
+      });
+      const image = await storeImage(bytes, kind, config.MEDIA_DIR);
+      const id = await recordMedia(database.db, image, request.user?.id ?? null);
+      await app.audit(request, "media-uploaded", `media:${id}`, {
+        kind,
+        file: file.filename,
+        bytes: image.bytes,
+      });
+      return reply.code(201).send({
+        imagePath: image.imagePath,
+        url: imageUrl(kind, image.imagePath),
+        width: image.width,
+        height: image.height,
+      });
+    },
+  );
+}

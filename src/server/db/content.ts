@@ -1,3 +1,7 @@
+/**
+ * The public lists: what the API and the pages show, in the firm's order,
+ * without the records the console has hidden.
+ */
 import type { Kysely } from "kysely";
 import {
   CASE_STUDY_SECTIONS,
@@ -13,6 +17,7 @@ export async function listTeam(db: Kysely<Database>): Promise<TeamMember[]> {
   const rows = await db
     .selectFrom("team_members")
     .select(["fullname", "title", "image_path", "bio"])
+    .where("hidden", "=", 0)
     .orderBy("position")
     .orderBy("id")
     .execute();
@@ -27,6 +32,7 @@ export async function listItems(
     .selectFrom("content_items")
     .select(["name", "description", "image_path"])
     .where("category", "=", category)
+    .where("hidden", "=", 0)
     .orderBy("position")
     .orderBy("id")
     .execute();
@@ -43,6 +49,7 @@ export async function listCaseStudies(db: Kysely<Database>): Promise<CaseStudy[]
   const rows = await db
     .selectFrom("case_studies")
     .select(["slug", "title", "summary", ...CASE_STUDY_SECTIONS.map(({ key }) => key)])
+    .where("hidden", "=", 0)
     .orderBy("position")
     .orderBy("id")
     .execute();

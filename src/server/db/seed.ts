@@ -64,11 +64,18 @@ async function claim(trx: Transaction<Database>, key: string, now: string): Prom
   return marker !== undefined;
 }
 
+/** The content files, checked: also read by the import (cli/content-import.ts). */
+export async function readContentFiles(contentDir: string) {
+  return {
+    team: await readJson(join(contentDir, "team.json"), teamFile),
+    items: await readJson(join(contentDir, "items.json"), itemsFile),
+    caseStudies: await readJson(join(contentDir, "case-studies.json"), caseStudiesFile),
+  };
+}
+
 /** Returns true when this call seeded anything. */
 export async function seedOnce(db: Kysely<Database>, contentDir: string): Promise<boolean> {
-  const team = await readJson(join(contentDir, "team.json"), teamFile);
-  const items = await readJson(join(contentDir, "items.json"), itemsFile);
-  const caseStudies = await readJson(join(contentDir, "case-studies.json"), caseStudiesFile);
+  const { team, items, caseStudies } = await readContentFiles(contentDir);
   const now = nowIso();
   const stamps = { created_at: now, updated_at: now };
 

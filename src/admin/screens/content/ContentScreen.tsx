@@ -1,4 +1,58 @@
-/** The content area (filled in by the content work of issue 9). */
+/**
+ * The content area (issue 9, point 5): the six lists the public pages show,
+ * one at a time, chosen from a side list (a row of tabs on a phone). A list
+ * can be reordered and its records hidden; a record opens in its form with
+ * its versions.
+ */
+import { Navigate, NavLink, Route, Routes, useParams } from "react-router";
+import { CONTENT_LISTS, type ContentList, LIST_SPECS } from "../../../shared/admin/content.ts";
+import { EditScreen } from "./EditScreen.tsx";
+import { ListScreen } from "./ListScreen.tsx";
+import "./content.css";
+
+function isContentList(value: string | undefined): value is ContentList {
+  return CONTENT_LISTS.includes(value as ContentList);
+}
+
+/** The screen for a list's path, or back to the first list for an unknown one. */
+function ListRoute({ screen }: { screen: "list" | "new" | "edit" }) {
+  const { list, id } = useParams();
+  if (!isContentList(list)) return <Navigate to="/content/team" replace />;
+  const spec = LIST_SPECS[list];
+  if (screen === "list") return <ListScreen spec={spec} />;
+  const entryId = screen === "edit" ? Number(id) : null;
+  if (entryId !== null && !(Number.isInteger(entryId) && entryId > 0)) {
+    return <Navigate to={`/content/${list}`} replace />;
+  }
+  return <EditScreen key={`${list}/${entryId ?? "new"}`} spec={spec} id={entryId} />;
+}
+
 export default function ContentScreen() {
-  return <h1>Content</h1>;
+  return (
+    <div className="content-area">
+      <div className="screen-head">
+        <h1>Content</h1>
+      </div>
+      <div className="content-layout">
+        <nav aria-label="Content lists" className="content-nav">
+          <ul>
+            {CONTENT_LISTS.map((list) => (
+              <li key={list}>
+                <NavLink to={`/content/${list}`}>{LIST_SPECS[list].label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="content-main">
+          <Routes>
+            <Route index element={<Navigate to="team" replace />} />
+            <Route path=":list" element={<ListRoute screen="list" />} />
+            <Route path=":list/new" element={<ListRoute screen="new" />} />
+            <Route path=":list/:id" element={<ListRoute screen="edit" />} />
+            <Route path="*" element={<Navigate to="/content/team" replace />} />
+          </Routes>
+        </div>
+      </div>
+    </div>
+  );
 }

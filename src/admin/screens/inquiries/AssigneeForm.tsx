@@ -10,7 +10,7 @@ import {
   type Person,
 } from "../../../shared/admin/inquiries.ts";
 import { api } from "../../api/client.ts";
-import { FieldFrame } from "./FieldFrame.tsx";
+import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { personName } from "./format.ts";
 import type { HandlingFormProps } from "./handling.ts";
 import { useOutcome } from "./useOutcome.tsx";

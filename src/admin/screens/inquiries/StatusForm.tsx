@@ -11,7 +11,7 @@ import {
   statusChangeSchema,
 } from "../../../shared/admin/inquiries.ts";
 import { api } from "../../api/client.ts";
-import { FieldFrame } from "./FieldFrame.tsx";
+import { FieldFrame } from "../../components/FieldFrame.tsx";
 import type { HandlingFormProps } from "./handling.ts";
 import { useOutcome } from "./useOutcome.tsx";
 

@@ -1,6 +1,7 @@
 /**
- * A label, hint and error around any control (a select, a text area), tied
- * to it as Field.tsx ties them to an input.
+ * A label, hint and error around any control (a select, a text area, a file input),
+ * tied to it by id and aria-describedby as the console's Field ties them to
+ * an input.
  */
 import { type ReactNode, useId } from "react";
 
@@ -12,7 +13,7 @@ export interface ControlProps {
 
 interface FieldFrameProps {
   label: string;
-  hint?: string;
+  hint?: string | undefined;
   error?: string | undefined;
   children(control: ControlProps): ReactNode;
 }

@@ -1,0 +1,334 @@
+/**
+ * Issue 9, point 5, in the browser: an editor uploads a new portrait and sees
+ * it on /weare, restores the earlier version, reorders the capabilities by
+ * keyboard and sees the order on /wedo, and meets the stale-save refusal from
+ * a second tab with the typed text kept. axe checks each screen in each state.
+ *
+ * Other tests share the server and its database, and some read the public
+ * team and capabilities: every change these tests make to what the site
+ * shows is undone before they end, and the records they create are hidden.
+ */
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import {
+  CONTENT_PATHS,
+  CONTENT_TEXTS,
+  type Entry,
+  MEDIA_API,
+} from "../src/shared/admin/content.ts";
+import { COLORS } from "../src/shared/design-tokens.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
+
+const uniqueWord = (label: string) => `${label}-${randomBytes(4).toString("hex")}`;
+
+/** A portrait-shaped picture, drawn for the test: a head and shoulders on the accent colour. */
+function portraitPng(shade: string = COLORS.accent): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="1200">
+    <rect width="960" height="1200" fill="${shade}"/>
+    <circle cx="480" cy="470" r="210" fill="${COLORS.night}"/>
+    <path d="M130 1200 C160 860 800 860 830 1200 Z" fill="${COLORS.night}"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+const listRows = (page: Page) => page.locator(".entries > li");
+const rowTitles = (page: Page) => listRows(page).locator(".entry__title a");
+
+async function openList(page: Page, label: string) {
+  await page
+    .getByRole("navigation", { name: "Content lists" })
+    .getByRole("link", { name: label })
+    .click();
+  await expect(page.getByRole("heading", { level: 2, name: label })).toBeVisible();
+  await expect(listRows(page).first()).toBeVisible();
+}
+
+test.describe("content editing", () => {
+  test.use({ viewport: { width: 1440, height: 1000 } });
+
+  test("a new portrait shows on /weare once saved, and restoring the earlier version brings the old one back", async ({
+    page,
+    expectedErrors,
+  }) => {
+    expectedErrors.add(loadFailure(415));
+    await signInToConsole(page, await consoleAccount("editor", "content-portrait"));
+    await page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", { name: "Content" })
+      .click();
+    await openList(page, "Team");
+    await expectNoAxeViolations(page);
+
+    const member = (await rowTitles(page).last().textContent()) ?? "";
+    await rowTitles(page).last().click();
+    await expect(page.getByRole("heading", { level: 2, name: member })).toBeVisible();
+    const preview = page.getByRole("img", { name: "The portrait the site shows" });
+    const oldSrc = (await preview.getAttribute("src")) ?? "";
+
+    // A text file called a picture is refused by its bytes, next to the field.
+    const upload = page.getByLabel("Upload a new portrait");
+    await upload.setInputFiles({
+      name: "x.png",
+      mimeType: "image/png",
+      buffer: Buffer.from("not a picture"),
+    });
+    await expect(page.getByText(CONTENT_TEXTS.unsupportedType)).toBeVisible();
+    await expect(upload).toHaveAttribute("aria-invalid", "true");
+    await expectNoAxeViolations(page);
+
+    await upload.setInputFiles({
+      name: "new.png",
+      mimeType: "image/png",
+      buffer: await portraitPng(),
+    });
+    await expect(page.getByRole("status").filter({ hasText: "Uploaded." })).toBeVisible();
+    await expect(preview).not.toHaveAttribute("src", oldSrc);
+    const newSrc = (await preview.getAttribute("src")) ?? "";
+    expect(newSrc).toMatch(/^\/images\/pictures\/[0-9a-f]{24}\.webp$/);
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBe(480);
+
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText(/^Saved as version \d+\. The site shows it now\.$/)).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    const site = await page.context().newPage();
+    await site.goto("/weare");
+    await expect(site.getByRole("img", { name: member, exact: true })).toHaveAttribute(
+      "src",
+      newSrc,
+    );
+    const served = await site.request.get(newSrc);
+    expect(served.headers()["content-type"]).toBe("image/webp");
+
+    // The version before the upload, restored in one click.
+    const versions = page.getByRole("region", { name: "Versions" });
+    await expect(versions.getByText("Changed: Portrait")).toBeVisible();
+    const earlier = versions.getByRole("button", { name: /^Restore version \d+$/ }).first();
+    await earlier.click();
+    await expect(versions.getByText(/^Version \d+ is restored as version \d+\./)).toBeVisible();
+    await expect(preview).toHaveAttribute("src", oldSrc);
+    await site.reload();
+    await expect(site.getByRole("img", { name: member, exact: true })).toHaveAttribute(
+      "src",
+      oldSrc,
+    );
+    await expectNoAxeViolations(page);
+  });
+
+  test("capabilities move by the buttons and by the keyboard, and /wedo follows", async ({
+    page,
+  }) => {
+    await signInToConsole(
+      page,
+      await consoleAccount("editor", "content-order"),
+      "/admin/content/capabilities",
+    );
+    await expect(listRows(page)).not.toHaveCount(0);
+    const original = await rowTitles(page).allTextContents();
+    const [first, second] = original as [string, string];
+    const last = original.at(-1) ?? "";
+    const beforeLast = original.at(-2) ?? "";
+
+    // Move up / Move down: the focus stays with the row that moved.
+    const down = page.getByRole("button", { name: `Move “${first}” down` });
+    await down.focus();
+    await page.keyboard.press("Enter");
+    await expect(
+      page.getByRole("status").filter({ hasText: `Moved “${first}” to position 2` }),
+    ).toBeVisible();
+    await expect(down).toBeFocused();
+
+    // The drag handle, by keyboard alone: Space, an arrow, Space.
+    await page.getByRole("button", { name: `Drag to move “${last}”` }).focus();
+    await page.keyboard.press("Space");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Space");
+    await expect(
+      page
+        .getByRole("status")
+        .filter({ hasText: `Moved “${last}” to position ${original.length - 1}` }),
+    ).toBeVisible();
+
+    const moved = [second, first, ...original.slice(2, -2), last, beforeLast];
+    await expect(rowTitles(page)).toHaveText(moved);
+    await expectNoAxeViolations(page);
+
+    const site = await page.context().newPage();
+    await site.goto("/wedo");
+    await expect(site.locator("#capabilities .capability h3")).toHaveText(moved);
+
+    // Put them back as they were, for the tests that read the capabilities.
+    await page.getByRole("button", { name: `Move “${first}” up` }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Moved “${first}” to position 1` }),
+    ).toBeVisible();
+    await page.getByRole("button", { name: `Move “${last}” down` }).click();
+    await expect(
+      page
+        .getByRole("status")
+        .filter({ hasText: `Moved “${last}” to position ${original.length}` }),
+    ).toBeVisible();
+    await site.reload();
+    await expect(site.locator("#capabilities .capability h3")).toHaveText(original);
+  });
+
+  test("a save from a second tab on a stale version is refused, and the typed text stays", async ({
+    page,
+    expectedErrors,
+  }) => {
+    expectedErrors.add(loadFailure(409));
+    const name = uniqueWord("Stale");
+    await signInToConsole(
+      page,
+      await consoleAccount("editor", "content-stale"),
+      "/admin/content/ethos/new",
+    );
+
+    // A hidden ethos card of its own: the site never shows it.
+    await page.getByRole("button", { name: "Create ethos card" }).click();
+    await expect(page.getByText("Enter a name.")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Description").fill("The first description.");
+    await page.getByLabel("Hidden from the site").check();
+    await page.getByRole("button", { name: "Create ethos card" }).click();
+    await expect(page.getByText(/^Created, and hidden: the site leaves/)).toBeVisible();
+    const address = page.url();
+
+    const second = await page.context().newPage();
+    await second.goto(address);
+    await expect(second.getByLabel("Description")).toHaveValue("The first description.");
+
+    await page.getByLabel("Description").fill("Saved in the first tab.");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Saved as version 2.", { exact: false })).toBeVisible();
+
+    await second.getByLabel("Description").fill("Typed in the second tab, on the old version.");
+    await second.getByRole("button", { name: "Save" }).click();
+    await expect(second.getByRole("alert")).toContainText(CONTENT_TEXTS.stale("ethos card"));
+    await expect(second.getByLabel("Description")).toHaveValue(
+      "Typed in the second tab, on the old version.",
+    );
+    await expectNoAxeViolations(second);
+
+    await second.getByRole("button", { name: "Load their version" }).click();
+    await expect(second.getByLabel("Description")).toHaveValue("Saved in the first tab.");
+  });
+
+  test.describe("at 375 px", () => {
+    test.use({ viewport: { width: 375, height: 800 } });
+
+    test("the list and a record's form fit the screen and pass axe", async ({ page }) => {
+      await signInToConsole(
+        page,
+        await consoleAccount("editor", "content-phone"),
+        "/admin/content/industries",
+      );
+      await expect(listRows(page)).not.toHaveCount(0);
+      await expectNoAxeViolations(page);
+      const overflow = () =>
+        page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await rowTitles(page).first().click();
+      await expect(page.getByRole("region", { name: "Versions" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+    });
+  });
+});
+
+/** Calls the console's API as the signed-in page would, with its cross-site token. */
+async function consoleCall<T>(page: Page, method: "post" | "put", url: string, data: object) {
+  const cookies = await page.context().cookies();
+  const token = cookies.find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
+  const response = await page.request[method](url, { headers: { "x-xsrf-token": token }, ...data });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()) as T;
+}
+
+/** A full-page shot from the top (the console's bar sticks to the top of the view). */
+async function screenshot(page: Page, name: string, width: number) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({
+    path: `docs/screenshots/admin/content-${name}-${width}.png`,
+    fullPage: true,
+  });
+}
+
+test.describe("screenshots", () => {
+  test.skip(
+    !process.env.CONSOLE_SCREENSHOTS,
+    "set CONSOLE_SCREENSHOTS=1 to write docs/screenshots/admin/content-*.png",
+  );
+
+  test("of a list, a record with its versions, and an upload, at 375 and 1440 px", async ({
+    page,
+  }) => {
+    await signInToConsole(
+      page,
+      await consoleAccount("editor", "content-shots"),
+      "/admin/content/team",
+    );
+    // A hidden team member with two versions: the site never shows them.
+    const { imagePath } = await consoleCall<{ imagePath: string }>(
+      page,
+      "post",
+      `${MEDIA_API}?kind=portrait`,
+      {
+        multipart: {
+          file: {
+            name: "jordan.png",
+            mimeType: "image/png",
+            buffer: await portraitPng(COLORS.paperDeep),
+          },
+        },
+      },
+    );
+    const fields = {
+      fullname: "Jordan Blake",
+      title: "Principal, Data Platforms",
+      bio: "Jordan joins in the spring from a logistics group, where they ran the data platform.",
+      imagePath,
+    };
+    const created = await consoleCall<Entry>(page, "post", CONTENT_PATHS.list("team"), {
+      data: { fields, hidden: true },
+    });
+    await consoleCall<Entry>(page, "put", CONTENT_PATHS.entry("team", created.id), {
+      data: {
+        fields: { ...fields, bio: `${fields.bio} They lead the firm's work on streaming data.` },
+        hidden: true,
+        version: created.version,
+      },
+    });
+
+    for (const width of [375, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/admin/content/team");
+      await expect(page.getByRole("link", { name: "Jordan Blake" })).toBeVisible();
+      await screenshot(page, "list", width);
+
+      await page.goto(`/admin/content/team/${created.id}`);
+      await expect(page.getByText("Changed: Biography")).toBeVisible();
+      await page.getByText("What it said").first().click();
+      await screenshot(page, "edit", width);
+
+      await page.reload();
+      await page.getByLabel("Upload a new portrait").setInputFiles({
+        name: "portrait.png",
+        mimeType: "image/png",
+        buffer: await portraitPng(),
+      });
+      await expect(page.getByRole("status").filter({ hasText: "Uploaded." })).toBeVisible();
+      await page.getByLabel("Biography").fill("");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("Enter a short biography.")).toBeVisible();
+      await screenshot(page, "upload", width);
+    }
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * One record: its form, and beside it its versions. A new record has only
+ * the form; once created it opens here as version 1.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
+import { CONTENT_PATHS, type Entry, type ListSpec } from "../../../shared/admin/content.ts";
+import { caseStudyPath } from "../../../shared/routes.ts";
+import { api } from "../../api/client.ts";
+import { Notice } from "../../components/Notice.tsx";
+import { EntryForm } from "./EntryForm.tsx";
+import { titleOf } from "./format.ts";
+import { PreviewLink } from "./PreviewLink.tsx";
+import { VersionsPanel } from "./VersionsPanel.tsx";
+
+/** What the screen was opened with: a message from the screen before it (a record just created). */
+interface ArrivalState {
+  notice?: string;
+}
+
+export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) {
+  const navigate = useNavigate();
+  const arrival = (useLocation().state ?? {}) as ArrivalState;
+  const [entry, setEntry] = useState<Entry | null>(null);
+  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  /** Bumped after every write, so the versions panel loads again. */
+  const [writes, setWrites] = useState(0);
+
+  const load = useCallback(async () => {
+    if (id === null) return;
+    try {
+      setEntry(await api.get<Entry>(CONTENT_PATHS.entry(spec.list, id)));
+      setLoadFailure(null);
+    } catch (error) {
+      setLoadFailure(error instanceof Error ? error.message : String(error));
+    }
+  }, [spec.list, id]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  function written(saved: Entry) {
+    if (id === null) {
+      navigate(`/content/${spec.list}/${saved.id}`, {
+        replace: true,
+        state: {
+          notice: saved.hidden
+            ? `Created, and hidden: the site leaves this ${spec.singular} out until you show it.`
+            : `Created. The site shows this ${spec.singular} now.`,
+        },
+      });
+      return;
+    }
+    setEntry(saved);
+    setWrites((n) => n + 1);
+  }
+
+  const listPath = `/content/${spec.list}`;
+  const preview =
+    spec.list === "case-studies" && entry
+      ? caseStudyPath(entry.fields.slug ?? "")
+      : spec.publicPath;
+  const heading = id === null ? `New ${spec.singular}` : entry ? titleOf(spec, entry.fields) : "…";
+
+  return (
+    <section aria-labelledby="content-edit-title" className="content-edit">
+      <p className="content-back">
+        <Link to={listPath}>← {spec.label}</Link>
+      </p>
+      <div className="content-head">
+        <div>
+          <h2 id="content-edit-title">{heading}</h2>
+          {entry ? (
+            <p className="content-meta">
+              {spec.singular[0]?.toUpperCase()}
+              {spec.singular.slice(1)} · version {entry.version}
+              {entry.hidden ? (
+                <>
+                  {" "}
+                  · <span className="badge badge-hidden">Hidden</span>
+                </>
+              ) : null}
+            </p>
+          ) : null}
+        </div>
+        <div className="content-head__actions">
+          <PreviewLink path={preview} />
+        </div>
+      </div>
+      {arrival.notice && entry?.version === 1 ? (
+        <Notice tone="success">{arrival.notice}</Notice>
+      ) : null}
+      {loadFailure ? <Notice tone="error">{loadFailure}</Notice> : null}
+      {id === null || entry ? (
+        <div className="content-edit__layout">
+          <EntryForm spec={spec} entry={entry} onWritten={written} onReload={load} />
+          {entry ? (
+            <VersionsPanel spec={spec} entry={entry} writes={writes} onRestored={written} />
+          ) : null}
+        </div>
+      ) : loadFailure ? null : (
+        <p className="loading" role="status">
+          Loading…
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,329 @@
+/**
+ * The content the console edits (issue 9, point 5): its six lists, each
+ * record's fields with their rules and labels, and every payload of the
+ * content API. The console's forms, its API client and the server's routes
+ * all use these definitions.
+ */
+import { z } from "zod";
+import { CATEGORIES_WITH_IMAGES, type ContentCategory } from "../content.ts";
+import { ANCHORS, ROUTES } from "../routes.ts";
+import { ADMIN_API } from "./auth.ts";
+
+export const CONTENT_API = `${ADMIN_API}/content`;
+export const MEDIA_API = `${ADMIN_API}/media`;
+
+/** A record's id, or the route's parameter for it. */
+type Id = number | ":id";
+
+/** The content API's paths: the server registers them with ":id", the console calls them with ids. */
+export const CONTENT_PATHS = {
+  list: (list: ContentList) => `${CONTENT_API}/${list}`,
+  order: (list: ContentList) => `${CONTENT_API}/${list}/order`,
+  entry: (list: ContentList, id: Id) => `${CONTENT_API}/${list}/${id}`,
+  visibility: (list: ContentList, id: Id) => `${CONTENT_API}/${list}/${id}/visibility`,
+  versions: (list: ContentList, id: Id) => `${CONTENT_API}/${list}/${id}/versions`,
+  restore: (list: ContentList, id: Id, version: number | ":version") =>
+    `${CONTENT_API}/${list}/${id}/versions/${version}/restore`,
+};
+
+export const CONTENT_LISTS = [
+  "team",
+  "ethos",
+  "industries",
+  "techneeds",
+  "capabilities",
+  "case-studies",
+] as const;
+export type ContentList = (typeof CONTENT_LISTS)[number];
+
+/** What a version row names its record by (content_versions.entity). */
+export type VersionedEntity = "team" | "item" | "case-study";
+/** The entity of a list's order, versioned as a whole (its key is the list). */
+export const ORDER_ENTITY = "order";
+
+// ---- Pictures ----
+
+export const IMAGE_KINDS = ["portrait", "item"] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+/**
+ * The size each kind of picture is shown at, and the folder the public pages
+ * take it from (spec §3: images/pictures/ and images/items/). Uploads are
+ * cropped to exactly this size, as the seed's pictures are.
+ */
+export const IMAGE_FORMATS: Record<
+  ImageKind,
+  { width: number; height: number; folder: "pictures" | "items" }
+> = {
+  portrait: { width: 480, height: 600, folder: "pictures" },
+  item: { width: 800, height: 600, folder: "items" },
+};
+
+export function imageUrl(kind: ImageKind, imagePath: string): string {
+  return `/images/${IMAGE_FORMATS[kind].folder}/${encodeURIComponent(imagePath)}`;
+}
+
+export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/avif"];
+
+export const uploadAnswerSchema = z.object({
+  /** What a record's picture field stores: the file's name in its folder. */
+  imagePath: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
+
+export const uploadQuerySchema = z.object({ kind: z.enum(IMAGE_KINDS) });
+
+// ---- Fields ----
+
+const text = (what: string, max: number) =>
+  z
+    .string()
+    .transform((value) => value.replace(/\r\n?/g, "\n").trim())
+    .pipe(z.string().min(1, `Enter ${what}.`).max(max, `Keep it to ${max} characters.`));
+
+/** A file name in the pictures' folder, as the seed and the uploads name them. */
+const imagePath = z
+  .string({ error: "Upload a picture." })
+  .regex(/^[a-z0-9][a-z0-9._-]{0,99}\.(?:webp|avif|png|jpe?g)$/, "Upload a picture.");
+
+const slug = z
+  .string()
+  .trim()
+  .max(80, "Keep it to 80 characters.")
+  .regex(
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+    "Use lowercase words joined by hyphens, e.g. finance-ar-forecast.",
+  );
+
+const teamFields = z.strictObject({
+  fullname: text("the full name", 120),
+  title: text("the job title", 160),
+  bio: text("a short biography", 2000),
+  imagePath,
+});
+const itemFields = z.strictObject({
+  name: text("a name", 120),
+  description: text("a description", 1000),
+});
+const itemWithImageFields = itemFields.extend({ imagePath });
+/** A case study's sections: paragraphs separated by a blank line. */
+const caseStudyFields = z.strictObject({
+  slug,
+  title: text("a title", 160),
+  summary: text("a summary", 600),
+  opportunity: text("the opportunity", 20_000),
+  solution: text("the solution", 20_000),
+  work: text("the work", 20_000),
+});
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  hint?: string;
+  /** A long text: a text area this many rows high. */
+  rows?: number;
+}
+
+const PARAGRAPHS_HINT = "Separate paragraphs with a blank line.";
+
+export interface ListSpec {
+  list: ContentList;
+  /** The tab's label: "Tech needs". */
+  label: string;
+  /** One record, in a sentence: "tech need". */
+  singular: string;
+  entity: VersionedEntity;
+  /** The content_items category of an item list. */
+  category?: ContentCategory;
+  /** The picture a record carries, if any (stored in its imagePath field). */
+  image?: ImageKind;
+  /** The field that names a record in lists and messages. */
+  titleField: string;
+  /** The field no two records of the list share (what the import matches records by). */
+  keyField: string;
+  fields: FieldSpec[];
+  schema: z.ZodType<EntryFields, EntryFields>;
+  /** The public page that shows the list. */
+  publicPath: string;
+}
+
+function itemList(
+  list: ContentCategory,
+  label: string,
+  singular: string,
+  publicPath: string,
+): ListSpec {
+  const withImage = CATEGORIES_WITH_IMAGES.includes(list);
+  return {
+    list,
+    label,
+    singular,
+    entity: "item",
+    category: list,
+    ...(withImage ? { image: "item" as const } : {}),
+    titleField: "name",
+    keyField: "name",
+    fields: [
+      { name: "name", label: "Name" },
+      { name: "description", label: "Description", rows: 4 },
+    ],
+    schema: withImage ? itemWithImageFields : itemFields,
+    publicPath,
+  };
+}
+
+export const LIST_SPECS: Record<ContentList, ListSpec> = {
+  team: {
+    list: "team",
+    label: "Team",
+    singular: "team member",
+    entity: "team",
+    image: "portrait",
+    titleField: "fullname",
+    keyField: "fullname",
+    fields: [
+      { name: "fullname", label: "Full name" },
+      { name: "title", label: "Job title" },
+      { name: "bio", label: "Biography", rows: 6 },
+    ],
+    schema: teamFields,
+    publicPath: `${ROUTES.weAre}#${ANCHORS.leadership}`,
+  },
+  ethos: itemList("ethos", "Ethos", "ethos card", `${ROUTES.weAre}#${ANCHORS.ethos}`),
+  industries: itemList(
+    "industries",
+    "Industries",
+    "industry",
+    `${ROUTES.weServe}#${encodeURIComponent(ANCHORS.industriesAndTechNeeds)}`,
+  ),
+  techneeds: itemList(
+    "techneeds",
+    "Tech needs",
+    "tech need",
+    `${ROUTES.weServe}#${encodeURIComponent(ANCHORS.industriesAndTechNeeds)}`,
+  ),
+  capabilities: itemList(
+    "capabilities",
+    "Capabilities",
+    "capability",
+    `${ROUTES.weDo}#${ANCHORS.capabilities}`,
+  ),
+  "case-studies": {
+    list: "case-studies",
+    label: "Case studies",
+    singular: "case study",
+    entity: "case-study",
+    titleField: "title",
+    keyField: "slug",
+    fields: [
+      {
+        name: "slug",
+        label: "Address",
+        hint: "The end of the page's address, /weserve/case-studies/… Changing it changes the address.",
+      },
+      {
+        name: "title",
+        label: "Title",
+        hint: "Sector, a colon, then the topic: Finance: AR Forecast.",
+      },
+      { name: "summary", label: "Summary", rows: 3 },
+      { name: "opportunity", label: "The Opportunity", hint: PARAGRAPHS_HINT, rows: 10 },
+      { name: "solution", label: "The Solution", hint: PARAGRAPHS_HINT, rows: 10 },
+      { name: "work", label: "The Work", hint: PARAGRAPHS_HINT, rows: 10 },
+    ],
+    schema: caseStudyFields,
+    publicPath: `${ROUTES.weServe}#${ANCHORS.caseStudies}`,
+  },
+};
+
+export const IMAGE_LABELS: Record<ImageKind, string> = {
+  portrait: "Portrait",
+  item: "Picture",
+};
+
+// ---- Payloads and answers ----
+
+/** A record's fields, by name (each list's schema says which). */
+export type EntryFields = Record<string, string>;
+
+const entryMeta = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  hidden: z.boolean(),
+  updatedAt: z.string(),
+});
+const fieldValues = z.record(z.string(), z.string());
+
+/** A record as the console shows it: its fields and its version. */
+export const entrySchema = entryMeta.extend({ fields: fieldValues });
+export type Entry = z.infer<typeof entrySchema>;
+
+export const listAnswerSchema = z.object({
+  /** The version of the list's order the console loaded; a reorder sends it back. */
+  orderVersion: z.number().int(),
+  entries: z.array(entrySchema),
+});
+export type ListAnswer = z.infer<typeof listAnswerSchema>;
+
+const loadedVersion = z.number({ error: "is required" }).int().min(1);
+
+/** Creating a record: its fields and whether it starts hidden. */
+export function createSchemaOf(spec: ListSpec) {
+  return z.strictObject({ fields: spec.schema, hidden: z.boolean() });
+}
+
+/** Saving a record: also the version the editor loaded (a stale one is refused). */
+export function saveSchemaOf(spec: ListSpec) {
+  return z.strictObject({ fields: spec.schema, hidden: z.boolean(), version: loadedVersion });
+}
+
+export const visibilitySchema = z.strictObject({ hidden: z.boolean(), version: loadedVersion });
+
+export const restoreSchema = z.strictObject({ version: loadedVersion });
+
+export const reorderSchema = z.strictObject({
+  orderVersion: z.number().int().min(0),
+  ids: z
+    .array(z.number().int().positive())
+    .min(1)
+    .max(500)
+    .refine((ids) => new Set(ids).size === ids.length, "names a record twice"),
+});
+
+export const versionSchema = z.object({
+  version: z.number().int(),
+  author: z.string(),
+  createdAt: z.string(),
+  hidden: z.boolean(),
+  fields: fieldValues,
+});
+export type Version = z.infer<typeof versionSchema>;
+
+export const versionsAnswerSchema = z.object({ versions: z.array(versionSchema) });
+
+// ---- Texts ----
+
+export const CONTENT_TEXTS = {
+  stale: (singular: string) =>
+    `Someone else saved this ${singular} since you opened it. Reload to see their changes; your text is still in the form.`,
+  /** A change made from a list or a version, where nothing typed is at stake. */
+  staleAction: (singular: string) =>
+    `Someone else saved this ${singular} since you opened it. Reload to see it as it is now, then try again.`,
+  staleOrder:
+    "Someone else changed this list since you opened it. Reload to see it as it is now, then move the entries again.",
+  notFound: (singular: string) => `There is no such ${singular}. It may have been removed.`,
+  duplicate: (singular: string, label: string, value: string) =>
+    `Another ${singular} already has the ${label.toLowerCase()} “${value}”. Choose another.`,
+  noSuchVersion: "There is no such version of this record.",
+  unreadableVersion: (reason: string) => `This version cannot be restored: ${reason}`,
+  tooLarge: (megabytes: number) =>
+    `The picture is larger than ${megabytes} MB. Save it smaller (a photo of 2,000 pixels is plenty) and upload it again.`,
+  tooManyPixels: (megapixels: number) =>
+    `The picture has more than ${megapixels} million pixels. Save it smaller and upload it again.`,
+  unsupportedType:
+    "This file is not a JPEG, PNG, WebP or AVIF picture, whatever its name says. Choose a picture in one of those formats.",
+  noFile: "Choose a picture to upload.",
+} as const;

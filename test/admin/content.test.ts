@@ -1,0 +1,379 @@
+/**
+ * Content editing in the console (issue 9, point 5): versioned saves that
+ * refuse a stale version, every version kept and restorable, reordering and
+ * hiding that the public API and pages show at once, picture uploads checked
+ * by their bytes, and only editors may write.
+ */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CONTENT_API,
+  CONTENT_TEXTS,
+  type Entry,
+  type ListAnswer,
+  MEDIA_API,
+} from "../../src/shared/admin/content.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
+import { ENGINES } from "../support/engines.ts";
+
+const UPLOAD_MAX_MB = 1;
+
+/** A multipart body with one file, as a browser's FormData sends it. */
+async function multipartBody(bytes: Buffer, filename: string, type: string) {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(bytes)], { type }), filename);
+  const request = new Request("http://localhost/", { method: "POST", body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    contentType: request.headers.get("content-type") ?? "",
+  };
+}
+
+/** A photo as a camera leaves it: EXIF with the author and a copyright. */
+function cameraPng(width = 1200, height = 900): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 160 } } })
+    .png()
+    .withExif({ IFD0: { Artist: "A Photographer", Copyright: "Somebody" } })
+    .toBuffer();
+}
+
+describe.each(ENGINES)("console content on $engine", (engine) => {
+  let t: TestApp;
+  let editor: ConsoleClient;
+  let viewer: ConsoleClient;
+  let mediaDir: string;
+
+  beforeAll(async () => {
+    mediaDir = mkdtempSync(join(tmpdir(), "media-"));
+    t = await startApp(engine, { MEDIA_DIR: mediaDir, UPLOAD_MAX_MB: String(UPLOAD_MAX_MB) });
+    await createAccount(t.database, "editor");
+    await createAccount(t.database, "viewer");
+    editor = await signIn(t.app, "editor@firm.example");
+    viewer = await signIn(t.app, "viewer@firm.example");
+  });
+  afterAll(() => t.close());
+
+  const listOf = async (list: string) =>
+    (await editor.request("GET", `${CONTENT_API}/${list}`)).json() as ListAnswer;
+  const publicJson = async (url: string) => (await t.app.inject({ url })).json();
+  const versionRows = (key: number) =>
+    t.database.db
+      .selectFrom("content_versions")
+      .selectAll()
+      .where("entity_key", "=", String(key))
+      .where("entity", "=", "item")
+      .orderBy("version")
+      .execute();
+
+  async function upload(kind: string, bytes: Buffer, filename: string, type: string) {
+    const { payload, contentType } = await multipartBody(bytes, filename, type);
+    return t.app.inject({
+      method: "POST",
+      url: `${MEDIA_API}?kind=${kind}`,
+      headers: { cookie: editor.cookie, "x-xsrf-token": editor.token, "content-type": contentType },
+      payload,
+    });
+  }
+
+  it("lists a list's records with their versions, in the site's order", async () => {
+    const { entries, orderVersion } = await listOf("capabilities");
+    expect(orderVersion).toBe(0);
+    const publicNames = (await publicJson("/api/v1/items/?category=capabilities")).map(
+      (item: { name: string }) => item.name,
+    );
+    expect(entries.map((entry) => entry.fields.name)).toEqual(publicNames);
+    expect(entries[0]).toMatchObject({ version: 1, hidden: false });
+    const team = await listOf("team");
+    expect(team.entries[0]?.fields).toEqual(
+      expect.objectContaining({ fullname: expect.any(String), imagePath: expect.any(String) }),
+    );
+  });
+
+  it("saves a record as its next version, shown by the public API at once", async () => {
+    const [first] = (await listOf("ethos")).entries as [Entry];
+    const fields = { ...first.fields, description: "Edited in the console." };
+    const saved = await editor.request("PUT", `${CONTENT_API}/ethos/${first.id}`, {
+      fields,
+      hidden: false,
+      version: first.version,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ id: first.id, version: first.version + 1, fields });
+    const ethos = await publicJson("/api/v1/items/?category=ethos");
+    expect(ethos[0]).toEqual({ name: first.fields.name, description: "Edited in the console." });
+  });
+
+  it("refuses a save on a stale version with 409, and writes nothing", async () => {
+    const [, second] = (await listOf("ethos")).entries as [Entry, Entry];
+    const url = `${CONTENT_API}/ethos/${second.id}`;
+    const first = await editor.request("PUT", url, {
+      fields: { ...second.fields, name: "Saved first" },
+      hidden: false,
+      version: second.version,
+    });
+    expect(first.statusCode).toBe(200);
+    const versionsBefore = await versionRows(second.id);
+
+    const stale = await editor.request("PUT", url, {
+      fields: { ...second.fields, name: "Saved second, from the old version" },
+      hidden: false,
+      version: second.version,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe(CONTENT_TEXTS.stale("ethos card"));
+    const row = await t.database.db
+      .selectFrom("content_items")
+      .select(["name", "version"])
+      .where("id", "=", second.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: "Saved first", version: second.version + 1 });
+    expect(await versionRows(second.id)).toEqual(versionsBefore);
+  });
+
+  it("lets exactly one of two saves from the same version through when they race", async () => {
+    const [, , , fourth] = (await listOf("ethos")).entries as [Entry, Entry, Entry, Entry];
+    const save = (description: string) =>
+      editor.request("PUT", `${CONTENT_API}/ethos/${fourth.id}`, {
+        fields: { ...fourth.fields, description },
+        hidden: false,
+        version: fourth.version,
+      });
+    const answers = await Promise.all([save("One"), save("Two"), save("Three")]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409]);
+    const winner = answers.find((answer) => answer.statusCode === 200)?.json();
+    const ethos = await publicJson("/api/v1/items/?category=ethos");
+    expect(ethos[3].description).toBe(winner.fields.description);
+  });
+
+  it("keeps every version with who and when, and restores one as a new version", async () => {
+    const [, , third] = (await listOf("ethos")).entries as [Entry, Entry, Entry];
+    const url = `${CONTENT_API}/ethos/${third.id}`;
+    const saved = await editor.request("PUT", url, {
+      fields: { ...third.fields, description: "A second thought." },
+      hidden: false,
+      version: third.version,
+    });
+    expect(saved.statusCode).toBe(200);
+
+    const { versions } = (await editor.request("GET", `${url}/versions`)).json();
+    expect(versions).toEqual([
+      expect.objectContaining({
+        version: 2,
+        author: "editor@firm.example",
+        fields: { ...third.fields, description: "A second thought." },
+      }),
+      expect.objectContaining({ version: 1, author: "seed", fields: third.fields, hidden: false }),
+    ]);
+    const rows = await versionRows(third.id);
+    expect(rows.map((row) => [row.version, row.author, JSON.parse(row.data)])).toEqual([
+      [1, "seed", { fields: third.fields, hidden: false }],
+      [2, "editor@firm.example", { fields: saved.json().fields, hidden: false }],
+    ]);
+    expect(rows[1]?.user_id).toEqual(expect.any(Number));
+
+    // A restore based on a stale version is refused too.
+    const staleRestore = await editor.request("POST", `${url}/versions/1/restore`, { version: 1 });
+    expect(staleRestore.statusCode).toBe(409);
+    expect(staleRestore.json().message).toBe(CONTENT_TEXTS.staleAction("ethos card"));
+
+    const restored = await editor.request("POST", `${url}/versions/1/restore`, { version: 2 });
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toMatchObject({ version: 3, fields: third.fields });
+    const ethos = await publicJson("/api/v1/items/?category=ethos");
+    expect(ethos[2].description).toBe(third.fields.description);
+    expect((await versionRows(third.id)).map((row) => row.version)).toEqual([1, 2, 3]);
+  });
+
+  it("reorders a list in one request, and the public API shows the new order at once", async () => {
+    const { entries, orderVersion } = await listOf("capabilities");
+    const reversed = entries.map((entry) => entry.id).reverse();
+    const response = await editor.request("PUT", `${CONTENT_API}/capabilities/order`, {
+      orderVersion,
+      ids: reversed,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().orderVersion).toBe(orderVersion + 1);
+    const names = (await publicJson("/api/v1/items/?category=capabilities")).map(
+      (item: { name: string }) => item.name,
+    );
+    expect(names).toEqual(entries.map((entry) => entry.fields.name).reverse());
+    const order = await t.database.db
+      .selectFrom("content_versions")
+      .select(["data", "author"])
+      .where("entity", "=", "order")
+      .where("entity_key", "=", "capabilities")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(order.data)).toEqual(reversed);
+
+    // Moving from the order seen before is refused, and moves nothing.
+    const stale = await editor.request("PUT", `${CONTENT_API}/capabilities/order`, {
+      orderVersion,
+      ids: entries.map((entry) => entry.id),
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe(CONTENT_TEXTS.staleOrder);
+    // An order that leaves out a record is refused as well.
+    const partial = await editor.request("PUT", `${CONTENT_API}/capabilities/order`, {
+      orderVersion: orderVersion + 1,
+      ids: reversed.slice(1),
+    });
+    expect(partial.statusCode).toBe(409);
+    expect(
+      (await publicJson("/api/v1/items/?category=capabilities")).map(
+        (item: { name: string }) => item.name,
+      ),
+    ).toEqual(names);
+  });
+
+  it("hides a record from the public API and pages, keeps it in the console, and shows it again", async () => {
+    const { entries } = await listOf("case-studies");
+    const study = entries[0] as Entry;
+    const url = `${CONTENT_API}/case-studies/${study.id}/visibility`;
+    const page = `/weserve/case-studies/${study.fields.slug}`;
+    expect((await t.app.inject({ url: page })).statusCode).toBe(200);
+
+    const hidden = await editor.request("PUT", url, { hidden: true, version: study.version });
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.json()).toMatchObject({ hidden: true, version: study.version + 1 });
+    const slugs = (await publicJson("/api/v1/case-studies/")).map((s: { slug: string }) => s.slug);
+    expect(slugs).not.toContain(study.fields.slug);
+    expect((await t.app.inject({ url: page })).statusCode).toBe(404);
+    expect((await listOf("case-studies")).entries[0]).toMatchObject({ id: study.id, hidden: true });
+
+    const stale = await editor.request("PUT", url, { hidden: false, version: study.version });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe(CONTENT_TEXTS.staleAction("case study"));
+    const shown = await editor.request("PUT", url, { hidden: false, version: study.version + 1 });
+    expect(shown.statusCode).toBe(200);
+    expect((await t.app.inject({ url: page })).statusCode).toBe(200);
+  });
+
+  it("creates a record at the end of its list, and refuses a second with the same name", async () => {
+    const fields = { name: "Quantum Readiness", description: "Knowing when it matters." };
+    const created = await editor.request("POST", `${CONTENT_API}/capabilities`, {
+      fields,
+      hidden: false,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ version: 1, fields });
+    const publicList = await publicJson("/api/v1/items/?category=capabilities");
+    expect(publicList.at(-1)).toEqual(fields);
+
+    const again = await editor.request("POST", `${CONTENT_API}/capabilities`, {
+      fields,
+      hidden: false,
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().fields).toEqual({ name: expect.stringContaining("Quantum Readiness") });
+  });
+
+  it("refuses fields a list does not have, and empty required ones, naming each", async () => {
+    const response = await editor.request("POST", `${CONTENT_API}/ethos`, {
+      fields: { name: " ", description: "x", imagePath: "a.webp" },
+      hidden: false,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/Enter a name\./);
+  });
+
+  it("turns an uploaded PNG into an AVIF and a WebP at the portrait's size, without its metadata", async () => {
+    const original = await cameraPng();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const response = await upload("portrait", original, "portrait.png", "image/png");
+    expect(response.statusCode).toBe(201);
+    const { imagePath, url } = response.json();
+    expect(imagePath).toMatch(/^[0-9a-f]{24}\.webp$/);
+    expect(url).toBe(`/images/pictures/${imagePath}`);
+
+    const name = imagePath.replace(/\.webp$/, "");
+    for (const [file, format] of [
+      [`${name}.avif`, "heif"],
+      [`${name}.webp`, "webp"],
+    ]) {
+      const meta = await sharp(join(mediaDir, "pictures", file as string)).metadata();
+      expect(meta).toMatchObject({ format, width: 480, height: 600 });
+      expect(meta.exif).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+    }
+    expect(existsSync(join(mediaDir, "originals", `${name}.png`))).toBe(true);
+    const media = await t.database.db.selectFrom("media").selectAll().executeTakeFirstOrThrow();
+    expect(media).toMatchObject({ content_type: "image/png", width: 1200, height: 900 });
+
+    const served = await t.app.inject({ url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/webp");
+    expect(served.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(
+      (await t.app.inject({ url: url.replace(".webp", ".avif") })).headers["content-type"],
+    ).toBe("image/avif");
+    expect((await t.app.inject({ url: `/images/originals/${name}.png` })).statusCode).toBe(404);
+  });
+
+  it("shows a team member's new portrait on the public API once saved", async () => {
+    const response = await upload("portrait", await cameraPng(600, 800), "me.jpg", "image/jpeg");
+    const { imagePath } = response.json();
+    const [member] = (await listOf("team")).entries as [Entry];
+    const saved = await editor.request("PUT", `${CONTENT_API}/team/${member.id}`, {
+      fields: { ...member.fields, imagePath },
+      hidden: false,
+      version: member.version,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await publicJson("/api/v1/teams/"))[0].imagePath).toBe(imagePath);
+  });
+
+  it("refuses a file that is not a picture, whatever its name says, with 415", async () => {
+    const response = await upload("portrait", Buffer.from("just some text"), "x.png", "image/png");
+    expect(response.statusCode).toBe(415);
+    expect(response.json().message).toBe(CONTENT_TEXTS.unsupportedType);
+    const gif = await sharp({
+      create: { width: 10, height: 10, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .gif()
+      .toBuffer();
+    expect((await upload("item", gif, "x.webp", "image/webp")).statusCode).toBe(415);
+  });
+
+  it("refuses a picture over UPLOAD_MAX_MB with 413", async () => {
+    const tooLarge = Buffer.alloc(UPLOAD_MAX_MB * 1024 * 1024 + 1024, 1);
+    const response = await upload("item", tooLarge, "large.png", "image/png");
+    expect(response.statusCode).toBe(413);
+    expect(response.json().message).toBe(CONTENT_TEXTS.tooLarge(UPLOAD_MAX_MB));
+  });
+
+  it("audits every change with who did it", async () => {
+    const actions = await t.database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor"])
+      .where("action", "like", "content-%")
+      .execute();
+    expect(new Set(actions.map((a) => a.action))).toEqual(
+      new Set([
+        "content-saved",
+        "content-restored",
+        "content-reordered",
+        "content-hidden",
+        "content-shown",
+        "content-created",
+      ]),
+    );
+    expect(new Set(actions.map((a) => a.actor))).toEqual(new Set(["editor@firm.example"]));
+  });
+
+  it("answers a viewer 403 and a stranger 401 on every content route", async () => {
+    const stranger = await anonymous(t.app);
+    const routes = t.app.consoleRoutes.filter(
+      (route) => route.url.startsWith(CONTENT_API) || route.url.startsWith(MEDIA_API),
+    );
+    expect(routes.filter((route) => route.method !== "GET").length).toBeGreaterThanOrEqual(30);
+    for (const route of routes) {
+      const url = route.url.replace(":id", "1").replace(":version", "1");
+      expect((await viewer.request(route.method, url, {})).statusCode, url).toBe(403);
+      expect((await stranger.request(route.method, url, {})).statusCode, url).toBe(401);
+    }
+  });
+});
