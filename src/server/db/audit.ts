@@ -2,7 +2,7 @@
  * The audit log: who did what, when and from where. Entries are only added
  * and, after the configured retention, removed; nothing edits them.
  */
-import type { Kysely } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Database } from "./schema.ts";
 
 export interface AuditEntry {
@@ -33,4 +33,103 @@ export async function purgeAudit(db: Kysely<Database>, retentionMs: number): Pro
   const cutoff = new Date(Date.now() - retentionMs).toISOString();
   const result = await db.deleteFrom("audit_log").where("at", "<", cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export interface AuditSearch {
+  /** Found in the actor, the action or the target, ignoring case. */
+  text?: string | undefined;
+  action?: string | undefined;
+  /** ISO instants; `from` included, `to` not. */
+  from?: string | undefined;
+  to?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+export interface AuditRecord {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+/** A LIKE pattern that finds `text` anywhere, its own % and _ taken literally. */
+function containing(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function matching(search: AuditSearch) {
+  return (eb: ExpressionBuilder<Database, "audit_log">) => {
+    const conditions = [];
+    if (search.text) {
+      const pattern = containing(search.text);
+      conditions.push(
+        eb.or(
+          (["actor", "action", "target"] as const).map(
+            (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+          ),
+        ),
+      );
+    }
+    if (search.action) conditions.push(eb("action", "=", search.action));
+    if (search.from) conditions.push(eb("at", ">=", new Date(search.from).toISOString()));
+    if (search.to) conditions.push(eb("at", "<", new Date(search.to).toISOString()));
+    return eb.and(conditions);
+  };
+}
+
+function parseDetail(detail: string | null): Record<string, unknown> | null {
+  if (!detail) return null;
+  try {
+    const value: unknown = JSON.parse(detail);
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One page of the entries a search finds, newest first, and how many it finds in all. */
+export async function searchAudit(
+  db: Kysely<Database>,
+  search: AuditSearch,
+): Promise<{ entries: AuditRecord[]; total: number }> {
+  const where = matching(search);
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom("audit_log")
+      .select(["id", "at", "actor", "action", "target", "ip", "detail"])
+      .where(where)
+      .orderBy("at", "desc")
+      .orderBy("id", "desc")
+      .offset(search.offset)
+      .limit(search.limit)
+      .execute(),
+    db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.countAll<number | string>().as("total"))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    entries: rows.map((row) => ({
+      ...row,
+      at: new Date(row.at).toISOString(),
+      detail: parseDetail(row.detail),
+    })),
+    total: Number(count.total),
+  };
+}
+
+/** Every action on record, for the search's choices. */
+export async function auditActions(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("audit_log")
+    .select("action")
+    .distinct()
+    .orderBy("action")
+    .execute();
+  return rows.map((row) => row.action);
 }

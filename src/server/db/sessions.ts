@@ -98,3 +98,40 @@ export async function deleteExpiredSessions(db: Kysely<Database>, { idleMs }: Se
     )
     .execute();
 }
+
+/** Ends every session of an account but `keepId`: a changed password leaves only the changer in. */
+export async function deleteOtherSessions(db: Kysely<Database>, userId: number, keepId: string) {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "<>", keepId).execute();
+}
+
+export interface SessionSummary {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  ip: string;
+  userAgent: string;
+}
+
+/** An account's live sessions, the most recently used first. */
+export async function listUserSessions(
+  db: Kysely<Database>,
+  userId: number,
+  { idleMs }: SessionLimits,
+): Promise<SessionSummary[]> {
+  const now = Date.now();
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "created_at", "last_seen_at", "ip", "user_agent"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", new Date(now).toISOString())
+    .where("last_seen_at", ">", new Date(now - idleMs).toISOString())
+    .orderBy("last_seen_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+    lastSeenAt: new Date(row.last_seen_at).toISOString(),
+    ip: row.ip,
+    userAgent: row.user_agent,
+  }));
+}

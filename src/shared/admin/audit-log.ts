@@ -1,0 +1,58 @@
+/**
+ * Reading the audit log: the search the owner types (text, action, a date
+ * range, a page) and the page of entries the server answers with.
+ */
+import { z } from "zod";
+import { ADMIN_API } from "./auth.ts";
+
+export const AUDIT_PATH = `${ADMIN_API}/audit`;
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Use at most ${max} characters.`)
+    .transform((value) => value || undefined)
+    .optional();
+
+/**
+ * `from` and `to` are instants (ISO), worked out by the console from the
+ * dates the owner picked in their own time zone; `to` is not included.
+ */
+export const auditQuerySchema = z
+  .object({
+    q: optionalText(200),
+    action: optionalText(60),
+    from: z.iso.datetime({ offset: true, message: "Enter a date." }).optional(),
+    to: z.iso.datetime({ offset: true, message: "Enter a date." }).optional(),
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+  })
+  .refine((query) => !query.from || !query.to || Date.parse(query.from) < Date.parse(query.to), {
+    path: ["to"],
+    message: "The end date comes before the start date.",
+  });
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  ip: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Every action on record, for the filter's choices. */
+  actions: z.array(z.string()),
+  retentionDays: z.number().int(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
