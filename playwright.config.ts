@@ -11,6 +11,10 @@ process.env.MAILBOX_DIR ??= mkdtempSync(join(tmpdir(), "e2e-mail-"));
 // The server's database: console tests make their accounts in it (e2e/support/console.ts).
 process.env.E2E_SQLITE_FILE ??= join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db");
 
+const CHROMIUM = { ...devices["Desktop Chrome"], launchOptions: CHROMIUM_LAUNCH };
+const CONTENT_EDITS = /admin-content\.spec\.ts$/;
+const SCREENSHOTS = /@screenshots/;
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
@@ -23,7 +27,26 @@ export default defineConfig({
     launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: CHROMIUM_LAUNCH } },
+    {
+      name: "chromium",
+      use: CHROMIUM,
+      testIgnore: CONTENT_EDITS,
+      grepInvert: SCREENSHOTS,
+    },
+    {
+      // Editing content changes what every public page shows (a portrait, the
+      // order of capabilities), so these run once the page tests are done.
+      name: "console-content",
+      use: CHROMIUM,
+      testMatch: CONTENT_EDITS,
+      grepInvert: SCREENSHOTS,
+      dependencies: ["chromium"],
+    },
+    // `npm run screenshots:console`: the tests titled @screenshots write
+    // docs/screenshots/admin/ from a fresh database; they are not checks.
+    ...(process.env.CONSOLE_SCREENSHOTS
+      ? [{ name: "console-screenshots", use: CHROMIUM, grep: SCREENSHOTS }]
+      : []),
   ],
   webServer: {
     // E2E_SERVER_ENTRY / E2E_STATIC_DIR let a second build be tested beside the first.
@@ -41,6 +64,7 @@ export default defineConfig({
       RATE_LIMIT_PER_MINUTE: "1000",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
       MAILBOX_DIR: process.env.MAILBOX_DIR,
+      MEDIA_DIR: mkdtempSync(join(tmpdir(), "e2e-media-")),
     },
   },
 });

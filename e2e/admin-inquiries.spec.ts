@@ -223,12 +223,7 @@ const SHOWCASE: Partial<Inquiry>[] = [
   },
 ];
 
-test.describe("screenshots", () => {
-  test.skip(
-    !process.env.CONSOLE_SCREENSHOTS,
-    "set CONSOLE_SCREENSHOTS=1 to write docs/screenshots/admin/inquiries-*.png",
-  );
-
+test.describe("screenshots @screenshots", () => {
   test("of the list and one inquiry at 375 and 1440 px", async ({ page, request }) => {
     const word = uniqueWord("shot");
     const ids: number[] = [];

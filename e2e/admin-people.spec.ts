@@ -3,7 +3,7 @@
  * e-mailed link in their own browser, sets a password, signs in and finds no
  * People area; the owner makes them a viewer and reads both changes in the
  * audit log; a removal asks first in a dialog. Every state passes axe, at
- * 1280 and 375 px. With ADMIN_SCREENSHOTS=1 it also writes the screenshots.
+ * 1280 and 375 px. With `npm run screenshots:console` it also writes the screenshots.
  */
 import { mkdirSync } from "node:fs";
 import { openDatabase } from "../src/server/db/connection.ts";
@@ -202,11 +202,7 @@ async function seedForScreenshots() {
   }
 }
 
-test("writes the area's screenshots", async ({ page }) => {
-  test.skip(
-    !process.env.ADMIN_SCREENSHOTS,
-    "set ADMIN_SCREENSHOTS=1 to write docs/screenshots/admin",
-  );
+test("writes the area's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";
   mkdirSync(dir, { recursive: true });
   await seedForScreenshots();

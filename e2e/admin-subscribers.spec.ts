@@ -2,7 +2,7 @@
  * Issue 9, point 4 in the browser: an owner finds an address that subscribed
  * through the public API, reads its consent history and erases it; each
  * role sees only the actions it may take; every state passes axe and fits
- * 375 px. With ADMIN_SCREENSHOTS=1 it also writes the area's screenshots.
+ * 375 px. With `npm run screenshots:console` it also writes the area's screenshots.
  */
 import { mkdirSync } from "node:fs";
 import { openDatabase } from "../src/server/db/connection.ts";
@@ -234,11 +234,7 @@ async function seedForScreenshots() {
   }
 }
 
-test("writes the area's screenshots", async ({ page }) => {
-  test.skip(
-    !process.env.ADMIN_SCREENSHOTS,
-    "set ADMIN_SCREENSHOTS=1 to write docs/screenshots/admin",
-  );
+test("writes the area's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";
   mkdirSync(dir, { recursive: true });
   await seedForScreenshots();

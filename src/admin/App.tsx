@@ -39,11 +39,13 @@ export function App() {
       </Routes>
     );
   }
+  // Someone the owner requires to add a second factor can do nothing else first.
+  const home = me.mustEnrolSecondFactor ? "/account" : "/inquiries";
   return (
     <Routes>
       <Route path="set-password" element={<SetPasswordScreen />} />
       <Route element={<Shell />}>
-        <Route index element={<Navigate to="/inquiries" replace />} />
+        <Route index element={<Navigate to={home} replace />} />
         {AREAS.map((area) => {
           const Screen = SCREENS[area.path as keyof typeof SCREENS];
           return (
@@ -60,7 +62,7 @@ export function App() {
             />
           );
         })}
-        <Route path="*" element={<Navigate to="/inquiries" replace />} />
+        <Route path="*" element={<Navigate to={home} replace />} />
       </Route>
     </Routes>
   );

@@ -14,8 +14,12 @@ import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 
-/** A path to call for a route pattern: every parameter filled with 1. */
-const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, "1");
+/**
+ * A path to call for a route pattern: every parameter filled with an id no
+ * record has, so a walk that gets past the gate changes nothing (a DELETE
+ * of person 1 would remove the walk's own viewer).
+ */
+const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, "999999");
 
 describe.each(ENGINES)("console authorisation on $engine", (engine) => {
   let t: TestApp;
@@ -33,8 +37,8 @@ describe.each(ENGINES)("console authorisation on $engine", (engine) => {
 
   it("has routes for every role to walk", () => {
     const declared = new Set(guarded().map((route) => route.role));
-    expect(guarded().length).toBeGreaterThanOrEqual(3);
-    expect(declared.has("viewer")).toBe(true);
+    expect(guarded().length).toBeGreaterThanOrEqual(40);
+    expect([...declared].sort()).toEqual(["editor", "owner", "viewer"]);
   });
 
   it("answers 401 to anonymous requests on every guarded route", async () => {

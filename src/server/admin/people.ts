@@ -38,8 +38,6 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
   const { database } = options;
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  // Before the people routes, so a walk over every route (test/admin/authorisation.test.ts)
-  // reaches these before it removes anyone.
   await app.register(accountRoutes, options);
   await app.register(auditRoutes, options);
 
