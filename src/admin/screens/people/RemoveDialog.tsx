@@ -47,11 +47,11 @@ export function RemoveDialog({ person, onClose, onRemoved }: RemoveDialogProps) 
       labelledBy={titleId}
       describedBy={textId}
       role="alertdialog"
-      className="people-dialog"
+      className="confirm-dialog"
     >
       <h2 id={titleId}>Remove {label}?</h2>
-      <div id={textId} className="people-dialog-text">
-        <p className="people-dialog-target">{person?.email}</p>
+      <div id={textId} className="confirm-dialog-text">
+        <p className="confirm-dialog-target">{person?.email}</p>
         <p>
           They are signed out at once and can no longer sign in. Their notes and the audit log keep
           their name. To let them back in, invite them again.

@@ -36,11 +36,11 @@ export function EraseDialog({ open, subscriber, onClose }: EraseDialogProps) {
       labelledBy={titleId}
       describedBy={textId}
       role="alertdialog"
-      className="erase-dialog"
+      className="confirm-dialog"
     >
       <h2 id={titleId}>Erase this subscriber completely?</h2>
-      <div id={textId} className="erase-dialog-text">
-        <p className="erase-target">{subscriber.email}</p>
+      <div id={textId} className="confirm-dialog-text">
+        <p className="confirm-dialog-target">{subscriber.email}</p>
         <p>
           Its subscription, its consent history and every e-mail to it, queued or sent, are deleted.
           This cannot be undone.
