@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/server/db/connection.ts";
+import { EXPORT_COLUMNS } from "../../src/server/db/inbox.ts";
 import { insertInquiry } from "../../src/server/db/inquiries.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
 import { subscribe, unsubscribe } from "../../src/server/db/subscriptions.ts";
@@ -40,6 +41,9 @@ const TRICKY = {
   comments: 'Line one, with a comma\nLine two with "quotes"',
 };
 
+/** A name a spreadsheet would run as a formula. */
+const FORMULA_NAME = '=HYPERLINK("https://evil.example","Click")';
+
 describe.each(ENGINES)("CSV exports on $engine", (engine) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
@@ -54,7 +58,7 @@ describe.each(ENGINES)("CSV exports on $engine", (engine) => {
     if (leaving) await unsubscribe(db, leaving.id, "one-click");
     await subscribe(db, "second@example.com", "website");
     await insertInquiry(db, TRICKY);
-    await insertInquiry(db, VALID_INQUIRY);
+    await insertInquiry(db, { ...VALID_INQUIRY, firstName: FORMULA_NAME });
     await db.destroy();
   });
   afterAll(() => testDb.drop());
@@ -67,30 +71,27 @@ describe.each(ENGINES)("CSV exports on $engine", (engine) => {
     expect(stderr).toContain("wrote 2 subscribers");
   });
 
-  it("inquiries:export writes every field, quoting commas, quotes and line breaks", async () => {
+  it("inquiries:export writes every field as the console's export does, quoting commas, quotes and line breaks", async () => {
     const { rows } = await runExport("inquiries", testDb.env);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({
+    const tricky = rows.find((row) => row.company === TRICKY.company);
+    expect(tricky).toMatchObject({
+      status: "new",
       first_name: TRICKY.firstName,
       last_name: TRICKY.lastName,
-      company: TRICKY.company,
       job_title: TRICKY.jobTitle,
       email: TRICKY.email,
-      phone_number: TRICKY.phoneNumber,
+      // A leading + starts a formula in a spreadsheet, so it is kept as text too.
+      phone_number: `'${TRICKY.phoneNumber}`,
       inquiry_type: TRICKY.inquiryType,
       comments: TRICKY.comments,
+      assignee: "",
     });
-    expect(Object.keys(rows[0] ?? {})).toEqual([
-      "id",
-      "created_at",
-      "first_name",
-      "last_name",
-      "company",
-      "job_title",
-      "email",
-      "phone_number",
-      "inquiry_type",
-      "comments",
-    ]);
+    expect(Object.keys(rows[0] ?? {})).toEqual([...EXPORT_COLUMNS]);
+  });
+
+  it("keeps a typed formula as text", async () => {
+    const { rows } = await runExport("inquiries", testDb.env);
+    expect(rows.map((row) => row.first_name)).toContain(`'${FORMULA_NAME}`);
   });
 });

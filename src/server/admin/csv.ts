@@ -14,14 +14,19 @@ export function neutralizeFormula(value: unknown): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
+/** The rows as CSV text: a header row of `columns`, then each row's cells in that order. */
+export function csvText(rows: Record<string, unknown>[], columns: readonly string[]): string {
+  const safe = rows.map((row) => columns.map((column) => neutralizeFormula(row[column])));
+  return stringify([columns, ...safe]);
+}
+
 export function sendCsv(
   reply: FastifyReply,
   filename: string,
   rows: Record<string, unknown>[],
-  columns: string[],
+  columns: readonly string[],
 ) {
-  const safe = rows.map((row) => columns.map((column) => neutralizeFormula(row[column])));
-  const csv = stringify([columns, ...safe]);
+  const csv = csvText(rows, columns);
   return reply
     .header("content-type", "text/csv; charset=utf-8")
     .header("content-disposition", `attachment; filename="${filename}"`)

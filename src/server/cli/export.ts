@@ -1,18 +1,28 @@
 /**
  * `npm run subscribers:export -- --out FILE` and `npm run inquiries:export -- --out FILE`:
- * writes a CSV (RFC 4180 quoting, header row) of active subscribers or of every
- * inquiry, from the database the server is configured for. Without --out the
- * CSV goes to standard output.
+ * writes a CSV (RFC 4180 quoting, header row, formulas kept as text) of
+ * active subscribers (for a mail tool) or of every inquiry (the console's
+ * export with no filter), from the database the server is configured for.
+ * Without --out the CSV goes to standard output.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { stringify } from "csv-stringify/sync";
+import type { Kysely } from "kysely";
+import { csvText } from "../admin/csv.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/connection.ts";
-import { activeSubscribers, allInquiries } from "../db/exports.ts";
+import { activeSubscribers } from "../db/exports.ts";
+import { EXPORT_COLUMNS, exportInquiries } from "../db/inbox.ts";
 import { migrateToLatest } from "../db/migrations.ts";
+import type { Database } from "../db/schema.ts";
 
-const EXPORTS = { subscribers: activeSubscribers, inquiries: allInquiries } as const;
+const EXPORTS = {
+  subscribers: { rows: activeSubscribers, columns: ["email", "subscribed_at"] },
+  inquiries: { rows: (db) => exportInquiries(db, {}), columns: EXPORT_COLUMNS },
+} satisfies Record<
+  string,
+  { rows(db: Kysely<Database>): Promise<object[]>; columns: readonly string[] }
+>;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -30,8 +40,9 @@ async function main() {
   });
   try {
     await migrateToLatest(db, engine);
-    const rows = await EXPORTS[what](db);
-    const csv = stringify(rows, { header: true });
+    const { rows: read, columns } = EXPORTS[what];
+    const rows = (await read(db)) as Record<string, unknown>[];
+    const csv = csvText(rows, columns);
     if (values.out) {
       await writeFile(values.out, csv);
       console.error(`wrote ${rows.length} ${what} to ${values.out}`);

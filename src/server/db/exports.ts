@@ -1,4 +1,4 @@
-/** The rows the firm exports to its mail tool or CRM, oldest first. */
+/** The active subscribers for the firm's mail tool, oldest first (npm run subscribers:export). */
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.ts";
 
@@ -13,24 +13,4 @@ export async function activeSubscribers(db: Kysely<Database>) {
     .orderBy("id")
     .execute();
   return rows.map((row) => ({ email: row.email, subscribed_at: iso(row.subscribed_at) }));
-}
-
-export async function allInquiries(db: Kysely<Database>) {
-  const rows = await db
-    .selectFrom("inquiries")
-    .select([
-      "id",
-      "created_at",
-      "first_name",
-      "last_name",
-      "company",
-      "job_title",
-      "email",
-      "phone_number",
-      "inquiry_type",
-      "comments",
-    ])
-    .orderBy("id")
-    .execute();
-  return rows.map((row) => ({ ...row, created_at: iso(row.created_at) }));
 }
