@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import type { z } from "zod";
 import { AUTH_PATHS, passwordResetSchema } from "../../shared/admin/auth.ts";
 import { api } from "../api/client.ts";
+import { failureText } from "../api/refusal.ts";
 import { Field } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { AuthFrame } from "./AuthFrame.tsx";
@@ -23,7 +24,7 @@ export function ForgotPasswordScreen() {
       const { message } = await api.post<{ message: string }>(AUTH_PATHS.passwordReset, values);
       setOutcome({ tone: "success", text: message });
     } catch (error) {
-      setOutcome({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+      setOutcome({ tone: "error", text: failureText(error) });
     }
   });
 

@@ -9,6 +9,7 @@ import { Link } from "react-router";
 import { z } from "zod";
 import { AUTH_PATHS, PASSWORD_MIN, passwordSchema } from "../../shared/admin/auth.ts";
 import { api } from "../api/client.ts";
+import { failureText } from "../api/refusal.ts";
 import { Field } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { AuthFrame } from "./AuthFrame.tsx";
@@ -42,7 +43,7 @@ export function SetPasswordScreen() {
       window.history.replaceState(null, "", window.location.pathname);
       setOutcome({ tone: "success", text: message });
     } catch (error) {
-      setOutcome({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+      setOutcome({ tone: "error", text: failureText(error) });
     }
   });
 

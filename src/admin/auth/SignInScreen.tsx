@@ -5,6 +5,7 @@ import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { AUTH_PATHS, type Me, type SignIn, signInSchema } from "../../shared/admin/auth.ts";
 import { ApiError, api } from "../api/client.ts";
+import { failureText } from "../api/refusal.ts";
 import { Field } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { AuthFrame } from "./AuthFrame.tsx";
@@ -26,7 +27,7 @@ export function SignInScreen() {
       signedIn(await api.post<Me>(AUTH_PATHS.session, values));
     } catch (error) {
       if (error instanceof ApiError && error.body.secondFactor) setNeedsCode(true);
-      setRefusal(error instanceof Error ? error.message : String(error));
+      setRefusal(failureText(error));
     }
   });
 

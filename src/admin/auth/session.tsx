@@ -14,6 +14,7 @@ import {
 } from "react";
 import { AUTH_PATHS, type Me } from "../../shared/admin/auth.ts";
 import { api, sessionEnded } from "../api/client.ts";
+import { failureText } from "../api/refusal.ts";
 
 interface SessionState {
   /** undefined while asking, null when nobody is signed in. */
@@ -36,7 +37,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       .then((state) => setMe(state.me))
       .catch((error: unknown) => {
         setMe(null);
-        setEndedBecause(error instanceof Error ? error.message : String(error));
+        setEndedBecause(failureText(error));
       });
     const onEnded = () =>
       setMe((current) => {

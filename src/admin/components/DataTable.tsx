@@ -45,7 +45,9 @@ export function DataTable<Row>({
   });
 
   return (
-    <div className="table-wrap">
+    // A table wider than a phone scrolls inside this region, which the keyboard can reach.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to be scrolled without a pointer
+    <section className="table-wrap" aria-label={caption} tabIndex={0}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -96,6 +98,6 @@ export function DataTable<Row>({
           )}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

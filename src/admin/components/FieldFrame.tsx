@@ -1,7 +1,6 @@
 /**
- * A label, hint and error around any control (a select, a text area, a file input),
- * tied to it by id and aria-describedby as the console's Field ties them to
- * an input.
+ * A label, hint and error around any control (an input, a select, a text
+ * area, a file input), tied to it by id, aria-describedby and aria-invalid.
  */
 import { type ReactNode, useId } from "react";
 
@@ -13,7 +12,7 @@ export interface ControlProps {
 
 interface FieldFrameProps {
   label: string;
-  hint?: string | undefined;
+  hint?: ReactNode;
   error?: string | undefined;
   children(control: ControlProps): ReactNode;
 }

@@ -8,7 +8,8 @@ import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { ACCOUNT_PATHS, changePasswordSchema } from "../../../shared/admin/account.ts";
 import { PASSWORD_MIN } from "../../../shared/admin/auth.ts";
-import { ApiError, api } from "../../api/client.ts";
+import { api } from "../../api/client.ts";
+import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
 
@@ -44,12 +45,8 @@ export function PasswordSection({ email, onChanged }: { email: string; onChanged
       setOutcome({ tone: "success", text: message });
       onChanged();
     } catch (error) {
-      const field = error instanceof ApiError ? Object.keys(error.fields)[0] : undefined;
-      if (error instanceof ApiError && (field === "currentPassword" || field === "newPassword")) {
-        setError(field, { message: error.fields[field] });
-      } else {
-        setOutcome({ tone: "error", text: error instanceof Error ? error.message : String(error) });
-      }
+      const text = showRefusal(error, setError, ["currentPassword", "newPassword"]);
+      if (text) setOutcome({ tone: "error", text });
     }
   });
 

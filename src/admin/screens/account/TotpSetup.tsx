@@ -14,7 +14,8 @@ import {
   totpConfirmSchema,
 } from "../../../shared/admin/account.ts";
 import type { Me } from "../../../shared/admin/auth.ts";
-import { ApiError, api } from "../../api/client.ts";
+import { api } from "../../api/client.ts";
+import { failureText, showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
 
@@ -36,7 +37,7 @@ export function TotpSetup({ onEnabled }: TotpSetupProps) {
     try {
       setSetup(await api.post<Setup>(ACCOUNT_PATHS.secondFactor));
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure(failureText(error));
     } finally {
       setStarting(false);
     }
@@ -108,11 +109,7 @@ function ConfirmForm({ onEnabled }: TotpSetupProps) {
       );
       onEnabled(me, recoveryCodes);
     } catch (error) {
-      if (error instanceof ApiError && error.fields.code) {
-        setError("code", { message: error.fields.code });
-      } else {
-        setFailure(error instanceof Error ? error.message : String(error));
-      }
+      setFailure(showRefusal(error, setError, ["code"]));
     }
   });
 

@@ -8,7 +8,8 @@ import {
   secondFactorOffSchema,
 } from "../../../shared/admin/account.ts";
 import type { Me } from "../../../shared/admin/auth.ts";
-import { ApiError, api } from "../../api/client.ts";
+import { api } from "../../api/client.ts";
+import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
 
@@ -30,11 +31,7 @@ export function TurnOffForm({ onTurnedOff }: { onTurnedOff: (me: Me) => void }) 
       const { me } = await api.delete<{ me: Me }>(ACCOUNT_PATHS.secondFactor, values);
       onTurnedOff(me);
     } catch (error) {
-      if (error instanceof ApiError && error.fields.confirmation) {
-        setError("confirmation", { message: error.fields.confirmation });
-      } else {
-        setFailure(error instanceof Error ? error.message : String(error));
-      }
+      setFailure(showRefusal(error, setError, ["confirmation"]));
     }
   });
 

@@ -4,6 +4,7 @@
  * leaves the form as the person left it.
  */
 import { useCallback, useState } from "react";
+import { failureText } from "../../api/refusal.ts";
 import { Notice } from "../../components/Notice.tsx";
 
 interface Outcome {
@@ -21,7 +22,7 @@ export function useOutcome() {
         setOutcome({ tone: "success", text: done(result) });
         return result;
       } catch (error) {
-        setOutcome({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+        setOutcome({ tone: "error", text: failureText(error) });
         return undefined;
       }
     },

@@ -12,7 +12,8 @@ import {
   type Person,
 } from "../../../shared/admin/people.ts";
 import { ROLE_LABELS, ROLES, type Role } from "../../../shared/admin/roles.ts";
-import { ApiError, api } from "../../api/client.ts";
+import { api } from "../../api/client.ts";
+import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
 
@@ -40,13 +41,7 @@ export function InviteForm({ onInvited }: { onInvited: (person: Person) => void 
       reset();
       onInvited(person);
     } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : {};
-      for (const [field, message] of Object.entries(fields)) {
-        if (field in values) setError(field as keyof Invite, { message });
-      }
-      if (Object.keys(fields).length === 0) {
-        setFailure(error instanceof Error ? error.message : String(error));
-      }
+      setFailure(showRefusal(error, setError, inviteSchema.keyof().options));
     }
   });
 

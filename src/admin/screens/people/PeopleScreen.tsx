@@ -22,6 +22,7 @@ import { RemoveDialog } from "./RemoveDialog.tsx";
 import { SecondFactorSettingPanel } from "./SecondFactorSetting.tsx";
 import "./shared.css";
 import "./people.css";
+import { failureText } from "../../api/refusal.ts";
 
 interface Outcome {
   tone: "success" | "error";
@@ -42,8 +43,7 @@ export default function PeopleScreen() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [removing, setRemoving] = useState<Person | null>(null);
 
-  const fail = (error: unknown) =>
-    setOutcome({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+  const fail = (error: unknown) => setOutcome({ tone: "error", text: failureText(error) });
 
   async function changeRole(person: Person, role: Role): Promise<boolean> {
     setOutcome(null);

@@ -6,6 +6,7 @@ import { useId, useState } from "react";
 import { type Person, personPath } from "../../../shared/admin/people.ts";
 import { Modal } from "../../../web/components/Modal.tsx";
 import { api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
 import { Notice } from "../../components/Notice.tsx";
 
 interface RemoveDialogProps {
@@ -34,7 +35,7 @@ export function RemoveDialog({ person, onClose, onRemoved }: RemoveDialogProps) 
       await api.delete(personPath(person.id));
       onRemoved(person);
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure(failureText(error));
     } finally {
       setRemoving(false);
     }

@@ -5,6 +5,7 @@
 import { useId, useState } from "react";
 import { PEOPLE_PATHS, type SecondFactorSetting } from "../../../shared/admin/people.ts";
 import { api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 
@@ -26,7 +27,7 @@ export function SecondFactorSettingPanel() {
           : "A second factor is now optional.",
       });
     } catch (error) {
-      setOutcome({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+      setOutcome({ tone: "error", text: failureText(error) });
     } finally {
       setSaving(false);
       setting.reload();

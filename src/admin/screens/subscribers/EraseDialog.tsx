@@ -15,7 +15,8 @@ import {
   subscriberPath,
 } from "../../../shared/admin/subscribers.ts";
 import { Modal } from "../../../web/components/Modal.tsx";
-import { ApiError, api } from "../../api/client.ts";
+import { api } from "../../api/client.ts";
+import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import type { ListState } from "./SubscriberListScreen.tsx";
@@ -82,11 +83,7 @@ function EraseForm({
       const state: ListState = { notice: SUBSCRIBER_TEXTS.erased(subscriber.email) };
       navigate("/subscribers", { state });
     } catch (error) {
-      if (error instanceof ApiError && error.fields.email) {
-        setError("email", { message: error.fields.email });
-      } else {
-        setFailure(error instanceof ApiError ? error.message : String(error));
-      }
+      setFailure(showRefusal(error, setError, ["email"]));
     }
   }
 
