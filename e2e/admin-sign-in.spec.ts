@@ -116,3 +116,15 @@ test("a wrong sign-in shows its refusal, and a missing field its reason, next to
   await expect(page.getByLabel("E-mail address")).toHaveValue("nobody@firm.example");
   await expectNoAxeViolations(page);
 });
+
+test("writes the sign-in screens' screenshots @screenshots", async ({ page }) => {
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
+    await page.screenshot({ path: `docs/screenshots/admin/sign-in-${width}.png` });
+    await page.goto("/admin/forgot-password");
+    await expect(page.getByRole("heading", { name: "Set a new password" })).toBeVisible();
+    await page.screenshot({ path: `docs/screenshots/admin/forgot-password-${width}.png` });
+  }
+});
