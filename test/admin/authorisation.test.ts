@@ -7,7 +7,7 @@
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import consoleAuth from "../../src/server/auth/plugin.ts";
-import xsrf from "../../src/server/security/xsrf.ts";
+import xsrf, { XSRF_REJECTED_MESSAGE } from "../../src/server/security/xsrf.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { ROLES, type Role } from "../../src/shared/admin/roles.ts";
 import { startApp, type TestApp } from "../support/app.ts";
@@ -73,6 +73,32 @@ describe.each(ENGINES)("console authorisation on $engine", (engine) => {
         response.statusCode === 401 ||
         (response.statusCode === 403 && response.json().message === AUTH_TEXTS.roleTooWeak);
       expect({ route, gated }).toEqual({ route, gated: false });
+    }
+  });
+});
+
+describe.each(ENGINES)("console writes on $engine", (engine) => {
+  let t: TestApp;
+  let owner: ConsoleClient;
+  beforeAll(async () => {
+    t = await startApp(engine);
+    await createAccount(t.database, "owner", "xsrf-owner@firm.example");
+    owner = await signIn(t.app, "xsrf-owner@firm.example");
+  });
+  afterAll(() => t.close());
+
+  it("are refused without the cross-site token, even for a signed-in owner", async () => {
+    const writes = t.app.consoleRoutes.filter((route) => route.method !== "GET");
+    expect(writes.length).toBeGreaterThan(10);
+    for (const route of writes) {
+      const response = await t.app.inject({
+        method: route.method as "POST",
+        url: concrete(route.url),
+        headers: { cookie: owner.cookie },
+        payload: {},
+      });
+      expect({ route, status: response.statusCode }).toEqual({ route, status: 403 });
+      expect(response.json()).toEqual({ message: XSRF_REJECTED_MESSAGE });
     }
   });
 });
