@@ -5,7 +5,7 @@
  * check, so a value is refused for the same reason, in the same words, on
  * both sides. A browser's own checks (required, type=email) stay as they are;
  * this catches what a browser accepts and the server would not (an address
- * without a dot in its domain, a name of spaces).
+ * without a dot in its domain, a name of spaces, a control character).
  */
 
 export interface FieldRule {
@@ -13,6 +13,7 @@ export interface FieldRule {
   required: boolean;
   /** Counted after surrounding spaces are removed, as the server stores the value. */
   maxLength: number;
+  /** Only "longtext" (the comments) may hold line breaks and text-direction controls. */
   kind: "text" | "email" | "choice" | "longtext";
   /** The accepted values of a "choice". */
   choices?: readonly string[];
@@ -27,10 +28,32 @@ export interface FieldRule {
 export const EMAIL_PATTERN =
   /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
+/**
+ * Control characters no field may hold: C0 but tab, line feed and carriage
+ * return, then DEL and C1 (U+0085, a line break to some readers, among them).
+ * PostgreSQL cannot store NUL at all, and none of them is typed by a person.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job.
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** What starts a new line: a one-line field is written on one line of a mail's text or header. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069): they reorder the text around them, so a name could read as
+ * another in a mail's subject or the console. The marks U+200E and U+200F
+ * stay accepted: they only help a mixed-script name show right.
+ */
+const TEXT_DIRECTION_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+
 /** Why a value is refused: shown next to its field, and in the API's 400 answer. */
 export const FIELD_REASONS = {
   required: "is required",
   notText: "must be text",
+  controlCharacter: "must not contain control characters",
+  lineBreak: "must be on one line",
+  textDirection: "must not contain characters that change the direction of text",
   email: "is not a valid e-mail address",
   tooLong: (maxLength: number) => `must be at most ${maxLength} characters`,
   notChoice: (choices: readonly string[]) => `must be one of: ${choices.join(", ")}`,
@@ -46,11 +69,22 @@ export type FieldReasons = Record<string, string>;
 export function checkField(rule: FieldRule, value: string): string | null {
   const trimmed = value.trim();
   if (trimmed === "") return rule.required ? FIELD_REASONS.required : null;
+  const characters = characterReason(rule, trimmed);
+  if (characters) return characters;
   if (trimmed.length > rule.maxLength) return FIELD_REASONS.tooLong(rule.maxLength);
   if (rule.kind === "email" && !EMAIL_PATTERN.test(trimmed)) return FIELD_REASONS.email;
   if (rule.kind === "choice" && !(rule.choices ?? []).includes(trimmed)) {
     return FIELD_REASONS.notChoice(rule.choices ?? []);
   }
+  return null;
+}
+
+/** The reason `value` holds a character its field may not hold, or null. */
+function characterReason(rule: FieldRule, value: string): string | null {
+  if (CONTROL_CHARACTER.test(value)) return FIELD_REASONS.controlCharacter;
+  if (rule.kind === "longtext") return null;
+  if (LINE_BREAK.test(value)) return FIELD_REASONS.lineBreak;
+  if (TEXT_DIRECTION_CONTROL.test(value)) return FIELD_REASONS.textDirection;
   return null;
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { inquiryAcknowledgement, inquiryNotification } from "../../src/server/mail/templates.ts";
 import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -11,6 +12,41 @@ const HOSTILE = {
   company: 'Acme <b>"Bold"</b> & Sons',
   comments: "Hello <script>alert('x')</script>\nSecond line & more",
 };
+
+/** The lines of a text part that start at its left edge, where the fields are. */
+const leftEdgeLines = (text: string) => text.split(/\r?\n/).filter((line) => /^\S/.test(line));
+
+describe("a value that reaches a one-line position with line breaks", () => {
+  // The field rules refuse line breaks in these fields; the templates fold
+  // whatever gets past them anyway (a row written before the rules, a new caller).
+  const forged = {
+    ...VALID_INQUIRY,
+    firstName: "Eve\r\nBcc: victim@example.com",
+    company: "Acme\nEmail: forged@evil.example",
+    jobTitle: "Chief\u2028Executive",
+    phoneNumber: "+1 555\u0085 0100",
+  };
+  const settings = { from: "site@firm.example", inquiryTo: "inbox@firm.example" };
+
+  it("is folded to one line in the notification's text and HTML parts", () => {
+    const mail = inquiryNotification(forged, settings);
+    expect(mail.text).toContain("First name: Eve Bcc: victim@example.com\n");
+    expect(mail.text).toContain("Company: Acme Email: forged@evil.example\n");
+    expect(mail.text).toContain("Job title: Chief Executive\n");
+    expect(mail.text).toContain("Phone number: +1 555 0100\n");
+    expect(leftEdgeLines(mail.text).filter((line) => /^(Bcc|Email):/.test(line))).toEqual([
+      `Email: ${VALID_INQUIRY.email}`,
+    ]);
+    expect(mail.html).toContain(">Eve Bcc: victim@example.com<");
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it("is folded to one line in the acknowledgement", () => {
+    const mail = inquiryAcknowledgement(forged, settings);
+    expect(mail.text.split("\n")[0]).toBe("Dear Eve Bcc: victim@example.com,");
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+});
 
 describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
   let smtp: TestSmtp;
@@ -52,13 +88,45 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
       name: "Grace Hopper",
     });
     for (const [field, rule] of Object.entries(INQUIRY_FIELDS)) {
+      if (rule.kind === "longtext") continue;
       expect(mail.parsed.text).toContain(
         `${rule.label}: ${HOSTILE[field as keyof typeof HOSTILE]}`,
       );
     }
+    expect(mail.parsed.text).toContain(
+      "Comments:\n  Hello <script>alert('x')</script>\n  Second line & more",
+    );
     expect(mail.parsed.html).toContain("Hello &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
     expect(mail.parsed.html).toContain("Acme &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Sons");
     expect(mail.parsed.html).not.toMatch(/<script|<b>/);
+  });
+
+  it("indents a multi-line comment under its label: readable, and no line of it poses as a field", async () => {
+    const comments =
+      "Thank you for reading.\r\n\r\nEmail: forged@evil.example\rBcc: victim@example.com\nLast line";
+    const response = await post(t.app, session, "/api/v1/send-comment", {
+      ...VALID_INQUIRY,
+      comments,
+    });
+    expect(response.statusCode).toBe(200);
+    const [mail] = (await smtp.waitFor(2)).filter((m) =>
+      m.recipients.includes("inbox@firm.example"),
+    );
+    const text = mail?.parsed.text?.replace(/\r\n/g, "\n") ?? "";
+    expect(text).toContain(
+      [
+        "Comments:",
+        "  Thank you for reading.",
+        "",
+        "  Email: forged@evil.example",
+        "  Bcc: victim@example.com",
+        "  Last line",
+      ].join("\n"),
+    );
+    expect(leftEdgeLines(text).map((line) => line.split(":")[0])).toEqual([
+      "A visitor sent an inquiry through the website. Reply to this e-mail to answer Grace Hopper.",
+      ...Object.values(INQUIRY_FIELDS).map((rule) => rule.label),
+    ]);
   });
 
   it("acknowledges the visitor in the site's voice when INQUIRY_ACK=true", async () => {

@@ -33,8 +33,9 @@ export function maskEmail(email: string): string {
 }
 
 /**
- * Finds the subscription a token was signed for. A forged or outdated token
- * fails the request with 404 and the message above.
+ * Finds the subscription a token was signed for. A forged or outdated token,
+ * or one naming an id no subscription can have, fails the request with 404
+ * and the message above.
  */
 function tokenLookup(app: FastifyInstance, { database, secret }: UnsubscribeOptions) {
   return async (token: string): Promise<Subscription> => {

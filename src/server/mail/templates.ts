@@ -1,7 +1,9 @@
 /**
  * The e-mails the site sends, each as plain text and HTML. Every value a
  * visitor typed is escaped in the HTML part, and folded to one line where it
- * goes into a header.
+ * goes into a header or a one-line position of the text part; the comments
+ * keep their lines, indented under their label, so none of them can pass for
+ * a field of its own.
  */
 import { randomUUID } from "node:crypto";
 import escapeHtml from "escape-html";
@@ -15,7 +17,11 @@ export interface MailSettings {
   inquiryTo: string;
 }
 
-const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
+/** Folds line breaks and any other control character (U+0085 breaks lines too) to spaces. */
+const oneLine = (value: string) => value.replace(/[\s\p{Cc}]+/gu, " ").trim();
+
+/** A multi-line value's lines, whichever line breaks it was typed with. */
+const linesOf = (value: string) => value.split(/\r\n|[\n\r\u2028\u2029\u0085]/);
 
 function messageId(from: string): string {
   const domain = /@([^>\s]+)/.exec(from)?.[1] ?? "localhost";
@@ -36,6 +42,20 @@ const paragraph = (text: string) =>
 
 const ORDER = Object.keys(INQUIRY_FIELDS) as InquiryField[];
 
+/** A field's value as the notification shows it: on one line unless the field is multi-line. */
+function shownValue(inquiry: Inquiry, field: InquiryField): string {
+  const value = inquiry[field] || "-";
+  return INQUIRY_FIELDS[field].kind === "longtext" ? value : oneLine(value);
+}
+
+/** "Label: value", or a multi-line value below its label, each line indented. */
+function textField(inquiry: Inquiry, field: InquiryField): string {
+  const { label, kind } = INQUIRY_FIELDS[field];
+  const value = shownValue(inquiry, field);
+  if (kind !== "longtext") return `${label}: ${value}`;
+  return [`${label}:`, ...linesOf(value).map((line) => (line ? `  ${line}` : ""))].join("\n");
+}
+
 export function inquiryNotification(inquiry: Inquiry, settings: MailSettings): MailMessage {
   const name = oneLine(`${inquiry.firstName} ${inquiry.lastName}`);
   const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
@@ -43,13 +63,13 @@ export function inquiryNotification(inquiry: Inquiry, settings: MailSettings): M
   const text = [
     `A visitor sent an inquiry through the website. Reply to this e-mail to answer ${name}.`,
     "",
-    ...ORDER.map((field) => `${INQUIRY_FIELDS[field].label}: ${inquiry[field] || "-"}`),
+    ...ORDER.map((field) => textField(inquiry, field)),
   ].join("\n");
   const rows = ORDER.map(
     (field) =>
       `<tr><th style="text-align:left;vertical-align:top;padding:6px 12px 6px 0;white-space:nowrap">${escapeHtml(
         INQUIRY_FIELDS[field].label,
-      )}</th><td style="padding:6px 0;white-space:pre-wrap">${escapeHtml(inquiry[field] || "-")}</td></tr>`,
+      )}</th><td style="padding:6px 0;white-space:pre-wrap">${escapeHtml(shownValue(inquiry, field))}</td></tr>`,
   ).join("\n");
   return {
     messageId: messageId(settings.from),
