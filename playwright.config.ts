@@ -12,7 +12,7 @@ process.env.MAILBOX_DIR ??= mkdtempSync(join(tmpdir(), "e2e-mail-"));
 process.env.E2E_SQLITE_FILE ??= join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db");
 
 const CHROMIUM = { ...devices["Desktop Chrome"], launchOptions: CHROMIUM_LAUNCH };
-const CONTENT_EDITS = /admin-content\.spec\.ts$/;
+const CONTENT_EDITS = /admin-content(?:-facts)?\.spec\.ts$/;
 const SCREENSHOTS = /@screenshots/;
 
 export default defineConfig({
@@ -35,7 +35,7 @@ export default defineConfig({
     },
     {
       // Editing content changes what every public page shows (a portrait, the
-      // order of capabilities), so these run once the page tests are done.
+      // order of capabilities, the mission), so these run once the page tests are done.
       name: "console-content",
       use: CHROMIUM,
       testMatch: CONTENT_EDITS,

@@ -6,11 +6,14 @@
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "./content.ts";
 import type { FieldReasons } from "./field-rules.ts";
 import type { InquiryValues } from "./inquiry.ts";
+import type { SiteFacts } from "./site-facts.ts";
 
 export interface ContentReader {
   team(): Promise<TeamMember[]>;
   items(category: ContentCategory): Promise<ContentItem[]>;
   caseStudies(): Promise<CaseStudy[]>;
+  /** The facts the firm edits in the console; the root loader hands them to every page. */
+  facts(): Promise<SiteFacts>;
 }
 
 /**

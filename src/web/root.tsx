@@ -23,14 +23,21 @@ import styles from "./styles/index.css?inline";
 export { ErrorBoundary } from "./app/ErrorBoundary.tsx";
 
 /**
- * The site's public origin, for every page's canonical address (lib/seo.ts),
- * and the token of the forms' hidden field (ADR 004; hooks/useFormSubmission.ts).
+ * The site's public origin, for every page's canonical address (lib/seo.ts);
+ * the site facts the firm edits in the console, read from the database
+ * (hooks/useSiteFacts.ts, and lib/seo.ts for the head); and the token of the
+ * forms' hidden field (ADR 004; hooks/useFormSubmission.ts).
  */
-export const loader = (args: LoaderFunctionArgs) => ({
-  ...rootSeoData(args),
-  formToken: args.context?.forms?.token ?? "",
-});
-// The origin never changes: the browser never asks the server for it again.
+export async function loader(args: LoaderFunctionArgs) {
+  return {
+    ...rootSeoData(args),
+    facts: await args.context.content.facts(),
+    formToken: args.context?.forms?.token ?? "",
+  };
+}
+// The browser never asks the server for these again: every page it renders
+// after the first takes them from the first page's data. A change to the
+// facts shows on the visitor's next page load.
 export const shouldRevalidate = () => false;
 
 /** The web fonts the first paint needs (styles/fonts.css), fetched with the page. */

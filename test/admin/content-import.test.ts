@@ -112,6 +112,35 @@ describe.each(ENGINES)("content import on $engine", (engine) => {
     expect(await versionCount()).toBe(before);
   });
 
+  it("updates the site facts from site.json as one version by import, once", async () => {
+    const dir = editedContent();
+    const site = JSON.parse(readFileSync(join(dir, "site.json"), "utf8"));
+    const mission = "We make technology serve the business, one engagement at a time.";
+    writeFileSync(join(dir, "site.json"), JSON.stringify({ ...site, mission }));
+
+    const output = await runImport(dir);
+    expect(output).toContain("updated  Site facts");
+    expect(output).toMatch(/^0 added, 1 updated, \d+ unchanged\.$/m);
+    const versions = await t.database.db
+      .selectFrom("content_versions")
+      .select(["version", "author", "data"])
+      .where("entity", "=", "site-facts")
+      .orderBy("version")
+      .execute();
+    expect(versions.map(({ version, author }) => [version, author])).toEqual([
+      [1, "seed"],
+      [2, "import"],
+    ]);
+    expect(JSON.parse(versions[1]?.data ?? "{}")).toMatchObject({
+      mission,
+      contactEmail: site.contactEmail,
+    });
+    if (engine.engine === "sqlite") t.app.content.changed();
+    await expect.poll(async () => (await t.app.content.facts()).mission).toBe(mission);
+
+    expect(await runImport(dir)).toMatch(/^0 added, 0 updated, \d+ unchanged\.$/m);
+  });
+
   it("names the record and the rule when a file breaks one, and imports nothing", async () => {
     const dir = editedContent();
     const team = JSON.parse(readFileSync(join(dir, "team.json"), "utf8"));

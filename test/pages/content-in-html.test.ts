@@ -12,7 +12,7 @@ import { caseStudyPath } from "../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
-const SERVER_BUILD = "build/server/index.js";
+const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const team = JSON.parse(readFileSync("content/team.json", "utf8"));
 const items = JSON.parse(readFileSync("content/items.json", "utf8"));
 const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));

@@ -15,8 +15,9 @@ import { ENGINES } from "../support/engines.ts";
 const ORIGIN = "https://www.firm.example";
 const team = JSON.parse(readFileSync("content/team.json", "utf8"));
 const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
-const renderer = await loadPageRenderer("build/server/index.js");
-if (!renderer) throw new Error("build/server/index.js is missing: run npm run build first");
+const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
+const renderer = await loadPageRenderer(SERVER_BUILD);
+if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 const [sqlite] = ENGINES;
 
 type Thing = Record<string, unknown> & { "@type": string };

@@ -1,13 +1,14 @@
 /**
  * The console's content (issue 9, point 5): for each of the six lists, an
  * editor lists every record (hidden ones too), creates, saves, hides or
- * shows, reorders, and restores earlier versions; and uploads pictures. Every
- * write goes through ContentEditor (app.content.edit), so the public pages
- * change on the next request, is versioned, and is audited. Pictures are
- * served from MEDIA_DIR where the pages look for them (media/files.ts).
+ * shows, reorders, and restores earlier versions; edits the site facts
+ * (admin/site-facts.ts); and uploads pictures. Every write goes through
+ * ContentEditor (app.content.edit), so the public pages change on the next
+ * request, is versioned, and is audited. Pictures are served from MEDIA_DIR
+ * where the pages look for them (media/files.ts).
  */
 import multipart from "@fastify/multipart";
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -29,12 +30,14 @@ import {
   versionsAnswerSchema,
   visibilitySchema,
 } from "../../shared/admin/content.ts";
-import { type Author, ContentEditor, ContentRefusal } from "../content/editing.ts";
+import { ContentEditor, ContentRefusal } from "../content/editing.ts";
 import type { StoredEntry } from "../db/content-admin.ts";
 import { recordMedia } from "../db/media.ts";
 import mediaFiles from "../media/files.ts";
 import { storeImage } from "../media/images.ts";
+import { authorOf } from "./author.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
+import siteFactsRoutes from "./site-facts.ts";
 
 const MEGABYTE = 1024 * 1024;
 
@@ -45,12 +48,6 @@ const refusalSchema = z.object({
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const versionParams = idParams.extend({ version: z.coerce.number().int().positive() });
 const editor = { role: "editor" } as const;
-
-function authorOf(request: FastifyRequest): Author {
-  const user = request.user;
-  if (!user) throw new Error("a console route ran without its signed-in person");
-  return { userId: user.id, name: user.email };
-}
 
 export default async function contentRoutes(
   app: FastifyInstance,
@@ -68,6 +65,8 @@ export default async function contentRoutes(
   for (const list of CONTENT_LISTS) {
     registerList(LIST_SPECS[list]);
   }
+  // The site facts: one record of five fields, under the same error handler.
+  await app.register(siteFactsRoutes, { database });
 
   function registerList(spec: ListSpec) {
     const { list } = spec;

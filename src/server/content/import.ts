@@ -4,18 +4,23 @@
  * its key (a team member's full name, an item's name in its category, a case
  * study's slug): a new one is added at the end of its list, a changed one is
  * saved as its next version by "import", an unchanged one is left alone, so
- * a second run changes nothing. The order and the hidden flag stay as the
- * console set them. One transaction: the whole import, or nothing.
+ * a second run changes nothing. The site facts (site.json) are one record,
+ * saved the same way when any of them differs. The order and the hidden flag
+ * stay as the console set them. One transaction: the whole import, or nothing.
  */
 
 import { type EntryFields, LIST_SPECS, type ListSpec } from "../../shared/admin/content.ts";
+import { SITE_FACTS_LABEL } from "../../shared/admin/site-facts.ts";
 import { CONTENT_CATEGORIES } from "../../shared/content.ts";
+import { SITE_FACT_KEYS } from "../../shared/site-facts.ts";
 import { recordAudit } from "../db/audit.ts";
 import { PARAGRAPH_BREAK } from "../db/content.ts";
 import { findEntry, findIdByField } from "../db/content-admin.ts";
 import { readContentFiles } from "../db/seed.ts";
+import { readStoredFacts } from "../db/site-facts.ts";
 import { type Author, createIn, saveIn } from "./editing.ts";
 import type { SiteContent } from "./plugin.ts";
+import { saveFactsIn } from "./site-facts.ts";
 
 export const IMPORT_AUTHOR: Author = { userId: null, name: "import" };
 
@@ -26,10 +31,10 @@ export interface ImportReport {
   unchanged: number;
 }
 
-/** Each record of the files, with the list it belongs to. */
-async function recordsIn(contentDir: string): Promise<[ListSpec, Record<string, unknown>][]> {
-  const { team, items, caseStudies } = await readContentFiles(contentDir);
-  return [
+/** Each record of the files, with the list it belongs to; and the site facts. */
+async function recordsIn(contentDir: string) {
+  const { team, items, caseStudies, facts } = await readContentFiles(contentDir);
+  const records: [ListSpec, Record<string, unknown>][] = [
     ...team.map((member): [ListSpec, Record<string, unknown>] => [LIST_SPECS.team, member]),
     ...CONTENT_CATEGORIES.flatMap((category) =>
       items[category].map((item): [ListSpec, Record<string, unknown>] => [
@@ -47,6 +52,7 @@ async function recordsIn(contentDir: string): Promise<[ListSpec, Record<string, 
       },
     ]),
   ];
+  return { records, facts };
 }
 
 /** The record's fields as the console would store them, checked by the console's rules. */
@@ -72,9 +78,9 @@ export async function importContent(
   content: SiteContent,
   contentDir: string,
 ): Promise<ImportReport> {
-  const records = (await recordsIn(contentDir)).map(
-    ([spec, record]) => [spec, fieldsOf(spec, record)] as const,
-  );
+  // site.json is checked by the console's rules as it is read (readContentFiles).
+  const { records: fileRecords, facts } = await recordsIn(contentDir);
+  const records = fileRecords.map(([spec, record]) => [spec, fieldsOf(spec, record)] as const);
   const report: ImportReport = { created: [], updated: [], unchanged: 0 };
   await content.edit(async (trx) => {
     for (const [spec, fields] of records) {
@@ -91,6 +97,13 @@ export async function importContent(
         await saveIn(trx, spec, current.id, current.version, keepHidden, IMPORT_AUTHOR);
         report.updated.push(label);
       }
+    }
+    const current = await readStoredFacts(trx);
+    if (SITE_FACT_KEYS.every((key) => current.facts[key] === facts[key])) {
+      report.unchanged += 1;
+    } else {
+      await saveFactsIn(trx, current.version, facts, IMPORT_AUTHOR);
+      report.updated.push(SITE_FACTS_LABEL);
     }
     if (report.created.length + report.updated.length > 0) {
       await recordAudit(trx, {

@@ -1,17 +1,20 @@
 /**
- * The site's content as the API and the pages read it: each list is queried
- * once and then served from memory. Content is written only through
- * `app.content.edit(trx => …)`: when the write commits, the lists and the
- * rendered pages are dropped here and, on PostgreSQL, on every other instance
- * (change-feed.ts), so the next request anywhere shows the change.
+ * The site's content as the API and the pages read it: each list, and the
+ * site facts, are queried once and then served from memory. Content is
+ * written only through `app.content.edit(trx => …)`: when the write commits,
+ * the lists and the rendered pages are dropped here and, on PostgreSQL, on
+ * every other instance (change-feed.ts), so the next request anywhere shows
+ * the change.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Transaction } from "kysely";
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { SiteFacts } from "../../shared/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { listCaseStudies, listItems, listTeam } from "../db/content.ts";
 import type { Database } from "../db/schema.ts";
+import { readSiteFacts } from "../db/site-facts.ts";
 import { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 
 export class SiteContent {
@@ -33,6 +36,11 @@ export class SiteContent {
 
   caseStudies(): Promise<CaseStudy[]> {
     return this.cached("case-studies", () => listCaseStudies(this.database.db));
+  }
+
+  /** The mission, the invitations, the contact address and the network link (every page shows some). */
+  facts(): Promise<SiteFacts> {
+    return this.cached("site-facts", () => readSiteFacts(this.database.db));
   }
 
   /** Writes content in one transaction; once it commits, every instance shows it. */

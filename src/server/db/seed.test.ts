@@ -6,6 +6,9 @@ import { type DatabaseHandle, openDatabase } from "./connection.ts";
 import { listCaseStudies, listItems, listTeam } from "./content.ts";
 import { migrateToLatest } from "./migrations.ts";
 import { seedOnce } from "./seed.ts";
+import { readSiteFacts, readStoredFacts } from "./site-facts.ts";
+
+const SITE_JSON = JSON.parse(readFileSync("content/site.json", "utf8"));
 
 describe("seedOnce", () => {
   let database: DatabaseHandle;
@@ -23,6 +26,34 @@ describe("seedOnce", () => {
     expect(await listItems(database.db, "capabilities")).toEqual(items.capabilities);
     const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
     expect(await listCaseStudies(database.db)).toEqual(caseStudies);
+    expect(await readStoredFacts(database.db)).toMatchObject({
+      version: 1,
+      facts: {
+        mission: SITE_JSON.mission,
+        newsletterInvitation: SITE_JSON.newsletterInvitation,
+        contactInvitation: SITE_JSON.contactInvitation,
+        contactEmail: SITE_JSON.contactEmail,
+        networkUrl: SITE_JSON.networkUrl,
+      },
+    });
+  });
+
+  it("adds the site facts once to a database seeded before them, and keeps them after", async () => {
+    await seedOnce(database.db, "content");
+    await database.db.deleteFrom("site_facts").execute();
+    await database.db.deleteFrom("site_meta").where("key", "=", "site_facts_seeded_at").execute();
+    await expect(readSiteFacts(database.db)).rejects.toThrow(/site_facts has no mission/);
+
+    expect(await seedOnce(database.db, "content")).toBe(true);
+    expect((await readSiteFacts(database.db)).mission).toBe(SITE_JSON.mission);
+
+    await database.db
+      .updateTable("site_facts")
+      .set({ value: "Edited in the console." })
+      .where("key", "=", "mission")
+      .execute();
+    expect(await seedOnce(database.db, "content")).toBe(false);
+    expect((await readSiteFacts(database.db)).mission).toBe("Edited in the console.");
   });
 
   it("adds the case studies once to a database seeded before they existed", async () => {
@@ -70,6 +101,20 @@ describe("seedOnce", () => {
     writeFileSync(join(dir, "items.json"), JSON.stringify(items));
     await expect(seedOnce(database.db, dir)).rejects.toThrow(
       /items\.json[\s\S]*must describe exactly these capabilities: App Development/,
+    );
+  });
+
+  it("refuses site.json when a fact breaks the console's rules", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "seed-"));
+    for (const file of ["team.json", "items.json", "case-studies.json"]) {
+      writeFileSync(join(dir, file), readFileSync(join("content", file)));
+    }
+    writeFileSync(
+      join(dir, "site.json"),
+      JSON.stringify({ ...SITE_JSON, networkUrl: "http://www.linkedin.com/company/x" }),
+    );
+    await expect(seedOnce(database.db, dir)).rejects.toThrow(
+      /site\.json[\s\S]*starts with https:\/\//,
     );
   });
 });

@@ -2,8 +2,8 @@
  * Loads the seed content from content/ into an empty site. Each part runs
  * once per database: a marker row, inserted in the same transaction, records
  * that it happened, so content the firm later edits or deletes is never
- * restored. The case studies have their own marker because they came later:
- * a database seeded before them still gets them once.
+ * restored. The case studies and the site facts have their own markers because
+ * they came later: a database seeded before them still gets them once.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,11 +11,14 @@ import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
 import { CAPABILITIES } from "../../shared/capabilities.ts";
 import { CONTENT_CATEGORIES } from "../../shared/content.ts";
+import { siteFactsSchema } from "../../shared/site-facts.ts";
 import { PARAGRAPH_BREAK } from "./content.ts";
 import { type Database, nowIso } from "./schema.ts";
+import { insertMissingFacts } from "./site-facts.ts";
 
 const SEED_MARKER = "seeded_at";
 const CASE_STUDIES_MARKER = "case_studies_seeded_at";
+const SITE_FACTS_MARKER = "site_facts_seeded_at";
 
 const text = z.string().trim().min(1);
 const teamFile = z.array(
@@ -46,6 +49,9 @@ const caseStudiesFile = z.array(
   }),
 );
 
+/** site.json also holds the build's constants (the firm's names, its method): only the facts are read. */
+const siteFile = z.object(siteFactsSchema.shape);
+
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(JSON.parse(await readFile(file, "utf8")));
   if (!parsed.success)
@@ -70,12 +76,13 @@ export async function readContentFiles(contentDir: string) {
     team: await readJson(join(contentDir, "team.json"), teamFile),
     items: await readJson(join(contentDir, "items.json"), itemsFile),
     caseStudies: await readJson(join(contentDir, "case-studies.json"), caseStudiesFile),
+    facts: await readJson(join(contentDir, "site.json"), siteFile),
   };
 }
 
 /** Returns true when this call seeded anything. */
 export async function seedOnce(db: Kysely<Database>, contentDir: string): Promise<boolean> {
-  const { team, items, caseStudies } = await readContentFiles(contentDir);
+  const { team, items, caseStudies, facts } = await readContentFiles(contentDir);
   const now = nowIso();
   const stamps = { created_at: now, updated_at: now };
 
@@ -134,6 +141,9 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
         .onConflict((c) => c.column("slug").doNothing())
         .execute();
     }
-    return site || studies;
+
+    const siteFacts = await claim(trx, SITE_FACTS_MARKER, now);
+    if (siteFacts) await insertMissingFacts(trx, facts, now);
+    return site || studies || siteFacts;
   });
 }

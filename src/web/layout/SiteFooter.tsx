@@ -3,8 +3,10 @@ import { COPYRIGHT_YEAR } from "../../shared/constants.ts";
 import { ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
+import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 
 export function SiteFooter() {
+  const { mission, newsletterInvitation, networkUrl } = useSiteFacts();
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
@@ -18,11 +20,11 @@ export function SiteFooter() {
               loading="lazy"
             />
           </Link>
-          <p className="site-footer__mission">{SITE.mission}</p>
+          <p className="site-footer__mission">{mission}</p>
         </div>
         <div className="site-footer__newsletter">
           <h2 className="site-footer__heading">Insight newsletter</h2>
-          <p>{SITE.newsletterInvitation}</p>
+          <p>{newsletterInvitation}</p>
           <SubscribeForm />
         </div>
       </div>
@@ -32,7 +34,7 @@ export function SiteFooter() {
         </p>
         <a
           className="site-footer__network"
-          href={SITE.networkUrl}
+          href={networkUrl}
           target="_blank"
           rel="noopener noreferrer"
         >

@@ -13,6 +13,7 @@ import type { TeamMember } from "../../shared/content.ts";
 import { COLORS } from "../../shared/design-tokens.ts";
 import { ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
+import type { SiteFacts } from "../../shared/site-facts.ts";
 import {
   APPLE_TOUCH_ICON_PATH,
   type CaseStudySeo,
@@ -22,6 +23,7 @@ import {
   clampDescription,
   DESCRIPTION_MAX,
   documentTitle,
+  factsFrom,
   LOGO_IMAGE,
   MANIFEST_PATH,
   NOT_FOUND_SEO,
@@ -30,6 +32,7 @@ import {
   PAGE_SEO,
   type PagePath,
   pageMetaFor,
+  pageSeo,
   rootSeoData,
   routeMeta,
   SHARE_IMAGE,
@@ -43,10 +46,12 @@ const TEAM = readJson("content/team.json") as TeamMember[];
 const CASE_STUDIES = readJson("content/case-studies.json") as CaseStudySeo[];
 const ORIGIN = "https://www.meridian.example";
 const PAGE_PATHS = Object.keys(PAGE_SEO) as PagePath[];
+/** The site facts as the seed (content/site.json) gives them to the database. */
+const FACTS: SiteFacts = SITE;
 
 /** A page's meta as its route builds it: Who We Are with its leaders. */
-const metaOf = (path: PagePath, origin = ORIGIN) =>
-  pageMetaFor(path, origin, path === ROUTES.weAre ? { people: TEAM } : {});
+const metaOf = (path: PagePath, origin = ORIGIN, facts = FACTS) =>
+  pageMetaFor(path, origin, facts, path === ROUTES.weAre ? { people: TEAM } : {});
 
 /** Every page and case study, with the path it lives at. */
 const ALL_PAGES: { name: string; path: string; meta: MetaDescriptor[] }[] = [
@@ -54,7 +59,7 @@ const ALL_PAGES: { name: string; path: string; meta: MetaDescriptor[] }[] = [
   ...CASE_STUDIES.map((study) => ({
     name: study.slug,
     path: `/weserve/case-studies/${study.slug}`,
-    meta: caseStudyMetaFor(study, ORIGIN),
+    meta: caseStudyMetaFor(study, ORIGIN, FACTS),
   })),
 ];
 
@@ -120,7 +125,7 @@ function siteUrlValues(value: unknown, at = "$"): { at: string; value: unknown }
 
 const OWN_URL = new RegExp(`^${ORIGIN.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/`);
 /** The only addresses off the site a block may name. */
-const EXTERNAL_URLS = new Set([SITE.networkUrl]);
+const EXTERNAL_URLS = new Set([FACTS.networkUrl]);
 
 /** Google's required or recommended properties, per type. */
 const REQUIRED: Record<string, string[]> = {
@@ -183,16 +188,32 @@ describe("titles and descriptions", () => {
   it("keeps the titles the pages had", () => {
     expect(PAGE_SEO[ROUTES.home].title).toBe(`${SITE.firmName} | Business + Technology`);
     expect(PAGE_SEO[ROUTES.weAre].title).toBe(`Who We Are | ${SITE.firmName}`);
-    expect(PAGE_SEO[ROUTES.home].description).toBe(SITE.mission);
+    expect(pageSeo(ROUTES.home, FACTS).description).toBe(FACTS.mission);
     expect(documentTitle("Contact Us")).toBe(`Contact Us | ${SITE.firmName}`);
     expect(caseStudyTitle({ title: "Finance: AR Forecast" })).toBe(
       `Finance: AR Forecast · Case study | ${SITE.firmName}`,
     );
   });
 
+  it("describes Home by the mission the firm edits, cut at a word when it is too long", () => {
+    const mission = `We pair business and technical experts ${"so every project ships ".repeat(8)}on time.`;
+    const [description] = byName(metaOf(ROUTES.home, ORIGIN, { ...FACTS, mission }), "description");
+    expect(description).toBe(clampDescription(mission));
+    expect(description).toMatch(
+      /^We pair business and technical experts so every project ships .*…$/,
+    );
+    const short = "Business and technology, side by side, from the first workshop on.";
+    expect(
+      byName(metaOf(ROUTES.home, ORIGIN, { ...FACTS, mission: short }), "description"),
+    ).toEqual([short]);
+  });
+
   it("describes a case study by its summary, cut at a word when it is too long", () => {
     for (const study of CASE_STUDIES) {
-      const [description] = byName(caseStudyMetaFor(study, ORIGIN), "description") as string[];
+      const [description] = byName(
+        caseStudyMetaFor(study, ORIGIN, FACTS),
+        "description",
+      ) as string[];
       if (study.summary.length <= DESCRIPTION_MAX) expect(description).toBe(study.summary);
       else {
         expect(description?.endsWith("…")).toBe(true);
@@ -265,20 +286,31 @@ describe("addresses and link previews", () => {
 
 describe("the origin of a route's meta", () => {
   const root = (data: unknown) => [{ id: "root", loaderData: data, data }];
+  const rootData = { origin: ORIGIN, facts: FACTS };
 
   it("comes from the root loader's data", () => {
     expect(originFrom(root({ origin: ORIGIN }))).toBe(ORIGIN);
     expect(originFrom([{ data: { origin: `${ORIGIN}/` } }, undefined])).toBe(ORIGIN);
-    expect(canonicalOf(routeMeta(ROUTES.weServe, root({ origin: ORIGIN })))).toEqual([
-      `${ORIGIN}/weserve`,
-    ]);
+    expect(canonicalOf(routeMeta(ROUTES.weServe, root(rootData)))).toEqual([`${ORIGIN}/weserve`]);
     const study = CASE_STUDIES[0] as CaseStudySeo;
-    expect(caseStudyMeta(study, root({ origin: ORIGIN }))).toEqual(caseStudyMetaFor(study, ORIGIN));
+    expect(caseStudyMeta(study, root(rootData))).toEqual(caseStudyMetaFor(study, ORIGIN, FACTS));
   });
 
   it("fails on the server when the root loader did not give it", () => {
     expect(() => originFrom(root(null))).toThrow(/rootSeoData/);
     expect(() => originFrom([])).toThrow(/rootSeoData/);
+  });
+
+  it("takes the site facts from the root loader's data, and only from there", () => {
+    const edited = { ...FACTS, contactEmail: "partners@firm.example" };
+    expect(factsFrom(root({ origin: ORIGIN, facts: edited }))).toEqual(edited);
+    const [org] = blocksOfType(
+      routeMeta(ROUTES.weDo, root({ origin: ORIGIN, facts: edited })),
+      "Organization",
+    );
+    expect(org?.email).toBe("partners@firm.example");
+    expect(() => factsFrom(root({ origin: ORIGIN }))).toThrow(/site facts/);
+    expect(() => routeMeta(ROUTES.home, root({ origin: ORIGIN }))).toThrow(/site facts/);
   });
 
   it("rootSeoData takes PUBLIC_ORIGIN from the load context, else from the request", () => {
@@ -290,7 +322,7 @@ describe("the origin of a route's meta", () => {
   });
 
   it("gives the not-found page a title, the organization and noindex, and no address", () => {
-    const meta = notFoundMeta(root({ origin: ORIGIN }));
+    const meta = notFoundMeta(root(rootData));
     expect(titleOf(meta)).toEqual([NOT_FOUND_SEO.title]);
     expect(byName(meta, "robots")).toEqual(["noindex"]);
     expect(canonicalOf(meta)).toEqual([]);
@@ -314,9 +346,26 @@ describe("JSON-LD", () => {
       name: SITE.firmName,
       url: `${ORIGIN}/`,
       logo: { "@type": "ImageObject", url: `${ORIGIN}${LOGO_IMAGE.path}` },
-      email: SITE.contactEmail,
-      contactPoint: { "@type": "ContactPoint", email: SITE.contactEmail },
-      sameAs: [SITE.networkUrl],
+      description: FACTS.mission,
+      email: FACTS.contactEmail,
+      contactPoint: { "@type": "ContactPoint", email: FACTS.contactEmail },
+      sameAs: [FACTS.networkUrl],
+    });
+  });
+
+  it("follows the facts the firm edits", () => {
+    const edited: SiteFacts = {
+      ...FACTS,
+      mission: "We help companies use the technology they already have.",
+      contactEmail: "partners@firm.example",
+      networkUrl: "https://www.linkedin.com/company/firm-example",
+    };
+    const [org] = jsonLdOf(metaOf(ROUTES.weDo, ORIGIN, edited)) as Json[];
+    expect(org).toMatchObject({
+      description: edited.mission,
+      email: edited.contactEmail,
+      contactPoint: { email: edited.contactEmail },
+      sameAs: [edited.networkUrl],
     });
   });
 
@@ -348,7 +397,7 @@ describe("JSON-LD", () => {
   });
 
   it.each(CASE_STUDIES)("$slug: an Article by and from the organization", (study) => {
-    const [article, ...others] = blocksOfType(caseStudyMetaFor(study, ORIGIN), "Article");
+    const [article, ...others] = blocksOfType(caseStudyMetaFor(study, ORIGIN, FACTS), "Article");
     expect(others).toEqual([]);
     const url = `${ORIGIN}/weserve/case-studies/${study.slug}`;
     expect(article).toMatchObject({
@@ -373,7 +422,7 @@ describe("JSON-LD", () => {
 
   it("dates an article when its case study has a date", () => {
     const study = { ...(CASE_STUDIES[0] as CaseStudySeo), datePublished: "2024-05-01" };
-    const [article] = blocksOfType(caseStudyMetaFor(study, ORIGIN), "Article");
+    const [article] = blocksOfType(caseStudyMetaFor(study, ORIGIN, FACTS), "Article");
     expect(article?.datePublished).toBe("2024-05-01");
   });
 });

@@ -11,7 +11,9 @@
  * Absolute addresses need the site's public origin. The server renders every
  * page by requesting it at PUBLIC_ORIGIN (server/pages/renderer.ts), so the
  * root route's loader reads it from the request and meta functions take it
- * from the root match: see `rootSeoData` and `originFrom`.
+ * from the root match: see `rootSeoData` and `originFrom`. The site facts the
+ * firm edits (the mission, the contact address, the network link) come the
+ * same way, from the root loader's `facts` (`factsFrom`).
  */
 import type { LinkDescriptor, MetaDescriptor } from "react-router";
 import type {
@@ -27,6 +29,7 @@ import type {
 import { sectorOf, type TeamMember } from "../../shared/content.ts";
 import { caseStudyPath, ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
+import type { SiteFacts } from "../../shared/site-facts.ts";
 
 /* ------------------------------------------------------------------ titles */
 
@@ -45,16 +48,23 @@ export interface PageSeo {
   noindex?: boolean;
 }
 
+/** A page's description: a text, or one made from the site facts (Home's is the mission). */
+type DescriptionSource = string | ((facts: SiteFacts) => string);
+
+interface PageSeoSource extends Omit<PageSeo, "description"> {
+  description: DescriptionSource;
+}
+
 /** `"Who We Are"` → `"Who We Are | Meridian Consulting Group"`; null is Home's title. */
 export function documentTitle(title: string | null): string {
   return title ? `${title} | ${SITE.firmName}` : `${SITE.firmName} | Business + Technology`;
 }
 
 /** The title and description of every page, in one place. Each is unique (seo.test.ts). */
-export const PAGE_SEO: Readonly<Record<PagePath, PageSeo>> = {
+export const PAGE_SEO: Readonly<Record<PagePath, PageSeoSource>> = {
   [ROUTES.home]: {
     title: documentTitle(null),
-    description: SITE.mission,
+    description: (facts) => clampDescription(facts.mission),
   },
   [ROUTES.weServe]: {
     title: documentTitle("Who We Serve"),
@@ -70,7 +80,7 @@ export const PAGE_SEO: Readonly<Record<PagePath, PageSeo>> = {
   },
   [ROUTES.contactUs]: {
     title: documentTitle("Contact Us"),
-    // SITE.contactInvitation, which the page shows, is 164 characters: one too many sentences for a search result.
+    // The contact invitation the page shows runs to 164 characters: one sentence too many for a search result.
     description:
       "Tell us what you are trying to achieve or where you are stuck. A partner will read your message and reply within two business days.",
   },
@@ -85,6 +95,15 @@ export const PAGE_SEO: Readonly<Record<PagePath, PageSeo>> = {
     noindex: true,
   },
 };
+
+/** A page's title and description, with the site facts as they are now. */
+export function pageSeo(path: PagePath, facts: SiteFacts): PageSeo {
+  const { description, ...seo } = PAGE_SEO[path];
+  return {
+    ...seo,
+    description: typeof description === "string" ? description : description(facts),
+  };
+}
 
 /** The page every unknown path shows (served with status 404). */
 export const NOT_FOUND_SEO: PageSeo = {
@@ -124,9 +143,12 @@ export interface RootSeoData {
  * (shared/page-context.ts), else the request's own origin (the server renders
  * pages by requesting them at PUBLIC_ORIGIN; `npm run dev` at Vite's address).
  *
- *   // root.tsx
- *   export const loader = (args: LoaderFunctionArgs) => rootSeoData(args);
- *   // The origin never changes: never ask the server for it again when the visitor moves on.
+ *   // root.tsx: the origin, and the site facts for factsFrom
+ *   export const loader = async (args: LoaderFunctionArgs) => ({
+ *     ...rootSeoData(args),
+ *     facts: await args.context.content.facts(),
+ *   });
+ *   // Never asked for again while the visitor moves on (a new page load brings new facts).
  *   export const shouldRevalidate = () => false;
  */
 export function rootSeoData({
@@ -150,6 +172,11 @@ function hasOrigin(value: unknown): value is RootSeoData {
   );
 }
 
+function hasFacts(value: unknown): value is { facts: SiteFacts } {
+  const facts = (value as { facts?: unknown } | null | undefined)?.facts;
+  return typeof facts === "object" && facts !== null;
+}
+
 /** "https://example.com/" or "https://example.com/x" → "https://example.com". */
 function normalizeOrigin(origin: string): string {
   return new URL(origin).origin;
@@ -169,6 +196,21 @@ export function originFrom(matches: readonly MatchWithData[]): string {
   if (typeof window !== "undefined") return window.location.origin;
   throw new Error(
     "originFrom: no route match carries { origin }; the root route's loader must return rootSeoData(args)",
+  );
+}
+
+/**
+ * The site facts for a route's `meta({ matches })`: the root loader's
+ * `{ facts }`, read from the database on the server. Throws when the root
+ * loader did not give them, so that no page shows facts from anywhere else.
+ */
+export function factsFrom(matches: readonly MatchWithData[]): SiteFacts {
+  for (const match of matches) {
+    const data = match?.loaderData ?? match?.data;
+    if (hasFacts(data)) return data.facts;
+  }
+  throw new Error(
+    "factsFrom: no route match carries { facts }; the root route's loader must return the site facts",
   );
 }
 
@@ -239,18 +281,12 @@ function logoJsonLd(origin: string): ImageObjectLeaf {
   };
 }
 
-/** The site facts this needs (content/site.json, via shared/site.ts). */
-export type SiteFacts = Pick<
-  typeof SITE,
-  "firmName" | "shortName" | "mission" | "networkUrl" | "contactEmail"
->;
-
-/** The firm: on every page. */
-function organizationJsonLd(site: SiteFacts, origin: string): WithContext<OrganizationLeaf> {
+/** The firm: on every page. Its names are the build's; the rest is the facts the firm edits. */
+function organizationJsonLd(facts: SiteFacts, origin: string): WithContext<OrganizationLeaf> {
   const contactPoint: ContactPointLeaf = {
     "@type": "ContactPoint",
     contactType: "sales",
-    email: site.contactEmail,
+    email: facts.contactEmail,
     url: absoluteUrl(origin, ROUTES.contactUs),
     availableLanguage: "en",
   };
@@ -258,25 +294,25 @@ function organizationJsonLd(site: SiteFacts, origin: string): WithContext<Organi
     "@context": CONTEXT,
     "@type": "Organization",
     "@id": organizationId(origin),
-    name: site.firmName,
-    alternateName: site.shortName,
+    name: SITE.firmName,
+    alternateName: SITE.shortName,
     url: absoluteUrl(origin, "/"),
     logo: logoJsonLd(origin),
-    description: site.mission,
-    email: site.contactEmail,
+    description: facts.mission,
+    email: facts.contactEmail,
     contactPoint,
-    sameAs: [site.networkUrl],
+    sameAs: [facts.networkUrl],
   };
 }
 
 /** The site itself: Home only (it gives search results the site's name). */
-function websiteJsonLd(site: SiteFacts, origin: string): WithContext<WebSiteLeaf> {
+function websiteJsonLd(origin: string): WithContext<WebSiteLeaf> {
   return {
     "@context": CONTEXT,
     "@type": "WebSite",
     "@id": `${absoluteUrl(origin, "/")}#website`,
-    name: site.firmName,
-    alternateName: site.shortName,
+    name: SITE.firmName,
+    alternateName: SITE.shortName,
     url: absoluteUrl(origin, "/"),
     inLanguage: "en",
     publisher: { "@id": organizationId(origin) },
@@ -349,6 +385,8 @@ export interface PageMetaInput {
   /** The page's path, e.g. "/weare": its canonical address is origin + path. */
   path: string;
   origin: string;
+  /** The site facts: the organization's description, address and network link. */
+  facts: SiteFacts;
   type?: "website" | "article";
   image?: ShareImage;
   /** JSON-LD besides the organization's, which every page carries. */
@@ -362,6 +400,7 @@ export function pageMeta({
   description,
   path,
   origin,
+  facts,
   type = "website",
   image = SHARE_IMAGE,
   jsonLd = [],
@@ -369,7 +408,7 @@ export function pageMeta({
 }: PageMetaInput): MetaDescriptor[] {
   const url = absoluteUrl(origin, path);
   const imageUrl = absoluteUrl(origin, image.path);
-  const blocks: readonly JsonLd[] = [organizationJsonLd(SITE, origin), ...jsonLd];
+  const blocks: readonly JsonLd[] = [organizationJsonLd(facts, origin), ...jsonLd];
   return [
     { title },
     { name: "description", content: description },
@@ -416,21 +455,30 @@ export function routeMeta(
   matches: Matches,
   options: RouteMetaOptions = {},
 ): MetaDescriptor[] {
-  return pageMetaFor(path, originFrom(matches), options);
+  return pageMetaFor(path, originFrom(matches), factsFrom(matches), options);
 }
 
-/** routeMeta with the origin given: for tests and for callers that have it. */
+/** routeMeta with the origin and the facts given: for tests and for callers that have them. */
 export function pageMetaFor(
   path: PagePath,
   origin: string,
+  facts: SiteFacts,
   { people }: RouteMetaOptions = {},
 ): MetaDescriptor[] {
-  const { title, description, noindex } = PAGE_SEO[path];
+  const { title, description, noindex } = pageSeo(path, facts);
   const jsonLd: JsonLd[] = [
-    ...(path === ROUTES.home ? [websiteJsonLd(SITE, origin)] : []),
+    ...(path === ROUTES.home ? [websiteJsonLd(origin)] : []),
     ...(people ?? []).map((member) => personJsonLd(member, origin)),
   ];
-  return pageMeta({ title, description, path, origin, jsonLd, noindex: noindex === true });
+  return pageMeta({
+    title,
+    description,
+    path,
+    origin,
+    facts,
+    jsonLd,
+    noindex: noindex === true,
+  });
 }
 
 /** The title of a case study's page. */
@@ -448,15 +496,20 @@ export function caseStudyTitle(study: Pick<CaseStudySeo, "title">): string {
  *   };
  */
 export function caseStudyMeta(study: CaseStudySeo, matches: Matches): MetaDescriptor[] {
-  return caseStudyMetaFor(study, originFrom(matches));
+  return caseStudyMetaFor(study, originFrom(matches), factsFrom(matches));
 }
 
-export function caseStudyMetaFor(study: CaseStudySeo, origin: string): MetaDescriptor[] {
+export function caseStudyMetaFor(
+  study: CaseStudySeo,
+  origin: string,
+  facts: SiteFacts,
+): MetaDescriptor[] {
   return pageMeta({
     title: caseStudyTitle(study),
     description: clampDescription(study.summary),
     path: caseStudyPath(study.slug),
     origin,
+    facts,
     type: "article",
     jsonLd: [articleJsonLd(study, origin)],
   });
@@ -475,6 +528,6 @@ export function notFoundMeta(matches: Matches): MetaDescriptor[] {
     { title: NOT_FOUND_SEO.title },
     { name: "description", content: NOT_FOUND_SEO.description },
     { name: "robots", content: "noindex" },
-    { "script:ld+json": organizationJsonLd(SITE, origin) },
+    { "script:ld+json": organizationJsonLd(factsFrom(matches), origin) },
   ];
 }

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, data, type MetaFunction, useActionData } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
-import { SITE } from "../../shared/site.ts";
 import { InquiryForm } from "../features/contact/InquiryForm.tsx";
 import { answerInquiryPost } from "../features/contact/inquiryPost.ts";
+import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.contactUs, matches);
@@ -19,15 +19,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ContactUsPage() {
   const posted = useActionData<typeof action>();
+  const { contactInvitation, contactEmail } = useSiteFacts();
   return (
     <section className="section section--warm">
       <div className="container contact">
         <div>
           <p className="eyebrow">Contact Us</p>
           <h1 id="contact-title">Learn More</h1>
-          <p className="lede">{SITE.contactInvitation}</p>
+          <p className="lede">{contactInvitation}</p>
           <p>
-            Prefer e-mail? Write to <a href={`mailto:${SITE.contactEmail}`}>{SITE.contactEmail}</a>.
+            Prefer e-mail? Write to <a href={`mailto:${contactEmail}`}>{contactEmail}</a>.
           </p>
         </div>
         <InquiryForm posted={posted} />

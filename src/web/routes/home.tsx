@@ -1,7 +1,7 @@
 import { Link, type MetaFunction } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
-import { SITE } from "../../shared/site.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
+import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.home, matches);
@@ -29,6 +29,7 @@ const PATHS = [
 ] as const;
 
 export default function HomePage() {
+  const { mission } = useSiteFacts();
   return (
     <>
       <section className="video-hero home-hero" aria-labelledby="home-hero-title">
@@ -41,7 +42,7 @@ export default function HomePage() {
       </section>
 
       <section className="mission-banner" aria-label="Our mission">
-        <p className="mission-banner__text container">{SITE.mission}</p>
+        <p className="mission-banner__text container">{mission}</p>
       </section>
 
       <section className="section home-pitch">

@@ -13,9 +13,9 @@ import {
   useActionData,
 } from "react-router";
 import { ROUTES, SUBSCRIBE_PATH } from "../../shared/routes.ts";
-import { SITE } from "../../shared/site.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
 import { answerSubscribePost } from "../features/newsletter/subscribePost.ts";
+import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(SUBSCRIBE_PATH, matches);
@@ -28,12 +28,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SubscribePage() {
   const posted = useActionData<typeof action>();
+  const { newsletterInvitation } = useSiteFacts();
   return (
     <section className="section section--warm subscribe-page">
       <div className="container subscribe-page__card">
         <p className="eyebrow">Insight newsletter</p>
         <h1 id="subscribe-title">Subscribe to Insight</h1>
-        <p className="lede">{SITE.newsletterInvitation}</p>
+        <p className="lede">{newsletterInvitation}</p>
         <SubscribeForm variant="page" posted={posted} />
         <p className="subscribe-page__back">
           <Link to={ROUTES.home}>Back to the home page</Link>

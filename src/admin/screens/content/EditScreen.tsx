@@ -7,6 +7,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { CONTENT_PATHS, type Entry, type ListSpec } from "../../../shared/admin/content.ts";
 import { caseStudyPath } from "../../../shared/routes.ts";
 import { api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { EntryForm } from "./EntryForm.tsx";
 import { titleOf } from "./format.ts";
@@ -32,7 +33,7 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
       setEntry(await api.get<Entry>(CONTENT_PATHS.entry(spec.list, id)));
       setLoadFailure(null);
     } catch (error) {
-      setLoadFailure(error instanceof Error ? error.message : String(error));
+      setLoadFailure(failureText(error));
     }
   }, [spec.list, id]);
 

@@ -15,6 +15,7 @@ import {
   type ListSpec,
 } from "../../../shared/admin/content.ts";
 import { ApiError, api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { Notice } from "../../components/Notice.tsx";
@@ -91,7 +92,7 @@ export function EntryForm({ spec, entry, onWritten, onReload }: EntryFormProps) 
       }
       setOutcome({
         tone: "error",
-        text: error instanceof Error ? error.message : String(error),
+        text: failureText(error),
         stale: error instanceof ApiError && error.status === 409 && fields.length === 0,
       });
     }

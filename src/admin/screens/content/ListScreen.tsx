@@ -15,6 +15,7 @@ import {
   type ListSpec,
 } from "../../../shared/admin/content.ts";
 import { ApiError, api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { titleOf, withArticle } from "./format.ts";
@@ -70,7 +71,7 @@ export function ListScreen({ spec }: { spec: ListSpec }) {
           setEntries(before);
           setOutcome({
             tone: "error",
-            text: error instanceof Error ? error.message : String(error),
+            text: failureText(error),
             stale: error instanceof ApiError && error.status === 409,
           });
         }
@@ -96,7 +97,7 @@ export function ListScreen({ spec }: { spec: ListSpec }) {
     } catch (error) {
       setOutcome({
         tone: "error",
-        text: error instanceof Error ? error.message : String(error),
+        text: failureText(error),
         stale: error instanceof ApiError && error.status === 409,
       });
     }

@@ -1,0 +1,127 @@
+/**
+ * The five site facts in one form, checked by the schema the server checks
+ * them with. A save sends the version the form was loaded from; if someone
+ * else saved since, the server refuses it and the form keeps everything
+ * typed, with the choice to load their version instead.
+ */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import {
+  SITE_FACT_FIELDS,
+  SITE_FACTS_PATHS,
+  type SiteFactsAnswer,
+} from "../../../shared/admin/site-facts.ts";
+import { type SiteFacts, siteFactsSchema } from "../../../shared/site-facts.ts";
+import { ApiError, api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
+import { Field } from "../../components/Field.tsx";
+import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { Notice } from "../../components/Notice.tsx";
+
+const formSchema = z.object({ fields: siteFactsSchema });
+
+interface FormValues {
+  fields: SiteFacts;
+}
+
+interface Outcome {
+  tone: "success" | "error";
+  text: string;
+  /** Someone else saved first: offer their version. */
+  stale?: boolean;
+}
+
+const valuesOf = (answer: SiteFactsAnswer): FormValues => ({
+  fields: answer.fields as SiteFacts,
+});
+
+interface SiteFactsFormProps {
+  facts: SiteFactsAnswer;
+  onWritten(facts: SiteFactsAnswer): void;
+  /** Loads the facts as they are now (after someone else saved them). */
+  onReload(): Promise<void>;
+}
+
+export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps) {
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: valuesOf(facts) });
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  // Saved, restored or reloaded facts are what the form shows from then on.
+  useEffect(() => {
+    reset(valuesOf(facts));
+  }, [facts, reset]);
+
+  const submit = handleSubmit(async (values) => {
+    setOutcome(null);
+    try {
+      const saved = await api.put<SiteFactsAnswer>(SITE_FACTS_PATHS.facts, {
+        fields: values.fields,
+        version: facts.version,
+      });
+      setOutcome({
+        tone: "success",
+        text: `Saved as version ${saved.version}. The site shows it now.`,
+      });
+      onWritten(saved);
+    } catch (error) {
+      setOutcome({
+        tone: "error",
+        text: failureText(error),
+        stale: error instanceof ApiError && error.status === 409,
+      });
+    }
+  });
+
+  async function loadTheirs() {
+    setOutcome(null);
+    await onReload();
+  }
+
+  return (
+    <form className="panel entry-form site-facts-form" onSubmit={submit} noValidate>
+      {SITE_FACT_FIELDS.map(({ name, label, hint, rows, type }) => {
+        const error = errors.fields?.[name]?.message;
+        return rows ? (
+          <FieldFrame key={name} label={label} hint={hint} error={error}>
+            {(control) => <textarea {...control} rows={rows} {...register(`fields.${name}`)} />}
+          </FieldFrame>
+        ) : (
+          <Field
+            key={name}
+            label={label}
+            hint={hint}
+            error={error}
+            type={type}
+            {...register(`fields.${name}`)}
+          />
+        );
+      })}
+      <div className="entry-form__actions">
+        <button className="button button-primary" type="submit" disabled={isSubmitting}>
+          {isSubmitting ? "Saving…" : "Save"}
+        </button>
+        {isDirty ? <span className="entry-form__dirty">Unsaved changes</span> : null}
+      </div>
+      {outcome ? (
+        <Notice tone={outcome.tone}>
+          {outcome.text}
+          {outcome.stale ? (
+            <>
+              {" "}
+              <button type="button" className="button button-quiet" onClick={loadTheirs}>
+                Load their version
+              </button>
+            </>
+          ) : null}
+        </Notice>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The site facts in the console (issue 9, point 5): an editor reads them,
+ * saves all five at once on the version they loaded, lists their versions
+ * and restores one. Registered inside the content area (admin/content.ts),
+ * whose error handler answers a ContentRefusal with its status and message.
+ * Every write goes through SiteFactsEditor (app.content.edit), so the pages
+ * change on the next request, is versioned, and is audited.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  SITE_FACTS_PATHS,
+  siteFactsAnswerSchema,
+  siteFactsRestoreSchema,
+  siteFactsSaveSchema,
+  siteFactsVersionsSchema,
+} from "../../shared/admin/site-facts.ts";
+import { SiteFactsEditor } from "../content/site-facts.ts";
+import type { DatabaseHandle } from "../db/connection.ts";
+import type { StoredFacts } from "../db/site-facts.ts";
+import { authorOf } from "./author.ts";
+
+const refusalSchema = z.object({ message: z.string() });
+const versionParams = z.object({ version: z.coerce.number().int().positive() });
+const editor = { role: "editor" } as const;
+const TARGET = "site-facts";
+
+/** The facts as the console shows them. */
+const answer = ({ facts, version, updatedAt }: StoredFacts) => ({
+  version,
+  updatedAt,
+  fields: facts,
+});
+
+export default async function siteFactsRoutes(
+  app: FastifyInstance,
+  { database }: { database: DatabaseHandle },
+) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const facts = new SiteFactsEditor(app.content, database.db);
+
+  routes.get(
+    SITE_FACTS_PATHS.facts,
+    { schema: { response: { 200: siteFactsAnswerSchema } }, config: editor },
+    async () => answer(await facts.current()),
+  );
+
+  routes.put(
+    SITE_FACTS_PATHS.facts,
+    {
+      schema: {
+        body: siteFactsSaveSchema,
+        response: { 200: siteFactsAnswerSchema, 409: refusalSchema },
+      },
+      config: editor,
+    },
+    async (request) => {
+      const { version, fields } = request.body;
+      const saved = await facts.save(version, fields, authorOf(request));
+      await app.audit(request, "content-saved", TARGET, {
+        changed: saved.changed,
+        version: saved.version,
+      });
+      return answer(saved);
+    },
+  );
+
+  routes.get(
+    SITE_FACTS_PATHS.versions,
+    { schema: { response: { 200: siteFactsVersionsSchema } }, config: editor },
+    async () => ({
+      versions: (await facts.versions()).map(({ data, ...version }) => ({
+        ...version,
+        fields: data,
+      })),
+    }),
+  );
+
+  routes.post(
+    SITE_FACTS_PATHS.restore(":version"),
+    {
+      schema: {
+        params: versionParams,
+        body: siteFactsRestoreSchema,
+        response: { 200: siteFactsAnswerSchema, 404: refusalSchema, 409: refusalSchema },
+      },
+      config: editor,
+    },
+    async (request) => {
+      const from = request.params.version;
+      const restored = await facts.restore(request.body.version, from, authorOf(request));
+      await app.audit(request, "content-restored", TARGET, {
+        from,
+        changed: restored.changed,
+        version: restored.version,
+      });
+      return answer(restored);
+    },
+  );
+}

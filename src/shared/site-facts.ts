@@ -1,0 +1,64 @@
+/**
+ * The site facts the firm edits in the console (issue 9, point 5): its
+ * mission, the two invitations, the contact address and the network link.
+ * They live in the database (site_facts), seeded from content/site.json, and
+ * reach the pages through the root loader. The firm's names and its method
+ * stay build constants (shared/site.ts).
+ *
+ * The pages import only the SiteFacts type from here, so the public bundle
+ * carries no Zod.
+ */
+import { z } from "zod";
+
+export const SITE_FACT_KEYS = [
+  "mission",
+  "newsletterInvitation",
+  "contactInvitation",
+  "contactEmail",
+  "networkUrl",
+] as const;
+export type SiteFactKey = (typeof SITE_FACT_KEYS)[number];
+
+/** The longest each text may be, in characters (the console's form says so). */
+export const SITE_FACT_MAX = {
+  mission: 300,
+  newsletterInvitation: 400,
+  contactInvitation: 400,
+} as const;
+
+/** One paragraph of the page: line breaks and runs of spaces become one space. */
+const paragraph = (what: string, max: number) =>
+  z
+    .string({ error: `Enter ${what}.` })
+    .transform((value) => value.replace(/\s+/g, " ").trim())
+    .pipe(z.string().min(1, `Enter ${what}.`).max(max, `Keep it to ${max} characters.`));
+
+const contactEmail = z
+  .string({ error: "Enter an e-mail address." })
+  .trim()
+  .pipe(z.email("Enter an e-mail address, e.g. hello@firm.example.").max(254));
+
+const networkUrl = z
+  .string({ error: "Enter the address of the firm's page." })
+  .trim()
+  .pipe(
+    z
+      .url({
+        protocol: /^https$/,
+        hostname: z.regexes.domain,
+        error:
+          "Enter an address that starts with https://, e.g. https://www.linkedin.com/company/…",
+      })
+      .max(500, "Keep it to 500 characters."),
+  );
+
+/** The facts, each checked as the console's form, its API and the seed check them. */
+export const siteFactsSchema = z.strictObject({
+  mission: paragraph("the mission", SITE_FACT_MAX.mission),
+  newsletterInvitation: paragraph("the newsletter invitation", SITE_FACT_MAX.newsletterInvitation),
+  contactInvitation: paragraph("the contact invitation", SITE_FACT_MAX.contactInvitation),
+  contactEmail,
+  networkUrl,
+} satisfies Record<SiteFactKey, z.ZodType>);
+
+export type SiteFacts = z.infer<typeof siteFactsSchema>;
