@@ -10,6 +10,7 @@ import consoleAuth from "../../src/server/auth/plugin.ts";
 import xsrf, { XSRF_REJECTED_MESSAGE } from "../../src/server/security/xsrf.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { ROLES, type Role } from "../../src/shared/admin/roles.ts";
+import { LARGEST_ROW_ID } from "../../src/shared/row-id.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -73,6 +74,29 @@ describe.each(ENGINES)("console authorisation on $engine", (engine) => {
         response.statusCode === 401 ||
         (response.statusCode === 403 && response.json().message === AUTH_TEXTS.roleTooWeak);
       expect({ route, gated }).toEqual({ route, gated: false });
+    }
+  });
+});
+
+describe.each(ENGINES)("console ids out of range on $engine", (engine) => {
+  let t: TestApp;
+  let owner: ConsoleClient;
+  beforeAll(async () => {
+    t = await startApp(engine);
+    await createAccount(t.database, "owner", "range-owner@firm.example");
+    owner = await signIn(t.app, "range-owner@firm.example");
+  });
+  afterAll(() => t.close());
+
+  it("are refused as the request's fault, never answered 500", async () => {
+    const withIds = t.app.consoleRoutes.filter(
+      (route) => route.role !== "public" && route.url.includes(":"),
+    );
+    expect(withIds.length).toBeGreaterThan(10);
+    for (const route of withIds) {
+      const url = route.url.replace(/:[A-Za-z]+/g, String(LARGEST_ROW_ID + 1));
+      const response = await owner.request(route.method, url, {});
+      expect({ route, status: response.statusCode }).toEqual({ route, status: 400 });
     }
   });
 });

@@ -30,6 +30,7 @@ import {
   versionsAnswerSchema,
   visibilitySchema,
 } from "../../shared/admin/content.ts";
+import { idParamsSchema, rowIdSchema } from "../../shared/row-id.ts";
 import { ContentEditor, ContentRefusal } from "../content/editing.ts";
 import type { StoredEntry } from "../db/content-admin.ts";
 import { recordMedia } from "../db/media.ts";
@@ -45,8 +46,7 @@ const refusalSchema = z.object({
   message: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
 });
-const idParams = z.object({ id: z.coerce.number().int().positive() });
-const versionParams = idParams.extend({ version: z.coerce.number().int().positive() });
+const versionParams = idParamsSchema.extend({ version: rowIdSchema });
 const editor = { role: "editor" } as const;
 
 export default async function contentRoutes(
@@ -108,7 +108,7 @@ export default async function contentRoutes(
 
     routes.get(
       CONTENT_PATHS.entry(list, ":id"),
-      { schema: { params: idParams, response: { 200: entrySchema } }, config: editor },
+      { schema: { params: idParamsSchema, response: { 200: entrySchema } }, config: editor },
       (request) => content.find(spec, request.params.id),
     );
 
@@ -116,7 +116,7 @@ export default async function contentRoutes(
       CONTENT_PATHS.entry(list, ":id"),
       {
         schema: {
-          params: idParams,
+          params: idParamsSchema,
           body: saveSchemaOf(spec),
           response: { 200: entrySchema, 409: refusalSchema },
         },
@@ -143,7 +143,7 @@ export default async function contentRoutes(
       CONTENT_PATHS.visibility(list, ":id"),
       {
         schema: {
-          params: idParams,
+          params: idParamsSchema,
           body: visibilitySchema,
           response: { 200: entrySchema, 409: refusalSchema },
         },
@@ -168,7 +168,7 @@ export default async function contentRoutes(
 
     routes.get(
       CONTENT_PATHS.versions(list, ":id"),
-      { schema: { params: idParams, response: { 200: versionsAnswerSchema } }, config: editor },
+      { schema: { params: idParamsSchema, response: { 200: versionsAnswerSchema } }, config: editor },
       async (request) => {
         const versions = await content.versions(spec, request.params.id);
         return {

@@ -16,13 +16,14 @@ import {
   siteFactsSaveSchema,
   siteFactsVersionsSchema,
 } from "../../shared/admin/site-facts.ts";
+import { rowIdSchema } from "../../shared/row-id.ts";
 import { SiteFactsEditor } from "../content/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { StoredFacts } from "../db/site-facts.ts";
 import { authorOf } from "./author.ts";
 
 const refusalSchema = z.object({ message: z.string() });
-const versionParams = z.object({ version: z.coerce.number().int().positive() });
+const versionParams = z.object({ version: rowIdSchema });
 const editor = { role: "editor" } as const;
 const TARGET = "site-facts";
 

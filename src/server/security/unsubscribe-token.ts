@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
+import { LARGEST_ROW_ID } from "../../shared/row-id.ts";
 import { type Database, nowIso } from "../db/schema.ts";
 import type { Subscription } from "../db/subscriptions.ts";
 
@@ -23,17 +24,11 @@ export function signUnsubscribeToken(secret: string, subscription: Subscription)
   return `${subscription.id}.${signature(secret, subscription)}`;
 }
 
-/**
- * The largest id a subscription can have: PostgreSQL's integer column, which
- * fails the whole query for a larger number instead of finding no row.
- */
-const LARGEST_SUBSCRIPTION_ID = 2_147_483_647;
-
 /** The subscription id a token names, or null when the token is malformed or no id can be that large. */
 export function tokenSubscriptionId(token: string): number | null {
   const match = /^(\d{1,15})\.[A-Za-z0-9_-]{43}$/.exec(token);
   const id = match ? Number(match[1]) : null;
-  return id !== null && id <= LARGEST_SUBSCRIPTION_ID ? id : null;
+  return id !== null && id <= LARGEST_ROW_ID ? id : null;
 }
 
 export function tokenMatches(secret: string, token: string, subscription: Subscription): boolean {

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { INQUIRY_TYPES } from "../inquiry.ts";
+import { idParamsSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
 
 const ROOT = `${ADMIN_API}/inquiries`;
@@ -64,7 +65,7 @@ export const inquiryListQuerySchema = inquiryFilterSchema.extend({
 });
 export type InquiryListQuery = z.input<typeof inquiryListQuerySchema>;
 
-export const inquiryIdSchema = z.object({ id: z.coerce.number().int().positive() });
+export const inquiryIdSchema = idParamsSchema;
 
 export const statusChangeSchema = z.strictObject({
   status: z.enum(INQUIRY_STATUSES, { error: "Choose one of the statuses." }),

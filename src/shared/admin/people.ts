@@ -4,6 +4,7 @@
  * console's forms, its client and the server's routes alike.
  */
 import { z } from "zod";
+import { idParamsSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
 import { ROLES } from "./roles.ts";
 
@@ -58,7 +59,7 @@ export type Invite = z.infer<typeof inviteSchema>;
 
 export const roleChangeSchema = z.object({ role: z.enum(ROLES, "Choose a role.") });
 
-export const personParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const personParamsSchema = idParamsSchema;
 
 export const secondFactorSettingSchema = z.object({ required: z.boolean() });
 export type SecondFactorSetting = z.infer<typeof secondFactorSettingSchema>;

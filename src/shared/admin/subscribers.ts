@@ -3,6 +3,7 @@
  * screens, their client and the server's routes alike.
  */
 import { z } from "zod";
+import { idParamsSchema } from "../row-id.ts";
 import { EMAIL_MAX_LENGTH } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 
@@ -78,7 +79,7 @@ export const subscriberListQuerySchema = subscriberFilterSchema.extend({
 });
 export type SubscriberListQuery = z.infer<typeof subscriberListQuerySchema>;
 
-export const subscriberIdSchema = z.object({ id: z.coerce.number().int().positive() });
+export const subscriberIdSchema = idParamsSchema;
 
 const isoDate = z.string();
 

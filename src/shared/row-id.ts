@@ -1,0 +1,18 @@
+/**
+ * The id of a row, as a path or a token names it. Ids are integer columns:
+ * PostgreSQL fails the whole query for a number beyond them (a 500) where
+ * SQLite simply finds no row, so a larger number is refused before any query.
+ */
+import { z } from "zod";
+
+/** The largest value of an integer column (PostgreSQL's `integer`). */
+export const LARGEST_ROW_ID = 2_147_483_647;
+
+export const rowIdSchema = z.coerce
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be 1 or more")
+  .max(LARGEST_ROW_ID, "names no record");
+
+/** A path's `:id` parameter. */
+export const idParamsSchema = z.object({ id: rowIdSchema });
