@@ -21,12 +21,15 @@ import type { DatabaseHandle } from "./db/connection.ts";
 import mail from "./mail/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
+import overload from "./ops/overload.ts";
+import { serverTimeouts } from "./ops/timeouts.ts";
 import crawlers from "./pages/crawlers.ts";
 import pages from "./pages/plugin.ts";
 import type { PageRenderer } from "./pages/renderer.ts";
 import errors from "./security/errors.ts";
 import headers from "./security/headers.ts";
 import rateLimit from "./security/rate-limit.ts";
+import { proxyTrust } from "./security/trust-proxy.ts";
 import { unsubscribeSecret } from "./security/unsubscribe-token.ts";
 import xsrf from "./security/xsrf.ts";
 import canonicalPaths from "./static/canonical-paths.ts";
@@ -45,7 +48,11 @@ export interface AppOptions {
 export async function buildApp({ config, database, logger, renderer }: AppOptions) {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: proxyTrust(config.TRUST_PROXY),
+    ...serverTimeouts(config),
+    // A request arriving on an open connection while the server closes is
+    // served (ops/graceful-close.ts), not refused with 503.
+    return503OnClosing: false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
@@ -58,6 +65,7 @@ export async function buildApp({ config, database, logger, renderer }: AppOption
   await app.register(gracefulClose);
   await app.register(errors);
   await app.register(headers);
+  await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
   await app.register(compress, { encodings: ["br", "gzip"] });
   await app.register(xsrf);
   await app.register(rateLimit);

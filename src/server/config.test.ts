@@ -26,6 +26,11 @@ describe("loadConfig", () => {
     ["PUBLIC_ORIGIN", "https://example.com/path"],
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "yes"],
+    ["TRUST_PROXY", "true"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "127.0.0.1, proxy.internal"],
+    ["REQUEST_TIMEOUT_MS", "0"],
+    ["MAX_EVENT_LOOP_DELAY_MS", "-1"],
   ])("rejects %s=%s with one line naming both", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -35,5 +40,39 @@ describe("loadConfig", () => {
       expect(message).toContain(`${name}="${value}"`);
       expect(message).not.toContain("\n");
     }
+  });
+
+  it("refuses TRUST_PROXY=true, saying what to write instead", () => {
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(
+      /^Invalid environment variable TRUST_PROXY="true": .*write the number of proxies in front of the site \(e\.g\. 1\) or their addresses/,
+    );
+  });
+
+  it.each([
+    ["false", false],
+    ["0", false],
+    ["1", 1],
+    ["2", 2],
+    ["127.0.0.1", ["127.0.0.1"]],
+    ["10.0.0.0/8, ::1, fd00::/8,loopback", ["10.0.0.0/8", "::1", "fd00::/8", "loopback"]],
+  ])("reads TRUST_PROXY=%s as a hop count or a list of proxies", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("refuses a headers time-out longer than the request time-out", () => {
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: "5000", HEADERS_TIMEOUT_MS: "6000" })).toThrow(
+      /^Invalid environment variable HEADERS_TIMEOUT_MS="6000": must not exceed REQUEST_TIMEOUT_MS/,
+    );
+  });
+
+  it("refuses to start in production without PUBLIC_ORIGIN, naming it", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
+      /^Invalid environment variable PUBLIC_ORIGIN="": must be set when NODE_ENV=production/,
+    );
+    expect(
+      loadConfig({ NODE_ENV: "production", PUBLIC_ORIGIN: "https://www.firm.example" })
+        .PUBLIC_ORIGIN,
+    ).toBe("https://www.firm.example");
+    expect(loadConfig({ NODE_ENV: "development" }).PUBLIC_ORIGIN).toBe("http://localhost:3000");
   });
 });

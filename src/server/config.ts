@@ -2,6 +2,7 @@
  * Environment configuration, validated once at start. A bad value stops the
  * process with one line naming the variable, so a typo never half-starts a site.
  */
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { SITE } from "../shared/site.ts";
@@ -18,7 +19,50 @@ const path = (fallback: string) =>
 
 const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
 
-const envSchema = z.object({
+const DEFAULT_PUBLIC_ORIGIN = "http://localhost:3000";
+
+/** Names Fastify (proxy-addr) knows for the private ranges. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies' X-Forwarded-* headers to believe: none (`false`), the nearest
+ * N (a hop count), or those at the listed addresses. `true` would let any
+ * client choose its own address, and so its own rate limit.
+ */
+const trustedProxies = z.string().transform((value, context): false | number | string[] => {
+  if (value === "false" || value === "0") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true") {
+    context.addIssue({
+      code: "custom",
+      message:
+        "would believe any client's X-Forwarded-For; write the number of proxies in front of the site (e.g. 1) or their addresses (e.g. 127.0.0.1 or 10.0.0.0/8)",
+    });
+    return z.NEVER;
+  }
+  const entries = value.split(",").map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    context.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(wrong)} is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
+const variables = z.object({
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATABASE_URL: z
@@ -29,14 +73,19 @@ const envSchema = z.object({
   PUBLIC_ORIGIN: z
     .url()
     .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
-    .default("http://localhost:3000"),
+    .optional(),
   STATIC_DIR: path("build/client"),
   SERVER_BUILD: path("build/server/index.js"),
   CONTENT_DIR: path("content"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustedProxies.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
 
   SMTP_URL: z
     .url()
@@ -63,6 +112,25 @@ const envSchema = z.object({
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
 });
 
+const envSchema = variables
+  .superRefine((env, context) => {
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      context.addIssue({
+        code: "custom",
+        path: ["HEADERS_TIMEOUT_MS"],
+        message: `must not exceed REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}), which includes the headers`,
+      });
+    }
+    if (env.NODE_ENV === "production" && env.PUBLIC_ORIGIN === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["PUBLIC_ORIGIN"],
+        message: `must be set when NODE_ENV=production: the links in every e-mail point to it (else to ${DEFAULT_PUBLIC_ORIGIN})`,
+      });
+    }
+  })
+  .transform((env) => ({ ...env, PUBLIC_ORIGIN: env.PUBLIC_ORIGIN ?? DEFAULT_PUBLIC_ORIGIN }));
+
 export type Config = z.infer<typeof envSchema>;
 
 export class ConfigError extends Error {}
@@ -70,7 +138,7 @@ export class ConfigError extends Error {}
 /** Reads the configuration from an environment; empty values count as unset. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== ""),
+    Object.entries(env).filter(([key, value]) => key in variables.shape && value !== ""),
   );
   const result = envSchema.safeParse(present);
   if (result.success) return result.data;

@@ -198,7 +198,7 @@ describe.each(ENGINES)("console sign-in on $engine", (engine) => {
   });
 
   it("marks the session cookie Secure over HTTPS", async () => {
-    const https = await startApp(engine, { TRUST_PROXY: "true" });
+    const https = await startApp(engine, { TRUST_PROXY: "127.0.0.1" });
     try {
       await createAccount(https.database, "viewer", "secure@firm.example");
       const client = await anonymous(https.app);

@@ -7,7 +7,7 @@ import { VALID_INQUIRY } from "../support/fixtures.ts";
 describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(engine, { TRUST_PROXY: "true" });
+    t = await startApp(engine, { TRUST_PROXY: "127.0.0.1" });
   });
   afterAll(() => t.close());
 

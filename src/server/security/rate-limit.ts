@@ -1,6 +1,8 @@
 /**
  * Per-address limits for the routes that write (their config opts in), so a
- * script cannot flood the inbox or the subscriber list.
+ * script cannot flood the inbox or the subscriber list. The address is
+ * request.ip, which takes X-Forwarded-For only from the proxies TRUST_PROXY
+ * names (trust-proxy.ts).
  */
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";

@@ -1,0 +1,44 @@
+/**
+ * Settings that would run a site wrongly stop the process at start, with one
+ * line naming the variable and what to write instead.
+ */
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { runServer } from "../support/server-process.ts";
+
+/** A server that starts anyway is stopped after this, so the test fails without leaving it running. */
+const START_LIMIT_MS = 10_000;
+
+async function refusal(env: Record<string, string>) {
+  const child = runServer(env);
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const stop = setTimeout(() => child.kill("SIGKILL"), START_LIMIT_MS);
+  const [code] = await once(child, "exit");
+  clearTimeout(stop);
+  return { code, lines: stderr.trim().split("\n") };
+}
+
+describe("start-up refusals", () => {
+  it("refuses NODE_ENV=production without PUBLIC_ORIGIN, which every e-mail's links use", async () => {
+    const { code, lines } = await refusal({ NODE_ENV: "production", PUBLIC_ORIGIN: "" });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^Invalid environment variable PUBLIC_ORIGIN="": must be set when NODE_ENV=production/,
+      ),
+    ]);
+  });
+
+  it("refuses TRUST_PROXY=true, saying to write a hop count or the proxies' addresses", async () => {
+    const { code, lines } = await refusal({ TRUST_PROXY: "true" });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^Invalid environment variable TRUST_PROXY="true": .*number of proxies .*\(e\.g\. 1\) or their addresses/,
+      ),
+    ]);
+  });
+});
