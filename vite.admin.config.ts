@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { defineConfig } from "vite";
 
-const apiPort = process.env.API_PORT ?? "3001";
+const apiPort = process.env.API_PORT ?? "3000";
 
 export default defineConfig({
   root: resolve(import.meta.dirname, "src/admin"),

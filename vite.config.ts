@@ -1,12 +1,8 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
-const apiPort = process.env.API_PORT ?? "3001";
-
+// `npm run build` builds the site with this; `npm run dev` serves it through
+// the real server with Vite as middleware (scripts/dev-server.ts).
 export default defineConfig({
   plugins: [reactRouter()],
-  server: {
-    // `npm run dev`: the API runs beside Vite's dev server.
-    proxy: { "/api": `http://127.0.0.1:${apiPort}` },
-  },
 });

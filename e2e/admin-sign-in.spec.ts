@@ -11,6 +11,8 @@ test("an owner signs in, sees every area, and signs out", async ({ page }) => {
   for (const area of ["Inquiries", "Subscribers", "Content", "People", "Audit log"]) {
     await expect(nav.getByRole("link", { name: area })).toBeVisible();
   }
+  // The first screen's requests finish before signing out, or they would end in 401.
+  await page.waitForLoadState("networkidle");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
   await page.reload();

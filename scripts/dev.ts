@@ -1,23 +1,20 @@
 /**
- * `npm run dev`: the API with reload on change, and Vite's dev servers with hot
- * reload for the site (http://localhost:5173) and the console
- * (http://localhost:5174/admin/), which proxy /api to it. Ctrl-C stops all three.
+ * `npm run dev`: the site with hot reload on http://localhost:3000 (the real
+ * server with pages from Vite, dev-server.ts, restarted when server code
+ * changes) and the console's Vite dev server on http://localhost:5174/admin/,
+ * which sends /api to the site. Ctrl-C stops both.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 
-const apiPort = process.env.API_PORT ?? "3001";
+const port = process.env.PORT ?? "3000";
 const children: ChildProcess[] = [
-  spawn("npx", ["tsx", "watch", "src/server/main.ts"], {
+  spawn("npx", ["tsx", "watch", "--exclude", "src/web/**", "scripts/dev-server.ts"], {
     stdio: "inherit",
-    env: { ...process.env, PORT: apiPort, HOST: "127.0.0.1" },
-  }),
-  spawn("npx", ["react-router", "dev"], {
-    stdio: "inherit",
-    env: { ...process.env, API_PORT: apiPort },
+    env: { ...process.env, PORT: port },
   }),
   spawn("npx", ["vite", "-c", "vite.admin.config.ts", "--port", "5174"], {
     stdio: "inherit",
-    env: { ...process.env, API_PORT: apiPort },
+    env: { ...process.env, API_PORT: port },
   }),
 ];
 

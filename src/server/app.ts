@@ -4,8 +4,9 @@
  * every route's schema is a Zod schema, and its types come from it.
  */
 import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
 import compress from "@fastify/compress";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyServerFactory, type FastifyServerOptions } from "fastify";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -43,10 +44,13 @@ export interface AppOptions {
   logger?: FastifyServerOptions["logger"];
   /** Renders the pages (from the server build); null serves the API only. */
   renderer: PageRenderer | null;
+  /** The HTTP server to serve on (`npm run dev` puts Vite's middleware in front). */
+  serverFactory?: FastifyServerFactory<Server>;
 }
 
-export async function buildApp({ config, database, logger, renderer }: AppOptions) {
+export async function buildApp({ config, database, logger, renderer, serverFactory }: AppOptions) {
   const app = Fastify({
+    ...(serverFactory ? { serverFactory } : {}),
     logger: logger ?? { level: config.LOG_LEVEL },
     trustProxy: proxyTrust(config.TRUST_PROXY),
     ...serverTimeouts(config),

@@ -50,7 +50,8 @@ const pageStyles = `${designTokensCss()}\n${styles}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The head script adds the `js` class before React hydrates, on purpose.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -20,7 +20,16 @@ export interface RunOptions {
 export function runServer(env: Record<string, string>, { preload = [] }: RunOptions = {}) {
   const imports = ["tsx", ...preload].flatMap((module) => ["--import", module]);
   return spawn(process.execPath, [...imports, "src/server/main.ts"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      // Test runners and browsers share the cores: shedding load is tested on
+      // its own (test/process/overload.test.ts), not left to chance elsewhere.
+      MAX_EVENT_LOOP_DELAY_MS: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }

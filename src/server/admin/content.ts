@@ -168,7 +168,10 @@ export default async function contentRoutes(
 
     routes.get(
       CONTENT_PATHS.versions(list, ":id"),
-      { schema: { params: idParamsSchema, response: { 200: versionsAnswerSchema } }, config: editor },
+      {
+        schema: { params: idParamsSchema, response: { 200: versionsAnswerSchema } },
+        config: editor,
+      },
       async (request) => {
         const versions = await content.versions(spec, request.params.id);
         return {

@@ -34,11 +34,23 @@ export interface PageRenderer {
   submit?: (form: FormSubmission, context: PageContext) => Promise<RenderedPage>;
 }
 
-/** The renderer of a server build, or null when there is none (`npm run dev` serves pages itself). */
+/** The renderer of a server build, or null when there is none (`npm run dev` renders from Vite). */
 export async function loadPageRenderer(serverBuild: string): Promise<PageRenderer | null> {
   if (!existsSync(serverBuild)) return null;
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
+  return pageRendererFor(async () => build, "production");
+}
+
+/**
+ * A renderer over React Router's server build. `build` is asked for it at
+ * every render: the built file's module once loaded, or in development the
+ * module Vite compiles anew when a source file changes.
+ */
+export function pageRendererFor(
+  build: () => Promise<ServerBuild>,
+  mode: "production" | "development",
+): PageRenderer {
+  const handle = createRequestHandler(build, mode);
   const answer = async (request: Request, context: PageContext): Promise<RenderedPage> => {
     const response = await handle(request, context);
     return { status: response.status, html: await response.text() };

@@ -1,0 +1,66 @@
+/**
+ * Starts the site: validates the environment, migrates and seeds the
+ * database, builds the app and serves. close-with-grace shuts it down
+ * cleanly on SIGTERM or SIGINT (in-flight requests finish, queued mail stays
+ * queued), exits at once on a second signal, and on an uncaught error logs
+ * it, closes, and exits 1. main.ts starts the built site with it;
+ * `npm run dev` starts it with pages rendered from Vite.
+ */
+import closeWithGrace from "close-with-grace";
+import { type App, type AppOptions, buildApp } from "./app.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/connection.ts";
+import { migrateToLatest } from "./db/migrations.ts";
+import { seedOnce } from "./db/seed.ts";
+import type { PageRenderer } from "./pages/renderer.ts";
+
+export interface StartOptions {
+  /** What renders the pages, once the configuration is known. */
+  renderer(config: Config): Promise<PageRenderer | null>;
+  serverFactory?: AppOptions["serverFactory"];
+  /** Last words with the app before it listens (hooks, watchers). */
+  beforeListen?(app: App): void;
+}
+
+export async function startSite({ renderer, serverFactory, beforeListen }: StartOptions) {
+  const config = loadConfig();
+  const database = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: config.SQLITE_FILE,
+  });
+  await migrateToLatest(database.db, database.engine);
+  const seeded = await seedOnce(database.db, config.CONTENT_DIR);
+
+  const app = await buildApp({
+    config,
+    database,
+    renderer: await renderer(config),
+    ...(serverFactory ? { serverFactory } : {}),
+  });
+  app.log.info({ engine: database.engine, seeded }, "database ready");
+
+  closeWithGrace(
+    { delay: config.SHUTDOWN_TIMEOUT_MS, logger: app.log },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, "uncaught error; shutting down");
+      else app.log.info({ signal }, "shutting down: finishing in-flight requests");
+      await app.close();
+      await database.db.destroy();
+    },
+  );
+
+  beforeListen?.(app);
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
+
+/** Runs `start`, and ends the process with one line when it cannot start. */
+export function startOrExit(start: () => Promise<unknown>): void {
+  start().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+    } else {
+      console.error("Failed to start:", error);
+    }
+    process.exit(1);
+  });
+}
