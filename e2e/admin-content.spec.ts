@@ -145,7 +145,13 @@ test.describe("content editing", () => {
     // The drag handle, by keyboard alone: Space, an arrow, Space.
     await page.getByRole("button", { name: `Drag to move “${last}”` }).focus();
     await page.keyboard.press("Space");
+    // dnd-kit moves by the arrows once the pick-up has rendered: its live region
+    // says where the entry is after each step, so each key waits for the last.
+    const over = (position: number) =>
+      page.getByText(`“${last}” is over position ${position} of ${original.length}`);
+    await expect(over(original.length)).toBeAttached();
     await page.keyboard.press("ArrowUp");
+    await expect(over(original.length - 1)).toBeAttached();
     await page.keyboard.press("Space");
     await expect(
       page

@@ -23,10 +23,12 @@ import {
   updateEntry,
 } from "../db/content-admin.ts";
 import {
+  BASELINE_AUTHOR,
   findVersion,
   isUniqueViolation,
   latestVersion,
   listVersions,
+  recordChange,
   recordVersion,
   type VersionRow,
 } from "../db/content-versions.ts";
@@ -40,7 +42,6 @@ export interface Author {
 }
 
 /** The author of the version a record had before its first versioned change. */
-export const BASELINE_AUTHOR = "seed";
 
 /** A change the content refuses; its status and message are for the client. */
 export class ContentRefusal extends Error {
@@ -293,25 +294,10 @@ export async function saveIn(
   );
   if (!updated) throw stale();
   const record = { entity: spec.entity, key: keyOf(id) };
-  await recordVersion(
-    trx,
-    {
-      ...record,
-      version: loadedVersion,
-      data: stateOf(current),
-      userId: null,
-      author: BASELINE_AUTHOR,
-      at: current.updatedAt,
-    },
-    { ifAbsent: true },
-  );
-  await recordVersion(trx, {
+  await recordChange(trx, {
     ...record,
-    version: loadedVersion + 1,
-    data: state,
-    userId: author.userId,
-    author: author.name,
-    at: now,
+    from: { version: loadedVersion, data: stateOf(current), at: current.updatedAt },
+    to: { data: state, userId: author.userId, author: author.name, at: now },
   });
   return { id, version: loadedVersion + 1, updatedAt: now, ...state };
 }

@@ -20,15 +20,16 @@ import {
   siteFactsSchema,
 } from "../../shared/site-facts.ts";
 import {
+  BASELINE_AUTHOR,
   findVersion,
   isUniqueViolation,
   listVersions,
-  recordVersion,
+  recordChange,
   type VersionRow,
 } from "../db/content-versions.ts";
 import { type Database, nowIso } from "../db/schema.ts";
 import { readStoredFacts, type StoredFacts, writeSiteFacts } from "../db/site-facts.ts";
-import { type Author, BASELINE_AUTHOR, ContentRefusal } from "./editing.ts";
+import { type Author, ContentRefusal } from "./editing.ts";
 import type { SiteContent } from "./plugin.ts";
 
 const record = { entity: SITE_FACTS_ENTITY, key: SITE_FACTS_KEY };
@@ -106,25 +107,10 @@ export async function saveFactsIn(
   const current = await readStoredFacts(trx);
   if (current.version !== loadedVersion) throw stale();
   const now = nowIso();
-  await recordVersion(
-    trx,
-    {
-      ...record,
-      version: loadedVersion,
-      data: current.facts,
-      userId: null,
-      author: BASELINE_AUTHOR,
-      at: current.updatedAt,
-    },
-    { ifAbsent: true },
-  );
-  await recordVersion(trx, {
+  await recordChange(trx, {
     ...record,
-    version: loadedVersion + 1,
-    data: facts,
-    userId: author.userId,
-    author: author.name,
-    at: now,
+    from: { version: loadedVersion, data: current.facts, at: current.updatedAt },
+    to: { data: facts, userId: author.userId, author: author.name, at: now },
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? stale() : error;
   });

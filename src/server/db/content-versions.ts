@@ -48,6 +48,41 @@ export async function recordVersion(
   ).execute();
 }
 
+/** Who wrote the version a record had before its first versioned change. */
+export const BASELINE_AUTHOR = "seed";
+
+export interface Change {
+  entity: string;
+  key: string;
+  /** The version the change starts from: its number, the record then, and when it was written. */
+  from: { version: number; data: unknown; at: string };
+  /** The new version (from.version + 1): the record now, who wrote it and when. */
+  to: { data: unknown; userId: number | null; author: string; at: string };
+}
+
+/**
+ * Records a change: the version it starts from, when this is the record's
+ * first versioned change, then the new version. The new version's unique
+ * (entity, key, version) refuses a second change from the same version.
+ */
+export async function recordChange(db: Kysely<Database>, change: Change): Promise<void> {
+  const { entity, key, from, to } = change;
+  await recordVersion(
+    db,
+    {
+      entity,
+      key,
+      version: from.version,
+      data: from.data,
+      userId: null,
+      author: BASELINE_AUTHOR,
+      at: from.at,
+    },
+    { ifAbsent: true },
+  );
+  await recordVersion(db, { entity, key, version: from.version + 1, ...to });
+}
+
 /** True for an insert or update refused by a unique constraint, on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -18,19 +18,12 @@ import { ApiError, api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
-import { Notice } from "../../components/Notice.tsx";
 import { ImageField } from "./ImageField.tsx";
+import { SaveBar, type SaveOutcome } from "./SaveBar.tsx";
 
 interface FormValues {
   fields: EntryFields;
   hidden: boolean;
-}
-
-interface Outcome {
-  tone: "success" | "error";
-  text: string;
-  /** Someone else saved first: offer their version. */
-  stale?: boolean;
 }
 
 function valuesOf(spec: ListSpec, entry: Entry | null): FormValues {
@@ -62,7 +55,7 @@ export function EntryForm({ spec, entry, onWritten, onReload }: EntryFormProps) 
     watch,
     formState: { errors, isSubmitting, isDirty },
   } = useForm<FormValues>({ resolver: zodResolver(schema), defaultValues: valuesOf(spec, entry) });
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
 
   // A saved, restored or reloaded record is what the form shows from then on.
   useEffect(() => {
@@ -147,25 +140,13 @@ export function EntryForm({ spec, entry, onWritten, onReload }: EntryFormProps) 
           A hidden {spec.singular} stays here, and the site leaves it out.
         </p>
       </div>
-      <div className="entry-form__actions">
-        <button className="button button-primary" type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : entry ? "Save" : `Create ${spec.singular}`}
-        </button>
-        {isDirty ? <span className="entry-form__dirty">Unsaved changes</span> : null}
-      </div>
-      {outcome ? (
-        <Notice tone={outcome.tone}>
-          {outcome.text}
-          {outcome.stale ? (
-            <>
-              {" "}
-              <button type="button" className="button button-quiet" onClick={loadTheirs}>
-                Load their version
-              </button>
-            </>
-          ) : null}
-        </Notice>
-      ) : null}
+      <SaveBar
+        label={entry ? "Save" : `Create ${spec.singular}`}
+        saving={isSubmitting}
+        unsaved={isDirty}
+        outcome={outcome}
+        onLoadTheirs={loadTheirs}
+      />
     </form>
   );
 }

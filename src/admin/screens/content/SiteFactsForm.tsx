@@ -18,19 +18,12 @@ import { ApiError, api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
-import { Notice } from "../../components/Notice.tsx";
+import { SaveBar, type SaveOutcome } from "./SaveBar.tsx";
 
 const formSchema = z.object({ fields: siteFactsSchema });
 
 interface FormValues {
   fields: SiteFacts;
-}
-
-interface Outcome {
-  tone: "success" | "error";
-  text: string;
-  /** Someone else saved first: offer their version. */
-  stale?: boolean;
 }
 
 const valuesOf = (answer: SiteFactsAnswer): FormValues => ({
@@ -51,7 +44,7 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
     reset,
     formState: { errors, isSubmitting, isDirty },
   } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: valuesOf(facts) });
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
 
   // Saved, restored or reloaded facts are what the form shows from then on.
   useEffect(() => {
@@ -103,25 +96,13 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
           />
         );
       })}
-      <div className="entry-form__actions">
-        <button className="button button-primary" type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save"}
-        </button>
-        {isDirty ? <span className="entry-form__dirty">Unsaved changes</span> : null}
-      </div>
-      {outcome ? (
-        <Notice tone={outcome.tone}>
-          {outcome.text}
-          {outcome.stale ? (
-            <>
-              {" "}
-              <button type="button" className="button button-quiet" onClick={loadTheirs}>
-                Load their version
-              </button>
-            </>
-          ) : null}
-        </Notice>
-      ) : null}
+      <SaveBar
+        label={"Save"}
+        saving={isSubmitting}
+        unsaved={isDirty}
+        outcome={outcome}
+        onLoadTheirs={loadTheirs}
+      />
     </form>
   );
 }

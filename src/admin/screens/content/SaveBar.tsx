@@ -1,0 +1,47 @@
+/**
+ * The end of a content form: the save button, a word when there are unsaved
+ * changes, and the outcome of the last save. When someone else saved first,
+ * the outcome offers their version; the form keeps what was typed meanwhile.
+ */
+import { Notice } from "../../components/Notice.tsx";
+
+export interface SaveOutcome {
+  tone: "success" | "error";
+  text: string;
+  /** Someone else saved first: offer their version. */
+  stale?: boolean;
+}
+
+interface SaveBarProps {
+  label: string;
+  saving: boolean;
+  unsaved: boolean;
+  outcome: SaveOutcome | null;
+  onLoadTheirs(): void;
+}
+
+export function SaveBar({ label, saving, unsaved, outcome, onLoadTheirs }: SaveBarProps) {
+  return (
+    <>
+      <div className="entry-form__actions">
+        <button className="button button-primary" type="submit" disabled={saving}>
+          {saving ? "Saving…" : label}
+        </button>
+        {unsaved ? <span className="entry-form__dirty">Unsaved changes</span> : null}
+      </div>
+      {outcome ? (
+        <Notice tone={outcome.tone}>
+          {outcome.text}
+          {outcome.stale ? (
+            <>
+              {" "}
+              <button type="button" className="button button-quiet" onClick={onLoadTheirs}>
+                Load their version
+              </button>
+            </>
+          ) : null}
+        </Notice>
+      ) : null}
+    </>
+  );
+}
