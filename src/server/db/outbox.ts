@@ -1,12 +1,12 @@
 /**
  * The outbox table: messages are queued in the same transaction as the row
- * they are about (see mail/with-outbox.ts), then claimed, sent and marked by a
- * sender.
+ * they are about (`app.withOutbox`, mail/plugin.ts), then claimed, sent and
+ * marked by a sender, transactional mail before bulk.
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { MailMessage } from "../mail/message.ts";
 import type { Engine } from "./connection.ts";
-import { type Database, nowIso } from "./schema.ts";
+import { type Database, type MailPriority, nowIso } from "./schema.ts";
 
 declare const inOutbox: unique symbol;
 
@@ -17,6 +17,15 @@ declare const inOutbox: unique symbol;
  */
 export type OutboxTransaction = Transaction<Database> & { readonly [inOutbox]: true };
 
+/** The order in which the sender serves the priorities: all due mail of one before any of the next. */
+const PRIORITY_ORDER: readonly MailPriority[] = ["transactional", "bulk"];
+
+/** Messages one claim takes: few, so a sender's lease and each query stay short. */
+const CLAIM_BATCH_SIZE = 10;
+
+/** Rows per INSERT, well under both engines' limit on bound parameters. */
+const ROWS_PER_INSERT = 500;
+
 export interface ClaimedMessage {
   id: number;
   kind: string;
@@ -24,19 +33,44 @@ export interface ClaimedMessage {
   message: MailMessage;
 }
 
-export async function enqueueMail(trx: OutboxTransaction, kind: string, message: MailMessage) {
+export interface EnqueueOptions {
+  /** Transactional unless said otherwise: only newsletters and the like are bulk. */
+  priority?: MailPriority;
+}
+
+export function enqueueMail(
+  trx: OutboxTransaction,
+  kind: string,
+  message: MailMessage,
+  options: EnqueueOptions = {},
+): Promise<void> {
+  return enqueueMails(trx, kind, [message], options);
+}
+
+/** Queues many messages of one kind, a few hundred rows per statement. */
+export async function enqueueMails(
+  trx: OutboxTransaction,
+  kind: string,
+  messages: readonly MailMessage[],
+  { priority = "transactional" }: EnqueueOptions = {},
+): Promise<void> {
   const now = nowIso();
-  await trx
-    .insertInto("outbox")
-    .values({
-      kind,
-      message: JSON.stringify(message),
-      status: "pending",
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  for (let start = 0; start < messages.length; start += ROWS_PER_INSERT) {
+    await trx
+      .insertInto("outbox")
+      .values(
+        messages.slice(start, start + ROWS_PER_INSERT).map((message) => ({
+          kind,
+          priority,
+          message: JSON.stringify(message),
+          status: "pending" as const,
+          next_attempt_at: now,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
 }
 
 /**
@@ -53,42 +87,88 @@ export async function inOutboxTransaction<T>(
   return result;
 }
 
+export interface ClaimOptions {
+  priority: MailPriority;
+  worker: string;
+  leaseMs: number;
+  now: Date;
+}
+
 /**
- * Claims the oldest due message for `worker` until the lease ends. One at a
- * time, so a lease never has to cover more than one delivery. On PostgreSQL,
- * a row another sender is claiming at this moment is skipped (FOR UPDATE SKIP
+ * The statement that claims up to CLAIM_BATCH_SIZE due messages of one
+ * priority for `worker` until the lease ends, first due first. The outbox_claim
+ * index serves it exactly (status, priority, then due time), so the engine
+ * reads only the rows it takes and the few leased to others. On PostgreSQL, a
+ * row another sender is claiming at this moment is skipped (FOR UPDATE SKIP
  * LOCKED); SQLite has one writer at a time anyway.
  */
-export async function claimNext(
+export function claimQuery(
   db: Kysely<Database>,
   engine: Engine,
-  worker: string,
-  leaseMs: number,
-): Promise<ClaimedMessage | undefined> {
-  const now = new Date();
+  { priority, worker, leaseMs, now }: ClaimOptions,
+) {
   const nowText = now.toISOString();
   let due = db
     .selectFrom("outbox")
     .select("id")
     .where("status", "=", "pending")
+    .where("priority", "=", priority)
     .where("next_attempt_at", "<=", nowText)
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
+    .orderBy("next_attempt_at")
     .orderBy("id")
-    .limit(1);
+    .limit(CLAIM_BATCH_SIZE);
   if (engine === "postgres") due = due.forUpdate().skipLocked();
 
-  const row = await db
+  return db
     .updateTable("outbox")
     .set({
       locked_by: worker,
       locked_until: new Date(now.getTime() + leaseMs).toISOString(),
+      // Counted when claimed, so a message that kills its sender cannot be retried forever.
       attempts: sql`attempts + 1`,
       updated_at: nowText,
     })
     .where("id", "in", due)
-    .returning(["id", "kind", "attempts", "message"])
-    .executeTakeFirst();
-  return row && { ...row, message: JSON.parse(row.message) as MailMessage };
+    .returning(["id", "kind", "attempts", "message"]);
+}
+
+/**
+ * Claims a batch from the most urgent priority that has due mail, in the
+ * order the messages were queued; empty when nothing is due.
+ */
+export async function claimBatch(
+  db: Kysely<Database>,
+  engine: Engine,
+  worker: string,
+  leaseMs: number,
+): Promise<ClaimedMessage[]> {
+  for (const priority of PRIORITY_ORDER) {
+    const rows = await claimQuery(db, engine, {
+      priority,
+      worker,
+      leaseMs,
+      now: new Date(),
+    }).execute();
+    if (rows.length > 0) {
+      return rows
+        .sort((a, b) => a.id - b.id)
+        .map((row) => ({ ...row, message: JSON.parse(row.message) as MailMessage }));
+    }
+  }
+  return [];
+}
+
+/** Gives back claimed messages that were not tried: free for the next claim, the attempt uncounted. */
+export async function releaseClaims(db: Kysely<Database>, ids: number[], worker: string) {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("outbox")
+    .set({ locked_until: null, attempts: sql`attempts - 1`, updated_at: nowIso() })
+    .where("id", "in", ids)
+    .where("locked_by", "=", worker)
+    .where("status", "=", "pending")
+    .execute();
 }
 
 export async function markSent(db: Kysely<Database>, id: number, worker: string) {

@@ -78,10 +78,17 @@ export interface SiteMetaTable extends Timestamps {
 
 export type OutboxStatus = "pending" | "sent" | "failed";
 
+/** Transactional mail (someone waits for it) is always claimed before bulk mail (newsletters). */
+export type MailPriority = "transactional" | "bulk";
+
 export interface OutboxTable extends Timestamps {
   id: Generated<number>;
-  /** What the message is for: inquiry-notification, inquiry-acknowledgement, welcome. */
+  /**
+   * What the message is for: inquiry-notification, inquiry-acknowledgement,
+   * welcome, account-invite, account-reset (transactional); newsletter (bulk).
+   */
   kind: string;
+  priority: Generated<MailPriority>;
   /** The complete message (addresses, subject, bodies, headers) as JSON. */
   message: string;
   status: OutboxStatus;

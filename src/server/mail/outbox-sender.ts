@@ -1,17 +1,28 @@
 /**
- * Delivers the outbox from inside the server process: it claims due messages,
- * sends each, and records the server's acceptance before anything else. A
- * failure is retried with capped exponential back-off, up to a maximum number
- * of attempts, then marked failed with the last error. See ADR 006 for the
- * one window in which a message could still be sent twice.
+ * Delivers the outbox from inside the server process: it claims due messages
+ * in small batches, transactional mail before bulk, sends each, and records
+ * the server's acceptance before anything else. A failure is retried with
+ * capped exponential back-off, up to a maximum number of attempts, then marked
+ * failed with the last error. See ADR 006 for the one window in which a
+ * message could still be sent twice.
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Engine } from "../db/connection.ts";
-import { type ClaimedMessage, claimNext, markAttemptFailed, markSent } from "../db/outbox.ts";
+import {
+  type ClaimedMessage,
+  claimBatch,
+  markAttemptFailed,
+  markSent,
+  releaseClaims,
+} from "../db/outbox.ts";
 import type { Database } from "../db/schema.ts";
-import type { Mailer } from "./transport.ts";
+import { type Mailer, SMTP_TIMEOUTS } from "./transport.ts";
+
+/** The longest one delivery can take before the SMTP time-outs give up on it. */
+const LONGEST_DELIVERY_MS =
+  SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout;
 
 export interface RetryPolicy {
   pollMs: number;
@@ -83,12 +94,30 @@ export class OutboxSender {
     const { db, engine, policy, log } = this.options;
     try {
       while (!this.stopped) {
-        const claimed = await claimNext(db, engine, this.worker, policy.leaseMs);
-        if (!claimed) return;
-        await this.deliver(claimed);
+        const claimedAt = Date.now();
+        const batch = await claimBatch(db, engine, this.worker, policy.leaseMs);
+        if (batch.length === 0) return;
+        await this.deliverBatch(batch, claimedAt + policy.leaseMs - LONGEST_DELIVERY_MS);
       }
     } catch (error) {
       log.error({ err: error }, "outbox round failed; retrying on the next poll");
+    }
+  }
+
+  /**
+   * Sends a batch in order. After the first message, one is started only
+   * while the lease can still cover its whole delivery (before `startBy`), so
+   * no other sender can take it mid-send; the rest is given back for the next
+   * claim, as it is when the sender stops.
+   */
+  private async deliverBatch(batch: ClaimedMessage[], startBy: number): Promise<void> {
+    for (const [index, claimed] of batch.entries()) {
+      if (index > 0 && (this.stopped || Date.now() > startBy)) {
+        const unsent = batch.slice(index).map((message) => message.id);
+        await releaseClaims(this.options.db, unsent, this.worker);
+        return;
+      }
+      await this.deliver(claimed);
     }
   }
 
