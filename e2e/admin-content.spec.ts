@@ -267,12 +267,7 @@ async function screenshot(page: Page, name: string, width: number) {
   });
 }
 
-test.describe("screenshots", () => {
-  test.skip(
-    !process.env.CONSOLE_SCREENSHOTS,
-    "set CONSOLE_SCREENSHOTS=1 to write docs/screenshots/admin/content-*.png",
-  );
-
+test.describe("screenshots @screenshots", () => {
   test("of a list, a record with its versions, and an upload, at 375 and 1440 px", async ({
     page,
   }) => {
