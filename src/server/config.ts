@@ -5,6 +5,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
+import type { CaptchaProvider } from "../shared/captcha.ts";
 import { SITE } from "../shared/site.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -18,6 +19,12 @@ const path = (fallback: string) =>
     .transform((value) => (value === ":memory:" ? value : resolve(value)));
 
 const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
+
+/** The CAPTCHA services whose widget and verification the site knows. */
+export const CAPTCHA_PROVIDERS = [
+  "turnstile",
+  "hcaptcha",
+] as const satisfies readonly CaptchaProvider[];
 
 const DEFAULT_PUBLIC_ORIGIN = "http://localhost:3000";
 
@@ -80,6 +87,16 @@ const variables = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   TRUST_PROXY: trustedProxies.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_CONSOLE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  REDIS_URL: z
+    .url()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  FORM_MIN_SECONDS: z.coerce.number().min(0).max(600).default(3),
+  CAPTCHA_PROVIDER: z.enum(CAPTCHA_PROVIDERS).optional(),
+  CAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  CAPTCHA_SECRET: z.string().min(1).optional(),
+  CAPTCHA_VERIFY_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -120,6 +137,17 @@ const envSchema = variables
         path: ["HEADERS_TIMEOUT_MS"],
         message: `must not exceed REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}), which includes the headers`,
       });
+    }
+    if (env.CAPTCHA_PROVIDER !== undefined) {
+      for (const name of ["CAPTCHA_SITE_KEY", "CAPTCHA_SECRET"] as const) {
+        if (env[name] === undefined) {
+          context.addIssue({
+            code: "custom",
+            path: [name],
+            message: `must be set when CAPTCHA_PROVIDER=${env.CAPTCHA_PROVIDER}: the provider gives it with the site's registration`,
+          });
+        }
+      }
     }
     if (env.NODE_ENV === "production" && env.PUBLIC_ORIGIN === undefined) {
       context.addIssue({
