@@ -4,10 +4,10 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
+import { sqliteDriver } from "./sqlite-driver.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -33,6 +33,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   if (options.sqliteFile !== ":memory:")
     mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  const SQLite = sqliteDriver();
   const sqlite = new SQLite(options.sqliteFile);
   // WAL lets readers run beside the writer; FULL syncs the WAL on every commit,
   // so an answered 2xx survives a power cut, not just a process crash.
