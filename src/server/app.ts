@@ -72,7 +72,12 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
   await app.register(compress, { encodings: ["br", "gzip"] });
   await app.register(xsrf);
-  await app.register(rateLimit);
+  await app.register(rateLimit, {
+    publicWritesPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    consoleWritesPerMinute: config.RATE_LIMIT_CONSOLE_PER_MINUTE,
+    redisUrl: config.REDIS_URL,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
+  });
   await app.register(canonicalPaths);
   await app.register(apiContract);
   await app.register(mail, { config, database, unsubscribeSecret: secret });

@@ -92,6 +92,11 @@ const variables = z.object({
     .url()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
+  // Sets the keys apart when several sites (or test runs) share one Redis.
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]+$/, "may hold only letters, digits and _ : . -")
+    .default("site:"),
   FORM_MIN_SECONDS: z.coerce.number().min(0).max(600).default(3),
   CAPTCHA_PROVIDER: z.enum(CAPTCHA_PROVIDERS).optional(),
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
