@@ -4,6 +4,7 @@
  * machine without a mail server.
  */
 import { randomUUID } from "node:crypto";
+import { readdirSync, unlinkSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
@@ -48,7 +49,33 @@ export function smtpMailer(url: string): Mailer {
   };
 }
 
+const MESSAGE_SUFFIX = ".eml";
+/** A message being written: renamed to its MESSAGE_SUFFIX name once whole. */
+const PARTIAL_SUFFIX = `${MESSAGE_SUFFIX}.tmp`;
+
+/**
+ * Removes the messages a crash left half-written (killed between writing the
+ * .tmp and renaming it). None was lost: the sender records a message as sent
+ * only after send() resolves, past the rename (OutboxSender.deliver, markSent),
+ * so its outbox row stayed pending under a claim whose lease runs out, and the
+ * next claim (claimQuery in db/outbox.ts) writes it again, whole.
+ */
+function removePartialMessages(dir: string, log: FastifyBaseLogger): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  const removed = names.filter((name) => name.endsWith(PARTIAL_SUFFIX));
+  for (const name of removed) unlinkSync(join(dir, name));
+  if (removed.length > 0)
+    log.warn({ dir, removed }, "removed half-written mail files left by a crash");
+}
+
 export function mailboxMailer(dir: string, log: FastifyBaseLogger): Mailer {
+  removePartialMessages(dir, log);
   const transport = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
@@ -61,7 +88,7 @@ export function mailboxMailer(dir: string, log: FastifyBaseLogger): Mailer {
       await mkdir(dir, { recursive: true });
       const file = join(
         dir,
-        `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}.eml`,
+        `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}${MESSAGE_SUFFIX}`,
       );
       // Written under a temporary name and renamed, so a reader never sees half a message.
       await writeFile(`${file}.tmp`, info.message as Buffer);
