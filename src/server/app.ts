@@ -68,7 +68,7 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
 
   await app.register(gracefulClose);
   await app.register(errors);
-  await app.register(headers);
+  await app.register(headers, { captcha: config.CAPTCHA_PROVIDER });
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
   await app.register(compress, { encodings: ["br", "gzip"] });
   await app.register(xsrf);

@@ -14,6 +14,7 @@ import { AlertProvider } from "./app/AlertProvider.tsx";
 import { ErrorScreen } from "./app/ErrorBoundary.tsx";
 import { useAnchorScroll } from "./app/useAnchorScroll.ts";
 import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/useRouteCodeFailure.ts";
+import { carouselLayoutCss } from "./features/leadership/carouselLayout.ts";
 import { SiteFooter } from "./layout/SiteFooter.tsx";
 import { SiteHeader } from "./layout/SiteHeader.tsx";
 import { rootSeoData, SITE_LINKS } from "./lib/seo.ts";
@@ -45,8 +46,12 @@ export const links: LinksFunction = () => [...FONT_PRELOADS, ...SITE_LINKS];
 
 const HAS_SCRIPT = 'document.documentElement.classList.add("js")';
 
-/** The design tokens as custom properties, then every stylesheet of the site. */
-const pageStyles = `${designTokensCss()}\n${styles}`;
+/**
+ * The design tokens as custom properties, the carousel's layout (both made
+ * from spec constants), then every stylesheet of the site: the page's one
+ * inline style, allowed by its hash in the Content-Security-Policy.
+ */
+const pageStyles = `${designTokensCss()}\n${carouselLayoutCss()}\n${styles}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ASSET_CACHE_CONTROL } from "../../src/server/static/site.ts";
 import { startApp, type TestApp } from "../support/app.ts";
@@ -15,12 +16,17 @@ import { ENGINES, type EngineCase } from "../support/engines.ts";
 /** The files are the same whatever the engine. */
 const SQLITE = ENGINES[0] as EngineCase;
 const PAGE = "<!doctype html><title>Console</title><div id=root></div>";
+const BIG_SCRIPT = "console.log('a precompressed console asset');".repeat(100);
 
 function builtConsole(): string {
   const dir = mkdtempSync(join(tmpdir(), "console-build-"));
   mkdirSync(join(dir, "assets"));
   writeFileSync(join(dir, "index.html"), PAGE);
   writeFileSync(join(dir, "assets", "index-abc123.js"), "console.log('console');");
+  // A file the build precompressed (scripts/precompress.ts).
+  writeFileSync(join(dir, "assets", "big-def456.js"), BIG_SCRIPT);
+  writeFileSync(join(dir, "assets", "big-def456.js.br"), brotliCompressSync(BIG_SCRIPT));
+  writeFileSync(join(dir, "assets", "big-def456.js.gz"), gzipSync(BIG_SCRIPT));
   return dir;
 }
 
@@ -51,6 +57,23 @@ describe("the console's files", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["cache-control"]).toBe(ASSET_CACHE_CONTROL);
   });
+
+  it.each([
+    ["br", "br"],
+    ["gzip", "gzip"],
+    ["identity", undefined],
+  ])(
+    "sends a precompressed asset asked with %s with Vary: Accept-Encoding",
+    async (accepted, sent) => {
+      const response = await t.app.inject({
+        url: "/admin/assets/big-def456.js",
+        headers: { "accept-encoding": accepted },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-encoding"]).toBe(sent);
+      expect(response.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+    },
+  );
 
   it("does not serve the console without its build", async () => {
     const bare = await startApp(SQLITE, {

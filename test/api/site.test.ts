@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
 import { HTML_CACHE_CONTROL } from "../../src/server/pages/plugin.ts";
@@ -11,6 +11,13 @@ import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts
 import { ENGINES } from "../support/engines.ts";
 
 const [sqlite] = ENGINES;
+const PRECOMPRESSED_FILES = ["assets/style-Ef34Gh.css", "manifest.webmanifest"];
+const ENCODINGS = [
+  ["br", "br"],
+  ["gzip", "gzip"],
+  ["identity", undefined],
+  [undefined, undefined],
+] as const;
 
 describe("serving the built site", () => {
   let t: TestApp;
@@ -19,6 +26,13 @@ describe("serving the built site", () => {
   beforeAll(async () => {
     mkdirSync(join(root, "assets"));
     writeFileSync(join(root, "assets", "app-Ab12Cd.js"), script);
+    // Files the build precompressed (scripts/precompress.ts): a hashed asset and a public file.
+    for (const file of PRECOMPRESSED_FILES) {
+      writeFileSync(join(root, file), script);
+      writeFileSync(join(root, `${file}.br`), brotliCompressSync(script));
+      writeFileSync(join(root, `${file}.gz`), gzipSync(script));
+    }
+    writeFileSync(join(root, "photo.jpg"), "not really a photo");
     if (!sqlite) throw new Error("SQLite engine missing");
     t = await startApp(sqlite, { STATIC_DIR: root });
   });
@@ -76,6 +90,38 @@ describe("serving the built site", () => {
       expect(packed.headers.etag).toBe(String(plain.headers.etag).replace(/"$/, `-${encoding}"`));
     },
   );
+
+  describe.each(ENCODINGS)("with Accept-Encoding: %s", (accepted, sent) => {
+    const headers = accepted ? { "accept-encoding": accepted } : {};
+
+    it.each(PRECOMPRESSED_FILES)(
+      "sends %s with Vary: Accept-Encoding, as the file has variants",
+      async (url) => {
+        const response = await t.app.inject({ url: `/${url}`, headers });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers["content-encoding"]).toBe(sent);
+        expect(response.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+      },
+    );
+
+    it("sends a file without variants with no Vary", async () => {
+      const response = await t.app.inject({ url: "/photo.jpg", headers });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.vary).toBeUndefined();
+    });
+
+    it.each([...PAGE_PATHS, "/weserve/case-studies/a-study", "/no-such-page"])(
+      // The page may carry the XSRF cookie: a shared cache must never hand it to another visitor.
+      "sends the page %s revalidated on every load, never cached as public",
+      async (url) => {
+        const response = await t.app.inject({ url, headers });
+        expect(response.headers["content-type"]).toMatch(/text\/html/);
+        expect(response.headers["content-encoding"]).toBe(sent);
+        expect(response.headers["cache-control"]).toBe(HTML_CACHE_CONTROL);
+        expect(HTML_CACHE_CONTROL).not.toMatch(/public|max-age/);
+      },
+    );
+  });
 
   it.each([
     ["/WESERVE", "/weserve"],

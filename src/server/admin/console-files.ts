@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import { ASSET_CACHE_CONTROL } from "../static/site.ts";
+import { ASSET_CACHE_CONTROL, varyOnPrecompressed } from "../static/site.ts";
 
 export const CONSOLE_PATH = "/admin";
 
@@ -26,7 +26,10 @@ export default async function consoleFiles(app: FastifyInstance, { root }: { roo
     decorateReply: false,
     preCompressed: true,
     cacheControl: false,
-    setHeaders: (res) => res.setHeader("Cache-Control", ASSET_CACHE_CONTROL),
+    setHeaders: (res, path) => {
+      res.setHeader("Cache-Control", ASSET_CACHE_CONTROL);
+      varyOnPrecompressed(res, path);
+    },
   });
   const sendApp = async (_request: unknown, reply: import("fastify").FastifyReply) =>
     reply

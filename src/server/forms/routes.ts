@@ -15,7 +15,6 @@ import { FORM_TOKEN_FIELD, type PageContext } from "../../shared/page-context.ts
 import { writeLimit } from "../api/routes.ts";
 import { policyForPage } from "../pages/page-cache.ts";
 import { FORM_CONTENT_TYPE, type PageRenderer } from "../pages/renderer.ts";
-import { contentSecurityPolicy } from "../security/headers.ts";
 import { FORM_REFUSALS, formPostRefusal } from "../security/xsrf.ts";
 import { formTokenMatches } from "./form-token.ts";
 import { formService } from "./service.ts";
@@ -77,7 +76,7 @@ export default async function formPosts(
       .code(status ?? page.status)
       .header("content-type", "text/html; charset=utf-8")
       .header("cache-control", FORM_CACHE_CONTROL)
-      .header("content-security-policy", policyForPage(page.html, contentSecurityPolicy))
+      .header("content-security-policy", policyForPage(page.html, app.pagePolicy))
       .send(page.html);
   }
 

@@ -6,25 +6,23 @@
  */
 import type { PageContext } from "../../shared/page-context.ts";
 import { type EncodedBody, EncodedCache, encodeBody } from "../http/encoded-body.ts";
-import { hashInlineScripts } from "./inline-scripts.ts";
+import type { PolicyFor } from "../security/headers.ts";
+import { hashInlineContent } from "./inline-scripts.ts";
 import type { PageRenderer } from "./renderer.ts";
 
 export interface CachedPage extends EncodedBody {
   status: number;
-  /** The Content-Security-Policy that allows exactly this page's inline scripts. */
+  /** The Content-Security-Policy that allows exactly this page's inline scripts and styles. */
   csp: string;
 }
 
-/** What turns a page's inline script hashes into its policy (security/headers.ts). */
-export type PolicyFor = (inlineScriptHashes: string[]) => string;
-
 /**
  * The Content-Security-Policy of one rendered page: it allows exactly the
- * inline scripts in `html`. Cached pages and pages answering a form's POST
- * (pages/plugin.ts) get theirs from here.
+ * inline scripts and styles in `html`. Cached pages and pages answering a
+ * form's POST (forms/routes.ts) get theirs from here, with app.pagePolicy.
  */
 export function policyForPage(html: string, policyFor: PolicyFor): string {
-  return policyFor(hashInlineScripts(html));
+  return policyFor(hashInlineContent(html));
 }
 
 export class PageCache {

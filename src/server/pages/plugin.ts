@@ -24,7 +24,6 @@ import { formToken } from "../forms/form-token.ts";
 import formPosts from "../forms/routes.ts";
 import { pageFormService } from "../forms/service.ts";
 import { sendEncoded } from "../http/encoded-body.ts";
-import { contentSecurityPolicy } from "../security/headers.ts";
 import { PageCache } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
 
@@ -57,7 +56,7 @@ export default fp(
   ) {
     const token = formToken(secret);
     const context: PageContext = { content: app.content, origin, forms: pageFormService(token) };
-    const cache = renderer ? new PageCache(renderer, context, contentSecurityPolicy) : null;
+    const cache = renderer ? new PageCache(renderer, context, app.pagePolicy) : null;
     app.decorate("pages", cache);
     app.content.onChange(() => cache?.clear());
 

@@ -4,7 +4,7 @@
  * rendered by pages/plugin.ts.
  */
 import { existsSync } from "node:fs";
-import fastifyStatic from "@fastify/static";
+import fastifyStatic, { type SetHeadersResponse } from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
 export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -14,6 +14,25 @@ function cacheControlFor(path: string): string {
   // Vite writes content-hashed file names under assets/: they never change.
   if (/[\\/]assets[\\/]/.test(path)) return ASSET_CACHE_CONTROL;
   return PUBLIC_FILE_CACHE_CONTROL;
+}
+
+const PRECOMPRESSED = /\.(br|gz)$/;
+const hasVariants = new Map<string, boolean>();
+
+/**
+ * A file with .br/.gz variants is sent in whichever the client accepts, so
+ * every answer for it, compressed or not, must say that it depends on
+ * Accept-Encoding, or a shared cache hands brotli to a client that asked for
+ * none. The build's files do not change while the server runs, so whether a
+ * file has variants is looked up once.
+ */
+export function varyOnPrecompressed(res: SetHeadersResponse, path: string): void {
+  let varies = hasVariants.get(path);
+  if (varies === undefined) {
+    varies = PRECOMPRESSED.test(path) || existsSync(`${path}.br`) || existsSync(`${path}.gz`);
+    hasVariants.set(path, varies);
+  }
+  if (varies) res.setHeader("Vary", "Accept-Encoding");
 }
 
 export default async function site(app: FastifyInstance, { root }: { root: string }) {
@@ -30,6 +49,7 @@ export default async function site(app: FastifyInstance, { root }: { root: strin
     globIgnore: ["**/*.br", "**/*.gz"],
     setHeaders: (res, path) => {
       res.setHeader("Cache-Control", cacheControlFor(path));
+      varyOnPrecompressed(res, path);
     },
   });
 }

@@ -15,10 +15,7 @@ import { fetchItems, fetchTeam } from "../api/client.ts";
 import { fetchLists, servedLists } from "../api/contentLists.ts";
 import { PageHero } from "../components/PageHero.tsx";
 import { EthosGrid } from "../features/ethos/EthosCards.tsx";
-import {
-  CarouselLayoutStyle,
-  LeadershipPlaceholder,
-} from "../features/leadership/LeadershipPlaceholder.tsx";
+import { LeadershipPlaceholder } from "../features/leadership/LeadershipPlaceholder.tsx";
 import { useListFailureAlert } from "../hooks/useListFailureAlert.ts";
 import { lazyWithTimeout } from "../lib/lazyWithTimeout.ts";
 import { routeMeta } from "../lib/seo.ts";
@@ -65,7 +62,6 @@ export default function WeArePage() {
         className="section section--warm"
         aria-labelledby="leadership-heading"
       >
-        <CarouselLayoutStyle />
         <div className="container">
           <header className="leadership__head">
             <div>

@@ -1,16 +1,10 @@
 /**
- * The parts of the leadership section that ship with the route itself: the
- * layout <style> generated from CAROUSEL, and the placeholder that holds the
- * carousel's place (same layout, similar height) while the team list and the
- * lazily loaded carousel arrive.
+ * The part of the leadership section that ships with the route itself: the
+ * placeholder that holds the carousel's place (same layout, similar height)
+ * while the team list and the lazily loaded carousel arrive. Its layout comes
+ * from carouselLayout.ts, inlined with the site's styles by root.tsx.
  */
-import { carouselLayoutCss, MAX_SLIDES_PER_VIEW, TRACK_CLASS } from "./carouselLayout.ts";
-
-const LAYOUT_CSS = carouselLayoutCss();
-
-export function CarouselLayoutStyle() {
-  return <style>{LAYOUT_CSS}</style>;
-}
+import { MAX_SLIDES_PER_VIEW, TRACK_CLASS } from "./carouselLayout.ts";
 
 const PLACEHOLDER_SLIDES = Array.from({ length: MAX_SLIDES_PER_VIEW }, (_, index) => index);
 

@@ -2,8 +2,8 @@
  * The carousel's responsive layout, generated from CAROUSEL (spec §9) so the
  * numbers live in one place. The CSS sets two custom properties on the track,
  * --per-view and --gap, at each breakpoint; leadership.css sizes the slides
- * from them. Rendered into the server's HTML, the layout is right at every
- * width before any script runs.
+ * from them. Inlined with the site's styles (root.tsx), the layout is right
+ * at every width before any script runs.
  */
 import { CAROUSEL } from "../../../shared/constants.ts";
 

@@ -1,14 +1,20 @@
 /**
  * §2 methodology: the lines appear one after another (a cascade with damping
  * 0.2 of the 1000 ms animation) the first time the section comes into view.
+ * Each line's delay is set through the CSSOM once it is in the document: a
+ * style attribute in the server's HTML would need 'unsafe-inline' in the
+ * Content-Security-Policy, and without script the lines do not animate.
  */
-import type { CSSProperties } from "react";
 import { METHODOLOGY_CASCADE_DAMPING, SCROLL_ANIMATION } from "../../../shared/constants.ts";
 import { ANCHORS } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
 import { useInView } from "../../hooks/useInView.ts";
 
 export const CASCADE_STEP_MS = SCROLL_ANIMATION.durationMs * METHODOLOGY_CASCADE_DAMPING;
+
+const delayLine = (index: number) => (line: HTMLLIElement | null) => {
+  line?.style.setProperty("--cascade-delay", `${index * CASCADE_STEP_MS}ms`);
+};
 
 export function Methodology() {
   const [ref, inView] = useInView<HTMLOListElement>({ once: true });
@@ -25,11 +31,7 @@ export function Methodology() {
         </div>
         <ol ref={ref} className={`cascade ${inView ? "is-visible" : ""}`}>
           {SITE.methodology.map((line, index) => (
-            <li
-              key={line}
-              className="cascade__line"
-              style={{ "--cascade-delay": `${index * CASCADE_STEP_MS}ms` } as CSSProperties}
-            >
+            <li key={line} ref={delayLine(index)} className="cascade__line">
               {line}
             </li>
           ))}
