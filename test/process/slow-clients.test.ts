@@ -2,14 +2,18 @@
  * Slow clients: a request that declares a body and sends it byte by byte, or
  * headers that never end, held a socket for as long as the client liked
  * (about 20,000 of them took the site down). With the time-outs each is
- * answered 408 and closed, and the site keeps answering meanwhile.
+ * answered 408 and closed, and the site keeps answering meanwhile. Those 408s,
+ * and the parser's other refusals (not HTTP, headers too large), carry the
+ * site's JSON `{message}` like every other failure.
  */
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
+import { STATUS_CODES } from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientErrorAnswer } from "../../src/server/ops/client-errors.ts";
 import { clientFor, type ServerProcess, startServer } from "../support/server-process.ts";
 
 const SLOW_CLIENTS = 50;
@@ -22,7 +26,31 @@ const SLACK_MS = 750;
 
 interface Outcome {
   statusLine: string;
+  headers: Record<string, string>;
+  body: string;
   closedAfterMs: number;
+}
+
+function parseAnswer(received: string): Omit<Outcome, "closedAfterMs"> {
+  const [head = "", body = ""] = received.split("\r\n\r\n");
+  const [statusLine = "", ...fields] = head.split("\r\n");
+  const headers = Object.fromEntries(
+    fields.map((field) => {
+      const colon = field.indexOf(":");
+      return [field.slice(0, colon).toLowerCase(), field.slice(colon + 1).trim()];
+    }),
+  );
+  return { statusLine, headers, body };
+}
+
+/** The answer a request the parser gave up on must carry: our message, and the connection closed. */
+function expectSiteAnswer(outcome: Outcome, status: number, errorCode: string) {
+  expect(outcome.statusLine).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+  expect(outcome.headers["content-type"]).toBe("application/json; charset=utf-8");
+  expect(outcome.headers.connection).toBe("close");
+  const { message } = clientErrorAnswer(errorCode);
+  expect(JSON.parse(outcome.body)).toEqual({ message });
+  expect(outcome.closedAfterMs).toBeLessThan(Infinity);
 }
 
 /**
@@ -46,7 +74,7 @@ async function sendAndStall(origin: string, head: string, giveUpMs: number): Pro
   const gaveUp = new Promise<number>((resolve) => setTimeout(resolve, giveUpMs, Infinity));
   const closedAfterMs = await Promise.race([closed, gaveUp]);
   socket.destroy();
-  return { statusLine: received.split("\r\n")[0] ?? "", closedAfterMs };
+  return { ...parseAnswer(received), closedAfterMs };
 }
 
 describe("slow clients against a server process", () => {
@@ -90,7 +118,7 @@ describe("slow clients against a server process", () => {
     expect(closed).toBe(0);
 
     for (const outcome of await Promise.all(slow)) {
-      expect(outcome.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+      expectSiteAnswer(outcome, 408, "ERR_HTTP_REQUEST_TIMEOUT");
       expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - CHECK_INTERVAL_MS);
       expect(outcome.closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);
     }
@@ -102,7 +130,26 @@ describe("slow clients against a server process", () => {
       "GET / HTTP/1.1\r\nHost: localhost\r\nAccept: text/ht",
       REQUEST_TIMEOUT_MS * 3,
     );
-    expect(outcome.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+    expectSiteAnswer(outcome, 408, "ERR_HTTP_REQUEST_TIMEOUT");
     expect(outcome.closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);
+  });
+
+  it("answers a request line that is not HTTP with 400 and our message, and closes", async () => {
+    const outcome = await sendAndStall(
+      server.origin,
+      "HELLO THERE\r\n\r\n",
+      REQUEST_TIMEOUT_MS * 3,
+    );
+    expectSiteAnswer(outcome, 400, "HPE_INVALID_METHOD");
+  });
+
+  it("answers headers over Node's size limit with 431 and our message, and closes", async () => {
+    const oversized = `X-Padding: ${"a".repeat(20_000)}`;
+    const outcome = await sendAndStall(
+      server.origin,
+      `GET / HTTP/1.1\r\nHost: localhost\r\n${oversized}\r\n\r\n`,
+      REQUEST_TIMEOUT_MS * 3,
+    );
+    expectSiteAnswer(outcome, 431, "HPE_HEADER_OVERFLOW");
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The HTTP server's time-outs, so a client that sends slowly, or opens a
  * connection and stays silent, cannot hold a socket (and a file descriptor)
- * for long. Node answers a request still incomplete after its time-out with
- * 408 and closes the connection.
+ * for long. A request still incomplete after its time-out is answered 408 with
+ * our `{message}` (client-errors.ts) and its connection closed.
  */
 import type { ServerOptions } from "node:http";
 import type { Config } from "../config.ts";
+import { answerClientError } from "./client-errors.ts";
 
 /** Node's default, 30 s, would let a request outlive a short time-out by as much. */
 const MAX_CHECK_INTERVAL_MS = 1_000;
@@ -16,6 +17,7 @@ interface Timeouts {
   connectionTimeout: number;
   keepAliveTimeout: number;
   http: ServerOptions;
+  clientErrorHandler: typeof answerClientError;
 }
 
 export function serverTimeouts(config: Config): Timeouts {
@@ -26,6 +28,8 @@ export function serverTimeouts(config: Config): Timeouts {
     connectionTimeout: config.CONNECTION_TIMEOUT_MS,
     // An idle connection between two requests.
     keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    // Answers those 408s, and the parser's other refusals, as the site's JSON.
+    clientErrorHandler: answerClientError,
     http: {
       headersTimeout: config.HEADERS_TIMEOUT_MS,
       // Node refuses a headers time-out above the request time-out it is created with.
