@@ -27,6 +27,7 @@ import { serverTimeouts } from "./ops/timeouts.ts";
 import crawlers from "./pages/crawlers.ts";
 import pages from "./pages/plugin.ts";
 import type { PageRenderer } from "./pages/renderer.ts";
+import botDefence from "./security/bot-defence.ts";
 import errors from "./security/errors.ts";
 import headers from "./security/headers.ts";
 import rateLimit from "./security/rate-limit.ts";
@@ -71,7 +72,8 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
   await app.register(headers, { captcha: config.CAPTCHA_PROVIDER });
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
   await app.register(compress, { encodings: ["br", "gzip"] });
-  await app.register(xsrf);
+  await app.register(xsrf, { origin: config.PUBLIC_ORIGIN, secret });
+  await app.register(botDefence, { config, database });
   await app.register(rateLimit, {
     publicWritesPerMinute: config.RATE_LIMIT_PER_MINUTE,
     consoleWritesPerMinute: config.RATE_LIMIT_CONSOLE_PER_MINUTE,

@@ -50,6 +50,18 @@ export interface FormService {
   ): Promise<FormWrite<"subscribed"> | { outcome: "already"; message: string }>;
 }
 
+/**
+ * The CAPTCHA widget the forms show when CAPTCHA_PROVIDER is set (ADR 017):
+ * the element the provider's script fills (widgetClass, with data-sitekey)
+ * and the form field it fills with its answer.
+ */
+export interface CaptchaWidget {
+  scriptUrl: string;
+  widgetClass: string;
+  responseField: string;
+  siteKey: string;
+}
+
 // A type, not an interface: React Router's AppLoadContext has an index
 // signature, which only a type alias satisfies implicitly.
 export type PageContext = {
@@ -58,6 +70,8 @@ export type PageContext = {
   origin: string;
   /** Absent where no server renders the pages (`npm run dev`, tests of the build's size). */
   forms?: FormService;
+  /** The CAPTCHA widget of the forms; absent or null when it is off (the default). */
+  captcha?: CaptchaWidget | null;
 };
 
 declare module "react-router" {

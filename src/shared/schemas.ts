@@ -68,6 +68,10 @@ export const unsubscribeTokenSchema = z.object({
 
 /** Every error, and the answers that carry only a sentence. */
 export const messageSchema = z.object({ message: z.string() });
+/** A refusal, which may also name the fields it concerns, to show next to them. */
+export const fieldRefusalSchema = messageSchema.extend({
+  fields: z.record(z.string(), z.string()).optional(),
+});
 
 export const xsrfAnswerSchema = z.object({ token: z.string() });
 

@@ -130,7 +130,7 @@ describe.each(ENGINES)("console writes on $engine", (engine) => {
 describe("a console route without a role", () => {
   it("stops the server from starting", async () => {
     const app = Fastify();
-    await app.register(xsrf);
+    await app.register(xsrf, { origin: "http://localhost:3000", secret: "s".repeat(32) });
     await app.register(consoleAuth, {
       database: {} as never,
       limits: { idleMs: 1000, maxMs: 1000 },

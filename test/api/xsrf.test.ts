@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { XSRF_REJECTED_MESSAGE } from "../../src/server/security/xsrf.ts";
-import { openSession, startApp, type TestApp } from "../support/app.ts";
+import {
+  CROSS_SITE_REJECTED_MESSAGE,
+  TOKEN_PATTERN,
+  XSRF_REJECTED_MESSAGE,
+} from "../../src/server/security/xsrf.ts";
+import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 
@@ -15,7 +19,7 @@ describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
     const response = await t.app.inject({ method: "GET", url: "/contact-us" });
     const cookie = response.cookies.find((c) => c.name === "XSRF-TOKEN");
     expect(cookie).toMatchObject({ path: "/", sameSite: "Lax" });
-    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookie?.value).toMatch(TOKEN_PATTERN);
     expect(cookie?.httpOnly).toBeUndefined();
     expect(cookie?.secure).toBeUndefined();
   });
@@ -81,5 +85,71 @@ describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
       headers: { "x-xsrf-token": token },
     });
     expect(response.statusCode).toBe(403);
+  });
+
+  /** A write with a valid token and these headers: a new address each time, so each may be stored. */
+  async function subscribeWith(headers: Record<string, string>) {
+    const session = await openSession(t.app);
+    return t.app.inject({
+      method: "POST",
+      url: `/api/v1/subscribe?emailId=${crypto.randomUUID()}%40example.com`,
+      headers: { cookie: session.cookie, "x-xsrf-token": session.token, ...headers },
+    });
+  }
+
+  it.each<Record<string, string>>([
+    { "sec-fetch-site": "cross-site" },
+    { "sec-fetch-site": "same-site" },
+    { origin: "https://evil.example" },
+    { origin: "http://localhost:3000.evil.example" },
+  ])(
+    "answers 403 to a write with a valid token whose browser says it came from another site: %o",
+    async (headers) => {
+      const response = await subscribeWith(headers);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: CROSS_SITE_REJECTED_MESSAGE });
+    },
+  );
+
+  it.each<Record<string, string>>([
+    {},
+    { "sec-fetch-site": "same-origin", origin: "http://localhost:3000" },
+    { "sec-fetch-site": "none" },
+    { origin: "null" },
+    // The origin the request was sent to, when it is not the public one (a second host name).
+    { origin: "http://localhost:80" },
+  ])("accepts a write from the site itself: %o", async (headers) => {
+    expect((await subscribeWith(headers)).statusCode).toBe(201);
+  });
+
+  it("treats a cookie whose signature fails as absent: the write is refused and a page issues a new one", async () => {
+    const { token } = await openSession(t.app);
+    const [random, issued] = token.split(".");
+    const forged = `${random}.${issued}.${"A".repeat(43)}`;
+    expect(forged).toMatch(TOKEN_PATTERN);
+    const refused = await post(
+      t.app,
+      { cookie: `XSRF-TOKEN=${forged}`, token: forged },
+      "/api/v1/subscribe?emailId=forged%40example.com",
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: XSRF_REJECTED_MESSAGE });
+    const page = await t.app.inject({ url: "/", headers: { cookie: `XSRF-TOKEN=${forged}` } });
+    const fresh = page.cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
+    expect(fresh).toMatch(TOKEN_PATTERN);
+    expect(fresh).not.toBe(forged);
+  });
+
+  it("refuses a token signed under another secret, such as one issued before the secret changed", async () => {
+    const other = await startApp(engine, {
+      UNSUBSCRIBE_SECRET: "another-secret-of-thirty-two-chars-or-more",
+    });
+    try {
+      const session = await openSession(other.app);
+      const response = await post(t.app, session, "/api/v1/subscribe?emailId=other%40example.com");
+      expect(response.statusCode).toBe(403);
+    } finally {
+      await other.close();
+    }
   });
 });

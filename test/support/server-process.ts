@@ -28,6 +28,8 @@ export function runServer(env: Record<string, string>, { preload = [] }: RunOpti
       // Test runners and browsers share the cores: shedding load is tested on
       // its own (test/process/overload.test.ts), not left to chance elsewhere.
       MAX_EVENT_LOOP_DELAY_MS: "0",
+      // Tests post right after taking a token (test/api/bot-defence.test.ts tests the minimum).
+      FORM_MIN_SECONDS: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

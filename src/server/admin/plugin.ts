@@ -13,6 +13,7 @@ import type { SessionLimits } from "../db/sessions.ts";
 import audit from "./audit.ts";
 import consoleFiles from "./console-files.ts";
 import contentRoutes from "./content.ts";
+import defencesRoutes from "./defences.ts";
 import inquiriesRoutes from "./inquiries.ts";
 import peopleRoutes from "./people.ts";
 import subscribersRoutes from "./subscribers.ts";
@@ -49,6 +50,7 @@ export default fp(
     await app.register(subscribersRoutes, area);
     await app.register(contentRoutes, area);
     await app.register(peopleRoutes, area);
+    await app.register(defencesRoutes, area);
     await app.register(consoleFiles, { root: config.ADMIN_DIR });
   },
   { name: "admin", dependencies: ["xsrf", "mail", "content", "rate-limit"] },

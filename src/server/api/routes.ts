@@ -4,6 +4,7 @@
  * A write and the e-mail it causes are committed together (withOutbox), by
  * the functions the forms posted without JavaScript use too (forms/writes.ts).
  */
+import { randomInt } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
@@ -12,6 +13,7 @@ import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
 import {
   caseStudySchema,
   contentItemSchema,
+  fieldRefusalSchema,
   inquiryReceivedSchema,
   inquirySchema,
   itemsQuerySchema,
@@ -27,6 +29,7 @@ import {
   storeSubscription,
 } from "../forms/writes.ts";
 import { EncodedCache, encodeBody, sendEncoded } from "../http/encoded-body.ts";
+import { captchaRefusalBody, headerDefences } from "../security/bot-defence.ts";
 
 export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
 
@@ -39,6 +42,19 @@ export interface ApiOptions {
   /** Limit for the routes that write, per client address and minute. */
   writesPerMinute: number;
 }
+
+/** The answers a write may give when its CAPTCHA answer is missing, refused, or cannot be checked. */
+const captchaRefusals = {
+  400: fieldRefusalSchema,
+  403: fieldRefusalSchema,
+  503: fieldRefusalSchema,
+};
+
+/**
+ * The id a trapped inquiry is told it got: in the range of real ones, so that
+ * the answer looks like any other (nothing is stored under it).
+ */
+const decoyInquiryId = () => randomInt(1, 2 ** 31 - 1);
 
 const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) => {
   const limit = writeLimit(writesPerMinute);
@@ -72,11 +88,22 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
     {
       schema: {
         querystring: subscribeQuerySchema,
-        response: { 201: messageSchema, 409: messageSchema },
+        response: { 201: messageSchema, 409: messageSchema, ...captchaRefusals },
       },
       config: limit,
     },
     async (request, reply) => {
+      const screening = await app.botDefence.screen(
+        request,
+        "subscription",
+        headerDefences(request),
+      );
+      if (screening.outcome === "trapped") {
+        return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
+      }
+      if (screening.outcome === "refused") {
+        return reply.code(screening.status).send(captchaRefusalBody(screening.message));
+      }
       const subscription = await storeSubscription(app, request.query.emailId, CONSENT_VIA.website);
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
       return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
@@ -113,10 +140,20 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
   app.post(
     serverPath(API_PATHS.sendComment),
     {
-      schema: { body: inquirySchema, response: { 200: inquiryReceivedSchema } },
+      schema: {
+        body: inquirySchema,
+        response: { 200: inquiryReceivedSchema, ...captchaRefusals },
+      },
       config: limit,
     },
-    async (request) => ({ id: await storeInquiry(app, request.body) }),
+    async (request, reply) => {
+      const screening = await app.botDefence.screen(request, "inquiry", headerDefences(request));
+      if (screening.outcome === "trapped") return { id: decoyInquiryId() };
+      if (screening.outcome === "refused") {
+        return reply.code(screening.status).send(captchaRefusalBody(screening.message));
+      }
+      return { id: await storeInquiry(app, request.body) };
+    },
   );
 };
 

@@ -220,6 +220,16 @@ export interface MediaTable {
   created_at: Timestamp;
 }
 
+export interface BotTripsTable {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  /** A DefendedForm (shared/bot-defence.ts). */
+  form: string;
+  /** A TrapReason (shared/bot-defence.ts). */
+  reason: string;
+  count: number;
+}
+
 export interface Database {
   subscriptions: SubscriptionsTable;
   inquiries: InquiriesTable;
@@ -240,6 +250,7 @@ export interface Database {
   site_facts: SiteFactsTable;
   content_versions: ContentVersionsTable;
   media: MediaTable;
+  bot_trips: BotTripsTable;
 }
 
 export function nowIso(): string {

@@ -10,11 +10,13 @@
  * Nothing here is cached: each answer is rendered for its post.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type DefendedForm, FORM_TRAP_FIELD } from "../../shared/bot-defence.ts";
 import { INQUIRY_FIELDS } from "../../shared/inquiry.ts";
 import { FORM_TOKEN_FIELD, type PageContext } from "../../shared/page-context.ts";
 import { writeLimit } from "../api/routes.ts";
 import { policyForPage } from "../pages/page-cache.ts";
 import { FORM_CONTENT_TYPE, type PageRenderer } from "../pages/renderer.ts";
+import type { PostDefences } from "../security/bot-defence.ts";
 import { FORM_REFUSALS, formPostRefusal } from "../security/xsrf.ts";
 import { formTokenMatches } from "./form-token.ts";
 import { formService } from "./service.ts";
@@ -35,8 +37,8 @@ export const UNREADABLE_FORM_MESSAGE =
   "We could not read this form. Please check your entries and send it again.";
 
 export interface FormPostsOptions {
-  /** The pages forms post to; each route has an action. */
-  paths: readonly string[];
+  /** The pages forms post to (each route has an action), and the form each one takes. */
+  paths: Readonly<Record<string, DefendedForm>>;
   submit: NonNullable<PageRenderer["submit"]>;
   /** PUBLIC_ORIGIN: pages are rendered at it, and a post's Origin may be it. */
   origin: string;
@@ -57,18 +59,19 @@ export default async function formPosts(
     (_request, body, done) => done(null, body),
   );
 
-  /** Renders the route's answer to the post (its action sees `refusal`) and sends it. */
+  /** Renders the route's answer to the post (its action sees `refusal` and `trapped`) and sends it. */
   async function answer(
     request: FastifyRequest,
     reply: FastifyReply,
     body: string,
     refusal: string | null,
-    status?: number,
+    { status, trapped = false }: { status?: number; trapped?: boolean } = {},
   ) {
     const context: PageContext = {
       content: app.content,
       origin,
-      forms: formService(app, { token, refusal, log: request.log }),
+      captcha: app.botDefence.widget,
+      forms: formService(app, { token, refusal, trapped, log: request.log }),
     };
     const path = request.routeOptions.url ?? request.url;
     const page = await submit({ path, body }, context);
@@ -87,10 +90,19 @@ export default async function formPosts(
     if (status < 400 || status >= 500) throw error;
     request.log.info({ err: error }, "form post refused");
     const reason = status === 413 || status === 415 ? UNREADABLE_FORM_MESSAGE : error.message;
-    return answer(request, reply, "", reason, status);
+    return answer(request, reply, "", reason, { status });
   });
 
-  for (const path of paths) {
+  /** The honeypot and the CAPTCHA widget's answer, as the form's fields. */
+  function fieldDefences(fields: URLSearchParams): PostDefences {
+    const captchaField = app.botDefence.captcha?.service.responseField;
+    return {
+      trap: fields.get(FORM_TRAP_FIELD) ?? undefined,
+      captcha: (captchaField && fields.get(captchaField)) || undefined,
+    };
+  }
+
+  for (const [path, form] of Object.entries(paths)) {
     app.post(
       path,
       // The X-XSRF-TOKEN header cannot come with a form: formPostRefusal and the token stand in.
@@ -100,12 +112,19 @@ export default async function formPosts(
           throw app.httpErrors.unsupportedMediaType(UNREADABLE_FORM_MESSAGE);
         }
         const body = request.body;
-        const given = new URLSearchParams(body).get(FORM_TOKEN_FIELD);
+        const fields = new URLSearchParams(body);
         const refusal =
           formPostRefusal(request, origin) ??
-          (formTokenMatches(token, given) ? null : FORM_REFUSALS.staleForm);
-        if (refusal) request.log.info({ refusal }, "form post refused");
-        return answer(request, reply, body, refusal);
+          (formTokenMatches(token, fields.get(FORM_TOKEN_FIELD)) ? null : FORM_REFUSALS.staleForm);
+        if (refusal) {
+          request.log.info({ refusal }, "form post refused");
+          return answer(request, reply, body, refusal);
+        }
+        const screening = await app.botDefence.screen(request, form, fieldDefences(fields));
+        if (screening.outcome === "refused") {
+          return answer(request, reply, body, screening.message, { status: screening.status });
+        }
+        return answer(request, reply, body, null, { trapped: screening.outcome === "trapped" });
       },
     );
   }

@@ -21,13 +21,18 @@ export interface FormServiceOptions {
   token: string;
   /** Why this post is refused, or null when it may write. */
   refusal: string | null;
+  /**
+   * The post tripped a trap against scripts (security/bot-defence.ts): a
+   * valid one is answered as if written, and nothing is stored or sent.
+   */
+  trapped?: boolean;
   /** The request's log, where a failed write is reported. */
   log: FastifyBaseLogger;
 }
 
 export function formService(
   app: Pick<FastifyInstance, "withOutbox" | "mail">,
-  { token, refusal, log }: FormServiceOptions,
+  { token, refusal, trapped = false, log }: FormServiceOptions,
 ): FormService {
   /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */
   async function write<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -48,6 +53,7 @@ export function formService(
         const parsed = inquirySchema.safeParse(values);
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
+        if (trapped) return { outcome: "sent" };
         const id = await storeInquiry(app, parsed.data);
         log.info({ inquiry: id }, "inquiry received from a form post");
         return { outcome: "sent" };
@@ -57,6 +63,7 @@ export function formService(
         const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
+        if (trapped) return { outcome: "subscribed" };
         const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form);
         return created
           ? { outcome: "subscribed" }

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { API_ROOT } from "../../shared/api-paths.ts";
+import type { DefendedForm } from "../../shared/bot-defence.ts";
 import type { PageContext } from "../../shared/page-context.ts";
 import {
   CASE_STUDY_ROUTE,
@@ -36,8 +37,11 @@ declare module "fastify" {
   }
 }
 
-/** The pages whose forms post to them without JavaScript (their routes have an action). */
-export const FORM_PATHS: readonly string[] = [ROUTES.contactUs, SUBSCRIBE_PATH];
+/** The pages whose forms post to them without JavaScript (their routes have an action), and their forms. */
+export const FORM_PATHS: Readonly<Record<string, DefendedForm>> = {
+  [ROUTES.contactUs]: "inquiry",
+  [SUBSCRIBE_PATH]: "subscription",
+};
 
 export interface PagesOptions {
   renderer: PageRenderer | null;
@@ -55,7 +59,12 @@ export default fp(
     { renderer, origin, secret, writesPerMinute }: PagesOptions,
   ) {
     const token = formToken(secret);
-    const context: PageContext = { content: app.content, origin, forms: pageFormService(token) };
+    const context: PageContext = {
+      content: app.content,
+      origin,
+      captcha: app.botDefence.widget,
+      forms: pageFormService(token),
+    };
     const cache = renderer ? new PageCache(renderer, context, app.pagePolicy) : null;
     app.decorate("pages", cache);
     app.content.onChange(() => cache?.clear());
@@ -118,5 +127,5 @@ export default fp(
       return send(request, reply, NOT_FOUND_PATH, 404);
     });
   },
-  { name: "pages", dependencies: ["content", "mail", "xsrf", "rate-limit"] },
+  { name: "pages", dependencies: ["content", "mail", "xsrf", "bot-defence", "rate-limit"] },
 );

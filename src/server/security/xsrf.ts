@@ -3,13 +3,19 @@
  * issues a random XSRF-TOKEN cookie that page script can read, and accepts a
  * POST only when the X-XSRF-TOKEN header repeats it. A page on another site can
  * neither read the cookie nor set the header, and SameSite=Lax keeps the cookie
- * off cross-site POSTs as a second line.
+ * off cross-site POSTs as a second line; a POST whose Origin or Sec-Fetch-Site
+ * names another site is refused before the token is looked at.
+ *
+ * The token carries the time it was issued, signed with a key derived from the
+ * server's secret (shared by every instance): `<random>.<issued at, base36
+ * ms>.<HMAC>`. The forms' minimum time-to-submit reads it (bot-defence.ts,
+ * ADR 017); a cookie whose signature fails counts as absent, and a new one is issued.
  *
  * Forms posted without JavaScript cannot set the header; their routes opt
  * out (`config: { xsrf: false }`) and are checked by formPostRefusal below
  * and the signed token in their hidden field (forms/form-token.ts, ADR 004).
  */
-import { randomFillSync, timingSafeEqual } from "node:crypto";
+import { createHmac, randomFillSync, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -18,6 +24,9 @@ import { XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 
 export const XSRF_REJECTED_MESSAGE =
   "Your session token is missing or out of date. Please reload the page and try again.";
+
+export const CROSS_SITE_REJECTED_MESSAGE =
+  "This request was sent from another website, so we did not accept it. Please send it again from this site's own page.";
 
 /** Why a form posted without JavaScript is refused, in words for the visitor who sent it. */
 export const FORM_REFUSALS = {
@@ -29,7 +38,8 @@ export const FORM_REFUSALS = {
     "This form was out of date, so we did not accept it. Please check your entries and send it again.",
 } as const;
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** The random part, the issue time (base36 milliseconds) and the signature of both. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}\.[0-9a-z]{1,11}\.[A-Za-z0-9_-]{43}$/;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Static files (anything with an extension) get no cookie, so CDNs may cache them. */
 const FILE_PATH = /\.[A-Za-z0-9]+$/;
@@ -48,6 +58,8 @@ function issuesToken(path: string): boolean {
 declare module "fastify" {
   interface FastifyRequest {
     xsrfToken: string;
+    /** When xsrfToken was issued (epoch ms), as its signature vouches. */
+    xsrfIssuedAt: number;
   }
   interface FastifyContextConfig {
     /** false exempts a route that proves itself otherwise (a signed token in its URL). */
@@ -61,31 +73,57 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The request's XSRF-TOKEN cookie when it is well formed (one this server could have issued). */
-function cookieTokenOf(request: FastifyRequest): string | undefined {
-  const cookieToken = request.cookies[XSRF_COOKIE];
-  return cookieToken !== undefined && TOKEN_PATTERN.test(cookieToken) ? cookieToken : undefined;
+/** Changing it (or the secret) makes every token issued before stale. */
+const TOKEN_KEY_PURPOSE = "xsrf-token:v1";
+
+/** Signs and reads the tokens under a key of their own, derived from the server's secret. */
+export function tokenSigner(secret: string) {
+  const key = createHmac("sha256", secret).update(TOKEN_KEY_PURPOSE).digest();
+  const signatureOf = (body: string) => createHmac("sha256", key).update(body).digest("base64url");
+  return {
+    /** A new token for a random part, issued at `issuedAt` (epoch ms). */
+    sign(random: string, issuedAt: number): string {
+      const body = `${random}.${issuedAt.toString(36)}`;
+      return `${body}.${signatureOf(body)}`;
+    },
+    /** When a token this server signed was issued, or null for any other string. */
+    issuedAt(token: string): number | null {
+      if (!TOKEN_PATTERN.test(token)) return null;
+      const cut = token.lastIndexOf(".");
+      const body = token.slice(0, cut);
+      if (!sameToken(token.slice(cut + 1), signatureOf(body))) return null;
+      return Number.parseInt(body.slice(body.indexOf(".") + 1), 36);
+    },
+  };
+}
+
+/**
+ * Whether the browser says the request came from another site:
+ * `Sec-Fetch-Site: cross-site` or `same-site`, or an `Origin` other than
+ * `null` that is neither the public origin nor the one the request was sent to.
+ */
+export function fromAnotherSite(request: FastifyRequest, publicOrigin: string): boolean {
+  const site = request.headers["sec-fetch-site"];
+  if (site === "cross-site" || site === "same-site") return true;
+  const origin = request.headers.origin;
+  // "null" names no origin: browsers send it when the page's Referrer-Policy
+  // is no-referrer (helmet's, so Chromium sends it with this site's own forms).
+  if (origin === undefined || origin === "null") return false;
+  return origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`;
 }
 
 /**
  * Why a form posted without JavaScript must be refused, before its token is
  * looked at, or null: the browser says it came from another site
- * (`Sec-Fetch-Site: cross-site` or `same-site`, or an `Origin` other than
- * `null` that is neither the public origin nor the one the request was sent
- * to), or it lacks the cookie, which SameSite=Lax keeps off posts from other
- * sites and which every page of the site sets.
+ * (fromAnotherSite), or it lacks the cookie, which SameSite=Lax keeps off
+ * posts from other sites and which every page of the site sets.
  */
 export function formPostRefusal(request: FastifyRequest, publicOrigin: string): string | null {
-  const site = request.headers["sec-fetch-site"];
-  if (site === "cross-site" || site === "same-site") return FORM_REFUSALS.crossSite;
-  const origin = request.headers.origin;
-  // "null" names no origin: browsers send it when the page's Referrer-Policy
-  // is no-referrer (helmet's, so Chromium sends it with this site's own forms).
-  if (origin !== undefined && origin !== "null") {
-    const own = `${request.protocol}://${request.host}`;
-    if (origin !== publicOrigin && origin !== own) return FORM_REFUSALS.crossSite;
-  }
-  return cookieTokenOf(request) ? null : FORM_REFUSALS.noCookie;
+  if (fromAnotherSite(request, publicOrigin)) return FORM_REFUSALS.crossSite;
+  // xsrfToken is the cookie's only when it came and its signature held; else it is a new one.
+  const cameWithCookie =
+    request.xsrfToken !== "" && request.cookies[XSRF_COOKIE] === request.xsrfToken;
+  return cameWithCookie ? null : FORM_REFUSALS.noCookie;
 }
 
 /**
@@ -96,7 +134,7 @@ export function formPostRefusal(request: FastifyRequest, publicOrigin: string): 
 const TOKEN_BYTES = 32;
 const tokenPool = Buffer.alloc(TOKEN_BYTES * 128);
 let poolOffset = tokenPool.length;
-function newToken(): string {
+function newRandom(): string {
   if (poolOffset === tokenPool.length) {
     randomFillSync(tokenPool);
     poolOffset = 0;
@@ -106,7 +144,7 @@ function newToken(): string {
   return token;
 }
 
-/** The Set-Cookie header of a new token, written once (the token is URL-safe base64). */
+/** The Set-Cookie header of a new token, written once (the token is URL-safe). */
 function tokenCookie(token: string, secure: boolean): string {
   return `${XSRF_COOKIE}=${token}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
@@ -116,25 +154,44 @@ function pathOf(request: FastifyRequest): string {
   return query === -1 ? request.url : request.url.slice(0, query);
 }
 
+export interface XsrfOptions {
+  /** PUBLIC_ORIGIN: a POST's Origin may be it (or the origin the request was sent to). */
+  origin: string;
+  /** The server's secret (app.ts); the tokens are signed with a key derived from it. */
+  secret: string;
+}
+
 export default fp(
-  async function xsrf(app: FastifyInstance) {
+  async function xsrf(app: FastifyInstance, { origin, secret }: XsrfOptions) {
     await app.register(cookie);
     app.decorateRequest("xsrfToken", "");
+    app.decorateRequest("xsrfIssuedAt", 0);
+    const signer = tokenSigner(secret);
 
     app.addHook("onRequest", async (request, reply) => {
-      const cookieToken = cookieTokenOf(request);
+      const cookieToken = request.cookies[XSRF_COOKIE];
+      const issuedAt = cookieToken === undefined ? null : signer.issuedAt(cookieToken);
 
       if (UNSAFE_METHODS.has(request.method) && request.routeOptions.config.xsrf !== false) {
+        if (fromAnotherSite(request, origin)) {
+          throw app.httpErrors.forbidden(CROSS_SITE_REJECTED_MESSAGE);
+        }
         const header = request.headers[XSRF_HEADER.toLowerCase()];
-        if (!cookieToken || typeof header !== "string" || !sameToken(header, cookieToken)) {
+        if (
+          issuedAt === null ||
+          typeof header !== "string" ||
+          !sameToken(header, cookieToken ?? "")
+        ) {
           throw app.httpErrors.forbidden(XSRF_REJECTED_MESSAGE);
         }
       }
 
-      if (cookieToken) {
+      if (cookieToken !== undefined && issuedAt !== null) {
         request.xsrfToken = cookieToken;
+        request.xsrfIssuedAt = issuedAt;
       } else if (issuesToken(pathOf(request))) {
-        request.xsrfToken = newToken();
+        request.xsrfIssuedAt = Date.now();
+        request.xsrfToken = signer.sign(newRandom(), request.xsrfIssuedAt);
         reply.header("set-cookie", tokenCookie(request.xsrfToken, request.protocol === "https"));
       }
     });

@@ -1,0 +1,24 @@
+/**
+ * What the console shows of the forms' traps against scripts (ADR 017): how
+ * many posts each turned away lately, per form and reason.
+ */
+import { z } from "zod";
+import { DEFENDED_FORMS, TRAP_REASONS } from "../bot-defence.ts";
+import { ADMIN_API } from "./auth.ts";
+
+export const DEFENCE_PATHS = { trips: `${ADMIN_API}/defences` } as const;
+
+/** How far back the console counts. */
+export const DEFENCE_WINDOW_DAYS = 30;
+
+export const defenceTripsSchema = z.object({
+  days: z.number().int(),
+  trips: z.array(
+    z.object({
+      form: z.enum(DEFENDED_FORMS),
+      reason: z.enum(TRAP_REASONS),
+      trips: z.number().int(),
+    }),
+  ),
+});
+export type DefenceTrips = z.infer<typeof defenceTripsSchema>;
