@@ -13,6 +13,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
+import textBodies from "../http/text-bodies.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again later.";
 
@@ -65,7 +66,15 @@ function isExposed(error: FastifyError & { expose?: boolean }, status: number): 
 export default fp(
   async function errors(app: FastifyInstance) {
     await app.register(sensible);
+    // Bodies that are not UTF-8 fail here, before any route: registered with
+    // the failures, as app.ts (another team's file right now) would register it.
+    await app.register(textBodies);
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      // A failure's answer is built here, not by the route: it is not held to
+      // the route's response schemas, which describe what the route sends (a
+      // route declaring 400 with `fields` turned a body that was not JSON,
+      // answered with {message} alone, into a 500).
+      reply.serializer(JSON.stringify).type("application/json; charset=utf-8");
       if (hasZodFastifySchemaValidationErrors(error)) {
         request.log.info({ err: error }, "invalid request");
         return reply.code(400).send(describeValidationError(error.validation));
