@@ -215,6 +215,16 @@ export default async function contentRoutes(
   });
   await app.register(mediaFiles, { root: config.MEDIA_DIR });
 
+  /**
+   * A body that is not multipart, or multipart cut or written wrong, holds
+   * no file the server can read: the sender's fault, said as such (the
+   * parser's own errors carry no status and would answer 500).
+   */
+  const unreadableUpload = (error: FastifyError): never => {
+    if (error.statusCode !== undefined && error.statusCode < 500) throw error;
+    throw app.httpErrors.badRequest(CONTENT_TEXTS.noFile);
+  };
+
   routes.post(
     MEDIA_API,
     {
@@ -223,7 +233,7 @@ export default async function contentRoutes(
     },
     async (request, reply) => {
       const { kind } = request.query;
-      const file = await request.file();
+      const file = await request.file().catch(unreadableUpload);
       if (!file) throw app.httpErrors.badRequest(CONTENT_TEXTS.noFile);
       const bytes = await file.toBuffer().catch((error: unknown) => {
         throw error instanceof app.multipartErrors.RequestFileTooLargeError
