@@ -4,6 +4,7 @@
  */
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Database } from "./schema.ts";
+import { containsText } from "./text-search.ts";
 
 export interface AuditEntry {
   userId: number | null;
@@ -56,20 +57,15 @@ export interface AuditRecord {
   detail: Record<string, unknown> | null;
 }
 
-/** A LIKE pattern that finds `text` anywhere, its own % and _ taken literally. */
-function containing(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function matching(search: AuditSearch) {
   return (eb: ExpressionBuilder<Database, "audit_log">) => {
     const conditions = [];
     if (search.text) {
-      const pattern = containing(search.text);
+      const text = search.text;
       conditions.push(
         eb.or(
-          (["actor", "action", "target"] as const).map(
-            (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+          (["actor", "action", "target"] as const).map((column) =>
+            containsText(sql.ref(column), text),
           ),
         ),
       );

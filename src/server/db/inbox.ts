@@ -4,9 +4,9 @@
  * assignee, notes). The text search is case-insensitive on both engines.
  */
 import {
+  type Expression,
   type ExpressionBuilder,
   type Kysely,
-  type RawBuilder,
   type SelectQueryBuilder,
   sql,
 } from "kysely";
@@ -22,6 +22,7 @@ import {
   type StatusCounts,
 } from "../../shared/admin/inquiries.ts";
 import { type Database, nowIso } from "./schema.ts";
+import { containsText } from "./text-search.ts";
 
 type InquiryQuery = SelectQueryBuilder<Database, "inquiries", object>;
 
@@ -30,16 +31,8 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 /** The search's words; each must appear in one of the searched fields. */
 const MAX_WORDS = 8;
 
-/** A LIKE pattern that finds `word` anywhere, with LIKE's own wildcards taken literally. */
-function containing(word: string): string {
-  return `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function matchesWord(eb: ExpressionBuilder<Database, "inquiries">, word: string) {
-  const pattern = containing(word);
-  // lower() on both sides: SQLite's LIKE and PostgreSQL's differ in case, lower() does not.
-  const like = (text: RawBuilder<string>) =>
-    eb(sql<string>`lower(${text})`, "like", sql<string>`${pattern} escape '\\'`);
+  const like = (text: Expression<string>) => containsText(text, word);
   return eb.or([
     like(sql`inquiries.first_name || ' ' || inquiries.last_name`),
     like(sql.ref("inquiries.company")),

@@ -4,7 +4,7 @@
  * (docs/privacy/erasure.md). Writes of consent itself live in subscriptions.ts.
  */
 import { createHmac } from "node:crypto";
-import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import {
   GROWTH_MONTHS,
   type MonthGrowth,
@@ -17,6 +17,7 @@ import {
 import { normalizeEmail } from "../../shared/subscription.ts";
 import type { DatabaseHandle, Engine } from "./connection.ts";
 import { type Database, nowIso } from "./schema.ts";
+import { containsText } from "./text-search.ts";
 
 /** A timestamp as read: PostgreSQL gives a Date, SQLite the ISO text. */
 type Stored = Date | string;
@@ -24,23 +25,12 @@ type Stored = Date | string;
 const iso = (value: Stored) => new Date(value).toISOString();
 const isoOrNull = (value: Stored | null) => (value === null ? null : iso(value));
 
-/** `%`, `_` and the escape character itself match only themselves. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
 
 /** Narrows a query on subscriptions to the filter: part of the address, and the status. */
 function filtered<O>(query: SubscriptionQuery<O>, { q, status }: SubscriberFilter) {
   let narrowed = query;
-  if (q) {
-    // lower() on both sides: PostgreSQL's LIKE heeds case, SQLite's does not
-    // (for ASCII); the addresses are stored lower-cased anyway.
-    narrowed = narrowed.where(
-      sql<SqlBool>`lower(email) like ${likePattern(q.toLowerCase())} escape '\\'`,
-    );
-  }
+  if (q) narrowed = narrowed.where(containsText(sql.ref("email"), q));
   if (status === "active") narrowed = narrowed.where("unsubscribed_at", "is", null);
   if (status === "unsubscribed") narrowed = narrowed.where("unsubscribed_at", "is not", null);
   return narrowed;
