@@ -15,6 +15,7 @@ import { ErrorScreen } from "./app/ErrorBoundary.tsx";
 import { useAnchorScroll } from "./app/useAnchorScroll.ts";
 import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/useRouteCodeFailure.ts";
 import { carouselLayoutCss } from "./features/leadership/carouselLayout.ts";
+import { useCaptcha } from "./hooks/useFormDefence.ts";
 import { SiteFooter } from "./layout/SiteFooter.tsx";
 import { SiteHeader } from "./layout/SiteHeader.tsx";
 import { rootSeoData, SITE_LINKS } from "./lib/seo.ts";
@@ -34,6 +35,8 @@ export async function loader(args: LoaderFunctionArgs) {
     ...rootSeoData(args),
     facts: await args.context.content.facts(),
     formToken: args.context?.forms?.token ?? "",
+    // The forms' CAPTCHA widget, only while the server has one switched on (ADR 017).
+    captcha: args.context?.captcha ?? null,
   };
 }
 // The browser never asks the server for these again: every page it renders
@@ -70,6 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, compiled at build time */}
         <style dangerouslySetInnerHTML={{ __html: pageStyles }} />
+        <CaptchaScript />
       </head>
       <body>
         {children}
@@ -77,6 +81,12 @@ export function Layout({ children }: { children: ReactNode }) {
       </body>
     </html>
   );
+}
+
+/** The CAPTCHA service's script, on every page (the footer's form is on each) while it is on. */
+function CaptchaScript() {
+  const captcha = useCaptcha();
+  return captcha ? <script src={captcha.scriptUrl} async defer /> : null;
 }
 
 export default function App() {

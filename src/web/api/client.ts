@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
+import { CAPTCHA_HEADER, FORM_TRAP_HEADER } from "../../shared/bot-defence.ts";
 import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
 import type { FieldReasons } from "../../shared/field-rules.ts";
@@ -62,8 +63,24 @@ async function xsrfToken(): Promise<string> {
   return readCookie(XSRF_COOKIE) ?? response.data?.token ?? "";
 }
 
-async function post<T>(path: string, body?: unknown): Promise<ApiResponse<T>> {
+/**
+ * What a form sends against scripts beside the spec's payload (ADR 017), in
+ * headers: the honeypot's value and the CAPTCHA widget's answer. Each is
+ * left out while empty, as it is for a person without a CAPTCHA.
+ */
+export interface FormDefence {
+  trap: string;
+  captcha: string;
+}
+
+async function post<T>(
+  path: string,
+  body?: unknown,
+  defence?: FormDefence,
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { [XSRF_HEADER]: await xsrfToken() };
+  if (defence?.trap) headers[FORM_TRAP_HEADER] = defence.trap;
+  if (defence?.captcha) headers[CAPTCHA_HEADER] = defence.captcha;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   return request<T>(path, {
     method: "POST",
@@ -82,12 +99,12 @@ export type MessageBody = Partial<z.infer<typeof messageSchema>> & {
 };
 
 /**
- * The reasons per field of a 400 answer (`{message, fields}`), as the server
- * words them (shared/field-rules.ts); only string reasons are kept, and
- * nothing for any other answer.
+ * The reasons per field of a refusal (`{message, fields}`: a 400, or a CAPTCHA
+ * answer refused with 403 or unchecked with 503), as the server words them
+ * (shared/field-rules.ts); only string reasons are kept, and nothing for a success.
  */
 export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons {
-  const fields = response.status === 400 ? response.data?.fields : undefined;
+  const fields = response.ok ? undefined : response.data?.fields;
   if (typeof fields !== "object" || fields === null) return {};
   return Object.fromEntries(
     Object.entries(fields).filter(
@@ -96,12 +113,20 @@ export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons
   );
 }
 
-export function subscribe(emailId: string) {
-  return post<MessageBody>(`${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`);
+export function subscribe(emailId: string, defence?: FormDefence) {
+  return post<MessageBody>(
+    `${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`,
+    undefined,
+    defence,
+  );
 }
 
-export function sendComment(inquiry: Inquiry) {
-  return post<z.infer<typeof inquiryReceivedSchema> & MessageBody>(API_PATHS.sendComment, inquiry);
+export function sendComment(inquiry: Inquiry, defence?: FormDefence) {
+  return post<z.infer<typeof inquiryReceivedSchema> & MessageBody>(
+    API_PATHS.sendComment,
+    inquiry,
+    defence,
+  );
 }
 
 export function fetchTeam() {

@@ -23,12 +23,14 @@ import {
   type InquiryValues,
   inquiryValuesFrom,
 } from "../../../shared/inquiry.ts";
-import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
+import { type CaptchaWidget, FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { ROUTES } from "../../../shared/routes.ts";
 import { fieldReasonsOf, sendComment } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
+import { FormDefences } from "../../components/FormDefences.tsx";
 import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
+import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
 import {
   type SubmissionOutcome,
   useFormSubmission,
@@ -54,9 +56,13 @@ function readInquiry(form: HTMLFormElement): Inquiry {
   return { ...values, inquiryType: values.inquiryType as Inquiry["inquiryType"] };
 }
 
-async function sendInquiry(form: HTMLFormElement): Promise<SubmissionOutcome> {
+async function sendInquiry(
+  form: HTMLFormElement,
+  captcha: CaptchaWidget | null,
+): Promise<SubmissionOutcome> {
   try {
-    const response = await sendComment(readInquiry(form));
+    const response = await sendComment(readInquiry(form), formDefenceOf(form, captcha));
+    resetCaptcha();
     console.info("send-comment answered", response.status, response.data);
     if (response.status === 200) {
       return { ok: true, title: DIALOG.successTitle, text: DIALOG.inquiryReceived };
@@ -148,7 +154,9 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
   const values = served && served.state !== "sent" ? served.values : undefined;
   const servedErrors: FieldReasons | undefined =
     served?.state === "invalid" ? served.fields : undefined;
-  const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(sendInquiry, {
+  const captcha = useCaptcha();
+  const send = (form: HTMLFormElement) => sendInquiry(form, captcha);
+  const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(send, {
     check: (form) => checkInquiry(readValues(form)),
     initialErrors: servedErrors,
   });
@@ -221,6 +229,7 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
           <Reason field="comments" reason={errors.comments} />
         </div>
       </div>
+      <FormDefences idPrefix={FORM_ID} errors={errors} />
       <SubmitButton
         ref={button}
         busy={submitting}

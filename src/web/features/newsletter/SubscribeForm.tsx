@@ -13,7 +13,7 @@
 import { useState } from "react";
 import { DIALOG, FORM_TEXTS } from "../../../shared/constants.ts";
 import { checkField, type FieldReasons } from "../../../shared/field-rules.ts";
-import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
+import { type CaptchaWidget, FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { SUBSCRIBE_PATH } from "../../../shared/routes.ts";
 import {
   EMAIL_MAX_LENGTH,
@@ -22,8 +22,10 @@ import {
 } from "../../../shared/subscription.ts";
 import { fieldReasonsOf, subscribe } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
+import { FormDefences } from "../../components/FormDefences.tsx";
 import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
+import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
 import {
   type SubmissionOutcome,
   useFormSubmission,
@@ -39,9 +41,13 @@ function checkAddress(form: HTMLFormElement): FieldReasons {
   return reason ? { [SUBSCRIBE_EMAIL_FIELD]: reason } : {};
 }
 
-async function subscribeWith(form: HTMLFormElement): Promise<SubmissionOutcome> {
+async function subscribeWith(
+  form: HTMLFormElement,
+  captcha: CaptchaWidget | null,
+): Promise<SubmissionOutcome> {
   try {
-    const response = await subscribe(emailOf(form));
+    const response = await subscribe(emailOf(form), formDefenceOf(form, captcha));
+    resetCaptcha();
     if (response.status === 201) {
       return { ok: true, title: DIALOG.successTitle, text: DIALOG.subscribed };
     }
@@ -96,7 +102,9 @@ interface SubscribeFormProps {
 export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps) {
   // As in the inquiry form: a rendered outcome goes once the form is sent again.
   const [served, setServed] = useState(posted);
-  const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(subscribeWith, {
+  const captcha = useCaptcha();
+  const send = (form: HTMLFormElement) => subscribeWith(form, captcha);
+  const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(send, {
     check: checkAddress,
     initialErrors: served?.state === "invalid" ? served.fields : undefined,
   });
@@ -142,6 +150,7 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
         />
         <FieldError controlId={inputId} label={SUBSCRIBE_EMAIL_RULE.label} reason={reason} />
       </div>
+      <FormDefences idPrefix={inputId} errors={errors} />
       <SubmitButton
         ref={button}
         busy={submitting}
