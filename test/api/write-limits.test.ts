@@ -39,8 +39,9 @@ function rendererWithForms(): PageRenderer {
   }) as PageRenderer;
 }
 
+const redisUrl = REDIS_URL;
 const STORES = [{ store: "memory", env: () => ({}) }];
-if (REDIS_URL) STORES.push({ store: "Redis", env: () => redisEnv(REDIS_URL) });
+if (redisUrl) STORES.push({ store: "Redis", env: () => redisEnv(redisUrl) });
 else console.warn(REDIS_SKIP_REASON);
 
 describe.each(ENGINES)("write limits on $engine", (engine) => {
