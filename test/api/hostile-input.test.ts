@@ -16,10 +16,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
 import { API_ROOT } from "../../src/shared/api-paths.ts";
-import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
 import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+import { type FormPage, openFormPage } from "../support/form-page.ts";
 import {
   consoleRouteCases,
   FORM_TOKEN_SLOT,
@@ -27,6 +27,7 @@ import {
   hostileCases,
   OUTSIDE_FILE,
 } from "../support/hostile.ts";
+import { countRows } from "../support/rows.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -36,18 +37,26 @@ const MINIMUM_CASES = 300;
 /** What the file outside every static root holds: no answer may carry it. */
 const SECRET = "outside the served folders: never sent";
 
-/** A built site's folder and a media folder, each with one file, and a secret beside them. */
+/** The site's, the media's and the console's folders, each with one file, and a secret beside them. */
 function staticRoots(): Record<string, string> {
   const parent = mkdtempSync(join(tmpdir(), "hostile-static-"));
   const site = join(parent, "site");
   const media = join(parent, "media");
-  for (const dir of [join(site, "assets"), join(media, "pictures"), join(media, "items")]) {
+  const admin = join(parent, "admin");
+  const served = [
+    join(site, "assets"),
+    join(media, "pictures"),
+    join(media, "items"),
+    join(admin, "assets"),
+  ];
+  for (const dir of served) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "app.js"), "served();");
   }
-  // Beside the served folders, never in one (the site's root is served, media's root is not).
-  for (const dir of [parent, media]) writeFileSync(join(dir, OUTSIDE_FILE), SECRET);
-  return { STATIC_DIR: site, MEDIA_DIR: media };
+  writeFileSync(join(admin, "index.html"), "<!DOCTYPE html><title>Console</title>");
+  // Beside the served folders, never in one (the site's root is served; media's and the console's are not).
+  for (const dir of [parent, media, admin]) writeFileSync(join(dir, OUTSIDE_FILE), SECRET);
+  return { STATIC_DIR: site, MEDIA_DIR: media, ADMIN_DIR: admin };
 }
 
 /** What a case is answered, whether by inject or over a socket. */
@@ -56,9 +65,6 @@ interface Answer {
   headers: IncomingHttpHeaders | Record<string, unknown>;
   body: string;
 }
-
-type Table = "inquiries" | "subscriptions" | "outbox";
-const TABLES: Table[] = ["inquiries", "subscriptions", "outbox"];
 
 /**
  * A raw HTTP exchange over a socket: the answer, or null when the server
@@ -108,8 +114,7 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
   let visitor: Session;
   let ownerCookie: string;
   let ownerToken: string;
-  let formCookie: string;
-  let formToken: string;
+  let form: FormPage;
   const notFoundPages = new Set<string>();
   let requestCount = 0;
   let port = 0;
@@ -136,12 +141,7 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     const owner = await signIn(t.app, "hostile-owner@firm.example");
     ownerCookie = owner.cookie;
     ownerToken = owner.token;
-    const page = await t.app.inject({ url: "/contact-us" });
-    const issued = page.cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
-    const hidden = new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(page.body)?.[1];
-    if (!issued || !hidden) throw new Error("the page came without its cookie or its form token");
-    formCookie = `XSRF-TOKEN=${issued}`;
-    formToken = hidden;
+    form = await openFormPage(t.app);
     // Two pages say "not found": any unknown path's, and an unknown case study's (it hydrates as that route).
     for (const url of ["/no-such-page", "/weserve/case-studies/no-such-study"]) {
       const unknown = await t.app.inject({ url });
@@ -154,18 +154,7 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     await t.close();
   });
 
-  async function counts(): Promise<Record<Table, number>> {
-    const entries = await Promise.all(
-      TABLES.map(async (table) => {
-        const { n } = await t.database.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow();
-        return [table, Number(n)] as const;
-      }),
-    );
-    return Object.fromEntries(entries) as Record<Table, number>;
-  }
+  const counts = () => countRows(t.database);
 
   /** The headers each sender brings: its cookies and tokens, as its browser would. */
   function senderHeaders(c: HostileCase): Record<string, string> {
@@ -178,7 +167,7 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
         return { cookie: ownerCookie, "x-xsrf-token": ownerToken };
       case "form":
         return {
-          cookie: formCookie,
+          cookie: form.cookie,
           origin: t.config.PUBLIC_ORIGIN,
           "sec-fetch-site": "same-origin",
         };
@@ -189,9 +178,9 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     if (c.sender !== "form" || c.payload === undefined) return c.payload;
     const slot = encodeURIComponent(FORM_TOKEN_SLOT);
     return typeof c.payload === "string"
-      ? c.payload.replace(slot, encodeURIComponent(formToken))
+      ? c.payload.replace(slot, encodeURIComponent(form.token))
       : Buffer.from(
-          c.payload.toString("latin1").replace(slot, encodeURIComponent(formToken)),
+          c.payload.toString("latin1").replace(slot, encodeURIComponent(form.token)),
           "latin1",
         );
   }
@@ -278,8 +267,8 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     } else if (outcome.kind === "served") {
       if (response.statusCode !== outcome.status) return `status ${response.statusCode}`;
     } else if (outcome.kind === "answered") {
-      if (response.statusCode >= 400 && !isJsonMessage(response))
-        return "a refusal without {message}";
+      const problem = response.statusCode >= 400 ? refusalProblem(c, response) : null;
+      if (problem) return problem;
     } else {
       if (response.statusCode >= 300)
         return `status ${response.statusCode}: ${response.body.slice(0, 200)}`;

@@ -165,6 +165,15 @@ const UNSUBSCRIBE_API = "/api/v1/unsubscribe";
 let addressCount = 0;
 const freshAddress = (local = "hostile") => `${local}.${++addressCount}@example.com`;
 
+/** An unusual but valid new address, and the row it must leave. */
+function storedAddress(local: string): { address: string; expect: Expectation } {
+  const address = freshAddress(local);
+  return {
+    address,
+    expect: { kind: "stored", table: "subscriptions", column: "email", value: address },
+  };
+}
+
 function sendCommentCases(): HostileCase[] {
   const visitor = (name: string, payload: string | Buffer, extra: Partial<HostileCase> = {}) => ({
     name: `send-comment: ${name}`,
@@ -288,10 +297,8 @@ function subscribeCases(): HostileCase[] {
     }),
     visitor("without the token", withAddress(freshAddress()), { sender: "stranger" }),
     ...["o'brien+tag", "first.last_x-y"].map((local) => {
-      const address = freshAddress(local);
-      return visitor(`stores ${address}`, withAddress(address), {
-        expect: { kind: "stored", table: "subscriptions", column: "email", value: address },
-      });
+      const { address, expect } = storedAddress(local);
+      return visitor(`stores ${address}`, withAddress(address), { expect });
     }),
   ];
 }
@@ -553,10 +560,8 @@ function formCases(): HostileCase[] {
       }),
     ),
     (() => {
-      const address = freshAddress("o'neil+form");
-      return form(`stores ${address}`, subscribe, formBody({ emailId: address }), {
-        expect: { kind: "stored", table: "subscriptions", column: "email", value: address },
-      });
+      const { address, expect } = storedAddress("o'neil+form");
+      return form(`stores ${address}`, subscribe, formBody({ emailId: address }), { expect });
     })(),
   ];
 }
@@ -620,6 +625,11 @@ function pageCases(): HostileCase[] {
         expect: REFUSED,
       }),
     ),
+    ...["/robots.txt", "/sitemap.xml"].flatMap((path) =>
+      ODD_QUERIES.slice(0, 5).map((query) =>
+        get(`${path}${query}`, { kind: "served", status: 200 }),
+      ),
+    ),
     ...["/healthz", "/readyz"].flatMap((path) => [
       ...ODD_QUERIES.slice(0, 5).map((query) =>
         get(`${path}${query}`, { kind: "served", status: 200 }),
@@ -662,19 +672,23 @@ export function traversalPaths(prefix: string): string[] {
 /** The static folders the server serves files from, each with one file in it. */
 export const STATIC_PREFIXES = ["/assets/", "/images/pictures/", "/images/items/"];
 
+/** The console's files: any path under /admin is its one page (the app routes in the browser). */
+export const CONSOLE_ASSETS = "/admin/assets/";
+
 function staticCases(): HostileCase[] {
-  return STATIC_PREFIXES.flatMap((prefix) =>
-    traversalPaths(prefix).map(
-      (url): HostileCase => ({
-        name: `static ${url}`,
-        sender: "stranger",
-        method: "GET",
-        url,
-        overSocket: true,
-        expect: REFUSED,
-      }),
-    ),
-  );
+  const get = (url: string, expect: Expectation): HostileCase => ({
+    name: `static ${url}`,
+    sender: "stranger",
+    method: "GET",
+    url,
+    overSocket: true,
+    expect,
+  });
+  return [
+    ...STATIC_PREFIXES.flatMap((prefix) => traversalPaths(prefix).map((url) => get(url, REFUSED))),
+    // The console's page or a refusal, never a file from outside its folder.
+    ...traversalPaths(CONSOLE_ASSETS).map((url) => get(url, { kind: "answered" })),
+  ];
 }
 
 /** Console ids that name no row: not numbers, out of range, encoded oddly. */
