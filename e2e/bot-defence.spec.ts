@@ -8,6 +8,7 @@
 import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../src/shared/bot-defence.ts";
 import { DIALOG } from "../src/shared/constants.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { fillInquiry, inquiryForm } from "./support/inquiry.ts";
 import { alertDialog, open } from "./support/page.ts";
 import { expect, type Locator, type Page, test } from "./support/test.ts";
@@ -91,4 +92,25 @@ test.describe("without JavaScript", () => {
     await form.getByRole("button", { name: "Subscribe" }).click();
     await expect(form.locator(".form-status--ok")).toContainText(DIALOG.subscribed);
   });
+});
+
+test("the console's inbox says how many posts were turned away as automated", async ({
+  page,
+  request,
+}) => {
+  const { token } = (await (await request.get("/api/v1/xsrf")).json()) as { token: string };
+  const trapped = await request.post(
+    `/api/v1/subscribe?emailId=trapped-${Date.now()}%40example.com`,
+    {
+      headers: { "x-xsrf-token": token, [FORM_TRAP_HEADER]: "https://spam.example" },
+    },
+  );
+  expect(trapped.status()).toBe(201);
+  const viewer = await consoleAccount("viewer", "turned-away");
+  await signInToConsole(page, viewer, "/admin/inquiries");
+  await expect(
+    page.getByText(
+      /^Turned away as automated in the last 30 days: \d+ inquir(y|ies), [1-9]\d* subscriptions?$/,
+    ),
+  ).toBeVisible();
 });

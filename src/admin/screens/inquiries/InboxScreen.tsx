@@ -15,6 +15,7 @@ import { Notice } from "../../components/Notice.tsx";
 import { InboxFilters } from "./InboxFilters.tsx";
 import { InboxTable } from "./InboxTable.tsx";
 import { filterOf, type InboxQuery, inboxParams, inboxQueryFrom } from "./inbox-query.ts";
+import { TurnedAway } from "./TurnedAway.tsx";
 
 export function InboxScreen() {
   const [params, setParams] = useSearchParams();
@@ -39,6 +40,7 @@ export function InboxScreen() {
               {filter.type || filter.q ? " in this view" : ""}
             </p>
           ) : null}
+          <TurnedAway />
         </div>
         <a className="button" href={withQuery(INQUIRY_PATHS.export, filter)} download>
           Export CSV
