@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { closeSync, openSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -25,6 +25,22 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === "string") throw new Error("no port to listen on");
   return address.port;
+}
+
+/**
+ * Whether something listens on the port. The server listens only once it is
+ * ready (start.ts); a connect completes in the kernel, whereas an HTTP probe
+ * would queue behind the generator's connections waiting to be accepted.
+ */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
 
 /** The process's peak resident set in KiB, or 0 once it is gone. */
@@ -53,7 +69,7 @@ export class LoadServer {
   private readonly sampler: NodeJS.Timeout;
 
   private constructor(
-    port: number,
+    private readonly port: number,
     private readonly options: LoadServerOptions,
   ) {
     this.origin = `http://127.0.0.1:${port}`;
@@ -93,7 +109,7 @@ export class LoadServer {
     if (this.child?.pid) this.peakKiB = Math.max(this.peakKiB, peakRssKiB(this.child.pid));
   }
 
-  /** Starts a process (on the same port and database) and waits until it answers. */
+  /** Starts a process (on the same port and database) and waits until it listens. */
   async launch(): Promise<void> {
     const log = openSync(join(this.options.dir, "server.log"), "a");
     const { MAX_EVENT_LOOP_DELAY_MS: _default, ...inherited } = process.env;
@@ -106,10 +122,7 @@ export class LoadServer {
     const deadline = performance.now() + READY_TIMEOUT_MS;
     while (performance.now() < deadline) {
       const answered = await Promise.race([
-        fetch(`${this.origin}/healthz`).then(
-          (response) => response.ok,
-          () => false,
-        ),
+        listening(this.port),
         exited.then(() => {
           throw new Error(`the server exited; see ${join(this.options.dir, "server.log")}`);
         }),
