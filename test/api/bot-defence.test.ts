@@ -14,7 +14,7 @@ import { tokenSigner } from "../../src/server/security/xsrf.ts";
 import { DEFENCE_PATHS, DEFENCE_WINDOW_DAYS } from "../../src/shared/admin/defences.ts";
 import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../src/shared/bot-defence.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
-import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
+import { countRows, openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
@@ -46,13 +46,7 @@ describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
   });
   afterAll(() => t.close());
 
-  async function count(table: "inquiries" | "subscriptions" | "outbox"): Promise<number> {
-    const { n } = await t.database.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(n);
-  }
+  const count = (table: "inquiries" | "subscriptions" | "outbox") => countRows(t.database, table);
   const stored = async () => ({
     inquiries: await count("inquiries"),
     subscriptions: await count("subscriptions"),

@@ -16,7 +16,7 @@ import { CAPTCHA_REFUSALS } from "../../src/server/security/bot-defence.ts";
 import { CAPTCHA_FIELD, CAPTCHA_HEADER } from "../../src/shared/bot-defence.ts";
 import { CAPTCHA_SERVICES } from "../../src/shared/captcha.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
-import { openSession, post, startApp, type TestApp } from "../support/app.ts";
+import { countRows, openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 
@@ -72,12 +72,17 @@ describe.each(ENGINES)("CAPTCHA verification on $engine", (engine) => {
     await verifier.close();
   });
 
-  async function count(app: TestApp, table: "inquiries" | "subscriptions"): Promise<number> {
-    const { n } = await app.database.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(n);
+  const count = (app: TestApp, table: "inquiries" | "subscriptions") =>
+    countRows(app.database, table);
+
+  async function sendCommentWith(app: TestApp, answer: string) {
+    const session = await openSession(app.app);
+    return app.app.inject({
+      method: "POST",
+      url: "/api/v1/send-comment",
+      headers: { cookie: session.cookie, "x-xsrf-token": session.token, [CAPTCHA_HEADER]: answer },
+      payload: VALID_INQUIRY,
+    });
   }
 
   async function subscribeWith(app: TestApp, address: string, answer?: string) {
@@ -118,13 +123,7 @@ describe.each(ENGINES)("CAPTCHA verification on $engine", (engine) => {
 
   it("checks the answer with the secret and the visitor's address, then stores the write", async () => {
     const before = await count(t, "inquiries");
-    const session = await openSession(t.app);
-    const response = await t.app.inject({
-      method: "POST",
-      url: "/api/v1/send-comment",
-      headers: { cookie: session.cookie, "x-xsrf-token": session.token, [CAPTCHA_HEADER]: PASSING },
-      payload: VALID_INQUIRY,
-    });
+    const response = await sendCommentWith(t, PASSING);
     expect(response.statusCode).toBe(200);
     expect(await count(t, "inquiries")).toBe(before + 1);
     const check = verifier.checks.at(-1);
@@ -137,13 +136,7 @@ describe.each(ENGINES)("CAPTCHA verification on $engine", (engine) => {
 
   it("answers 503 with words for the visitor when the verifier cannot be reached", async () => {
     const before = await count(unreachable, "inquiries");
-    const session = await openSession(unreachable.app);
-    const response = await unreachable.app.inject({
-      method: "POST",
-      url: "/api/v1/send-comment",
-      headers: { cookie: session.cookie, "x-xsrf-token": session.token, [CAPTCHA_HEADER]: PASSING },
-      payload: VALID_INQUIRY,
-    });
+    const response = await sendCommentWith(unreachable, PASSING);
     expect(response.statusCode).toBe(503);
     const withAnswer = await subscribeWith(unreachable, "unreachable@example.com", PASSING);
     expect(withAnswer.statusCode).toBe(503);

@@ -19,7 +19,7 @@ import { DIALOG, FORM_TEXTS } from "../../src/shared/constants.ts";
 import { FIELD_REASONS } from "../../src/shared/field-rules.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../src/shared/inquiry.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { countRows, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES, type EngineCase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 
@@ -103,13 +103,7 @@ describe.each(ENGINES)("forms posted without JavaScript on $engine", (engine) =>
     ...overrides,
   });
 
-  async function count(table: "inquiries" | "subscriptions" | "outbox"): Promise<number> {
-    const { n } = await t.database.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(n);
-  }
+  const count = (table: "inquiries" | "subscriptions" | "outbox") => countRows(t.database, table);
 
   async function counts() {
     return {

@@ -133,3 +133,15 @@ export function post(
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
+
+/** How many rows a table of a written thing holds (to show what a request stored, or did not). */
+export async function countRows(
+  database: DatabaseHandle,
+  table: "inquiries" | "subscriptions" | "outbox",
+): Promise<number> {
+  const { n } = await database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
