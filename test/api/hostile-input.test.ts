@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
 import { API_ROOT } from "../../src/shared/api-paths.ts";
-import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
+import { countRows, openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { type FormPage, openFormPage } from "../support/form-page.ts";
@@ -27,7 +27,6 @@ import {
   hostileCases,
   OUTSIDE_FILE,
 } from "../support/hostile.ts";
-import { countRows } from "../support/rows.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -58,6 +57,9 @@ function staticRoots(): Record<string, string> {
   for (const dir of [parent, media, admin]) writeFileSync(join(dir, OUTSIDE_FILE), SECRET);
   return { STATIC_DIR: site, MEDIA_DIR: media, ADMIN_DIR: admin };
 }
+
+const WRITTEN_TABLES = ["inquiries", "subscriptions", "outbox"] as const;
+type WrittenTable = (typeof WRITTEN_TABLES)[number];
 
 /** What a case is answered, whether by inject or over a socket. */
 interface Answer {
@@ -154,7 +156,14 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     await t.close();
   });
 
-  const counts = () => countRows(t.database);
+  /** The rows of every table a write fills: a refused request must leave them as they were. */
+  async function counts(): Promise<Record<WrittenTable, number>> {
+    const rows = await Promise.all(WRITTEN_TABLES.map((table) => countRows(t.database, table)));
+    return Object.fromEntries(WRITTEN_TABLES.map((table, i) => [table, rows[i] ?? 0])) as Record<
+      WrittenTable,
+      number
+    >;
+  }
 
   /** The headers each sender brings: its cookies and tokens, as its browser would. */
   function senderHeaders(c: HostileCase): Record<string, string> {
