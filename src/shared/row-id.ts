@@ -8,11 +8,19 @@ import { z } from "zod";
 /** The largest value of an integer column (PostgreSQL's `integer`). */
 export const LARGEST_ROW_ID = 2_147_483_647;
 
-export const rowIdSchema = z.coerce
-  .number()
-  .int("must be a whole number")
-  .min(1, "must be 1 or more")
-  .max(LARGEST_ROW_ID, "names no record");
+/**
+ * Written in digits only: Number() would also read `0x10` as 16 and `1e3` as
+ * 1000, so one row would answer to many spellings of its id.
+ */
+export const rowIdSchema = z
+  .union([z.number(), z.string().regex(/^\d+$/, "must be a whole number").transform(Number)])
+  .pipe(
+    z
+      .number()
+      .int("must be a whole number")
+      .min(1, "must be 1 or more")
+      .max(LARGEST_ROW_ID, "names no record"),
+  );
 
 /** A path's `:id` parameter. */
 export const idParamsSchema = z.object({ id: rowIdSchema });
