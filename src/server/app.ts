@@ -19,6 +19,7 @@ import { oneClickUnsubscribe, unsubscribeApi } from "./api/unsubscribe.ts";
 import type { Config } from "./config.ts";
 import content from "./content/plugin.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
+import textBodies from "./http/text-bodies.ts";
 import mail from "./mail/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
@@ -69,6 +70,7 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
 
   await app.register(gracefulClose);
   await app.register(errors);
+  await app.register(textBodies);
   await app.register(headers, { captcha: config.CAPTCHA_PROVIDER });
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
   await app.register(compress, { encodings: ["br", "gzip"] });
@@ -88,10 +90,9 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
     renderer,
     origin: config.PUBLIC_ORIGIN,
     secret,
-    writesPerMinute: config.RATE_LIMIT_PER_MINUTE,
   });
   await app.register(crawlers, { origin: config.PUBLIC_ORIGIN });
-  await app.register(api, { writesPerMinute: config.RATE_LIMIT_PER_MINUTE });
+  await app.register(api);
   await app.register(unsubscribeApi, { database, secret });
   await app.register(oneClickUnsubscribe, { database, secret });
   await app.register(admin, { config, database });

@@ -33,16 +33,6 @@ import { captchaRefusalBody, headerDefences } from "../security/bot-defence.ts";
 
 export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
 
-/** The write limit of the API, which the forms posted without JavaScript share. */
-export function writeLimit(writesPerMinute: number) {
-  return { rateLimit: { max: writesPerMinute, timeWindow: "1 minute" } };
-}
-
-export interface ApiOptions {
-  /** Limit for the routes that write, per client address and minute. */
-  writesPerMinute: number;
-}
-
 /** The answers a write may give when its CAPTCHA answer is missing, refused, or cannot be checked. */
 const captchaRefusals = {
   400: fieldRefusalSchema,
@@ -56,9 +46,8 @@ const captchaRefusals = {
  */
 const decoyInquiryId = () => randomInt(1, 2 ** 31 - 1);
 
-const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) => {
-  const limit = writeLimit(writesPerMinute);
-
+/** Its writes are limited per client address by the rate-limit plugin's default for public writes. */
+const api: FastifyPluginAsyncZod = async (app) => {
   // The content lists are checked against their answer schema, serialized and
   // compressed once per version of the content, then sent from memory.
   const lists = new EncodedCache();
@@ -90,7 +79,6 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
         querystring: subscribeQuerySchema,
         response: { 201: messageSchema, 409: messageSchema, ...captchaRefusals },
       },
-      config: limit,
     },
     async (request, reply) => {
       const screening = await app.botDefence.screen(
@@ -144,7 +132,6 @@ const api: FastifyPluginAsyncZod<ApiOptions> = async (app, { writesPerMinute }) 
         body: inquirySchema,
         response: { 200: inquiryReceivedSchema, ...captchaRefusals },
       },
-      config: limit,
     },
     async (request, reply) => {
       const screening = await app.botDefence.screen(request, "inquiry", headerDefences(request));

@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type DefendedForm, FORM_TRAP_FIELD } from "../../shared/bot-defence.ts";
 import { INQUIRY_FIELDS } from "../../shared/inquiry.ts";
 import { FORM_TOKEN_FIELD, type PageContext } from "../../shared/page-context.ts";
-import { writeLimit } from "../api/routes.ts";
 import { policyForPage } from "../pages/page-cache.ts";
 import { FORM_CONTENT_TYPE, type PageRenderer } from "../pages/renderer.ts";
 import type { PostDefences } from "../security/bot-defence.ts";
@@ -44,14 +43,12 @@ export interface FormPostsOptions {
   origin: string;
   /** The token in every form's hidden field (form-token.ts). */
   token: string;
-  /** The API's write limit per client address and minute, which form posts share. */
-  writesPerMinute: number;
 }
 
 /** Registered inside the pages plugin, in a scope of its own: its body parser and error handler stay here. */
 export default async function formPosts(
   app: FastifyInstance,
-  { paths, submit, origin, token, writesPerMinute }: FormPostsOptions,
+  { paths, submit, origin, token }: FormPostsOptions,
 ) {
   app.addContentTypeParser(
     FORM_CONTENT_TYPE,
@@ -106,7 +103,7 @@ export default async function formPosts(
     app.post(
       path,
       // The X-XSRF-TOKEN header cannot come with a form: formPostRefusal and the token stand in.
-      { config: { xsrf: false, ...writeLimit(writesPerMinute) } },
+      { config: { xsrf: false } },
       async (request, reply) => {
         if (typeof request.body !== "string") {
           throw app.httpErrors.unsupportedMediaType(UNREADABLE_FORM_MESSAGE);

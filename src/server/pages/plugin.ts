@@ -49,15 +49,10 @@ export interface PagesOptions {
   origin: string;
   /** The server's signing secret: the forms' hidden token is signed with it (ADR 004). */
   secret: string;
-  /** The API's write limit per client address and minute, which form posts share. */
-  writesPerMinute: number;
 }
 
 export default fp(
-  async function pages(
-    app: FastifyInstance,
-    { renderer, origin, secret, writesPerMinute }: PagesOptions,
-  ) {
+  async function pages(app: FastifyInstance, { renderer, origin, secret }: PagesOptions) {
     const token = formToken(secret);
     const context: PageContext = {
       content: app.content,
@@ -106,7 +101,6 @@ export default fp(
           submit: renderer.submit,
           origin,
           token,
-          writesPerMinute,
         });
       }
       // Rendered before the first visitor comes, which also proves the build works.

@@ -13,7 +13,6 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
-import textBodies from "../http/text-bodies.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again later.";
 
@@ -66,9 +65,6 @@ function isExposed(error: FastifyError & { expose?: boolean }, status: number): 
 export default fp(
   async function errors(app: FastifyInstance) {
     await app.register(sensible);
-    // Bodies that are not UTF-8 fail here, before any route: registered with
-    // the failures, as app.ts (another team's file right now) would register it.
-    await app.register(textBodies);
     app.setErrorHandler((error: FastifyError, request, reply) => {
       // A failure's answer is built here, not by the route: it is not held to
       // the route's response schemas, which describe what the route sends (a
