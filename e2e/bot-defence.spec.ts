@@ -5,6 +5,7 @@
  * with FORM_MIN_SECONDS=0; test/api/bot-defence.test.ts tests the minimum).
  */
 
+import { API_PATHS } from "../src/shared/api-paths.ts";
 import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../src/shared/bot-defence.ts";
 import { DIALOG } from "../src/shared/constants.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
@@ -113,4 +114,36 @@ test("the console's inbox says how many posts were turned away as automated", as
       /^Turned away as automated in the last 30 days: \d+ inquir(y|ies), [1-9]\d* subscriptions?$/,
     ),
   ).toBeVisible();
+});
+
+test("a page that came without the token cookie takes one when its forms are shown, before anything is sent", async ({
+  page,
+}) => {
+  // As behind a cache or CDN that drops Set-Cookie: every answer but the
+  // token endpoint's is fetched outside the browser (Playwright's own fetch
+  // would store the cookie) and handed over without Set-Cookie.
+  await page.route(
+    (url) => !url.pathname.startsWith(`/${API_PATHS.xsrf}`),
+    async (route) => {
+      const request = route.request();
+      const response = await fetch(request.url(), {
+        method: request.method(),
+        headers: await request.allHeaders(),
+      });
+      const headers = Object.fromEntries(response.headers);
+      delete headers["set-cookie"];
+      await route.fulfill({
+        status: response.status,
+        headers,
+        body: Buffer.from(await response.arrayBuffer()),
+      });
+    },
+  );
+  const tokenRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes(`/${API_PATHS.xsrf}`)) tokenRequests.push(request.url());
+  });
+  await open(page, "/contact-us");
+  await expect.poll(() => tokenRequests.length).toBeGreaterThan(0);
+  await expect.poll(() => page.evaluate(() => document.cookie.includes("XSRF-TOKEN="))).toBe(true);
 });

@@ -54,9 +54,12 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<ApiResp
 
 /**
  * The server sets the token cookie with every page, but a page served from a
- * cache or a CDN may come without it; then one GET fetches it first.
+ * cache or a CDN may come without it; then one GET fetches it first. The
+ * forms ask for it as soon as they are shown (FormDefences): the token
+ * carries its issue time, and one taken only at the moment of sending would
+ * make a person's post look as fast as a script's (ADR 017).
  */
-async function xsrfToken(): Promise<string> {
+export async function xsrfToken(): Promise<string> {
   const fromCookie = readCookie(XSRF_COOKIE);
   if (fromCookie) return fromCookie;
   const response = await request<{ token: string }>(API_PATHS.xsrf);
