@@ -1,3 +1,4 @@
+import { FORM_TRAP_FIELD } from "../src/shared/bot-defence.ts";
 import { DIALOG } from "../src/shared/constants.ts";
 import { FIELD_REASONS } from "../src/shared/field-rules.ts";
 import {
@@ -21,9 +22,12 @@ const fillForm = (page: Page) => fillInquiry(page);
 
 /** What the visitor typed: every field but the hidden token. */
 async function values(page: Page) {
-  return form(page)
-    .locator("input:not([type=hidden]), select, textarea")
-    .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
+  return (
+    form(page)
+      // The honeypot is no field of the spec's (ADR 017).
+      .locator(`input:not([type=hidden]):not([name=${FORM_TRAP_FIELD}]), select, textarea`)
+      .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))
+  );
 }
 
 test("the page has the heading, the invitation and every field of the spec", async ({ page }) => {
