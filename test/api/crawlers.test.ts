@@ -28,6 +28,24 @@ describe("robots.txt and sitemap.xml", () => {
     );
   });
 
+  it("security.txt names the firm's contact address and an expiry under a year away (RFC 9116)", async () => {
+    const response = await t.app.inject({ url: "/.well-known/security.txt" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/plain/);
+    const fields = Object.fromEntries(
+      response.body
+        .trim()
+        .split("\n")
+        .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+    );
+    const facts = await t.app.content.facts();
+    expect(fields.Contact).toBe(`mailto:${facts.contactEmail}`);
+    expect(fields.Canonical).toBe(`${ORIGIN}/.well-known/security.txt`);
+    const daysLeft = (Date.parse(String(fields.Expires)) - Date.now()) / 86_400_000;
+    expect(daysLeft).toBeGreaterThan(30);
+    expect(daysLeft).toBeLessThan(365);
+  });
+
   it("the sitemap lists every screen and case study at its public address, and each is served", async () => {
     const response = await t.app.inject({ url: "/sitemap.xml" });
     expect(response.statusCode).toBe(200);

@@ -2,7 +2,9 @@
  * What search engines read first: /robots.txt, which points to /sitemap.xml,
  * which lists every screen and every case study at its public address.
  * Personal pages (unsubscribe links) and the API are not for indexing. The
- * sitemap follows the content: it is built again after a change.
+ * sitemap follows the content: it is built again after a change. And what a
+ * security researcher reads first: /.well-known/security.txt (RFC 9116),
+ * naming the firm's contact address (SECURITY.md says what to send).
  */
 import type { FastifyInstance } from "fastify";
 import { API_ROOT } from "../../shared/api-paths.ts";
@@ -29,9 +31,26 @@ Sitemap: ${new URL(SITEMAP_PATH, origin).href}
 `;
 }
 
+export const SECURITY_TXT_PATH = "/.well-known/security.txt";
+/** RFC 9116 asks for an expiry under a year away; the file is written anew on each request. */
+const SECURITY_TXT_VALID_DAYS = 180;
+
+export function securityTxt(origin: string, contactEmail: string, now = new Date()): string {
+  const expires = new Date(now.getTime() + SECURITY_TXT_VALID_DAYS * 24 * 60 * 60 * 1000);
+  return `Contact: mailto:${contactEmail}
+Expires: ${expires.toISOString().replace(/\.\d{3}Z$/, "Z")}
+Preferred-Languages: en
+Canonical: ${new URL(SECURITY_TXT_PATH, origin).href}
+`;
+}
+
 export default async function crawlers(app: FastifyInstance, { origin }: { origin: string }) {
   const files = {
     "/robots.txt": { type: "text/plain; charset=utf-8", body: async () => robots(origin) },
+    [SECURITY_TXT_PATH]: {
+      type: "text/plain; charset=utf-8",
+      body: async () => securityTxt(origin, (await app.content.facts()).contactEmail),
+    },
     [SITEMAP_PATH]: {
       type: "application/xml; charset=utf-8",
       body: async () => {
