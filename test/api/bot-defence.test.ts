@@ -18,6 +18,7 @@ import { countRows, openSession, type Session, startApp, type TestApp } from "..
 import { createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
+import { openFormPage } from "../support/form-page.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -41,8 +42,7 @@ describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
       { FORM_MIN_SECONDS: String(MIN_SECONDS), UNSUBSCRIBE_SECRET: SECRET },
       { renderer: renderer as PageRenderer },
     );
-    const page = await t.app.inject({ url: "/contact-us" });
-    formToken = new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(page.body)?.[1] ?? "";
+    formToken = (await openFormPage(t.app)).token;
   });
   afterAll(() => t.close());
 

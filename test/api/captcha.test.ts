@@ -19,6 +19,7 @@ import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
 import { countRows, openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
+import { openFormPage } from "../support/form-page.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = (await loadPageRenderer(SERVER_BUILD)) as PageRenderer;
@@ -146,18 +147,16 @@ describe.each(ENGINES)("CAPTCHA verification on $engine", (engine) => {
 
   describe("forms posted without JavaScript", () => {
     async function postForm(fields: Record<string, string>) {
-      const page = await t.app.inject({ url: "/subscribe" });
-      const cookie = page.cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
-      const token = new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(page.body)?.[1];
+      const { cookie, token } = await openFormPage(t.app, "/subscribe");
       return t.app.inject({
         method: "POST",
         url: "/subscribe",
         headers: {
-          cookie: `XSRF-TOKEN=${cookie}`,
+          cookie,
           origin: t.config.PUBLIC_ORIGIN,
           "content-type": "application/x-www-form-urlencoded",
         },
-        payload: new URLSearchParams({ [FORM_TOKEN_FIELD]: token ?? "", ...fields }).toString(),
+        payload: new URLSearchParams({ [FORM_TOKEN_FIELD]: token, ...fields }).toString(),
       });
     }
 

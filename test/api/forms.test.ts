@@ -22,6 +22,7 @@ import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
 import { countRows, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES, type EngineCase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
+import { openFormPage } from "../support/form-page.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -65,12 +66,7 @@ describe.each(ENGINES)("forms posted without JavaScript on $engine", (engine) =>
   let token: string;
   beforeAll(async () => {
     t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
-    const page = await t.app.inject({ url: "/contact-us" });
-    const issued = page.cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
-    const hidden = new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(page.body)?.[1];
-    if (!issued || !hidden) throw new Error("the page came without its cookie or its form token");
-    cookie = `XSRF-TOKEN=${issued}`;
-    token = hidden;
+    ({ cookie, token } = await openFormPage(t.app));
   });
   afterAll(() => t.close());
 
