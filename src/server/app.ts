@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import admin from "./admin/plugin.ts";
+import confirmSubscription from "./api/confirm-subscription.ts";
 import apiContract from "./api/contract.ts";
 import api from "./api/routes.ts";
 import { oneClickUnsubscribe, unsubscribeApi } from "./api/unsubscribe.ts";
@@ -95,6 +96,7 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
   await app.register(api);
   await app.register(unsubscribeApi, { database, secret });
   await app.register(oneClickUnsubscribe, { database, secret });
+  await app.register(confirmSubscription, { config, database, secret });
   await app.register(admin, { config, database });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });

@@ -123,6 +123,15 @@ const variables = z.object({
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
   OUTBOX_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  // Insight issues leave at this pace, so the SMTP provider does not throttle them.
+  NEWSLETTER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+  NEWSLETTER_DOUBLE_OPT_IN: booleanFlag.default(false),
+  NEWSLETTER_CONFIRM_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
 
   ADMIN_DIR: path("build/admin"),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),

@@ -35,8 +35,39 @@ export const UNSUBSCRIBE_PATH = "/unsubscribe";
  */
 export const SUBSCRIBE_PATH = "/subscribe";
 
+/**
+ * Where the link in a confirmation e-mail leads when the firm asks new
+ * subscribers to confirm their address (NEWSLETTER_DOUBLE_OPT_IN); not in the sitemap.
+ */
+export const CONFIRM_SUBSCRIPTION_PATH = "/subscribe/confirm";
+
+/** The Insight archive: every issue sent, newest first (not a screen of the spec's menu). */
+export const INSIGHT_PATH = "/insight";
+
+/** One issue of the archive; also the "view in browser" link of its e-mail. */
+export const INSIGHT_ISSUE_ROUTE = "/insight/:slug";
+
+export function insightIssuePath(slug: string): string {
+  return INSIGHT_ISSUE_ROUTE.replace(":slug", encodeURIComponent(slug));
+}
+
+/** The archive's Atom feed. */
+export const INSIGHT_FEED_PATH = "/insight/feed.xml";
+
+/**
+ * What the server renders, once, for every unknown issue, for the reason
+ * UNKNOWN_CASE_STUDY_PATH gives. No issue's slug can be "__unknown" (SLUG_PATTERN).
+ */
+export const UNKNOWN_INSIGHT_ISSUE_PATH = insightIssuePath("__unknown");
+
 /** Every path that is a page of its own; any other path shows the not-found page. */
-export const PAGE_PATHS: readonly string[] = [...SCREEN_PATHS, UNSUBSCRIBE_PATH, SUBSCRIBE_PATH];
+export const PAGE_PATHS: readonly string[] = [
+  ...SCREEN_PATHS,
+  UNSUBSCRIBE_PATH,
+  SUBSCRIBE_PATH,
+  CONFIRM_SUBSCRIPTION_PATH,
+  INSIGHT_PATH,
+];
 
 /**
  * §2: any other path shows Home. The server renders this path, which only

@@ -1,5 +1,6 @@
 /** Row types of every table, as Kysely sees them. */
 import type { ColumnType, Generated } from "kysely";
+import type { CampaignStatus } from "../../shared/admin/newsletter.ts";
 import type { Role } from "../../shared/admin/roles.ts";
 
 /** Written as an ISO-8601 string; PostgreSQL reads back a Date, SQLite the string. */
@@ -23,6 +24,12 @@ export interface SubscriptionsTable extends Timestamps {
   subscribed_via: string;
   unsubscribed_at: Timestamp | null;
   unsubscribed_via: string | null;
+  /**
+   * When the address was confirmed: at once without double opt-in, from the
+   * confirmation link with it (NEWSLETTER_DOUBLE_OPT_IN). Issues go only to
+   * confirmed, active addresses.
+   */
+  confirmed_at: Timestamp | null;
 }
 
 export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
@@ -99,6 +106,13 @@ export interface OutboxTable extends Timestamps {
   locked_by: string | null;
   last_error: string | null;
   sent_at: Timestamp | null;
+  /**
+   * A newsletter message: the campaign and the subscription it is for. The
+   * message itself holds only its Message-ID; the sender composes the rest
+   * from the campaign when it sends. One row per pair at most (a unique index).
+   */
+  campaign_id: number | null;
+  subscription_id: number | null;
 }
 
 export interface UsersTable extends Timestamps {
@@ -230,7 +244,40 @@ export interface BotTripsTable {
   count: number;
 }
 
+export interface CampaignsTable extends Timestamps {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  summary: string;
+  /** Markdown. */
+  body: string;
+  status: Generated<CampaignStatus>;
+  version: Generated<number>;
+  scheduled_at: Timestamp | null;
+  /** When sending began: the issue is published in the archive from then on. */
+  started_at: Timestamp | null;
+  /** When every active subscriber had a message queued. */
+  queued_all_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  /** Messages queued so far. */
+  recipients: Generated<number>;
+  /** The last subscription id queued: queuing resumes after it. */
+  queue_cursor: Generated<number>;
+  /** Messages per second, fixed when the send starts. */
+  rate: number | null;
+  /** Rendered when the send is asked for, so every copy and the archive show what was previewed. */
+  email_html: string | null;
+  email_text: string | null;
+  web_html: string | null;
+  /** A dispatcher's lease on queuing (several instances: one queues at a time). */
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  user_id: number | null;
+  author: string;
+}
+
 export interface Database {
+  campaigns: CampaignsTable;
   subscriptions: SubscriptionsTable;
   inquiries: InquiriesTable;
   team_members: TeamMembersTable;

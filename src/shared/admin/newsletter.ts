@@ -1,0 +1,186 @@
+/**
+ * The console's newsletter area (issue 11): an Insight issue's fields and
+ * their rules, the states of its send, and every payload of its API. The
+ * console's screens, their client and the server's routes all use these.
+ */
+import { z } from "zod";
+import { idParamsSchema } from "../row-id.ts";
+import { ADMIN_API } from "./auth.ts";
+
+const BASE = `${ADMIN_API}/newsletter`;
+
+/** A campaign's id, or the route's parameter for it. */
+type Id = number | ":id";
+
+/** The server registers these with ":id"; the console calls them with ids. */
+export const NEWSLETTER_PATHS = {
+  list: BASE,
+  one: (id: Id) => `${BASE}/${id}`,
+  /** The e-mail as it will arrive (HTML), served to the preview's frame. */
+  emailPreview: (id: Id) => `${BASE}/${id}/preview/email`,
+  /** The plain-text part of the e-mail. */
+  textPreview: (id: Id) => `${BASE}/${id}/preview/text`,
+  /** The archive page the issue will become, served to the preview's frame. */
+  webPreview: (id: Id) => `${BASE}/${id}/preview/web`,
+  testSend: (id: Id) => `${BASE}/${id}/test`,
+  send: (id: Id) => `${BASE}/${id}/send`,
+  unschedule: (id: Id) => `${BASE}/${id}/unschedule`,
+  pause: (id: Id) => `${BASE}/${id}/pause`,
+  resume: (id: Id) => `${BASE}/${id}/resume`,
+  cancel: (id: Id) => `${BASE}/${id}/cancel`,
+} as const;
+
+export const campaignIdSchema = idParamsSchema;
+
+/**
+ * Where a campaign is in its life:
+ * - draft: being written; editable.
+ * - scheduled: waits for `scheduledAt`; unschedule to edit it again.
+ * - queuing: one message per active subscriber is being put in the outbox.
+ * - sending: every message is queued; the outbox delivers them at the rate.
+ * - paused: nothing more is sent until it is resumed.
+ * - sent: every message was delivered or given up.
+ * - cancelled: the messages not yet sent were withdrawn.
+ */
+export const CAMPAIGN_STATUSES = [
+  "draft",
+  "scheduled",
+  "queuing",
+  "sending",
+  "paused",
+  "sent",
+  "cancelled",
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
+  draft: "Draft",
+  scheduled: "Scheduled",
+  queuing: "Queuing",
+  sending: "Sending",
+  paused: "Paused",
+  sent: "Sent",
+  cancelled: "Cancelled",
+};
+
+/** States in which the campaign's text may still change. */
+export const EDITABLE_STATUSES: readonly CampaignStatus[] = ["draft"];
+/** States in which a send is under way and can be paused or cancelled. */
+export const RUNNING_STATUSES: readonly CampaignStatus[] = ["queuing", "sending"];
+
+export const CAMPAIGN_LIMITS = {
+  title: 150,
+  slug: 80,
+  summary: 300,
+  body: 100_000,
+} as const;
+
+/** Lower-case words joined by single hyphens: the issue's address is /insight/<slug>. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A slug made from a title, for the form to suggest. */
+export function slugify(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, CAMPAIGN_LIMITS.slug)
+    .replace(/-+$/, "");
+}
+
+const text = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Write the ${label}.`)
+    .max(max, `Keep the ${label} to ${max.toLocaleString("en")} characters or fewer.`);
+
+/** What the editor writes: the fields of the form. */
+export const campaignDraftSchema = z.object({
+  title: text("title", CAMPAIGN_LIMITS.title),
+  slug: z
+    .string()
+    .trim()
+    .min(1, "Write the address, e.g. cloud-costs-in-2026.")
+    .max(CAMPAIGN_LIMITS.slug, `Keep the address to ${CAMPAIGN_LIMITS.slug} characters or fewer.`)
+    .regex(SLUG_PATTERN, "Use lower-case letters, digits and single hyphens only."),
+  summary: text("summary", CAMPAIGN_LIMITS.summary),
+  body: text("body", CAMPAIGN_LIMITS.body),
+});
+export type CampaignDraft = z.infer<typeof campaignDraftSchema>;
+
+/** A save names the version it was edited from; a stale one is refused with 409. */
+export const campaignUpdateSchema = campaignDraftSchema.extend({
+  version: z.number().int().min(1),
+});
+export type CampaignUpdate = z.infer<typeof campaignUpdateSchema>;
+
+/** "Send now" (no `at`) or "schedule for" `at`, an ISO-8601 time in the future. */
+export const campaignSendSchema = z.object({
+  at: z.iso.datetime({ offset: true }).optional(),
+});
+export type CampaignSend = z.infer<typeof campaignSendSchema>;
+
+const isoDate = z.string();
+
+/** How far a send has gone. `recipients` counts the messages queued so far. */
+export const campaignProgressSchema = z.object({
+  status: z.enum(CAMPAIGN_STATUSES),
+  recipients: z.number(),
+  /** Queued and not yet delivered (due, waiting for the rate, or held while paused). */
+  queued: z.number(),
+  sent: z.number(),
+  /** Given up after the outbox's last attempt. */
+  failed: z.number(),
+  /** Withdrawn: cancelled, or the address unsubscribed before its turn. */
+  withdrawn: z.number(),
+  /** True once every active subscriber has a message queued. */
+  queuedAll: z.boolean(),
+  /** Messages per second this send keeps to. */
+  rate: z.number().nullable(),
+  scheduledAt: isoDate.nullable(),
+  startedAt: isoDate.nullable(),
+  finishedAt: isoDate.nullable(),
+});
+export type CampaignProgress = z.infer<typeof campaignProgressSchema>;
+
+export const campaignRowSchema = z.object({
+  id: z.number(),
+  title: z.string(),
+  slug: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  scheduledAt: isoDate.nullable(),
+  startedAt: isoDate.nullable(),
+  finishedAt: isoDate.nullable(),
+  recipients: z.number(),
+  updatedAt: isoDate,
+  author: z.string(),
+});
+export type CampaignRow = z.infer<typeof campaignRowSchema>;
+
+export const campaignListSchema = z.object({ items: campaignRowSchema.array() });
+export type CampaignList = z.infer<typeof campaignListSchema>;
+
+export const campaignDetailSchema = campaignRowSchema.extend({
+  summary: z.string(),
+  body: z.string(),
+  version: z.number(),
+  progress: campaignProgressSchema,
+});
+export type CampaignDetail = z.infer<typeof campaignDetailSchema>;
+
+export const NEWSLETTER_TEXTS = {
+  notFound: "This issue does not exist. It may have been deleted.",
+  slugTaken: "Another issue already has this address. Choose another.",
+  stale:
+    "Someone saved this issue after you opened it. Your text is kept here; copy what you need, then reload to see their version.",
+  notEditable: "This issue is being sent or was sent, so its text can no longer change.",
+  notDraft: "Only a draft can be sent or scheduled.",
+  notScheduled: "This issue is not scheduled.",
+  notRunning: "This issue is not being sent, so there is nothing to pause or cancel.",
+  notPaused: "This issue is not paused.",
+  inThePast: "Choose a time in the future, or send it now.",
+  testSent: (email: string) => `A test was queued to ${email}. It arrives within a minute.`,
+} as const;
