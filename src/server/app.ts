@@ -22,6 +22,7 @@ import content from "./content/plugin.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
 import textBodies from "./http/text-bodies.ts";
 import mail from "./mail/plugin.ts";
+import newsletter from "./newsletter/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
 import overload from "./ops/overload.ts";
@@ -87,6 +88,7 @@ export async function buildApp({ config, database, logger, renderer, serverFacto
   await app.register(apiContract);
   await app.register(mail, { config, database, unsubscribeSecret: secret });
   await app.register(content, { database, databaseUrl: config.DATABASE_URL });
+  await app.register(newsletter, { config, database });
   await app.register(pages, {
     renderer,
     origin: config.PUBLIC_ORIGIN,

@@ -96,6 +96,8 @@ describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
       mailer,
       log: silentLog,
       policy: { ...POLICY, ...policy },
+      // These tests queue complete messages only; no newsletter copy reaches it.
+      composeNewsletter: () => Promise.reject(new Error("no newsletter copies in these tests")),
     });
     senders.push(sender);
     sender.start();

@@ -7,6 +7,8 @@ export interface ReceivedMail {
   raw: string;
   parsed: Email;
   recipients: string[];
+  /** When the server accepted it (ms since the epoch). */
+  at: number;
 }
 
 export interface TestSmtp {
@@ -57,7 +59,9 @@ export async function startSmtp(): Promise<TestSmtp> {
           return callback(error);
         }
         const raw = Buffer.concat(chunks).toString("utf8");
+        const at = Date.now();
         received.push({
+          at,
           raw,
           parsed: await PostalMime.parse(raw),
           recipients: session.envelope.rcptTo.map((r) => r.address),

@@ -15,6 +15,7 @@ import consoleFiles from "./console-files.ts";
 import contentRoutes from "./content.ts";
 import defencesRoutes from "./defences.ts";
 import inquiriesRoutes from "./inquiries.ts";
+import newsletterRoutes from "./newsletter.ts";
 import peopleRoutes from "./people.ts";
 import subscribersRoutes from "./subscribers.ts";
 
@@ -48,10 +49,11 @@ export default fp(
     const area = { config, database };
     await app.register(inquiriesRoutes, area);
     await app.register(subscribersRoutes, area);
+    await app.register(newsletterRoutes, area);
     await app.register(contentRoutes, area);
     await app.register(peopleRoutes, area);
     await app.register(defencesRoutes, area);
     await app.register(consoleFiles, { root: config.ADMIN_DIR });
   },
-  { name: "admin", dependencies: ["xsrf", "mail", "content", "rate-limit"] },
+  { name: "admin", dependencies: ["xsrf", "mail", "content", "rate-limit", "newsletter"] },
 );

@@ -4,7 +4,7 @@
  * marked by a sender, transactional mail before bulk.
  */
 import { type Kysely, sql, type Transaction } from "kysely";
-import type { MailMessage } from "../mail/message.ts";
+import type { MailMessage, NewsletterRef } from "../mail/message.ts";
 import type { Engine } from "./connection.ts";
 import { type Database, type MailPriority, nowIso } from "./schema.ts";
 
@@ -26,11 +26,23 @@ const CLAIM_BATCH_SIZE = 10;
 /** Rows per INSERT, well under both engines' limit on bound parameters. */
 const ROWS_PER_INSERT = 500;
 
-export interface ClaimedMessage {
+interface Claimed {
   id: number;
   kind: string;
   attempts: number;
-  message: MailMessage;
+}
+
+/**
+ * A claimed message: complete as queued, or a newsletter copy that names its
+ * campaign and subscription, composed when it is sent (newsletter/composer.ts).
+ */
+export type ClaimedMessage =
+  | (Claimed & { newsletter: null; message: MailMessage })
+  | (Claimed & { newsletter: NewsletterCopy; message: NewsletterRef });
+
+export interface NewsletterCopy {
+  campaignId: number;
+  subscriptionId: number;
 }
 
 export interface EnqueueOptions {
@@ -130,7 +142,7 @@ export function claimQuery(
       updated_at: nowText,
     })
     .where("id", "in", due)
-    .returning(["id", "kind", "attempts", "message"]);
+    .returning(["id", "kind", "attempts", "message", "campaign_id", "subscription_id"]);
 }
 
 /**
@@ -150,13 +162,78 @@ export async function claimBatch(
       leaseMs,
       now: new Date(),
     }).execute();
-    if (rows.length > 0) {
-      return rows
-        .sort((a, b) => a.id - b.id)
-        .map((row) => ({ ...row, message: JSON.parse(row.message) as MailMessage }));
-    }
+    if (rows.length > 0) return rows.sort((a, b) => a.id - b.id).map(claimedMessage);
   }
   return [];
+}
+
+function claimedMessage(row: {
+  id: number;
+  kind: string;
+  attempts: number;
+  message: string;
+  campaign_id: number | null;
+  subscription_id: number | null;
+}): ClaimedMessage {
+  const { id, kind, attempts } = row;
+  if (row.campaign_id !== null && row.subscription_id !== null) {
+    const newsletter = { campaignId: row.campaign_id, subscriptionId: row.subscription_id };
+    return { id, kind, attempts, newsletter, message: JSON.parse(row.message) as NewsletterRef };
+  }
+  return { id, kind, attempts, newsletter: null, message: JSON.parse(row.message) as MailMessage };
+}
+
+/**
+ * When the sender should look again: the earliest due time of a message no
+ * live claim holds, or undefined when none is pending. Each priority's is
+ * read off the outbox_claim index.
+ */
+export async function nextDueTime(
+  db: Kysely<Database>,
+  now = new Date(),
+): Promise<number | undefined> {
+  const nowText = now.toISOString();
+  const times = await Promise.all(
+    PRIORITY_ORDER.map((priority) =>
+      db
+        .selectFrom("outbox")
+        .select("next_attempt_at")
+        .where("status", "=", "pending")
+        .where("priority", "=", priority)
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
+        .orderBy("next_attempt_at")
+        .limit(1)
+        .executeTakeFirst(),
+    ),
+  );
+  const due = times.flatMap((row) => (row ? [new Date(row.next_attempt_at).getTime()] : []));
+  return due.length > 0 ? Math.min(...due) : undefined;
+}
+
+/** Gives back a claimed message to wait, due at `until`, its attempt uncounted (a paused campaign's). */
+export async function holdClaim(db: Kysely<Database>, id: number, worker: string, until: string) {
+  await db
+    .updateTable("outbox")
+    .set({
+      next_attempt_at: until,
+      locked_until: null,
+      attempts: sql`attempts - 1`,
+      updated_at: nowIso(),
+    })
+    .where("id", "=", id)
+    .where("locked_by", "=", worker)
+    .where("status", "=", "pending")
+    .execute();
+}
+
+/** Withdraws a claimed message that must not be sent (its campaign cancelled, its address gone). */
+export async function dropClaim(db: Kysely<Database>, id: number, worker: string) {
+  await db
+    .deleteFrom("outbox")
+    .where("id", "=", id)
+    .where("locked_by", "=", worker)
+    .where("status", "=", "pending")
+    .execute();
 }
 
 /** Gives back claimed messages that were not tried: free for the next claim, the attempt uncounted. */

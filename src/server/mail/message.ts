@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 /** An e-mail as the outbox stores it: everything needed to send it again, unchanged. */
 export interface Address {
   name: string;
@@ -14,4 +16,19 @@ export interface MailMessage {
   text: string;
   html: string;
   headers?: Record<string, string>;
+}
+
+/**
+ * A newsletter copy as the outbox stores it: only its identity, fixed when
+ * queued. The issue is stored once, in its campaign; the sender composes each
+ * copy when it sends it.
+ */
+export interface NewsletterRef {
+  messageId: string;
+}
+
+/** A new Message-ID in the sender's domain (taken from the From address). */
+export function newMessageId(from: string): string {
+  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? "localhost";
+  return `<${randomUUID()}@${domain}>`;
 }

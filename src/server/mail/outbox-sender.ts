@@ -4,20 +4,26 @@
  * the server's acceptance before anything else. A failure is retried with
  * capped exponential back-off, up to a maximum number of attempts, then marked
  * failed with the last error. See ADR 006 for the one window in which a
- * message could still be sent twice.
+ * message could still be sent twice. Between rounds it sleeps until the next
+ * message falls due (a newsletter's are spaced at its rate), at most a poll.
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
+import { HELD_UNTIL } from "../db/campaign-sends.ts";
 import type { Engine } from "../db/connection.ts";
 import {
   type ClaimedMessage,
   claimBatch,
+  dropClaim,
+  holdClaim,
   markAttemptFailed,
   markSent,
+  nextDueTime,
   releaseClaims,
 } from "../db/outbox.ts";
 import type { Database } from "../db/schema.ts";
+import type { MailMessage } from "./message.ts";
 import { type Mailer, SMTP_TIMEOUTS } from "./transport.ts";
 
 /** The longest one delivery can take before the SMTP time-outs give up on it. */
@@ -41,12 +47,24 @@ export function retryDelay(
   return Math.min(policy.retryBaseMs * 2 ** Math.max(0, attempt - 1), policy.retryMaxMs);
 }
 
+/** What to do with a claimed newsletter copy: send it as composed, hold it (paused), or withdraw it. */
+export type Composition = { send: MailMessage } | { hold: true } | { drop: string };
+
+export type NewsletterCopyMessage = Extract<ClaimedMessage, { newsletter: object }>;
+
+/** Composes a newsletter copy from its campaign and subscription (newsletter/composer.ts). */
+export type ComposeNewsletter = (claimed: NewsletterCopyMessage) => Promise<Composition>;
+
+/** The shortest sleep between rounds, so messages due together are sent together. */
+const MIN_SLEEP_MS = 10;
+
 interface SenderOptions {
   db: Kysely<Database>;
   engine: Engine;
   mailer: Mailer;
   log: FastifyBaseLogger;
   policy: RetryPolicy;
+  composeNewsletter: ComposeNewsletter;
 }
 
 export class OutboxSender {
@@ -71,16 +89,18 @@ export class OutboxSender {
       return;
     }
     clearTimeout(this.timer);
-    this.running = this.round().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.options.policy.pollMs);
-      }
-    });
+    this.running = this.round()
+      .then(() => this.sleepTime())
+      .then((sleepMs) => {
+        this.running = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else {
+          this.timer = setTimeout(() => this.wake(), sleepMs);
+        }
+      });
   }
 
   /** Stops polling and waits for a delivery in progress to be recorded. */
@@ -88,6 +108,19 @@ export class OutboxSender {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** Until the next message falls due, within [MIN_SLEEP_MS, pollMs]; the poll when that is unknown. */
+  private async sleepTime(): Promise<number> {
+    const { db, policy, log } = this.options;
+    try {
+      const due = await nextDueTime(db);
+      if (due === undefined) return policy.pollMs;
+      return Math.min(policy.pollMs, Math.max(MIN_SLEEP_MS, due - Date.now()));
+    } catch (error) {
+      log.error({ err: error }, "outbox due time unreadable; polling");
+      return policy.pollMs;
+    }
   }
 
   private async round(): Promise<void> {
@@ -121,10 +154,29 @@ export class OutboxSender {
     }
   }
 
+  private async compose(claimed: ClaimedMessage): Promise<Composition> {
+    return claimed.newsletter === null
+      ? { send: claimed.message }
+      : this.options.composeNewsletter(claimed);
+  }
+
   private async deliver(claimed: ClaimedMessage): Promise<void> {
     const { db, mailer, policy, log } = this.options;
+    const composed = await this.compose(claimed);
+    if ("hold" in composed) {
+      await holdClaim(db, claimed.id, this.worker, HELD_UNTIL);
+      return;
+    }
+    if ("drop" in composed) {
+      await dropClaim(db, claimed.id, this.worker);
+      log.info(
+        { outboxId: claimed.id, kind: claimed.kind, reason: composed.drop },
+        "mail withdrawn",
+      );
+      return;
+    }
     try {
-      await mailer.send(claimed.message);
+      await mailer.send(composed.send);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const retry = claimed.attempts < policy.maxAttempts;

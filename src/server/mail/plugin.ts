@@ -9,6 +9,7 @@ import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { inOutboxTransaction, type OutboxTransaction } from "../db/outbox.ts";
+import { newsletterComposer } from "../newsletter/composer.ts";
 import { MailQueue } from "./mail-queue.ts";
 import { OutboxSender } from "./outbox-sender.ts";
 import { mailboxMailer, smtpMailer } from "./transport.ts";
@@ -45,6 +46,12 @@ export default fp(
         retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
         leaseMs: config.OUTBOX_LEASE_MS,
       },
+      composeNewsletter: newsletterComposer({
+        db: database.db,
+        from: config.MAIL_FROM,
+        publicOrigin: config.PUBLIC_ORIGIN,
+        unsubscribeSecret,
+      }),
     });
 
     app.decorate(

@@ -39,7 +39,15 @@ function toNodemailer(message: MailMessage) {
 }
 
 export function smtpMailer(url: string): Mailer {
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  // One kept-open connection: the sender delivers one message at a time, and
+  // a new connection per message cost ~115 ms against ~9 ms (a newsletter's
+  // thousands of copies would otherwise be held to ~9 a second).
+  const transport = nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 1,
+    ...SMTP_TIMEOUTS,
+  });
   return {
     description: `SMTP ${new URL(url).host}`,
     async send(message) {

@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
+import { UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { LARGEST_ROW_ID } from "../../shared/row-id.ts";
 import { type Database, nowIso } from "../db/schema.ts";
 import type { Subscription } from "../db/subscriptions.ts";
@@ -18,6 +19,13 @@ function signature(
   return createHmac("sha256", secret)
     .update(`${subscription.id}:${subscription.email}:${subscription.subscribedAt}`)
     .digest("base64url");
+}
+
+/** The page an e-mail's unsubscribe link opens, with the subscription's token. */
+export function unsubscribeUrl(origin: string, secret: string, subscription: Subscription): string {
+  const url = new URL(UNSUBSCRIBE_PATH, origin);
+  url.searchParams.set("token", signUnsubscribeToken(secret, subscription));
+  return url.toString();
 }
 
 export function signUnsubscribeToken(secret: string, subscription: Subscription): string {

@@ -1,0 +1,126 @@
+/**
+ * Starts the sends whose time has come and queues their messages, in each
+ * instance. A campaign is taken with a lease (one instance queues it at a
+ * time), queued in batches that each move its cursor, and given back when
+ * the process stops; a queuing cut off by a crash is taken again once its
+ * lease ends. It also marks sent the campaigns with nothing left to send.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import {
+  claimCampaignToQueue,
+  finishSentCampaigns,
+  nextSlot,
+  type QueuingCampaign,
+  QueuingStopped,
+  queueBatch,
+  releaseCampaign,
+} from "../db/campaign-sends.ts";
+import type { OutboxTransaction } from "../db/outbox.ts";
+import type { Database } from "../db/schema.ts";
+
+export interface DispatcherOptions {
+  db: Kysely<Database>;
+  /** Runs a batch in one transaction and wakes the outbox sender once it commits. */
+  withOutbox: <T>(work: (trx: OutboxTransaction) => Promise<T>) => Promise<T>;
+  log: FastifyBaseLogger;
+  pollMs: number;
+  /** How long a claim on a campaign's queuing holds; renewed by every batch. */
+  leaseMs: number;
+  messageId: () => string;
+  /** A send began or a campaign finished: the archive may have changed. */
+  onArchiveChange: () => Promise<void>;
+}
+
+export class CampaignDispatcher {
+  readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Looks for work now (or right after the current round): "send now" calls it. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.round().then(() => {
+      this.running = undefined;
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      } else {
+        this.timer = setTimeout(() => this.wake(), this.options.pollMs);
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private async round(): Promise<void> {
+    const { db, log, leaseMs, onArchiveChange } = this.options;
+    try {
+      if ((await finishSentCampaigns(db)) > 0) await onArchiveChange();
+      while (!this.stopped) {
+        const campaign = await claimCampaignToQueue(db, this.worker, leaseMs);
+        if (!campaign) return;
+        if (campaign.started) await onArchiveChange();
+        await this.queue(campaign);
+      }
+    } catch (error) {
+      log.error({ err: error }, "newsletter dispatch failed; retrying on the next poll");
+    }
+  }
+
+  private async queue(campaign: QueuingCampaign): Promise<void> {
+    const { db, withOutbox, leaseMs, messageId, log } = this.options;
+    let slot = await nextSlot(db, campaign.id);
+    let { cursor } = campaign;
+    let queued = 0;
+    while (!this.stopped) {
+      const current = { ...campaign, cursor };
+      const batch = await withOutbox((trx) =>
+        queueBatch(trx, {
+          campaign: current,
+          worker: this.worker,
+          leaseMs,
+          firstSlot: slot,
+          messageId,
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof QueuingStopped) return undefined;
+        throw error;
+      });
+      if (!batch) {
+        log.info(
+          { campaignId: campaign.id, queued },
+          "newsletter queuing stopped: paused, cancelled or taken over",
+        );
+        return;
+      }
+      queued += batch.inserted;
+      ({ cursor, nextSlot: slot } = batch);
+      if (batch.done) {
+        log.info({ campaignId: campaign.id, queued }, "newsletter queued");
+        return;
+      }
+    }
+    await releaseCampaign(db, campaign.id, this.worker);
+  }
+}
