@@ -1,5 +1,6 @@
 /** Subscribers and issues for the newsletter's tests and benchmark, made straight in the database. */
 import type { DatabaseHandle } from "../../src/server/db/connection.ts";
+import { renderIssue } from "../../src/server/newsletter/render.ts";
 import type { CampaignDraft } from "../../src/shared/admin/newsletter.ts";
 
 /** Rows per INSERT: well under both engines' limit on bound parameters. */
@@ -47,4 +48,42 @@ export function newsletterDraft(slug: string): CampaignDraft {
     summary: `What we learned about ${slug} this month.`,
     body: `## ${slug}\n\nA paragraph with [a link](/weserve) and a list:\n\n- one\n- two\n\n> A quote.`,
   };
+}
+
+export interface ScheduledIssue {
+  id: number;
+  slug: string;
+  subject: string;
+}
+
+/**
+ * A campaign due now at `rate` copies a second, rendered as "send now" would
+ * freeze it: what a server process then sends, as if the console had asked.
+ */
+export async function scheduleIssue(
+  database: DatabaseHandle,
+  slug: string,
+  rate: number,
+  origin = "http://localhost:3000",
+): Promise<ScheduledIssue> {
+  const draft = newsletterDraft(slug);
+  const rendered = renderIssue(draft, { origin });
+  const now = new Date().toISOString();
+  const row = await database.db
+    .insertInto("campaigns")
+    .values({
+      ...draft,
+      status: "scheduled",
+      scheduled_at: now,
+      rate,
+      email_html: rendered.emailHtml,
+      email_text: rendered.emailText,
+      web_html: rendered.webHtml,
+      author: "test@firm.example",
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, slug, subject: draft.title };
 }

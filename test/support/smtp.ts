@@ -70,6 +70,11 @@ export async function startSmtp(): Promise<TestSmtp> {
       });
     },
   });
+  // A client killed mid-session (test/process/*crash*) resets its connection:
+  // the test's own doing, not a failure of the server under test.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET") throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
 

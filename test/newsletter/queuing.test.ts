@@ -1,0 +1,142 @@
+/**
+ * Queuing a campaign's copies, statement by statement, on both engines: one
+ * instance queues at a time, a queuing cut off resumes after its cursor, and
+ * no subscription ever gets a second copy, whoever queues it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  claimCampaignToQueue,
+  type QueuingCampaign,
+  QueuingStopped,
+  queueBatch,
+} from "../../src/server/db/campaign-sends.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
+import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
+import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
+
+const SUBSCRIBERS = 350;
+const BATCH = 100;
+const LEASE_MS = 60_000;
+
+describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  let messages = 0;
+  const messageId = () => `<m${(messages += 1)}@firm.example>`;
+
+  beforeAll(async () => {
+    testDb = await engine.create();
+    database = openDatabase({
+      databaseUrl: testDb.env.DATABASE_URL,
+      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
+    });
+    await migrateToLatest(database.db, database.engine);
+    await addSubscribers(database, "reader", SUBSCRIBERS);
+    await addSubscribers(database, "left", 5, { unsubscribed: true });
+  });
+  afterAll(async () => {
+    await database.db.destroy();
+    await testDb.drop();
+  });
+
+  const batch = (campaign: QueuingCampaign, worker: string, firstSlot = Date.now()) =>
+    inOutboxTransaction(
+      database.db,
+      (trx) =>
+        queueBatch(trx, {
+          campaign,
+          worker,
+          leaseMs: LEASE_MS,
+          firstSlot,
+          messageId,
+          batchSize: BATCH,
+        }),
+      () => {},
+    );
+
+  const copies = (campaignId: number) =>
+    database.db
+      .selectFrom("outbox")
+      .select(["subscription_id", "next_attempt_at"])
+      .where("campaign_id", "=", campaignId)
+      .orderBy("id")
+      .execute();
+
+  it("lets one of two instances take a campaign that falls due", async () => {
+    const issue = await scheduleIssue(database, "race", 100);
+    const claims = await Promise.all([
+      claimCampaignToQueue(database.db, "a", LEASE_MS),
+      claimCampaignToQueue(database.db, "b", LEASE_MS),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(claims.find(Boolean)).toMatchObject({ id: issue.id, cursor: 0, started: true });
+  });
+
+  it("resumes a queuing cut off after its cursor, refuses the lost worker, and queues each subscription once", async () => {
+    await database.db.updateTable("campaigns").set({ status: "cancelled" }).execute();
+    const issue = await scheduleIssue(database, "resume", 100);
+    const first = await claimCampaignToQueue(database.db, "crashed", LEASE_MS);
+    if (!first) throw new Error("the due campaign was not claimed");
+    const one = await batch(first, "crashed");
+    const two = await batch({ ...first, cursor: one.cursor }, "crashed");
+    expect([one.inserted, two.inserted, two.done]).toEqual([BATCH, BATCH, false]);
+
+    // The process died: its lease runs out, and another instance takes over.
+    await database.db
+      .updateTable("campaigns")
+      .set({ locked_until: new Date(Date.now() - 1).toISOString() })
+      .where("id", "=", issue.id)
+      .execute();
+    const taken = await claimCampaignToQueue(database.db, "survivor", LEASE_MS);
+    expect(taken).toMatchObject({ id: issue.id, cursor: two.cursor, started: false });
+    if (!taken) return;
+
+    // The first worker, had it lived on, can queue nothing more.
+    await expect(batch({ ...first, cursor: two.cursor }, "crashed")).rejects.toBeInstanceOf(
+      QueuingStopped,
+    );
+
+    let cursor = taken.cursor;
+    for (;;) {
+      const next = await batch({ ...taken, cursor }, "survivor");
+      cursor = next.cursor;
+      if (next.done) break;
+    }
+    const queued = await copies(issue.id);
+    expect(queued).toHaveLength(SUBSCRIBERS);
+    expect(new Set(queued.map((row) => row.subscription_id)).size).toBe(SUBSCRIBERS);
+    const campaign = await database.db
+      .selectFrom("campaigns")
+      .select(["status", "recipients", "queued_all_at", "locked_by"])
+      .where("id", "=", issue.id)
+      .executeTakeFirstOrThrow();
+    expect(campaign).toMatchObject({ status: "sending", recipients: SUBSCRIBERS, locked_by: null });
+    expect(campaign.queued_all_at).not.toBeNull();
+  });
+
+  it("adds no second copy when a worker queues from a stale cursor", async () => {
+    await database.db.updateTable("campaigns").set({ status: "cancelled" }).execute();
+    const issue = await scheduleIssue(database, "stale-cursor", 100);
+    const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
+    if (!claim) throw new Error("the due campaign was not claimed");
+    const first = await batch(claim, "w");
+    expect(first.inserted).toBe(BATCH);
+    const again = await batch({ ...claim, cursor: 0 }, "w");
+    expect(again.inserted).toBe(0);
+    expect(await copies(issue.id)).toHaveLength(BATCH);
+  });
+
+  it("spaces the copies one interval apart at the campaign's rate", async () => {
+    await database.db.updateTable("campaigns").set({ status: "cancelled" }).execute();
+    const issue = await scheduleIssue(database, "paced", 20);
+    const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
+    if (!claim) throw new Error("the due campaign was not claimed");
+    const start = Date.parse("2030-01-01T00:00:00.000Z");
+    const queued = await batch(claim, "w", start);
+    const due = (await copies(issue.id)).map((row) => new Date(row.next_attempt_at).getTime());
+    expect(due.slice(0, 3)).toEqual([start, start + 50, start + 100]);
+    expect(queued.nextSlot).toBe(start + BATCH * 50);
+  });
+});
