@@ -13,6 +13,7 @@ import {
 import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
 import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
+import { eraseSubscriber } from "../../src/server/db/subscriber-admin.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
 
@@ -63,6 +64,15 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
       .where("campaign_id", "=", campaignId)
       .orderBy("id")
       .execute();
+
+  /** The copies of the campaign queued last. */
+  async function copiesOfLatest() {
+    const latest = await database.db
+      .selectFrom("campaigns")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirstOrThrow();
+    return copies(Number(latest.id));
+  }
 
   it("lets one of two instances take a campaign that falls due", async () => {
     const issue = await scheduleIssue(database, "race", 100);
@@ -126,6 +136,24 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
     const again = await batch({ ...claim, cursor: 0 }, "w");
     expect(again.inserted).toBe(0);
     expect(await copies(issue.id)).toHaveLength(BATCH);
+  });
+
+  it("deletes an erased subscriber's copies and no one else's", async () => {
+    const issue = await copiesOfLatest();
+    const [erased, kept] = issue.slice(0, 2).map((row) => row.subscription_id ?? 0);
+    // Its copies of every campaign go (the earlier tests queued some too).
+    const { count } = await database.db
+      .selectFrom("outbox")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("subscription_id", "=", erased ?? 0)
+      .executeTakeFirstOrThrow();
+    expect(Number(count)).toBeGreaterThanOrEqual(2);
+    const erasure = await eraseSubscriber(database, erased ?? 0, "x".repeat(32));
+    expect(erasure?.mailDeleted).toBe(Number(count));
+    const left = (await copiesOfLatest()).map((row) => row.subscription_id);
+    expect(left).not.toContain(erased);
+    expect(left).toContain(kept);
+    expect(left).toHaveLength(issue.length - 1);
   });
 
   it("spaces the copies one interval apart at the campaign's rate", async () => {

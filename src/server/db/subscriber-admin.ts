@@ -252,9 +252,10 @@ export function eraseSubscriber(
       .executeTakeFirst();
     if (!row) return undefined;
     const email = normalizeEmail(row.email);
+    // Newsletter copies name their subscription; every other message, its address.
     const mail = await trx
       .deleteFrom("outbox")
-      .where(recipientOf(engine), "=", email)
+      .where((eb) => eb.or([eb(recipientOf(engine), "=", email), eb("subscription_id", "=", id)]))
       .executeTakeFirst();
     await trx.deleteFrom("subscriptions").where("id", "=", id).execute();
     const emailHash = erasureHash(secret, email);
