@@ -6,12 +6,17 @@
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "./content.ts";
 import type { FieldReasons } from "./field-rules.ts";
 import type { InquiryValues } from "./inquiry.ts";
+import type { InsightIssue, InsightSummary } from "./insight.ts";
 import type { SiteFacts } from "./site-facts.ts";
 
 export interface ContentReader {
   team(): Promise<TeamMember[]>;
   items(category: ContentCategory): Promise<ContentItem[]>;
   caseStudies(): Promise<CaseStudy[]>;
+  /** The Insight archive: every published issue, newest first (summaries only). */
+  insightIssues(): Promise<InsightSummary[]>;
+  /** A published issue with its body; null for any other slug (a draft's too). */
+  insightIssue(slug: string): Promise<InsightIssue | null>;
   /** The facts the firm edits in the console; the root loader hands them to every page. */
   facts(): Promise<SiteFacts>;
 }

@@ -4,20 +4,24 @@
  * written only through `app.content.edit(trx => …)`: when the write commits,
  * the lists and the rendered pages are dropped here and, on PostgreSQL, on
  * every other instance (change-feed.ts), so the next request anywhere shows
- * the change.
+ * the change. The Insight archive is content too: a send that begins, or is
+ * cancelled, is written through `edit` as well.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Transaction } from "kysely";
 import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { InsightIssue, InsightSummary } from "../../shared/insight.ts";
+import type { ContentReader } from "../../shared/page-context.ts";
 import type { SiteFacts } from "../../shared/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { listCaseStudies, listItems, listTeam } from "../db/content.ts";
+import { listPublishedIssues, readPublishedIssue } from "../db/insight-archive.ts";
 import type { Database } from "../db/schema.ts";
 import { readSiteFacts } from "../db/site-facts.ts";
 import { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 
-export class SiteContent {
+export class SiteContent implements ContentReader {
   private readonly lists = new Map<string, Promise<unknown>>();
   private readonly listeners = new Set<() => void>();
 
@@ -36,6 +40,21 @@ export class SiteContent {
 
   caseStudies(): Promise<CaseStudy[]> {
     return this.cached("case-studies", () => listCaseStudies(this.database.db));
+  }
+
+  /** The Insight archive: every published issue, newest first, without its body. */
+  insightIssues(): Promise<InsightSummary[]> {
+    return this.cached("insight-issues", () => listPublishedIssues(this.database.db));
+  }
+
+  /**
+   * A published issue with its body, or null. Only a slug the archive lists
+   * is looked up and kept, so made-up addresses cost no query and no memory.
+   */
+  async insightIssue(slug: string): Promise<InsightIssue | null> {
+    const listed = (await this.insightIssues()).some((issue) => issue.slug === slug);
+    if (!listed) return null;
+    return this.cached(`insight-issue:${slug}`, () => readPublishedIssue(this.database.db, slug));
   }
 
   /** The mission, the invitations, the contact address and the network link (every page shows some). */

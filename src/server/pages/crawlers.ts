@@ -1,21 +1,44 @@
 /**
- * What search engines read first: /robots.txt, which points to /sitemap.xml,
- * which lists every screen and every case study at its public address.
- * Personal pages (unsubscribe links) and the API are not for indexing. The
- * sitemap follows the content: it is built again after a change. And what a
- * security researcher reads first: /.well-known/security.txt (RFC 9116),
- * naming the firm's contact address (SECURITY.md says what to send).
+ * What search engines and feed readers read first: /robots.txt, which points
+ * to /sitemap.xml, which lists every screen, every case study and the Insight
+ * archive with each published issue at its public address; and the archive's
+ * Atom feed (insight-feed.ts). Personal pages (unsubscribe links) and the API
+ * are not for indexing. The sitemap and the feed follow the content: they are
+ * built again after a change. And what a security researcher reads first:
+ * /.well-known/security.txt (RFC 9116), naming the firm's contact address
+ * (SECURITY.md says what to send).
  */
 import type { FastifyInstance } from "fastify";
 import { API_ROOT } from "../../shared/api-paths.ts";
-import { caseStudyPath, SCREEN_PATHS, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import {
+  caseStudyPath,
+  INSIGHT_FEED_PATH,
+  INSIGHT_PATH,
+  insightIssuePath,
+  SCREEN_PATHS,
+  UNSUBSCRIBE_PATH,
+} from "../../shared/routes.ts";
+import { ATOM_TYPE, atomFeed, escapeXml, feedIssues } from "./insight-feed.ts";
 
 export const SITEMAP_PATH = "/sitemap.xml";
 const CACHE_CONTROL = "public, max-age=3600";
 
-export function sitemap(origin: string, caseStudySlugs: string[]): string {
-  const paths = [...SCREEN_PATHS, ...caseStudySlugs.map(caseStudyPath)];
-  const urls = paths.map((path) => `<url><loc>${new URL(path, origin).href}</loc></url>`);
+/** The slugs of what has a page of its own besides the screens. */
+export interface SitemapSlugs {
+  caseStudies: readonly string[];
+  insightIssues: readonly string[];
+}
+
+export function sitemap(origin: string, slugs: SitemapSlugs): string {
+  const paths = [
+    ...SCREEN_PATHS,
+    ...slugs.caseStudies.map(caseStudyPath),
+    INSIGHT_PATH,
+    ...slugs.insightIssues.map(insightIssuePath),
+  ];
+  const urls = paths.map(
+    (path) => `<url><loc>${escapeXml(new URL(path, origin).href)}</loc></url>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${urls.join("\n")}
@@ -54,12 +77,19 @@ export default async function crawlers(app: FastifyInstance, { origin }: { origi
     [SITEMAP_PATH]: {
       type: "application/xml; charset=utf-8",
       body: async () => {
-        const studies = await app.content.caseStudies();
-        return sitemap(
-          origin,
-          studies.map((study) => study.slug),
-        );
+        const [studies, issues] = await Promise.all([
+          app.content.caseStudies(),
+          app.content.insightIssues(),
+        ]);
+        return sitemap(origin, {
+          caseStudies: studies.map((study) => study.slug),
+          insightIssues: issues.map((issue) => issue.slug),
+        });
       },
+    },
+    [INSIGHT_FEED_PATH]: {
+      type: ATOM_TYPE,
+      body: async () => atomFeed(origin, await feedIssues(app.content)),
     },
   };
   for (const [path, { type, body }] of Object.entries(files)) {

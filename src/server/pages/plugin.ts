@@ -2,30 +2,36 @@
  * The site's pages, rendered at run time and served from memory (ADR 010).
  * Each page is sent with its ETag (304 when the browser has it), in the
  * encoding the browser prefers, and with a Content-Security-Policy that
- * allows exactly its inline scripts. Any other path outside /api/ shows Home
- * with status 404 (ADR 002). The forms' pages also answer the forms posted
- * without JavaScript, rendered for each post and never cached
- * (forms/routes.ts).
+ * allows exactly its inline scripts. Each case study and each published
+ * Insight issue is a page of its own; any other path outside /api/ shows
+ * Home with status 404 (ADR 002). The forms' pages also answer the forms
+ * posted without JavaScript, rendered for each post and never cached
+ * (forms/routes.ts). The console previews an issue's page through
+ * app.insightPreview, with the same renderer and policy.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { API_ROOT } from "../../shared/api-paths.ts";
 import type { DefendedForm } from "../../shared/bot-defence.ts";
-import type { PageContext } from "../../shared/page-context.ts";
+import type { InsightIssue } from "../../shared/insight.ts";
+import type { ContentReader, PageContext } from "../../shared/page-context.ts";
 import {
   CASE_STUDY_ROUTE,
   caseStudyPath,
+  INSIGHT_ISSUE_ROUTE,
+  insightIssuePath,
   NOT_FOUND_PATH,
   PAGE_PATHS,
   ROUTES,
   SUBSCRIBE_PATH,
   UNKNOWN_CASE_STUDY_PATH,
+  UNKNOWN_INSIGHT_ISSUE_PATH,
 } from "../../shared/routes.ts";
 import { formToken } from "../forms/form-token.ts";
 import formPosts from "../forms/routes.ts";
 import { pageFormService } from "../forms/service.ts";
 import { sendEncoded } from "../http/encoded-body.ts";
-import { PageCache } from "./page-cache.ts";
+import { PageCache, policyForPage } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
@@ -34,6 +40,18 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The rendered pages; clear() when the content they show changes. */
     pages: PageCache | null;
+    /**
+     * The web page an Insight issue will become, for the console's preview:
+     * `issue` (a draft, e.g. `{ ...draft, html: renderedMarkdown, publishedAt:
+     * new Date().toISOString() }`) rendered at /insight/<issue.slug> by the
+     * public pages' own renderer, with the site's header and footer, and the
+     * Content-Security-Policy that page would be served with. Nothing is read
+     * from the archive for it, and nothing is cached or published. The policy
+     * says `frame-ancestors 'none'`, as every page's does: a console that
+     * shows the page in a frame of its own origin must loosen that directive.
+     * Throws a 503 error where the server has no page build (API only).
+     */
+    insightPreview(issue: InsightIssue): Promise<{ html: string; csp: string }>;
   }
 }
 
@@ -79,21 +97,50 @@ export default fp(
       return sendEncoded(request, reply, page, status ?? page.status);
     }
 
+    /**
+     * A page for each slug the content has (a case study, an issue); any other
+     * slug is an unknown path, rendered once at `unknownPath` by the same route
+     * so that it hydrates (shared/routes.ts).
+     */
+    function slugPages(
+      route: string,
+      pathOf: (slug: string) => string,
+      unknownPath: string,
+      known: (slug: string) => Promise<boolean>,
+    ) {
+      app.get<{ Params: { slug: string } }>(route, { compress: false }, async (request, reply) => {
+        const { slug } = request.params;
+        return (await known(slug))
+          ? send(request, reply, pathOf(slug))
+          : send(request, reply, unknownPath, 404);
+      });
+    }
+
+    app.decorate("insightPreview", async (issue: InsightIssue) => {
+      if (!renderer) {
+        throw app.httpErrors.serviceUnavailable(
+          "This server has no page build, so it cannot show the web page (npm run build makes it).",
+        );
+      }
+      const { html } = await renderer(insightIssuePath(issue.slug), {
+        ...context,
+        content: withDraft(app.content, issue),
+      });
+      return { html, csp: policyForPage(html, app.pagePolicy) };
+    });
+
     if (cache) {
       for (const path of PAGE_PATHS) {
         app.get(path, { compress: false }, (request, reply) => send(request, reply, path));
       }
-      // A case study the content has is a page; any other slug is an unknown path.
-      app.get<{ Params: { slug: string } }>(
-        CASE_STUDY_ROUTE,
-        { compress: false },
-        async (request, reply) => {
-          const studies = await app.content.caseStudies();
-          const known = studies.some((study) => study.slug === request.params.slug);
-          return known
-            ? send(request, reply, caseStudyPath(request.params.slug))
-            : send(request, reply, UNKNOWN_CASE_STUDY_PATH, 404);
-        },
+      slugPages(CASE_STUDY_ROUTE, caseStudyPath, UNKNOWN_CASE_STUDY_PATH, async (slug) =>
+        (await app.content.caseStudies()).some((study) => study.slug === slug),
+      );
+      slugPages(
+        INSIGHT_ISSUE_ROUTE,
+        insightIssuePath,
+        UNKNOWN_INSIGHT_ISSUE_PATH,
+        async (slug) => (await app.content.insightIssue(slug)) !== null,
       );
       if (renderer?.submit) {
         await app.register(formPosts, {
@@ -123,3 +170,15 @@ export default fp(
   },
   { name: "pages", dependencies: ["content", "mail", "xsrf", "bot-defence", "rate-limit"] },
 );
+
+/** The site's content with `draft` as the issue at its slug, published or not: for a preview only. */
+function withDraft(content: ContentReader, draft: InsightIssue): ContentReader {
+  return {
+    team: () => content.team(),
+    items: (category) => content.items(category),
+    caseStudies: () => content.caseStudies(),
+    facts: () => content.facts(),
+    insightIssues: () => content.insightIssues(),
+    insightIssue: async (slug) => (slug === draft.slug ? draft : content.insightIssue(slug)),
+  };
+}

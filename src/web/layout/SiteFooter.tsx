@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { COPYRIGHT_YEAR } from "../../shared/constants.ts";
-import { ROUTES } from "../../shared/routes.ts";
+import { INSIGHT_PATH, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
+import { NEWSLETTER_ANCHOR } from "../features/insight/anchors.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
 import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 
@@ -22,9 +23,15 @@ export function SiteFooter() {
           </Link>
           <p className="site-footer__mission">{mission}</p>
         </div>
-        <div className="site-footer__newsletter">
+        <div className="site-footer__newsletter" id={NEWSLETTER_ANCHOR}>
           <h2 className="site-footer__heading">Insight newsletter</h2>
-          <p>{newsletterInvitation}</p>
+          <p>
+            {newsletterInvitation}{" "}
+            {/* The archive is the server's page (features/insight/loadFromServer.ts): load it. */}
+            <Link reloadDocument to={INSIGHT_PATH} className="site-footer__archive">
+              Read past issues
+            </Link>
+          </p>
           <SubscribeForm />
         </div>
       </div>

@@ -27,7 +27,16 @@ import type {
   WithContext,
 } from "schema-dts";
 import { sectorOf, type TeamMember } from "../../shared/content.ts";
-import { caseStudyPath, ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import type { InsightSummary } from "../../shared/insight.ts";
+import {
+  caseStudyPath,
+  INSIGHT_FEED_PATH,
+  INSIGHT_PATH,
+  insightIssuePath,
+  ROUTES,
+  SUBSCRIBE_PATH,
+  UNSUBSCRIBE_PATH,
+} from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import type { SiteFacts } from "../../shared/site-facts.ts";
 
@@ -37,7 +46,8 @@ import type { SiteFacts } from "../../shared/site-facts.ts";
 export type PagePath =
   | (typeof ROUTES)[keyof typeof ROUTES]
   | typeof UNSUBSCRIBE_PATH
-  | typeof SUBSCRIBE_PATH;
+  | typeof SUBSCRIBE_PATH
+  | typeof INSIGHT_PATH;
 
 export interface PageSeo {
   /** The whole `<title>`, firm name included. */
@@ -88,6 +98,10 @@ export const PAGE_SEO: Readonly<Record<PagePath, PageSeoSource>> = {
     title: documentTitle("Subscribe to Insight"),
     description: `Subscribe to Insight, the newsletter of ${SITE.firmName}: one e-mail a month, and you can leave with one click.`,
     noindex: true,
+  },
+  [INSIGHT_PATH]: {
+    title: documentTitle("Insight newsletter archive"),
+    description: `Every issue of Insight, the monthly newsletter of ${SITE.firmName}: notes on data, cloud and machine learning from the people doing the work.`,
   },
   [UNSUBSCRIBE_PATH]: {
     title: documentTitle("Unsubscribe"),
@@ -251,6 +265,15 @@ export const SITE_LINKS: LinkDescriptor[] = [
   { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
 ];
 
+/** The archive's Atom feed, named in the head of the archive's pages, where feed readers look for it. */
+export const INSIGHT_FEED_LINK = {
+  tagName: "link",
+  rel: "alternate",
+  type: "application/atom+xml",
+  href: INSIGHT_FEED_PATH,
+  title: "Insight (Atom feed)",
+} as const satisfies MetaDescriptor;
+
 /* ------------------------------------------------------------------ JSON-LD */
 
 /** A JSON-LD block of a page. */
@@ -354,26 +377,52 @@ export interface CaseStudySeo {
   dateModified?: string;
 }
 
-/** A case study, on its own page. */
-function articleJsonLd(study: CaseStudySeo, origin: string): WithContext<ArticleLeaf> {
-  const url = absoluteUrl(origin, caseStudyPath(study.slug));
-  const sector = sectorOf(study);
+/** What an Article's block says: a case study, or an Insight issue. */
+interface ArticleSeo {
+  path: string;
+  headline: string;
+  description: string;
+  section?: string | undefined;
+  /** ISO 8601. */
+  datePublished?: string | undefined;
+  dateModified?: string | undefined;
+}
+
+/** A page that is an article, by and from the firm. */
+function articleJsonLd(article: ArticleSeo, origin: string): WithContext<ArticleLeaf> {
+  const url = absoluteUrl(origin, article.path);
   return {
     "@context": CONTEXT,
     "@type": "Article",
     "@id": `${url}#article`,
-    headline: study.title,
-    description: study.summary,
+    headline: article.headline,
+    description: article.description,
     url,
     mainEntityOfPage: url,
     image: [absoluteUrl(origin, SHARE_IMAGE.path)],
     author: organizationRef(origin),
     publisher: { ...organizationRef(origin), logo: logoJsonLd(origin) },
     inLanguage: "en",
-    ...(sector && sector !== study.title ? { articleSection: sector } : {}),
-    ...(study.datePublished ? { datePublished: study.datePublished } : {}),
-    ...(study.dateModified ? { dateModified: study.dateModified } : {}),
+    ...(article.section ? { articleSection: article.section } : {}),
+    ...(article.datePublished ? { datePublished: article.datePublished } : {}),
+    ...(article.dateModified ? { dateModified: article.dateModified } : {}),
   };
+}
+
+/** A case study, on its own page. */
+function caseStudyJsonLd(study: CaseStudySeo, origin: string): WithContext<ArticleLeaf> {
+  const sector = sectorOf(study);
+  return articleJsonLd(
+    {
+      path: caseStudyPath(study.slug),
+      headline: study.title,
+      description: study.summary,
+      section: sector && sector !== study.title ? sector : undefined,
+      datePublished: study.datePublished,
+      dateModified: study.dateModified,
+    },
+    origin,
+  );
 }
 
 /* ------------------------------------------------------------------ meta descriptors */
@@ -388,6 +437,8 @@ export interface PageMetaInput {
   /** The site facts: the organization's description, address and network link. */
   facts: SiteFacts;
   type?: "website" | "article";
+  /** An article's publication time (ISO 8601): its article:published_time. */
+  publishedTime?: string;
   image?: ShareImage;
   /** JSON-LD besides the organization's, which every page carries. */
   jsonLd?: readonly JsonLd[];
@@ -402,6 +453,7 @@ export function pageMeta({
   origin,
   facts,
   type = "website",
+  publishedTime,
   image = SHARE_IMAGE,
   jsonLd = [],
   noindex = false,
@@ -417,6 +469,7 @@ export function pageMeta({
     { property: "og:site_name", content: SITE.firmName },
     { property: "og:locale", content: "en_US" },
     { property: "og:type", content: type },
+    ...(publishedTime ? [{ property: "article:published_time", content: publishedTime }] : []),
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:url", content: url },
@@ -470,7 +523,7 @@ export function pageMetaFor(
     ...(path === ROUTES.home ? [websiteJsonLd(origin)] : []),
     ...(people ?? []).map((member) => personJsonLd(member, origin)),
   ];
-  return pageMeta({
+  const meta = pageMeta({
     title,
     description,
     path,
@@ -479,6 +532,7 @@ export function pageMetaFor(
     jsonLd,
     noindex: noindex === true,
   });
+  return path === INSIGHT_PATH ? [...meta, INSIGHT_FEED_LINK] : meta;
 }
 
 /** The title of a case study's page. */
@@ -511,8 +565,54 @@ export function caseStudyMetaFor(
     origin,
     facts,
     type: "article",
-    jsonLd: [articleJsonLd(study, origin)],
+    jsonLd: [caseStudyJsonLd(study, origin)],
   });
+}
+
+/** The title of an Insight issue's page. */
+export function insightIssueTitle(issue: Pick<InsightSummary, "title">): string {
+  return documentTitle(`${issue.title} · Insight`);
+}
+
+/**
+ * An Insight issue's page (/insight/<slug>), an Article dated when its
+ * sending began:
+ *
+ *   // routes/insight-issue.tsx
+ *   export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+ *     data?.issue ? insightIssueMeta(data.issue, matches) : notFoundMeta(matches);
+ */
+export function insightIssueMeta(issue: InsightSummary, matches: Matches): MetaDescriptor[] {
+  return insightIssueMetaFor(issue, originFrom(matches), factsFrom(matches));
+}
+
+export function insightIssueMetaFor(
+  issue: InsightSummary,
+  origin: string,
+  facts: SiteFacts,
+): MetaDescriptor[] {
+  const meta = pageMeta({
+    title: insightIssueTitle(issue),
+    description: clampDescription(issue.summary),
+    path: insightIssuePath(issue.slug),
+    origin,
+    facts,
+    type: "article",
+    publishedTime: issue.publishedAt,
+    jsonLd: [
+      articleJsonLd(
+        {
+          path: insightIssuePath(issue.slug),
+          headline: issue.title,
+          description: issue.summary,
+          section: "Insight",
+          datePublished: issue.publishedAt,
+        },
+        origin,
+      ),
+    ],
+  });
+  return [...meta, INSIGHT_FEED_LINK];
 }
 
 /**

@@ -1,4 +1,24 @@
-// Placeholder while the issue-11 helpers build this route; replaced before commit.
-export default function Placeholder() {
-  return null;
+/**
+ * The Insight archive (issue 11): every issue sent, newest first, rendered by
+ * the server from the database and kept until the archive changes (ADR 010).
+ * The site's API has no archive, so the browser never asks for this page's
+ * data: it loads the page (features/insight/loadFromServer.ts).
+ */
+import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
+import { INSIGHT_PATH } from "../../shared/routes.ts";
+import { InsightArchive } from "../features/insight/InsightArchive.tsx";
+import { loadFromServer } from "../features/insight/loadFromServer.ts";
+import { routeMeta } from "../lib/seo.ts";
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  return { issues: await context.content.insightIssues() };
+}
+
+export const clientLoader = loadFromServer;
+
+export const meta: MetaFunction = ({ matches }) => routeMeta(INSIGHT_PATH, matches);
+
+export default function InsightRoute() {
+  const { issues } = useLoaderData<typeof loader>();
+  return <InsightArchive issues={issues} />;
 }
