@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseStudyPath, SCREEN_PATHS } from "../../src/shared/routes.ts";
+import { ATOM_TYPE } from "../../src/server/pages/insight-feed.ts";
+import {
+  caseStudyPath,
+  INSIGHT_FEED_PATH,
+  INSIGHT_PATH,
+  SCREEN_PATHS,
+} from "../../src/shared/routes.ts";
+import { SITE } from "../../src/shared/site.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -46,7 +53,7 @@ describe("robots.txt and sitemap.xml", () => {
     expect(daysLeft).toBeLessThan(365);
   });
 
-  it("the sitemap lists every screen and case study at its public address, and each is served", async () => {
+  it("the sitemap lists every screen, case study and the Insight archive at its public address, and each is served", async () => {
     const response = await t.app.inject({ url: "/sitemap.xml" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/xml/);
@@ -57,12 +64,35 @@ describe("robots.txt and sitemap.xml", () => {
       (match) => new URL(String(match[1])),
     );
     const studies = await t.app.content.caseStudies();
-    const paths = [...SCREEN_PATHS, ...studies.map((study) => caseStudyPath(study.slug))];
+    // No issue is published in a new database: the archive's page alone (its issues: test/pages/insight-archive.test.ts).
+    const paths = [
+      ...SCREEN_PATHS,
+      ...studies.map((study) => caseStudyPath(study.slug)),
+      INSIGHT_PATH,
+    ];
     expect(studies).toHaveLength(3);
     expect(locations.map((url) => url.origin)).toEqual(paths.map(() => ORIGIN));
     expect(locations.map((url) => url.pathname)).toEqual(paths);
     for (const url of locations) {
       expect((await t.app.inject({ url: url.pathname })).statusCode).toBe(200);
     }
+  });
+
+  it("the Insight feed is a valid Atom feed before the first issue, with its own address", async () => {
+    const now = Date.now();
+    const response = await t.app.inject({ url: INSIGHT_FEED_PATH });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe(ATOM_TYPE);
+    const feed = response.body;
+    expect(feed).toContain(`<id>${ORIGIN}/insight</id>`);
+    expect(feed).toContain(
+      `<link rel="self" type="application/atom+xml" href="${ORIGIN}/insight/feed.xml"/>`,
+    );
+    expect(feed).toContain(`<link rel="alternate" type="text/html" href="${ORIGIN}/insight"/>`);
+    expect(feed).toContain(`<author><name>${SITE.firmName}</name><uri>${ORIGIN}/</uri></author>`);
+    expect(feed).not.toContain("<entry>");
+    // Atom requires the feed's time: with no issue, the time it was asked for.
+    const updated = Date.parse(/<updated>([^<]+)<\/updated>/.exec(feed)?.[1] ?? "");
+    expect(Math.abs(updated - now)).toBeLessThan(60_000);
   });
 });

@@ -11,7 +11,14 @@ import type { MetaDescriptor } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { TeamMember } from "../../shared/content.ts";
 import { COLORS } from "../../shared/design-tokens.ts";
-import { ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import type { InsightSummary } from "../../shared/insight.ts";
+import {
+  INSIGHT_FEED_PATH,
+  INSIGHT_PATH,
+  ROUTES,
+  SUBSCRIBE_PATH,
+  UNSUBSCRIBE_PATH,
+} from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import type { SiteFacts } from "../../shared/site-facts.ts";
 import {
@@ -24,6 +31,10 @@ import {
   DESCRIPTION_MAX,
   documentTitle,
   factsFrom,
+  INSIGHT_FEED_LINK,
+  insightIssueMeta,
+  insightIssueMetaFor,
+  insightIssueTitle,
   LOGO_IMAGE,
   MANIFEST_PATH,
   NOT_FOUND_SEO,
@@ -46,6 +57,22 @@ const TEAM = readJson("content/team.json") as TeamMember[];
 const CASE_STUDIES = readJson("content/case-studies.json") as CaseStudySeo[];
 const ORIGIN = "https://www.meridian.example";
 const PAGE_PATHS = Object.keys(PAGE_SEO) as PagePath[];
+/** Insight issues as the archive gives them (one summary too long for a search result). */
+const ISSUES: InsightSummary[] = [
+  {
+    slug: "cash-forecasting-that-finance-trusts",
+    title: "Cash forecasting that finance trusts",
+    summary:
+      "How a weekly model turned receivables from a guess into a plan, and the three questions every CFO should ask their data team before the next quarter closes, with examples.",
+    publishedAt: "2026-03-12T09:00:00.000Z",
+  },
+  {
+    slug: "cloud-costs-in-2026",
+    title: "Cloud costs in 2026: where the money goes",
+    summary: "Most cloud bills are not too high, they are unread. Five lines worth reading.",
+    publishedAt: "2026-02-10T09:00:00.000Z",
+  },
+];
 /** The site facts as the seed (content/site.json) gives them to the database. */
 const FACTS: SiteFacts = SITE;
 
@@ -61,7 +88,16 @@ const ALL_PAGES: { name: string; path: string; meta: MetaDescriptor[] }[] = [
     path: `/weserve/case-studies/${study.slug}`,
     meta: caseStudyMetaFor(study, ORIGIN, FACTS),
   })),
+  ...ISSUES.map((issue) => ({
+    name: issue.slug,
+    path: `/insight/${issue.slug}`,
+    meta: insightIssueMetaFor(issue, ORIGIN, FACTS),
+  })),
 ];
+
+/** The pages that are articles: each case study and each Insight issue. */
+const isArticle = (path: string) =>
+  path.startsWith("/weserve/case-studies/") || path.startsWith("/insight/");
 
 type Json = Record<string, unknown>;
 
@@ -69,8 +105,11 @@ const byName = (meta: MetaDescriptor[], name: string) =>
   meta.filter((tag) => (tag as Json).name === name).map((tag) => (tag as Json).content);
 const byProperty = (meta: MetaDescriptor[], property: string) =>
   meta.filter((tag) => (tag as Json).property === property).map((tag) => (tag as Json).content);
+/** The <title>: a link's title attribute (the feed's) is not one. */
 const titleOf = (meta: MetaDescriptor[]) =>
-  meta.filter((tag) => "title" in tag).map((tag) => (tag as { title: string }).title);
+  meta
+    .filter((tag) => "title" in tag && !("tagName" in tag))
+    .map((tag) => (tag as { title: string }).title);
 const canonicalOf = (meta: MetaDescriptor[]) =>
   meta
     .filter((tag) => (tag as Json).tagName === "link" && (tag as Json).rel === "canonical")
@@ -269,12 +308,31 @@ describe("addresses and link previews", () => {
     expect(byName(meta, "twitter:image")).toEqual([image]);
   });
 
-  it("types case studies as articles and the other pages as websites", () => {
+  it("types case studies and Insight issues as articles and the other pages as websites", () => {
     for (const { path, meta } of ALL_PAGES) {
-      expect(byProperty(meta, "og:type")).toEqual([
-        path.startsWith("/weserve/case-studies/") ? "article" : "website",
-      ]);
+      expect(byProperty(meta, "og:type"), path).toEqual([isArticle(path) ? "article" : "website"]);
     }
+  });
+
+  it("dates an Insight issue's article for link previews", () => {
+    for (const issue of ISSUES) {
+      expect(
+        byProperty(insightIssueMetaFor(issue, ORIGIN, FACTS), "article:published_time"),
+      ).toEqual([issue.publishedAt]);
+    }
+  });
+
+  it("names the archive's Atom feed on the archive's pages, and only there", () => {
+    const feedLinks = (meta: MetaDescriptor[]) =>
+      meta.filter((tag) => (tag as Json).tagName === "link" && (tag as Json).rel === "alternate");
+    for (const { path, meta } of ALL_PAGES) {
+      const onArchive = path === INSIGHT_PATH || path.startsWith("/insight/");
+      expect(feedLinks(meta), path).toEqual(onArchive ? [INSIGHT_FEED_LINK] : []);
+    }
+    expect(INSIGHT_FEED_LINK).toMatchObject({
+      type: "application/atom+xml",
+      href: INSIGHT_FEED_PATH,
+    });
   });
 
   it("normalises the origin it is given", () => {
@@ -294,6 +352,10 @@ describe("the origin of a route's meta", () => {
     expect(canonicalOf(routeMeta(ROUTES.weServe, root(rootData)))).toEqual([`${ORIGIN}/weserve`]);
     const study = CASE_STUDIES[0] as CaseStudySeo;
     expect(caseStudyMeta(study, root(rootData))).toEqual(caseStudyMetaFor(study, ORIGIN, FACTS));
+    const issue = ISSUES[0] as InsightSummary;
+    expect(insightIssueMeta(issue, root(rootData))).toEqual(
+      insightIssueMetaFor(issue, ORIGIN, FACTS),
+    );
   });
 
   it("fails on the server when the root loader did not give it", () => {
@@ -418,6 +480,31 @@ describe("JSON-LD", () => {
     expect(study.title.length).toBeLessThanOrEqual(110);
     // The content has no dates; an Article gets one only when its study does.
     expect("datePublished" in (article ?? {})).toBe(study.datePublished !== undefined);
+  });
+
+  it.each(ISSUES)("$slug: an Article dated when its send began", (issue) => {
+    const [article, ...others] = blocksOfType(insightIssueMetaFor(issue, ORIGIN, FACTS), "Article");
+    expect(others).toEqual([]);
+    const url = `${ORIGIN}/insight/${issue.slug}`;
+    expect(article).toMatchObject({
+      headline: issue.title,
+      description: issue.summary,
+      datePublished: issue.publishedAt,
+      url,
+      mainEntityOfPage: url,
+      articleSection: "Insight",
+      author: { "@id": `${ORIGIN}/#organization` },
+      publisher: { "@type": "Organization", name: SITE.firmName },
+    });
+  });
+
+  it("describes an issue by its summary, cut for search results, and titles it as Insight's", () => {
+    const [long] = ISSUES as [InsightSummary];
+    const meta = insightIssueMetaFor(long, ORIGIN, FACTS);
+    expect(byName(meta, "description")).toEqual([clampDescription(long.summary)]);
+    expect(long.summary.length).toBeGreaterThan(DESCRIPTION_MAX);
+    expect(titleOf(meta)).toEqual([`${long.title} · Insight | ${SITE.firmName}`]);
+    expect(insightIssueTitle(long)).toBe(`${long.title} · Insight | ${SITE.firmName}`);
   });
 
   it("dates an article when its case study has a date", () => {
