@@ -12,7 +12,6 @@
  * with the backlog queued.
  */
 import { rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -23,6 +22,7 @@ import type { MailMessage } from "../src/server/mail/message.ts";
 import type { TestDatabase } from "../test/support/engines.ts";
 import { VALID_INQUIRY } from "../test/support/fixtures.ts";
 import { clientFor, type ServerProcess, startServer } from "../test/support/server-process.ts";
+import { startSmtpSink } from "./support/smtp-sink.ts";
 
 const { values: args } = parseArgs({ options: { "database-url": { type: "string" } } });
 if (args["database-url"]) process.env.TEST_DATABASE_URL = args["database-url"];
@@ -40,66 +40,18 @@ const MESSAGES_PER_TRANSACTION = 5_000;
 const NOTIFICATION_TIMEOUT_MS = 60_000;
 const INQUIRY_TO = "inbox@firm.example";
 
-/**
- * A local SMTP server that accepts everything, keeps nothing, and notes when
- * the inquiry's notification arrives. Written on `net` rather than with
- * smtp-server, whose 100 ms wait for early talkers on every connection would
- * cap the sender at about nine messages a second and hide its cost.
- */
+/** The sink, noting when the inquiry's notification arrives. */
 async function startSink() {
-  let accepted = 0;
   let notifiedAt: number | undefined;
-  const server = createServer((socket) => {
-    let pending = "";
-    let inData = false;
-    let toInquiry = false;
-    const reply = (line: string) => socket.write(`${line}\r\n`);
-    reply("220 sink ESMTP");
-    socket.on("error", () => socket.destroy());
-    socket.on("data", (chunk: Buffer) => {
-      pending += chunk.toString("latin1");
-      for (;;) {
-        if (inData) {
-          const end = pending.indexOf("\r\n.\r\n");
-          if (end < 0) return;
-          pending = pending.slice(end + 5);
-          inData = false;
-          accepted += 1;
-          if (toInquiry) notifiedAt = performance.now();
-          reply("250 accepted");
-          continue;
-        }
-        const lineEnd = pending.indexOf("\r\n");
-        if (lineEnd < 0) return;
-        const line = pending.slice(0, lineEnd);
-        pending = pending.slice(lineEnd + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "MAIL") toInquiry = false;
-        if (verb === "RCPT" && line.includes(`<${INQUIRY_TO}>`)) toInquiry = true;
-        if (verb === "DATA") {
-          inData = true;
-          // The terminator's first line break is the one that ends this command.
-          pending = `\r\n${pending}`;
-          reply("354 go ahead");
-        } else if (verb === "QUIT") {
-          reply("221 bye");
-          socket.end();
-        } else {
-          reply("250 ok");
-        }
-      }
-    });
+  const sink = await startSmtpSink((recipients) => {
+    if (recipients.includes(INQUIRY_TO)) notifiedAt = performance.now();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `smtp://127.0.0.1:${port}`,
-    accepted: () => accepted,
+    ...sink,
     notifiedAt: () => notifiedAt,
     forget() {
       notifiedAt = undefined;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 type Sink = Awaited<ReturnType<typeof startSink>>;

@@ -1,0 +1,353 @@
+/**
+ * `npm run bench:campaign` (issue 11, point 6): an Insight issue sent to
+ * SUBSCRIBERS (100,000) active, confirmed subscribers. Needs `npm run build`
+ * first: it runs the built server (build/node/src/server/main.js).
+ *
+ * For each engine (SQLite; PostgreSQL too when TEST_DATABASE_URL or
+ * --database-url names a server) on a fresh database: seeds the subscribers
+ * (timed), makes an editor account, starts the built server with production
+ * defaults (bench/support/load-server.ts) delivering over SMTP to a local sink
+ * at NEWSLETTER_RATE_PER_SECOND=RATE (500), signs in over HTTP, writes an
+ * issue and sends it. Then, while the server queues and sends, it asks every
+ * 100 ms for the campaign's detail (the progress the console polls) and for
+ * /healthz, and it notes the moment the detail first says `queuedAll`. After
+ * WINDOW_SECONDS (25) of sending past that moment it pauses and cancels the
+ * send through the API (timed), rather than waiting 200 s for every copy,
+ * and stops the server with SIGTERM.
+ *
+ * Figures: seeding time; send request → every copy queued (target under
+ * 30 s); the server's peak resident set (VmHWM, a high-water mark, so no
+ * sample misses the peak), before the send and at the end; the sink's
+ * messages per second, the mean over the window and the most in any 1-s
+ * bucket since the send (target: never more than RATE_TOLERANCE over the
+ * rate); the latencies of both polls; the server's longest event-loop delay
+ * (bench/support/server-probe.mjs). Prints a Markdown table for
+ * docs/benchmarks.md.
+ *
+ * `npm run bench:campaign -- --seed-only` only seeds the subscribers, into
+ * the site's own database (DATABASE_URL, else SQLITE_FILE or data/site.db),
+ * for trying a large send by hand.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/server/config.ts";
+import { type DatabaseHandle, openDatabase } from "../src/server/db/connection.ts";
+import { migrateToLatest } from "../src/server/db/migrations.ts";
+import { type CampaignDetail, NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
+import { createAccount } from "../test/support/console.ts";
+import type { EngineCase } from "../test/support/engines.ts";
+import { addSubscribers, newsletterDraft } from "../test/support/newsletter.ts";
+import { type ConsoleSession, signInOverHttp } from "./support/console-session.ts";
+import { percentile, type Sample, sampleEvery } from "./support/latency-sampler.ts";
+import { LoadServer } from "./support/load-server.ts";
+import { probeSeconds } from "./support/probe-seconds.ts";
+import { type SmtpSink, startSmtpSink } from "./support/smtp-sink.ts";
+
+const { values: args } = parseArgs({
+  options: { "database-url": { type: "string" }, "seed-only": { type: "boolean" } },
+});
+if (args["database-url"]) process.env.TEST_DATABASE_URL = args["database-url"];
+
+const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 100_000);
+const RATE = Number(process.env.RATE ?? 500);
+const WINDOW_SECONDS = Number(process.env.WINDOW_SECONDS ?? 25);
+const QUEUE_TIMEOUT_SECONDS = Number(process.env.QUEUE_TIMEOUT_SECONDS ?? 180);
+/** How far over the rate a 1-s bucket may go: the sender claims up to ten due copies at once. */
+const RATE_TOLERANCE = 0.05;
+const QUEUE_TARGET_SECONDS = 30;
+const POLL_INTERVAL_MS = 100;
+/** The dispatcher also wakes on "send now"; a short poll only matters after a restart. */
+const OUTBOX_POLL_MS = 200;
+const BUILT_ENTRY = "build/node/src/server/main.js";
+const EDITOR = "editor@firm.example";
+
+/** Makes `SUBSCRIBERS` active, confirmed subscriptions; returns the milliseconds it took. */
+async function seed(database: DatabaseHandle, prefix: string): Promise<number> {
+  const started = performance.now();
+  await addSubscribers(database, prefix, SUBSCRIBERS);
+  return performance.now() - started;
+}
+
+async function seedOnly(): Promise<void> {
+  const config = loadConfig();
+  const database = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: config.SQLITE_FILE,
+  });
+  try {
+    await migrateToLatest(database.db, database.engine);
+    // A fresh prefix each time: addresses are unique, and the seed may run twice.
+    const prefix = `reader-${Date.now().toString(36)}`;
+    const ms = await seed(database, prefix);
+    console.log(
+      `seeded ${SUBSCRIBERS} confirmed subscribers (${prefix}-*@example.com) into the ${database.engine} database in ${(ms / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await database.db.destroy();
+  }
+}
+
+interface Latencies {
+  p50: number;
+  p99: number;
+  max: number;
+  /** Answers other than 200, and requests with no answer. */
+  failed: number;
+}
+
+function latencies(samples: Sample[]): Latencies {
+  const sorted = Float64Array.from(samples, (sample) => sample.ms).sort();
+  return {
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? 0,
+    failed: samples.filter((sample) => sample.status !== 200).length,
+  };
+}
+
+/** The most arrivals in any 1-s bucket counted from `from`. */
+function maxPerSecond(arrivals: number[], from: number): number {
+  const buckets = new Map<number, number>();
+  for (const at of arrivals) {
+    const bucket = Math.floor((at - from) / 1000);
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + 1);
+  }
+  return Math.max(0, ...buckets.values());
+}
+
+const perSecond = (arrivals: number[], from: number, to: number) =>
+  arrivals.filter((at) => at >= from && at < to).length / ((to - from) / 1000);
+
+interface Figures {
+  engine: string;
+  seedMs: number;
+  /** Undefined when the send was not all queued within QUEUE_TIMEOUT_SECONDS. */
+  queueMs: number | undefined;
+  rssBeforeMiB: number;
+  peakRssMiB: number;
+  ratePerSecondWhileQueuing: number;
+  ratePerSecond: number;
+  maxPerSecond: number;
+  progress: Latencies;
+  progressWhileQueuing: Latencies;
+  health: Latencies;
+  loopMaxMs: number;
+  pauseMs: number;
+  cancelMs: number;
+  /** The campaign after the cancel: what was sent, and what was withdrawn. */
+  final: CampaignDetail["progress"];
+}
+
+async function timedAction(session: ConsoleSession, path: string) {
+  const started = performance.now();
+  const answer = await session.request("POST", path, {});
+  if (!answer.ok) throw new Error(`POST ${path}: ${answer.status} ${await answer.text()}`);
+  return { ms: performance.now() - started, detail: (await answer.json()) as CampaignDetail };
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check() && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Sends an issue through the server's API and measures the send (see the header). */
+async function measureSend(
+  server: LoadServer,
+  arrivals: number[],
+): Promise<Omit<Figures, "engine" | "seedMs">> {
+  const session = await signInOverHttp(server.origin, EDITOR);
+  const created = await session.request(
+    "POST",
+    NEWSLETTER_PATHS.list,
+    newsletterDraft("bench-campaign"),
+  );
+  if (created.status !== 201) throw new Error(`the issue was refused: ${created.status}`);
+  const { id } = (await created.json()) as CampaignDetail;
+  const rssBeforeMiB = server.peakRssMiB;
+
+  const sentAt = performance.now();
+  const sentAtClock = Date.now();
+  let queuedAt: number | undefined;
+  const progressPoll = sampleEvery(
+    `${server.origin}${NEWSLETTER_PATHS.one(id)}`,
+    POLL_INTERVAL_MS,
+    {
+      headers: session.headers,
+      onBody(body) {
+        const { progress } = JSON.parse(body) as CampaignDetail;
+        if (progress.queuedAll) queuedAt ??= performance.now();
+      },
+    },
+  );
+  const healthPoll = sampleEvery(`${server.origin}/healthz`, POLL_INTERVAL_MS, {});
+  let windowFrom = sentAt;
+  let windowTo = sentAt;
+  try {
+    const sent = await session.request("POST", NEWSLETTER_PATHS.send(id), {});
+    if (!sent.ok) throw new Error(`the send was refused: ${sent.status} ${await sent.text()}`);
+    // The answer itself may already say so, when queuing held the server until it was done.
+    if (((await sent.json()) as CampaignDetail).progress.queuedAll) queuedAt ??= performance.now();
+    await until(() => queuedAt !== undefined, QUEUE_TIMEOUT_SECONDS * 1000);
+    windowFrom = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
+    windowTo = performance.now();
+  } finally {
+    await Promise.all([progressPoll.stop(), healthPoll.stop()]);
+  }
+  const progressSamples = await progressPoll.stop();
+  const queuedBy = queuedAt ?? windowFrom;
+  const pause = await timedAction(session, NEWSLETTER_PATHS.pause(id));
+  const cancel = await timedAction(session, NEWSLETTER_PATHS.cancel(id));
+  const loop = probeSeconds(server.probeFile).filter(
+    (second) => second.at > sentAtClock && second.at - 1000 < sentAtClock + windowTo - sentAt,
+  );
+  return {
+    queueMs: queuedAt === undefined ? undefined : queuedAt - sentAt,
+    rssBeforeMiB,
+    peakRssMiB: server.peakRssMiB,
+    ratePerSecondWhileQueuing: perSecond(arrivals, sentAt, queuedBy),
+    ratePerSecond: perSecond(arrivals, windowFrom, windowTo),
+    maxPerSecond: maxPerSecond(
+      arrivals.filter((at) => at >= sentAt && at < windowTo),
+      sentAt,
+    ),
+    progress: latencies(progressSamples),
+    progressWhileQueuing: latencies(progressSamples.filter((sample) => sample.at < queuedBy)),
+    health: latencies(await healthPoll.stop()),
+    loopMaxMs: Math.max(0, ...loop.map((second) => second.loopMaxMs)),
+    pauseMs: pause.ms,
+    cancelMs: cancel.ms,
+    final: cancel.detail.progress,
+  };
+}
+
+/** Starts the server on the seeded database, measures the send, and stops it. */
+async function sendOn(
+  database: DatabaseHandle,
+  databaseEnv: Record<string, string>,
+  dir: string,
+  sink: SmtpSink,
+  arrivals: number[],
+): Promise<Omit<Figures, "engine" | "seedMs">> {
+  const server = await LoadServer.start({
+    // LoadServer puts these last in the server's environment: the database, and the send's settings.
+    databaseEnv: {
+      ...databaseEnv,
+      SMTP_URL: sink.url,
+      NEWSLETTER_RATE_PER_SECOND: String(RATE),
+      OUTBOX_POLL_MS: String(OUTBOX_POLL_MS),
+    },
+    dir,
+  });
+  try {
+    const figures = await measureSend(server, arrivals);
+    const queued = await database.db
+      .selectFrom("campaigns")
+      .select(["recipients", "started_at", "queued_all_at"])
+      .executeTakeFirstOrThrow();
+    console.error(
+      `${database.engine}: ${queued.recipients} copies queued from ${queued.started_at} to ${queued.queued_all_at} (the server's clock)`,
+    );
+    if (queued.recipients !== SUBSCRIBERS) {
+      throw new Error(`${SUBSCRIBERS} copies should have been queued, not ${queued.recipients}`);
+    }
+    return figures;
+  } finally {
+    await server.close();
+  }
+}
+
+async function measureEngine(
+  engine: EngineCase,
+  sink: SmtpSink,
+  arrivals: number[],
+): Promise<Figures> {
+  const testDb = await engine.create();
+  const database = openDatabase({
+    databaseUrl: testDb.env.DATABASE_URL,
+    sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
+  });
+  const dir = mkdtempSync(join(tmpdir(), "bench-campaign-"));
+  try {
+    await migrateToLatest(database.db, database.engine);
+    const seedMs = await seed(database, "reader");
+    console.error(
+      `${engine.engine}: seeded ${SUBSCRIBERS} subscribers in ${Math.round(seedMs)} ms`,
+    );
+    await createAccount(database, "editor", EDITOR);
+    const figures = await sendOn(database, testDb.env, dir, sink, arrivals);
+    rmSync(dir, { recursive: true, force: true });
+    return { engine: engine.engine, seedMs, ...figures };
+  } catch (error) {
+    console.error(`${engine.engine}: failed; the server's log is in ${dir}`);
+    throw error;
+  } finally {
+    await database.db.destroy();
+    await testDb.drop();
+    const file = testDb.env.SQLITE_FILE;
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const ms = (value: number) =>
+  value >= 1000 ? seconds(value) : `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+const mib = (value: number) => `${Math.round(value)} MiB`;
+const spread = ({ p50, p99, max }: Latencies) => `${ms(p50)} / ${ms(p99)} / ${ms(max)}`;
+
+function row(figures: Figures): string {
+  const queue =
+    figures.queueMs === undefined ? `> ${QUEUE_TIMEOUT_SECONDS} s` : seconds(figures.queueMs);
+  const failed = figures.progress.failed + figures.health.failed;
+  return `| ${figures.engine} | ${SUBSCRIBERS.toLocaleString("en")} | ${seconds(figures.seedMs)} | ${queue} | ${mib(figures.peakRssMiB)} (${mib(figures.rssBeforeMiB)} before) | ${RATE} / ${Math.round(figures.ratePerSecond)} / ${figures.maxPerSecond} | ${Math.round(figures.ratePerSecondWhileQueuing)} | ${spread(figures.progressWhileQueuing)} | ${spread(figures.progress)} | ${ms(figures.health.p99)} / ${ms(figures.health.max)} | ${failed} | ${ms(figures.loopMaxMs)} | ${ms(figures.pauseMs)} / ${ms(figures.cancelMs)} |`;
+}
+
+/** The targets of issue 11, point 6, as lines for stderr. */
+function verdicts(figures: Figures): string[] {
+  const ceiling = RATE * (1 + RATE_TOLERANCE);
+  const queued =
+    figures.queueMs !== undefined && figures.queueMs < QUEUE_TARGET_SECONDS * 1000
+      ? "met"
+      : "MISSED";
+  const paced = figures.maxPerSecond <= ceiling ? "met" : "MISSED";
+  return [
+    `${figures.engine}: queuing under ${QUEUE_TARGET_SECONDS} s: ${queued}`,
+    `${figures.engine}: at most ${ceiling} messages in any 1-s bucket: ${paced} (${figures.maxPerSecond})`,
+    `${figures.engine}: after the cancel: ${JSON.stringify(figures.final)}`,
+  ];
+}
+
+async function benchmark(): Promise<void> {
+  if (!existsSync(BUILT_ENTRY)) {
+    throw new Error(`${BUILT_ENTRY} is missing: run \`npm run build\` first`);
+  }
+  // Read after --database-url is applied: the engine list depends on TEST_DATABASE_URL.
+  const { ENGINES } = await import("../test/support/engines.ts");
+  let arrivals: number[] = [];
+  const sink = await startSmtpSink(() => arrivals.push(performance.now()));
+  const results: Figures[] = [];
+  try {
+    for (const engine of ENGINES) {
+      arrivals = [];
+      results.push(await measureEngine(engine, sink, arrivals));
+    }
+  } finally {
+    await sink.close();
+  }
+  for (const figures of results) for (const line of verdicts(figures)) console.error(line);
+  console.log(
+    `Every ${POLL_INTERVAL_MS} ms during the send: the campaign's detail (the console's progress) and /healthz; rate over ${WINDOW_SECONDS} s of sending after every copy was queued, max over 1-s buckets since the send.\n`,
+  );
+  console.log(
+    "| Engine | Subscribers | Seeding | Send → all queued | Peak RSS | Rate: set / mean / max 1-s | mail/s while queuing | Progress GET p50 / p99 / max, while queuing | same, whole send | /healthz p99 / max | not 200 | Server event-loop delay, max | Pause / cancel |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const figures of results) console.log(row(figures));
+}
+
+if (args["seed-only"]) await seedOnly();
+else await benchmark();
