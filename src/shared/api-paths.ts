@@ -12,6 +12,8 @@ export const API_PATHS = {
   sendComment: "api/v1/send-comment",
   xsrf: "api/v1/xsrf",
   unsubscribe: "api/v1/unsubscribe",
+  /** Not in the spec: confirming a subscription from the link in its e-mail (double opt-in). */
+  confirmSubscription: "api/v1/subscribe/confirm",
 } as const;
 
 /** Every API path starts with this; anything else is the site. */

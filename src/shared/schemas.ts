@@ -64,6 +64,18 @@ export const unsubscribeTokenSchema = z.object({
     .regex(/^\d{1,15}\.[A-Za-z0-9_-]{43}$/, "is not a valid unsubscribe token"),
 });
 
+/**
+ * A confirmation link's token (NEWSLETTER_DOUBLE_OPT_IN): `<subscription id>.<asked
+ * at, base36 ms>.<signature>` (server/security/confirm-token.ts).
+ */
+export const CONFIRM_TOKEN_PATTERN = /^\d{1,15}\.[0-9a-z]{1,11}\.[A-Za-z0-9_-]{43}$/;
+
+export const confirmTokenSchema = z.object({
+  token: z
+    .string({ error: "is required" })
+    .regex(CONFIRM_TOKEN_PATTERN, "is not a valid confirmation token"),
+});
+
 // ---- Answers ----
 
 /** Every error, and the answers that carry only a sentence. */
@@ -108,3 +120,18 @@ export const unsubscribeStateSchema = z.object({
 });
 
 export const oneClickAnswerSchema = unsubscribeStateSchema.pick({ state: true });
+
+/** Where a confirmation link stands: waiting for its button to be pressed, or confirmed. */
+export const confirmationStateSchema = z.object({
+  state: z.enum(["pending", "confirmed"]),
+  /** Masked, enough for its owner to recognise it. */
+  email: z.string(),
+});
+
+/**
+ * What the confirmation page shows once its button was pressed: the server
+ * (server/forms/routes.ts) hands it to the page's action as the form's fields.
+ */
+export type ConfirmationAnswer =
+  | { state: "confirmed"; email: string }
+  | { state: "invalid" | "expired" | "failed" };

@@ -7,18 +7,23 @@
  * schemas and writes through the API's code (service.ts), and the page shows
  * the outcome with the spec's texts. A refused post, too many posts or a
  * body too large still get the page, with the reason and the values kept.
+ * The page of a confirmation link (double opt-in) posts its button here too.
  * Nothing here is cached: each answer is rendered for its post.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type DefendedForm, FORM_TRAP_FIELD } from "../../shared/bot-defence.ts";
 import { INQUIRY_FIELDS } from "../../shared/inquiry.ts";
 import { FORM_TOKEN_FIELD, type PageContext } from "../../shared/page-context.ts";
+import { CONFIRM_SUBSCRIPTION_PATH } from "../../shared/routes.ts";
+import type { ConfirmationAnswer } from "../../shared/schemas.ts";
+import { maskEmail } from "../api/unsubscribe.ts";
 import { policyForPage } from "../pages/page-cache.ts";
 import { FORM_CONTENT_TYPE, type PageRenderer } from "../pages/renderer.ts";
 import type { PostDefences } from "../security/bot-defence.ts";
 import { FORM_REFUSALS, formPostRefusal } from "../security/xsrf.ts";
 import { formTokenMatches } from "./form-token.ts";
 import { formService } from "./service.ts";
+import { confirmByLink } from "./writes.ts";
 
 /**
  * The largest body a form can honestly send: every field at its longest,
@@ -98,6 +103,33 @@ export default async function formPosts(
       captcha: (captchaField && fields.get(captchaField)) || undefined,
     };
   }
+
+  /** Confirms a subscription from its link (double opt-in), in the words its page shows. */
+  async function confirmationAnswer(
+    token: string,
+    log: FastifyBaseLogger,
+  ): Promise<ConfirmationAnswer> {
+    try {
+      const link = await confirmByLink(app, token);
+      return link.state === "confirmed"
+        ? { state: "confirmed", email: maskEmail(link.subscription.email) }
+        : { state: link.state };
+    } catch (error) {
+      log.error({ err: error }, "form post: confirming a subscription failed");
+      return { state: "failed" };
+    }
+  }
+
+  // The button of a confirmation link's page, with or without JavaScript: a
+  // plain form posting to the page's own address, so the link's token comes
+  // in the query. The token proves the post, as the one-click unsubscribe's
+  // does: no cookie or form token is asked for. The outcome reaches the
+  // page's action as the form's fields, so the page shows it in the site's frame.
+  app.post(CONFIRM_SUBSCRIPTION_PATH, { config: { xsrf: false } }, async (request, reply) => {
+    const { token } = request.query as { token?: unknown };
+    const outcome = await confirmationAnswer(typeof token === "string" ? token : "", request.log);
+    return answer(request, reply, new URLSearchParams(outcome).toString(), null);
+  });
 
   for (const [path, form] of Object.entries(paths)) {
     app.post(

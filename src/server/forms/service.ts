@@ -4,14 +4,19 @@
  * API (shared/schemas.ts), then the same writes (writes.ts), so a form post
  * and an API call are one code path from validation to mail.
  */
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
 import { CONSENT_VIA } from "../../shared/admin/subscribers.ts";
 import type { InquiryValues } from "../../shared/inquiry.ts";
 import type { FormService, FormWrite } from "../../shared/page-context.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../shared/schemas.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../../shared/subscription.ts";
 import { fieldReasons } from "../security/errors.ts";
-import { ALREADY_SUBSCRIBED_MESSAGE, storeInquiry, storeSubscription } from "./writes.ts";
+import {
+  ALREADY_SUBSCRIBED_MESSAGE,
+  storeInquiry,
+  storeSubscription,
+  type Writer,
+} from "./writes.ts";
 
 /** Why a page rendered for a GET cannot write (its actions never run). */
 const NOT_A_POST = "Only a form post can write.";
@@ -31,7 +36,7 @@ export interface FormServiceOptions {
 }
 
 export function formService(
-  app: Pick<FastifyInstance, "withOutbox" | "mail">,
+  app: Writer,
   { token, refusal, trapped = false, log }: FormServiceOptions,
 ): FormService {
   /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */

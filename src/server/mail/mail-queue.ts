@@ -5,15 +5,18 @@
 
 import { SET_PASSWORD_PAGE } from "../../shared/admin/auth.ts";
 import type { Inquiry } from "../../shared/inquiry.ts";
+import { CONFIRM_SUBSCRIPTION_PATH } from "../../shared/routes.ts";
 import { enqueueMail, type OutboxTransaction } from "../db/outbox.ts";
 import type { UserTokenPurpose } from "../db/schema.ts";
 import type { Subscription } from "../db/subscriptions.ts";
+import { signConfirmToken } from "../security/confirm-token.ts";
 import { signUnsubscribeToken } from "../security/unsubscribe-token.ts";
 import {
   accountLink,
   inquiryAcknowledgement,
   inquiryNotification,
   type MailSettings,
+  subscriptionConfirmation,
   welcome,
 } from "./templates.ts";
 
@@ -42,6 +45,21 @@ export class MailQueue {
       trx,
       "welcome",
       welcome(subscription.email, this.unsubscribeUrl(subscription), this.options),
+    );
+  }
+
+  /** Double opt-in: the link that confirms a new subscription, working for `validHours`. */
+  async subscriptionConfirmation(
+    trx: OutboxTransaction,
+    subscription: Subscription,
+    validHours: number,
+  ): Promise<void> {
+    const url = new URL(CONFIRM_SUBSCRIPTION_PATH, this.options.publicOrigin);
+    url.searchParams.set("token", signConfirmToken(this.options.unsubscribeSecret, subscription));
+    await enqueueMail(
+      trx,
+      "subscription-confirmation",
+      subscriptionConfirmation(subscription.email, url.toString(), validHours, this.options),
     );
   }
 

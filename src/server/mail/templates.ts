@@ -151,6 +151,36 @@ ${paragraph(`The ${SITE.shortName} team`)}
   };
 }
 
+/**
+ * Double opt-in (NEWSLETTER_DOUBLE_OPT_IN): asks the person behind a new
+ * subscription to confirm their address. Not a list message: it carries no
+ * unsubscribe headers, since nothing is sent to an address that does not confirm.
+ */
+export function subscriptionConfirmation(
+  email: string,
+  confirmUrl: string,
+  validHours: number,
+  settings: MailSettings,
+): MailMessage {
+  const subject = "Please confirm your subscription to Insight";
+  const lead = `Someone, hopefully you, asked to receive Insight, the monthly newsletter of ${SITE.firmName}, at ${oneLine(email)}. To start receiving it, open this link and confirm:`;
+  const expiry = `The link works for ${validHours} hours. If you did not ask for Insight, ignore this e-mail: without a confirmation nothing is sent, and the address is forgotten.`;
+  return {
+    messageId: messageId(settings.from),
+    from: settings.from,
+    to: email,
+    subject,
+    text: [lead, "", confirmUrl, "", expiry, "", `The ${SITE.shortName} team`].join("\n"),
+    html: layout(
+      subject,
+      `${paragraph(lead)}
+<p style="margin:0 0 16px"><a href="${escapeHtml(confirmUrl)}" style="color:${COLORS.accentInk}">Confirm my subscription</a></p>
+${paragraph(expiry)}
+${paragraph(`The ${SITE.shortName} team`)}`,
+    ),
+  };
+}
+
 const ACCOUNT_LINK_TEXTS = {
   invite: {
     subject: `You are invited to the ${SITE.shortName} website console`,
