@@ -4,6 +4,7 @@
  * editor's own address, and the audit of every write.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadPageRenderer } from "../../src/server/pages/renderer.ts";
 import { type CampaignDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
@@ -13,6 +14,10 @@ import { newsletterDraft } from "../support/newsletter.ts";
 import { header, startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const ORIGIN = "https://www.firm.example";
+// The web preview is the real page: rendered by the server build (npm test builds first).
+const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
+const renderer = await loadPageRenderer(SERVER_BUILD);
+if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) => {
   let smtp: TestSmtp;
@@ -23,7 +28,7 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await startApp(engine, mailTo(smtp.url, { PUBLIC_ORIGIN: ORIGIN }));
+    t = await startApp(engine, mailTo(smtp.url, { PUBLIC_ORIGIN: ORIGIN }), { renderer });
     await createAccount(t.database, "editor");
     await createAccount(t.database, "viewer");
     editor = await signIn(t.app, "editor@firm.example");
@@ -71,6 +76,11 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     expect(policy).toContain("frame-ancestors 'self'");
     expect(policy).not.toContain("frame-ancestors 'none'");
     expect(policy).toContain("sandbox");
+    expect(response.body).toContain("<h1");
+    expect(response.body).toContain("Issue previewed");
+    expect(response.body).toContain("<h2>Cloud costs</h2>");
+    expect(response.body).toContain('href="/weserve"');
+    expect(response.body).not.toContain("<script");
   });
 
   it("sends a test copy to the editor's own address, and audits it", async () => {

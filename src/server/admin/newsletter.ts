@@ -54,6 +54,14 @@ const EMAIL_PREVIEW_POLICY =
 const framableBySelf = (policy: string) =>
   `${policy.replace("frame-ancestors 'none'", "frame-ancestors 'self'")};sandbox allow-same-origin allow-popups`;
 
+/**
+ * The page without its scripts: in the sandbox they could not run (each would
+ * log a refusal), and at the preview's address the router would not find the
+ * page it hydrates. Our own renderer's output, whose script elements hold no
+ * "</script" (React Router escapes it), so the pattern cannot cut one short.
+ */
+const withoutScripts = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
+
 const REFUSALS: Record<
   Exclude<CampaignRefusal, "wrong-state">,
   { status: number; message: string }
@@ -208,7 +216,7 @@ export default async function newsletterRoutes(
         .type("text/html; charset=utf-8")
         .header("cache-control", "no-store")
         .header("content-security-policy", framableBySelf(page.csp))
-        .send(page.html);
+        .send(withoutScripts(page.html));
     },
   );
 
