@@ -1,0 +1,106 @@
+/**
+ * Double opt-in in the browser (NEWSLETTER_DOUBLE_OPT_IN): the footer's
+ * dialog says what the spec says, the e-mail brings a confirmation link, its
+ * page confirms only when the button is pressed, and the welcome follows;
+ * the same without JavaScript, where a bad link gets its own page.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DIALOG } from "../src/shared/constants.ts";
+import { type ServerProcess, startServer } from "../test/support/server-process.ts";
+import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
+import { alertDialog, open } from "./support/page.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
+
+// This journey needs a server with double opt-in that sends real e-mail, so
+// it starts its own beside an SMTP server, instead of using the shared test server.
+const PORT = 4312;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+// One server for the file: its tests run one after another in one worker.
+test.describe.configure({ mode: "serial" });
+
+let smtp: TestSmtp;
+let server: ServerProcess;
+
+test.beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startServer({
+    PORT: String(PORT),
+    PUBLIC_ORIGIN: ORIGIN,
+    STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
+    SMTP_URL: smtp.url,
+    OUTBOX_POLL_MS: "100",
+    SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "double-opt-in-e2e-")), "site.db"),
+    NEWSLETTER_DOUBLE_OPT_IN: "true",
+  });
+});
+
+test.afterAll(async () => {
+  server.child.kill("SIGTERM");
+  await server.exited;
+  await smtp.close();
+});
+
+/** The link in a confirmation e-mail. */
+function confirmLinkIn(mail: ReceivedMail | undefined): string {
+  const href = /href="([^"]*\/subscribe\/confirm\?token=[^"]+)"/.exec(mail?.parsed.html ?? "")?.[1];
+  if (!href) throw new Error("no confirmation link in the e-mail");
+  return href.replace(/&amp;/g, "&");
+}
+
+const heading = (page: Page) => page.getByRole("main").getByRole("heading", { level: 1 });
+const confirmButton = (page: Page) => page.getByRole("button", { name: "Confirm my subscription" });
+
+test("from the footer to a confirmed subscription and its welcome", async ({ page }) => {
+  const email = "confirms@example.com";
+  await open(page, `${ORIGIN}/`);
+  await page.getByRole("contentinfo").getByRole("textbox", { name: "Email address" }).fill(email);
+  await page.getByRole("contentinfo").getByRole("button", { name: "Subscribe" }).click();
+  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+  await alertDialog(page).getByRole("button", { name: DIALOG.confirm }).click();
+
+  const [confirmation] = await smtp.waitForMailTo(email);
+  expect(confirmation?.parsed.subject).toBe("Please confirm your subscription to Insight");
+  await open(page, confirmLinkIn(confirmation));
+  await expect(heading(page)).toHaveText("Confirm your subscription to Insight");
+  await confirmButton(page).click();
+  await expect(heading(page)).toHaveText("Your subscription is confirmed");
+  await expect(page.getByText("co••••••@example.com")).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.getByRole("contentinfo")).toBeVisible();
+
+  const [, welcome] = await smtp.waitForMailTo(email, 2);
+  expect(welcome?.parsed.subject).toContain("Welcome to Insight");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the link's button confirms, and a forged link is refused", async ({
+    page,
+    expectedErrors,
+  }) => {
+    expectedErrors.add(loadFailure(404), { url: /\/subscribe\/confirm\?token=/ });
+    const email = "no-script-confirms@example.com";
+    await page.goto(`${ORIGIN}/weare`);
+    const footer = page.getByRole("contentinfo");
+    await footer.getByRole("textbox", { name: "Email address" }).fill(email);
+    await footer.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page.getByRole("main").getByRole("status")).toContainText(DIALOG.subscribed);
+
+    const link = confirmLinkIn((await smtp.waitForMailTo(email))[0]);
+    const forged = link.replace(/.$/, (last) => (last === "A" ? "B" : "A"));
+    await page.goto(forged);
+    await confirmButton(page).click();
+    await expect(heading(page)).toHaveText("This link is not valid");
+
+    await page.goto(link);
+    await expect(heading(page)).toHaveText("Confirm your subscription to Insight");
+    await confirmButton(page).click();
+    await expect(heading(page)).toHaveText("Your subscription is confirmed");
+    const [, welcome] = await smtp.waitForMailTo(email, 2);
+    expect(welcome?.parsed.subject).toContain("Welcome to Insight");
+  });
+});
