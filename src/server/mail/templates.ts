@@ -164,7 +164,7 @@ export function subscriptionConfirmation(
 ): MailMessage {
   const subject = "Please confirm your subscription to Insight";
   const lead = `Someone, hopefully you, asked to receive Insight, the monthly newsletter of ${SITE.firmName}, at ${oneLine(email)}. To start receiving it, open this link and confirm:`;
-  const expiry = `The link works for ${validHours} hours. If you did not ask for Insight, ignore this e-mail: without a confirmation nothing is sent, and the address is forgotten.`;
+  const expiry = `The link works for ${validHours} hours. If you did not ask for Insight, ignore this e-mail: without a confirmation, nothing more is sent to you.`;
   return {
     messageId: messageId(settings.from),
     from: settings.from,

@@ -41,10 +41,13 @@ function isAnswerState(state: unknown): state is ConfirmationAnswer["state"] {
   return typeof state === "string" && Object.hasOwn(STATUS, state);
 }
 
-/** The server's outcome, as the posted fields carry it; a post it refused (too many) carries its reason instead. */
+/**
+ * The server's outcome, as the posted fields carry it. A post the server
+ * refused (too many, unreadable) carries its reason instead, and its status.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const refusal = context.forms?.refusal;
-  if (refusal) return data<Outcome>({ state: "refused", message: refusal }, { status: 429 });
+  if (refusal) return data<Outcome>({ state: "refused", message: refusal }, { status: 403 });
   const fields = await request.formData();
   const state = fields.get("state");
   const email = fields.get("email");
@@ -118,7 +121,7 @@ function Explanation({ outcome }: { outcome: Outcome | undefined }) {
 export default function ConfirmSubscriptionPage() {
   const outcome = useActionData<typeof action>();
   return (
-    <section className="section section--warm subscribe-page" aria-live="polite">
+    <section className="section section--warm subscribe-page">
       <div className="container subscribe-page__card">
         <p className="eyebrow">Insight newsletter</p>
         <h1>{HEADINGS[outcome?.state ?? "ask"]}</h1>
