@@ -15,6 +15,7 @@ import { Shell } from "./layout/Shell.tsx";
 const SCREENS = {
   inquiries: lazy(() => import("./screens/inquiries/InquiriesScreen.tsx")),
   subscribers: lazy(() => import("./screens/subscribers/SubscribersScreen.tsx")),
+  newsletter: lazy(() => import("./screens/newsletter/NewsletterScreen.tsx")),
   content: lazy(() => import("./screens/content/ContentScreen.tsx")),
   people: lazy(() => import("./screens/people/PeopleScreen.tsx")),
   audit: lazy(() => import("./screens/audit/AuditScreen.tsx")),

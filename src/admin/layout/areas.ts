@@ -10,6 +10,7 @@ export interface Area {
 export const AREAS: Area[] = [
   { path: "inquiries", label: "Inquiries", role: "viewer" },
   { path: "subscribers", label: "Subscribers", role: "viewer" },
+  { path: "newsletter", label: "Newsletter", role: "viewer" },
   { path: "content", label: "Content", role: "editor" },
   { path: "people", label: "People", role: "owner" },
   { path: "audit", label: "Audit log", role: "owner" },

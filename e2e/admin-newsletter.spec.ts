@@ -1,0 +1,576 @@
+/**
+ * Issue 11, points 1 and 3, in the console: an editor writes an issue (the
+ * address suggested from the title, a picture put in at the cursor), sees the
+ * e-mail at desktop and phone width, the web page and the plain text, sends
+ * a test that arrives in their own mailbox, is refused a time in the past,
+ * schedules the issue and unschedules it; a stale save keeps the text; a
+ * viewer reads without controls; the progress view follows a send live.
+ * Every state passes axe, at 375 px too.
+ *
+ * Nothing here sends an issue to the subscribers of the shared test server
+ * (other tests read its mailbox and its archive): the progress view is fed
+ * the send's states through the network, as the server would answer them.
+ * The real send is tested on a server of its own.
+ */
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import sharp from "sharp";
+import {
+  type CampaignDetail,
+  type CampaignProgress,
+  NEWSLETTER_PATHS,
+  NEWSLETTER_TEXTS,
+  slugify,
+} from "../src/shared/admin/newsletter.ts";
+import { COLORS } from "../src/shared/design-tokens.ts";
+import { insightIssuePath } from "../src/shared/routes.ts";
+import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { mailboxMessages } from "./support/mailbox.ts";
+import { test as base, expect, type Locator, loadFailure, type Page } from "./support/test.ts";
+
+/**
+ * Chromium's word each time Playwright's instrumentation tries to run in a
+ * preview frame: the previews are served with a sandbox that allows no
+ * script at all (a person's browser runs none there, so says nothing).
+ */
+const SANDBOX_NOTICE =
+  /^Blocked script execution in '[^']+\/api\/admin\/newsletter\/\d+\/preview\/(?:email|web)' because the document's frame is sandboxed and the 'allow-scripts' permission is not set\.$/;
+
+/** The test server leaves PUBLIC_ORIGIN at its default, where the e-mail's absolute picture URLs point. */
+const DEFAULT_PUBLIC_ORIGIN = "http://localhost:3000";
+
+const test = base.extend<{ previews: undefined }>({
+  previews: [
+    async ({ page, expectedErrors, baseURL }, use) => {
+      const context = page.context();
+      // The pictures the e-mail shows come from the test server itself.
+      await context.route(`${DEFAULT_PUBLIC_ORIGIN}/images/**`, async (route) => {
+        const url = route
+          .request()
+          .url()
+          .replace(DEFAULT_PUBLIC_ORIGIN, baseURL ?? "");
+        await route.fulfill({ response: await route.fetch({ url }) });
+      });
+      // The sandbox's notices are declared, exactly as many as happened; any other error still fails.
+      let notices = 0;
+      const watch = (watched: Page) =>
+        watched.on("console", (message) => {
+          if (message.type() === "error" && SANDBOX_NOTICE.test(message.text())) notices += 1;
+        });
+      watch(page);
+      context.on("page", watch);
+      await use(undefined);
+      if (notices > 0) expectedErrors.add(SANDBOX_NOTICE, { times: notices });
+    },
+    { auto: true },
+  ],
+});
+
+const uniqueTitle = (label: string) =>
+  `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+const SUMMARY = "Where the cloud money goes, and the three changes that bring it back.";
+const BODY = [
+  "## Where the money goes",
+  "",
+  "Most of the bill is *idle capacity*: machines kept warm for a peak that comes twice a year.",
+  "",
+  "> Measure first, then cut.",
+  "",
+  "- Turn off what nobody uses",
+  "- Buy commitments for the base load",
+  "- Let the peaks scale",
+  "",
+  "Read [our cost review](https://example.com/review) for the details.",
+].join("\n");
+
+const PREVIEWS = {
+  desktop: "The e-mail at a desktop mail program's width",
+  phone: "The e-mail at a phone's width",
+  web: "The issue's page in the archive on the site",
+  text: "The e-mail's plain-text part",
+} as const;
+
+/** A chart-like picture drawn for the test: bars on the site's paper. */
+function chartPng(): Promise<Buffer> {
+  const bars = [300, 420, 260, 520, 380]
+    .map(
+      (height, index) =>
+        `<rect x="${120 + index * 190}" y="${700 - height}" width="120" height="${height}" fill="${index === 3 ? COLORS.accent : COLORS.night}"/>`,
+    )
+    .join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="1200" height="800" fill="${COLORS.paperDeep}"/>${bars}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Writes a new issue through the form and creates it; answers its id. */
+async function createIssue(page: Page, title: string, body = BODY): Promise<number> {
+  await page.goto("/admin/newsletter/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Summary").fill(SUMMARY);
+  await page.getByLabel("Body").fill(body);
+  await page.getByRole("button", { name: "Create draft" }).click();
+  await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
+  return Number(new URL(page.url()).pathname.split("/").at(-1));
+}
+
+/** A `datetime-local` value `days` from now, at 09:00 in the browser's time zone. */
+async function localDay(page: Page, days: number): Promise<string> {
+  return page.evaluate((offset) => {
+    const day = new Date();
+    day.setDate(day.getDate() + offset);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}T09:00`;
+  }, days);
+}
+
+const frame = (page: Page, title: string) => page.getByTitle(title, { exact: true }).contentFrame();
+
+/**
+ * axe on the console's page, as support/axe.ts runs it, leaving out the
+ * preview frames: they are the server's renderings, served with a policy
+ * that forbids every script (axe's too), so axe could only time out in them.
+ */
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).exclude(".preview-frame").analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test.describe("writing an issue", () => {
+  test.use({ viewport: { width: 1440, height: 1000 } });
+
+  test("an editor writes, previews, tests, schedules and unschedules an issue", async ({
+    page,
+  }) => {
+    test.slow(); // the whole path, with an upload, the outbox's delivery and six runs of axe
+    const editor = await consoleAccount("editor", "newsletter-write");
+    await signInToConsole(page, editor, "/admin/newsletter");
+    await page.getByRole("link", { name: "New issue" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "New issue" })).toBeVisible();
+
+    // The address follows the title until the editor writes one.
+    const title = uniqueTitle("Cloud costs in 2026:");
+    await page.getByLabel("Title").fill(title);
+    await expect(page.getByLabel("Address")).toHaveValue(slugify(title));
+    await page.getByLabel("Address").fill("cloud-costs");
+    await page.getByLabel("Title").fill(`${title}!`);
+    await expect(page.getByLabel("Address")).toHaveValue("cloud-costs");
+    await page.getByLabel("Address").fill("");
+    await page.getByLabel("Title").fill(title);
+    await expect(page.getByLabel("Address")).toHaveValue(slugify(title));
+
+    await page.getByLabel("Summary").fill(SUMMARY);
+    await page.getByLabel("Body").fill(BODY);
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/newsletter\/\d+$/);
+    await expectNoAxeViolations(page);
+
+    // A picture goes in at the cursor: after the first paragraph.
+    const body = page.getByLabel("Body");
+    const afterFirstParagraph = BODY.indexOf("\n\n> Measure");
+    await body.evaluate(
+      (area: HTMLTextAreaElement, at) => area.setSelectionRange(at, at),
+      afterFirstParagraph,
+    );
+    const picture = page.getByLabel("Picture");
+    await picture.setInputFiles({
+      name: "chart.png",
+      mimeType: "image/png",
+      buffer: await chartPng(),
+    });
+    await expect(page.getByText("Describe the picture first, then choose it.")).toBeVisible();
+    await page.getByLabel("Its description").fill("Bars: the cloud bill per quarter");
+    await picture.setInputFiles({
+      name: "chart.png",
+      mimeType: "image/png",
+      buffer: await chartPng(),
+    });
+    await expect(
+      page.getByRole("status").filter({ hasText: "Inserted at the cursor." }),
+    ).toBeVisible();
+    const withPicture = await body.inputValue();
+    const markdown = /!\[Bars: the cloud bill per quarter\]\((\/images\/items\/[0-9a-f]+\.webp)\)/;
+    expect(withPicture).toMatch(markdown);
+    expect(withPicture.indexOf("![")).toBe(afterFirstParagraph + 2);
+    await expect(page.getByText("The preview shows the last saved version")).toBeVisible();
+
+    // Saving reloads the preview, which now shows the picture.
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByText("Saved as version 2.")).toBeVisible();
+    const desktop = frame(page, PREVIEWS.desktop);
+    await expect(desktop.locator("body")).toContainText(title);
+    await expect(
+      desktop.getByRole("img", { name: "Bars: the cloud bill per quarter" }),
+    ).toBeVisible();
+    await expect(desktop.getByRole("heading", { name: "Where the money goes" })).toBeVisible();
+
+    for (const [view, frameTitle] of [
+      ["Phone", PREVIEWS.phone],
+      ["Web page", PREVIEWS.web],
+    ] as const) {
+      await page.getByRole("radio", { name: view }).check();
+      await expect(frame(page, frameTitle).locator("body")).toContainText(title);
+    }
+    await page.getByRole("radio", { name: "Plain text" }).check();
+    await expect(page.getByRole("region", { name: PREVIEWS.text })).toContainText(title);
+    await expect(page.getByRole("region", { name: PREVIEWS.text })).toContainText(
+      "Measure first, then cut.",
+    );
+    await expectNoAxeViolations(page);
+
+    // The test goes to the editor's own address.
+    await page.getByRole("button", { name: "Send a test" }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: NEWSLETTER_TEXTS.testSent(editor.email) }),
+    ).toBeVisible();
+    await expect
+      .poll(
+        async () =>
+          (await mailboxMessages()).some(
+            (message) => message.to.includes(editor.email) && message.subject === `[Test] ${title}`,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+
+    // "Send now" says how many it goes to, and waits for a yes.
+    await page.getByRole("button", { name: "Send now…" }).click();
+    const confirmation = page.getByRole("alertdialog", { name: `Send “${title}” now?` });
+    await expect(confirmation.getByText(/^It goes to \d+ active subscribers?\.$/)).toBeVisible();
+    await expect(
+      confirmation.getByRole("button", { name: /^Send to \d+ active subscribers?$/ }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    await confirmation.getByRole("button", { name: "Not yet" }).click();
+    await expect(confirmation).toBeHidden();
+
+    // A time in the past is refused in the form; one in the future schedules it.
+    const when = page.getByLabel("Schedule for");
+    await when.fill(await localDay(page, -1));
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect(page.getByText(NEWSLETTER_TEXTS.inThePast)).toBeVisible();
+    await expect(when).toHaveAttribute("aria-invalid", "true");
+    await when.fill(await localDay(page, 1));
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+
+    const send = page.getByRole("region", { name: "The send", exact: true });
+    await expect(
+      send.getByText(/^Scheduled for .+\. Nothing goes out before then\.$/),
+    ).toBeVisible();
+    await expect(page.getByLabel("Title")).toHaveCount(0);
+    await expect(page.getByRole("region", { name: "The issue", exact: true })).toContainText(
+      SUMMARY,
+    );
+    await expectNoAxeViolations(page);
+
+    await send.getByRole("button", { name: "Unschedule" }).click();
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(page.locator(".campaign-meta")).toContainText("Draft");
+
+    // The list shows it as a draft again.
+    await page.getByRole("link", { name: "All issues" }).click();
+    const row = page.getByRole("row").filter({ hasText: title });
+    await expect(row).toContainText("Draft");
+    await expectNoAxeViolations(page);
+  });
+
+  test("a save on a stale version is refused, and the typed text stays", async ({
+    page,
+    expectedErrors,
+  }) => {
+    expectedErrors.add(loadFailure(409));
+    await signInToConsole(page, await consoleAccount("editor", "newsletter-stale"));
+    await createIssue(page, uniqueTitle("Stale"));
+    const second = await page.context().newPage();
+    await second.goto(page.url());
+    await expect(second.getByLabel("Body")).toHaveValue(BODY);
+
+    await page.getByLabel("Body").fill("Saved in the first tab.");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByText("Saved as version 2.")).toBeVisible();
+
+    const typed = "Typed in the second tab, on the old version.";
+    await second.getByLabel("Body").fill(typed);
+    await second.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(second.getByRole("alert")).toContainText(NEWSLETTER_TEXTS.stale);
+    await expect(second.getByLabel("Body")).toHaveValue(typed);
+    await expectNoAxeViolations(second);
+
+    await second.getByRole("button", { name: "Load their version" }).click();
+    await expect(second.getByLabel("Body")).toHaveValue("Saved in the first tab.");
+  });
+
+  test("a viewer reads the issues and their previews, without a control to change them", async ({
+    page,
+  }) => {
+    await signInToConsole(page, await consoleAccount("editor", "newsletter-viewer"));
+    const title = uniqueTitle("For viewers");
+    await createIssue(page, title);
+    await page.getByRole("button", { name: "Sign out" }).click();
+
+    await signInToConsole(page, await consoleAccount("viewer", "newsletter-viewer"));
+    await page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", { name: "Newsletter" })
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "Newsletter" })).toBeVisible();
+    await expect(page.getByRole("link", { name: title })).toBeVisible();
+    await expect(page.getByRole("link", { name: "New issue" })).toHaveCount(0);
+
+    await page.getByRole("link", { name: title }).click();
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole("region", { name: "The issue", exact: true })).toContainText(
+      SUMMARY,
+    );
+    await expect(frame(page, PREVIEWS.desktop).locator("body")).toContainText(title);
+    await expect(page.getByRole("textbox")).toHaveCount(0);
+    for (const name of ["Save", "Send a test", "Send now…", "Schedule", "Delete this draft…"]) {
+      await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+    }
+    await expectNoAxeViolations(page);
+
+    await page.goto("/admin/newsletter/new");
+    await expect(page).toHaveURL(/\/admin\/newsletter$/);
+  });
+});
+
+/** The issue as the server would answer it while its send moves on. */
+function during(campaign: CampaignDetail, progress: Partial<CampaignProgress>): CampaignDetail {
+  const status = progress.status ?? campaign.status;
+  return { ...campaign, status, progress: { ...campaign.progress, ...progress, status } };
+}
+
+const SENDING: Partial<CampaignProgress> = {
+  status: "sending",
+  recipients: 300,
+  queued: 180,
+  sent: 118,
+  failed: 2,
+  withdrawn: 0,
+  queuedAll: true,
+  rate: 10,
+  startedAt: new Date(Date.now() - 12_000).toISOString(),
+};
+
+/**
+ * Answers the issue's GET with `state.current` and each control's POST with
+ * the state it leads to, as the server would; the test moves `state.current` on.
+ */
+async function feedSend(page: Page, campaign: CampaignDetail) {
+  const state = { current: during(campaign, SENDING), polls: 0 };
+  await page.route(`**${NEWSLETTER_PATHS.one(campaign.id)}`, (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    state.polls += 1;
+    return route.fulfill({ json: state.current });
+  });
+  const control = (path: string, next: Partial<CampaignProgress>) =>
+    page.route(`**${path}`, (route) => {
+      state.current = during(campaign, { ...SENDING, ...next });
+      return route.fulfill({ json: state.current });
+    });
+  await control(NEWSLETTER_PATHS.pause(campaign.id), { status: "paused" });
+  await control(NEWSLETTER_PATHS.resume(campaign.id), {
+    status: "sending",
+    queued: 120,
+    sent: 178,
+  });
+  return state;
+}
+
+const SENT: Partial<CampaignProgress> = {
+  status: "sent",
+  queued: 0,
+  sent: 297,
+  failed: 3,
+  finishedAt: new Date().toISOString(),
+};
+
+test("the progress view follows a send live, pauses, resumes and asks before cancelling", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await signInToConsole(page, await consoleAccount("editor", "newsletter-progress"));
+  const id = await createIssue(page, uniqueTitle("Live"));
+  const campaign = (await (
+    await page.request.get(NEWSLETTER_PATHS.one(id))
+  ).json()) as CampaignDetail;
+  const state = await feedSend(page, campaign);
+  await page.reload();
+
+  const send = page.getByRole("region", { name: "The send", exact: true });
+  const bar = send.getByRole("progressbar", { name: "Progress" });
+  await expect(
+    send.getByText("Sending: 120 of 300 done (40 %). 118 sent, 2 failed, 0 withdrawn."),
+  ).toHaveAttribute("aria-live", "polite");
+  await expect(bar).toHaveAttribute("value", "0.4");
+  await expect(send.getByText("10 messages a second")).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await send.getByRole("button", { name: "Pause" }).click();
+  await expect(send.getByText(/^Paused at 120 of 300 done \(40 %\)\./)).toBeVisible();
+  await expect(send.getByRole("button", { name: "Pause" })).toHaveCount(0);
+
+  await send.getByRole("button", { name: "Cancel the send…" }).click();
+  const cancel = page.getByRole("alertdialog", { name: "Cancel this send?" });
+  await expect(cancel).toContainText("180 now");
+  await expectNoAxeViolations(page);
+  await cancel.getByRole("button", { name: "Keep sending" }).click();
+  await expect(cancel).toBeHidden();
+
+  // Resumed, the screen asks again every second or two, and follows the send to its end.
+  await send.getByRole("button", { name: "Resume" }).click();
+  await expect(send.getByText(/^Sending: 180 of 300 done \(60 %\)\./)).toBeVisible();
+  const pollsBefore = state.polls;
+  await expect.poll(() => state.polls, { timeout: 5_000 }).toBeGreaterThan(pollsBefore);
+  state.current = during(campaign, { ...SENDING, ...SENT });
+  await expect(send.getByText("Sent: 100 %. 297 sent, 3 failed, 0 withdrawn.")).toBeVisible();
+  await expect(bar).toHaveAttribute("value", "1");
+  await expect(send.getByText("100 %", { exact: true })).toBeVisible();
+  await expect(page.locator(".campaign-meta")).toContainText("Sent");
+  await expect(send.getByRole("link", { name: /Read it on the site/ })).toHaveAttribute(
+    "href",
+    insightIssuePath(campaign.slug),
+  );
+  await expect(send.getByRole("button")).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});
+
+test.describe("at 375 px", () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test("the list, the form with its refusals, the preview and the scheduled issue fit and pass axe", async ({
+    page,
+  }) => {
+    await signInToConsole(
+      page,
+      await consoleAccount("editor", "newsletter-phone"),
+      "/admin/newsletter",
+    );
+    await expect(page.getByRole("table", { name: "Insight issues, newest first" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+
+    await page.getByRole("link", { name: "New issue" }).click();
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByText("Write the title.")).toBeVisible();
+    await expect(page.getByLabel("Body")).toHaveAttribute("aria-invalid", "true");
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+
+    // On a phone, the preview first shows the e-mail as a phone does.
+    const title = uniqueTitle("On a phone");
+    await createIssue(page, title);
+    await expect(page.getByRole("radio", { name: "Phone" })).toBeChecked();
+    await expect(frame(page, PREVIEWS.phone).locator("body")).toContainText(title);
+    await page.getByRole("radio", { name: "Desktop" }).check();
+    await expect(frame(page, PREVIEWS.desktop).locator("body")).toContainText(title);
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+
+    await page.getByLabel("Schedule for").fill(await localDay(page, 2));
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect(page.getByRole("button", { name: "Unschedule" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+    await page.getByRole("button", { name: "Unschedule" }).click();
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+  });
+});
+
+/** A full-page shot from the top (the console's bar sticks to the top of the view). */
+async function screenshot(page: Page, name: string, width: number) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({
+    path: `docs/screenshots/admin/newsletter-${name}-${width}.png`,
+    fullPage: true,
+  });
+}
+
+/** Just `region`, from the whole page (where the console's bar, which sticks to the view, stays at the top). */
+async function screenshotOf(page: Page, region: Locator, name: string, width: number) {
+  const box = await region.boundingBox();
+  if (!box) throw new Error(`${name}: the region is not on the page`);
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await page.screenshot({
+    path: `docs/screenshots/admin/newsletter-${name}-${width}.png`,
+    fullPage: true,
+    clip: { ...box, y: box.y + scrolled },
+  });
+}
+
+test("writes the area's screenshots @screenshots", async ({ page }) => {
+  mkdirSync("docs/screenshots/admin", { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInToConsole(page, await consoleAccount("editor", "newsletter-shots"));
+  const scheduled = await createIssue(page, "Data platforms that pay for themselves");
+  await page.getByLabel("Schedule for").fill(await localDay(page, 9));
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Unschedule" })).toBeVisible();
+  const id = await createIssue(page, "Cloud costs in 2026: where the money goes");
+  await page.getByLabel("Its description").fill("Bars: the cloud bill per quarter");
+  await page
+    .getByLabel("Picture")
+    .setInputFiles({ name: "chart.png", mimeType: "image/png", buffer: await chartPng() });
+  await expect(
+    page.getByRole("status").filter({ hasText: "Inserted at the cursor." }),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Saved as version 2.")).toBeVisible();
+  const campaign = (await (
+    await page.request.get(NEWSLETTER_PATHS.one(id))
+  ).json()) as CampaignDetail;
+
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/admin/newsletter");
+    await expect(page.getByRole("link", { name: campaign.title })).toBeVisible();
+    await screenshot(page, "list", width);
+
+    // A phone's screen shows the phone's view first; a desktop's, the desktop's.
+    await page.goto(`/admin/newsletter/${id}`);
+    const shown = width < 600 ? PREVIEWS.phone : PREVIEWS.desktop;
+    await expect(
+      frame(page, shown).getByRole("img", { name: "Bars: the cloud bill per quarter" }),
+    ).toBeVisible();
+    await screenshot(page, "edit", width);
+    if (width >= 600) {
+      await page.getByRole("radio", { name: "Phone" }).check();
+      await expect(frame(page, PREVIEWS.phone).locator("body")).toContainText(campaign.title);
+      await screenshotOf(
+        page,
+        page.getByRole("region", { name: "Preview", exact: true }),
+        "preview-phone",
+        width,
+      );
+    }
+
+    await page.goto(`/admin/newsletter/${scheduled}`);
+    await expect(page.getByRole("button", { name: "Unschedule" })).toBeVisible();
+    await screenshot(page, "scheduled", width);
+  }
+
+  // The send's states, as the server answers them while it goes out.
+  const state = await feedSend(page, campaign);
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    state.current = during(campaign, SENDING);
+    await page.goto(`/admin/newsletter/${id}`);
+    await expect(page.getByText(/^Sending: 120 of 300/)).toBeVisible();
+    await screenshot(page, "sending", width);
+    state.current = during(campaign, { ...SENDING, ...SENT });
+    await expect(page.getByText(/^Sent: 100 %/)).toBeVisible();
+    await screenshot(page, "sent", width);
+  }
+});

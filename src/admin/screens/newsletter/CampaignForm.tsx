@@ -1,0 +1,92 @@
+/**
+ * A draft's text: its title, its address (suggested from the title until the
+ * editor writes one), its summary and its Markdown body, and the save bar.
+ */
+import { useEffect, useState } from "react";
+import { type CampaignDetail, slugify } from "../../../shared/admin/newsletter.ts";
+import { insightIssuePath } from "../../../shared/routes.ts";
+import { Field } from "../../components/Field.tsx";
+import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { SaveBar } from "../content/SaveBar.tsx";
+import { BodyField } from "./BodyField.tsx";
+import type { DraftForm } from "./useDraftForm.ts";
+
+/** A saved slug that is not the title's is the editor's own: the title no longer changes it. */
+const followsTitle = (campaign: CampaignDetail | null) =>
+  !campaign || campaign.slug === slugify(campaign.title);
+
+interface CampaignFormProps {
+  campaign: CampaignDetail | null;
+  draft: DraftForm;
+  /** Loads the issue as it is now (after someone else saved it); a new one has nothing to load. */
+  onReload?(): Promise<void>;
+}
+
+export function CampaignForm({ campaign, draft, onReload }: CampaignFormProps) {
+  const {
+    register,
+    setValue,
+    watch,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = draft.form;
+  const [slugFollows, setSlugFollows] = useState(() => followsTitle(campaign));
+  const slug = watch("slug");
+
+  // A saved or reloaded issue says anew whether its address is the title's.
+  useEffect(() => setSlugFollows(followsTitle(campaign)), [campaign]);
+
+  async function loadTheirs() {
+    draft.clearOutcome();
+    await onReload?.();
+  }
+
+  return (
+    <form className="panel entry-form campaign-form" onSubmit={draft.submit} noValidate>
+      <Field
+        label="Title"
+        autoComplete="off"
+        error={errors.title?.message}
+        {...register("title", {
+          onChange: (event) => {
+            if (!slugFollows) return;
+            setValue("slug", slugify(event.target.value), {
+              shouldDirty: true,
+              shouldValidate: isSubmitted,
+            });
+          },
+        })}
+      />
+      <Field
+        label="Address"
+        hint={
+          <>
+            The issue is published at <code>{insightIssuePath(slug || "…")}</code>.{" "}
+            {slugFollows ? "Suggested from the title until you change it." : null}
+          </>
+        }
+        autoComplete="off"
+        spellCheck={false}
+        error={errors.slug?.message}
+        {...register("slug", {
+          // An emptied address follows the title again.
+          onChange: (event) => setSlugFollows(event.target.value === ""),
+        })}
+      />
+      <FieldFrame
+        label="Summary"
+        hint="One or two sentences: the e-mail's preview line and the archive's description."
+        error={errors.summary?.message}
+      >
+        {(control) => <textarea {...control} rows={3} {...register("summary")} />}
+      </FieldFrame>
+      <BodyField form={draft.form} />
+      <SaveBar
+        label={campaign ? "Save" : "Create draft"}
+        saving={isSubmitting}
+        unsaved={draft.unsaved}
+        outcome={draft.outcome}
+        onLoadTheirs={loadTheirs}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * One issue. An editor writes a draft here, previews it, tests it and sends
+ * or schedules it; from then on the screen shows the send as it goes, asking
+ * the server again every 1.5 s while anything can change on its own
+ * (scheduled, queuing, sending). A viewer reads the same screen without the
+ * controls.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useLocation, useNavigate, useParams } from "react-router";
+import {
+  type CampaignDetail,
+  type CampaignStatus,
+  campaignIdSchema,
+  NEWSLETTER_PATHS,
+  NEWSLETTER_TEXTS,
+} from "../../../shared/admin/newsletter.ts";
+import { hasRole } from "../../../shared/admin/roles.ts";
+import { api } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
+import { useMe } from "../../auth/session.tsx";
+import { Notice } from "../../components/Notice.tsx";
+import { CampaignHead } from "./CampaignHead.tsx";
+import { DraftEditor } from "./DraftEditor.tsx";
+import { IssueFacts } from "./IssueFacts.tsx";
+import { PreviewPanel } from "./PreviewPanel.tsx";
+import { ProgressPanel } from "./ProgressPanel.tsx";
+import { type ArrivalState, NEWSLETTER_ROUTE } from "./routes.ts";
+import { usePolling } from "./usePolling.ts";
+
+/** States that change without anyone in the console doing anything. */
+const MOVING: readonly CampaignStatus[] = ["scheduled", "queuing", "sending"];
+const POLL_MS = 1500;
+
+export function CampaignScreen() {
+  const parsed = campaignIdSchema.safeParse(useParams());
+  if (!parsed.success) {
+    return (
+      <>
+        <CampaignHead campaign={null} />
+        <Notice tone="error">{NEWSLETTER_TEXTS.notFound}</Notice>
+      </>
+    );
+  }
+  // Another issue is another screen: nothing of the last one's state stays.
+  return <Campaign key={parsed.data.id} id={parsed.data.id} />;
+}
+
+function Campaign({ id }: { id: number }) {
+  const navigate = useNavigate();
+  const arrival = (useLocation().state ?? {}) as ArrivalState;
+  const writes = hasRole(useMe().role, "editor");
+  const [campaign, setCampaign] = useState<CampaignDetail | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setCampaign(await api.get<CampaignDetail>(NEWSLETTER_PATHS.one(id)));
+      setFailure(null);
+    } catch (error) {
+      setFailure(failureText(error));
+    }
+  }, [id]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  usePolling(campaign !== null && MOVING.includes(campaign.status), load, POLL_MS);
+
+  const deleted = useCallback(() => {
+    const state: ArrivalState = { notice: `The draft “${campaign?.title}” was deleted.` };
+    navigate(NEWSLETTER_ROUTE, { state });
+  }, [campaign, navigate]);
+
+  return (
+    <section aria-labelledby="campaign-title" className="campaign">
+      <CampaignHead campaign={campaign} />
+      {arrival.notice && campaign?.version === 1 ? (
+        <Notice tone="success">{arrival.notice}</Notice>
+      ) : null}
+      {failure ? <Notice tone="error">{failure}</Notice> : null}
+      {campaign === null ? (
+        failure ? null : (
+          <p className="loading" role="status">
+            Loading the issue…
+          </p>
+        )
+      ) : campaign.status === "draft" && writes ? (
+        <DraftEditor
+          campaign={campaign}
+          onSaved={setCampaign}
+          onReload={load}
+          onDeleted={deleted}
+        />
+      ) : (
+        <div
+          className={`campaign-layout${campaign.status === "draft" ? " campaign-layout--single" : ""}`}
+        >
+          {campaign.status === "draft" ? null : (
+            <ProgressPanel campaign={campaign} controls={writes} onChanged={setCampaign} />
+          )}
+          <IssueFacts campaign={campaign} />
+          <PreviewPanel campaign={campaign} />
+        </div>
+      )}
+    </section>
+  );
+}

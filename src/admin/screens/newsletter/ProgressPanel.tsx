@@ -1,0 +1,221 @@
+/**
+ * How far a send has gone, live: where it stands, a bar, the counts, the
+ * rate and the times, in a line a screen reader hears as it changes; and,
+ * for editors, pause, resume, cancel (after a confirmation) and unschedule.
+ * The screen around it polls the issue while it moves (CampaignScreen).
+ */
+import { type ReactNode, useId, useState } from "react";
+import {
+  type CampaignDetail,
+  type CampaignProgress,
+  NEWSLETTER_PATHS,
+  RUNNING_STATUSES,
+} from "../../../shared/admin/newsletter.ts";
+import { insightIssuePath } from "../../../shared/routes.ts";
+import { api } from "../../api/client.ts";
+import { formatMoment } from "../content/format.ts";
+import { useOutcome } from "../inquiries/useOutcome.tsx";
+import { Moment } from "../people/Moment.tsx";
+import { ConfirmDialog } from "./ConfirmDialog.tsx";
+
+const count = (n: number) => n.toLocaleString("en-GB");
+
+/** Delivered, given up or withdrawn: every message that will not be sent any more. */
+const doneOf = (progress: CampaignProgress) => progress.sent + progress.failed + progress.withdrawn;
+
+/** The share done, from 0 to 1; a finished send is whole, even with nobody to send to. */
+function shareOf(progress: CampaignProgress): number {
+  if (progress.status === "sent") return 1;
+  return progress.recipients > 0 ? Math.min(1, doneOf(progress) / progress.recipients) : 0;
+}
+
+/** The line a screen reader hears whenever the send moves on. */
+export function summaryOf(progress: CampaignProgress): string {
+  const { status, recipients, sent, failed, withdrawn, scheduledAt } = progress;
+  const percent = Math.floor(shareOf(progress) * 100);
+  const done = `${count(doneOf(progress))} of ${count(recipients)} done (${percent} %)`;
+  const tally = `${count(sent)} sent, ${count(failed)} failed, ${count(withdrawn)} withdrawn`;
+  switch (status) {
+    case "scheduled":
+      return scheduledAt
+        ? `Scheduled for ${formatMoment(scheduledAt)}. Nothing goes out before then.`
+        : "Scheduled.";
+    case "queuing":
+      return `Queuing a message for each active subscriber: ${count(recipients)} so far, ${count(sent)} sent.`;
+    case "sending":
+      return `Sending: ${done}. ${tally}.`;
+    case "paused":
+      return `Paused at ${done}. Nothing more goes out until it is resumed.`;
+    case "sent":
+      return `Sent: 100 %. ${tally}.`;
+    case "cancelled":
+      return `Cancelled at ${done}. ${tally}.`;
+    default:
+      return "Not sent yet.";
+  }
+}
+
+interface ProgressPanelProps {
+  campaign: CampaignDetail;
+  /** An editor: the send's controls are shown. */
+  controls: boolean;
+  onChanged(campaign: CampaignDetail): void;
+}
+
+export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelProps) {
+  const { progress } = campaign;
+  const { status } = progress;
+  const barId = useId();
+  const action = useOutcome();
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const scheduled = status === "scheduled";
+  const running = RUNNING_STATUSES.includes(status);
+  // Once sent or cancelled, nothing is left to control.
+  const controllable = controls && (scheduled || running || status === "paused");
+  const percent = Math.floor(shareOf(progress) * 100);
+
+  const act = (path: (id: number) => string, said: string) =>
+    action.attempt(
+      async () => {
+        const changed = await api.post<CampaignDetail>(path(campaign.id));
+        onChanged(changed);
+        return changed;
+      },
+      () => said,
+    );
+
+  return (
+    <section className="panel progress-panel" aria-labelledby="progress-title">
+      <h2 id="progress-title">The send</h2>
+      <p className="progress-summary" aria-live="polite">
+        {summaryOf(progress)}
+      </p>
+
+      {scheduled ? null : (
+        <div className="progress-bar">
+          <label htmlFor={barId}>Progress</label>
+          <progress
+            id={barId}
+            max={1}
+            // Without a value the bar is indeterminate: while queuing, the total is not known yet.
+            value={status === "queuing" ? undefined : shareOf(progress)}
+          />
+          <span className="progress-bar__percent" aria-hidden="true">
+            {status === "queuing" ? "…" : `${percent} %`}
+          </span>
+        </div>
+      )}
+
+      {scheduled ? null : (
+        <dl className="progress-counts">
+          <Count term="Recipients">{count(progress.recipients)}</Count>
+          <Count term="Queued">{count(progress.queued)}</Count>
+          <Count term="Sent">{count(progress.sent)}</Count>
+          <Count term="Failed">{count(progress.failed)}</Count>
+          <Count term="Withdrawn">{count(progress.withdrawn)}</Count>
+        </dl>
+      )}
+
+      <dl className="progress-times">
+        <Count term="Rate">
+          {progress.rate === null ? "—" : `${count(progress.rate)} messages a second`}
+        </Count>
+        {progress.scheduledAt ? (
+          <Count term="Scheduled for">
+            <Moment iso={progress.scheduledAt} />
+          </Count>
+        ) : null}
+        <Count term="Started">
+          {progress.startedAt ? <Moment iso={progress.startedAt} /> : "Not yet"}
+        </Count>
+        <Count term="Finished">
+          {progress.finishedAt ? <Moment iso={progress.finishedAt} /> : "Not yet"}
+        </Count>
+      </dl>
+
+      {status === "sent" ? (
+        <p>
+          <a
+            className="button button-primary"
+            href={insightIssuePath(campaign.slug)}
+            target="_blank"
+            rel="noreferrer"
+          >
+            Read it on the site<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        </p>
+      ) : null}
+
+      {controllable ? (
+        <div className="progress-actions">
+          {scheduled ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => act(NEWSLETTER_PATHS.unschedule, "Unscheduled: it is a draft again.")}
+            >
+              Unschedule
+            </button>
+          ) : null}
+          {running ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                act(NEWSLETTER_PATHS.pause, "Paused. Nothing more goes out until you resume.")
+              }
+            >
+              Pause
+            </button>
+          ) : null}
+          {status === "paused" ? (
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => act(NEWSLETTER_PATHS.resume, "Resumed.")}
+            >
+              Resume
+            </button>
+          ) : null}
+          {running || status === "paused" ? (
+            <button
+              type="button"
+              className="button button-quiet progress-actions__cancel"
+              onClick={() => setConfirmingCancel(true)}
+            >
+              Cancel the send…
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {action.notice}
+
+      <ConfirmDialog
+        open={confirmingCancel}
+        title="Cancel this send?"
+        confirmLabel="Cancel the send"
+        dismissLabel="Keep sending"
+        onClose={() => setConfirmingCancel(false)}
+        onConfirm={async () => {
+          onChanged(await api.post<CampaignDetail>(NEWSLETTER_PATHS.cancel(campaign.id)));
+          setConfirmingCancel(false);
+        }}
+      >
+        <p className="confirm-dialog-target">{campaign.title}</p>
+        <p>
+          The messages not sent yet ({count(progress.queued)} now) are withdrawn; the{" "}
+          {count(progress.sent)} already sent cannot be called back.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function Count({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}

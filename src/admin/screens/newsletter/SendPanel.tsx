@@ -1,0 +1,136 @@
+/**
+ * A draft's ways out: a test to the editor's own address, "Send now" (after
+ * a confirmation saying how many will get it), "Schedule for", and deleting
+ * the draft. Each saves the form first when it has changes, so what goes out
+ * is what is on the screen.
+ */
+import { useState } from "react";
+import { type CampaignDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
+import { SUBSCRIBER_ROUTES, type SubscriberStats } from "../../../shared/admin/subscribers.ts";
+import { api } from "../../api/client.ts";
+import { useResource } from "../../api/useResource.ts";
+import { useMe } from "../../auth/session.tsx";
+import { Notice } from "../../components/Notice.tsx";
+import { useOutcome } from "../inquiries/useOutcome.tsx";
+import { ConfirmDialog } from "./ConfirmDialog.tsx";
+import { ScheduleForm } from "./ScheduleForm.tsx";
+
+const NOT_SAVED = "The issue could not be saved: see the form for what to change.";
+
+const subscribers = (count: number) =>
+  `${count.toLocaleString("en-GB")} active ${count === 1 ? "subscriber" : "subscribers"}`;
+
+interface SendPanelProps {
+  campaign: CampaignDetail;
+  saveFirst(): Promise<CampaignDetail | null>;
+  /** The issue after a send or a schedule. */
+  onChanged(campaign: CampaignDetail): void;
+  onDeleted(): void;
+}
+
+export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPanelProps) {
+  const me = useMe();
+  const test = useOutcome();
+  const [notSaved, setNotSaved] = useState(false);
+  const [confirming, setConfirming] = useState<"send" | "delete" | null>(null);
+  // How many would get it, counted as the confirmation opens.
+  const stats = useResource<SubscriberStats>(
+    confirming === "send" ? SUBSCRIBER_ROUTES.stats : null,
+  );
+  const active = stats.data?.active;
+
+  async function saved(): Promise<CampaignDetail> {
+    const current = await saveFirst();
+    if (!current) throw new Error(NOT_SAVED);
+    return current;
+  }
+
+  const sendTest = () =>
+    test.attempt(
+      async () => api.post<{ message: string }>(NEWSLETTER_PATHS.testSend((await saved()).id)),
+      (answer) => answer.message,
+    );
+
+  async function askToSend() {
+    const current = await saveFirst();
+    setNotSaved(!current);
+    if (current) setConfirming("send");
+  }
+
+  return (
+    <section className="panel send-panel" aria-labelledby="send-title">
+      <h2 id="send-title">Send</h2>
+
+      <div className="send-panel__step">
+        <h3>A test</h3>
+        <p className="send-panel__lead">
+          To your own address, <strong>{me.email}</strong>, exactly as subscribers get it.
+        </p>
+        <button className="button" type="button" onClick={sendTest}>
+          Send a test
+        </button>
+        {test.notice}
+      </div>
+
+      <div className="send-panel__step">
+        <h3>To every subscriber</h3>
+        <p className="send-panel__lead">
+          One message to each active subscriber, at the configured rate. You can pause or cancel
+          while it goes out.
+        </p>
+        <button className="button button-primary" type="button" onClick={askToSend}>
+          Send now…
+        </button>
+        {notSaved ? <Notice tone="error">{NOT_SAVED}</Notice> : null}
+        <ScheduleForm saveFirst={saveFirst} onScheduled={onChanged} />
+      </div>
+
+      <div className="send-panel__step">
+        <button
+          className="button button-quiet send-panel__delete"
+          type="button"
+          onClick={() => setConfirming("delete")}
+        >
+          Delete this draft…
+        </button>
+      </div>
+
+      <ConfirmDialog
+        open={confirming === "send"}
+        title={`Send “${campaign.title}” now?`}
+        confirmLabel={active === undefined ? "Send now" : `Send to ${subscribers(active)}`}
+        dismissLabel="Not yet"
+        onClose={() => setConfirming(null)}
+        onConfirm={async () =>
+          onChanged(await api.post<CampaignDetail>(NEWSLETTER_PATHS.send(campaign.id), {}))
+        }
+      >
+        <p className="confirm-dialog-target">
+          {active === undefined
+            ? stats.loading
+              ? "Counting the subscribers…"
+              : "It goes to every active subscriber."
+            : `It goes to ${subscribers(active)}.`}
+        </p>
+        <p>
+          Each gets one message, at the configured rate; once sent, the issue is published in the
+          archive on the site. A message that has gone cannot be called back.
+        </p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={confirming === "delete"}
+        title="Delete this draft?"
+        confirmLabel="Delete the draft"
+        onClose={() => setConfirming(null)}
+        onConfirm={async () => {
+          await api.delete(NEWSLETTER_PATHS.one(campaign.id));
+          onDeleted();
+        }}
+      >
+        <p className="confirm-dialog-target">{campaign.title}</p>
+        <p>Its text is deleted for good. Nothing was sent, so no subscriber notices.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
