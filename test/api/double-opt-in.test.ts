@@ -16,7 +16,12 @@ import {
 import { SUBSCRIBED_MESSAGE } from "../../src/server/api/routes.ts";
 import { maskEmail } from "../../src/server/api/unsubscribe.ts";
 import { buildApp } from "../../src/server/app.ts";
-import { purgeUnconfirmed, unsubscribe } from "../../src/server/db/subscriptions.ts";
+import {
+  CONFIRMED_VIA,
+  LAPSED_VIA,
+  purgeUnconfirmed,
+  unsubscribe,
+} from "../../src/server/db/subscriptions.ts";
 import { formService } from "../../src/server/forms/service.ts";
 import { confirmationLapsedBefore } from "../../src/server/forms/writes.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
@@ -72,7 +77,14 @@ function harness(engine: (typeof ENGINES)[number], env: Record<string, string>) 
     row: (email: string) =>
       db()
         .selectFrom("subscriptions")
-        .select(["id", "email", "subscribed_at", "confirmed_at", "unsubscribed_at"])
+        .select([
+          "id",
+          "email",
+          "subscribed_at",
+          "confirmed_at",
+          "unsubscribed_at",
+          "unsubscribed_via",
+        ])
         .where("email", "=", email)
         .executeTakeFirst(),
     rows: (email: string) =>
@@ -219,9 +231,7 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
     const stored = await row(email);
     expect(stored?.confirmed_at).not.toBeNull();
     expect(await mailKinds(email)).toEqual(["subscription-confirmation", "welcome"]);
-    expect(await events(stored?.id ?? 0)).toEqual([
-      { event: "subscribed", via: "confirmation link" },
-    ]);
+    expect(await events(stored?.id ?? 0)).toEqual([{ event: "subscribed", via: CONFIRMED_VIA }]);
     const [, welcome] = await h.smtp.waitForMailTo(email, 2);
     expect(welcome?.parsed.subject).toContain("Welcome to Insight");
     expect((await checkLink(token)).json()).toMatchObject({ state: "confirmed" });
@@ -371,8 +381,9 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
     expect((await row("purge-confirmed@example.com"))?.confirmed_at).not.toBeNull();
     const lapsed = await row("purge-returning@example.com");
     expect(lapsed?.unsubscribed_at).not.toBeNull();
+    expect(lapsed?.unsubscribed_via).toBe(LAPSED_VIA);
     expect(await events(lapsed?.id ?? 0)).toEqual([
-      { event: "subscribed", via: "confirmation link" },
+      { event: "subscribed", via: CONFIRMED_VIA },
       { event: "unsubscribed", via: CONSENT_VIA.link },
     ]);
     // Run again (another instance, the next hour): nothing left to purge.

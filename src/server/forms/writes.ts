@@ -46,8 +46,8 @@ export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscr
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The moment (ISO-8601) before which a subscription still waiting for its confirmation has lapsed. */
-export function confirmationLapsedBefore(confirmHours: number, now = Date.now()): string {
-  return new Date(now - confirmHours * HOUR_MS).toISOString();
+export function confirmationLapsedBefore(confirmHours: number): string {
+  return new Date(Date.now() - confirmHours * HOUR_MS).toISOString();
 }
 
 /** Stores an inquiry (already validated) and queues its notification; its id. */
