@@ -1,9 +1,12 @@
 /**
  * `npm run bench:lighthouse`: Lighthouse (mobile preset: Moto G Power, slow 4G,
  * 4x CPU slowdown) on every route of the built site, in Debian's Chromium. Runs
- * each route and one case study's page RUNS times and reports the median, with
- * the page's weight without video, as a Markdown table for docs/benchmarks.md. Lighthouse is fetched by npx on first use, so it is not a
- * dependency of the site.
+ * each route, one case study's page, the Insight archive and one issue's page
+ * RUNS times and reports the median, with the page's weight without video, as
+ * a Markdown table for docs/benchmarks.md. The server starts on a database
+ * that already holds a sent issue (the archive keeps its pages in memory, so
+ * it must find the issue at start). Lighthouse is fetched by npx on first
+ * use, so it is not a dependency of the site.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -11,8 +14,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
-import { startBuiltSite } from "../scripts/built-site.ts";
-import { caseStudyPath, SCREEN_PATHS } from "../src/shared/routes.ts";
+import { openDatabase } from "../src/server/db/connection.ts";
+import { migrateToLatest } from "../src/server/db/migrations.ts";
+import { renderIssue } from "../src/server/newsletter/render.ts";
+import {
+  caseStudyPath,
+  INSIGHT_PATH,
+  insightIssuePath,
+  SCREEN_PATHS,
+} from "../src/shared/routes.ts";
+import { startServer } from "../test/support/server-process.ts";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -30,10 +41,60 @@ interface Result {
   weight: number;
 }
 
-/** Every route and one case study; PATHS=/,/weare measures only those. */
+/** The issue the archive shows: as long as a real one, with a picture, rendered as a send renders it. */
+const ISSUE = {
+  slug: "cash-forecasting-that-finance-trusts",
+  title: "Cash forecasting that finance trusts",
+  summary:
+    "How a weekly model turned receivables from a guess into a plan, and three questions to ask your data team.",
+  body: [
+    "Most companies already have the data they need to forecast cash. What they lack is a habit of looking at it **every week**, and a model that says how sure it is.",
+    "## What changed this quarter",
+    "We rebuilt the receivables forecast for a regional distributor. Read the [case study](/weserve/case-studies/finance-ar-forecast) for the long version.",
+    "- Invoices are scored by the probability they are paid late.\n- The model retrains every Sunday night.\n- Finance sees one number and a range, not a dashboard.",
+    "> The forecast stopped being a debate and became a meeting agenda.",
+    "![The Meridian logo on a dark blue background](/images/share.png)",
+    "### Three questions to ask your data team",
+    "1. Which invoices do we expect to slip, and why?\n2. How wrong were we last month?\n3. What would change the answer?",
+    "Until next month, the Meridian team.",
+  ].join("\n\n"),
+};
+
+/** Every route, one case study, the archive and its issue; PATHS=/,/weare measures only those. */
 const PATHS = process.env.PATHS
   ? process.env.PATHS.split(",")
-  : [...SCREEN_PATHS, caseStudyPath("finance-ar-forecast")];
+  : [
+      ...SCREEN_PATHS,
+      caseStudyPath("finance-ar-forecast"),
+      INSIGHT_PATH,
+      insightIssuePath(ISSUE.slug),
+    ];
+
+/** A new database holding ISSUE as sent, for the server to start on. */
+async function databaseWithAnIssue(): Promise<string> {
+  const sqliteFile = join(work, "site.db");
+  const { db, engine } = openDatabase({ sqliteFile });
+  try {
+    await migrateToLatest(db, engine);
+    const { webHtml } = renderIssue(ISSUE, { origin: `http://127.0.0.1:${PORT}` });
+    const now = new Date().toISOString();
+    await db
+      .insertInto("campaigns")
+      .values({
+        ...ISSUE,
+        status: "sent",
+        started_at: now,
+        web_html: webHtml,
+        author: "bench:lighthouse",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  return sqliteFile;
+}
 
 /** Lighthouse now and then fails to record a trace (NO_NAVSTART) on a busy machine: try again. */
 async function audit(path: string, index: number, attempts = 3): Promise<Result> {
@@ -88,7 +149,14 @@ async function auditOnce(path: string, index: number): Promise<Result> {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-const { origin, stop } = await startBuiltSite(PORT);
+const server = await startServer({
+  PORT: String(PORT),
+  STATIC_DIR: "build/client",
+  SQLITE_FILE: await databaseWithAnIssue(),
+  MAILBOX_DIR: join(work, "mail"),
+  MEDIA_DIR: join(work, "media"),
+});
+const { origin } = server;
 try {
   const rows: string[] = [];
   let index = 0;
@@ -112,5 +180,5 @@ try {
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 } finally {
-  stop();
+  server.child.kill("SIGTERM");
 }

@@ -7,6 +7,7 @@
  * publishing it. Rendered by the real server build (npm test builds it first),
  * on both engines.
  */
+import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashInlineContent } from "../../src/server/pages/inline-scripts.ts";
@@ -217,6 +218,20 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
         author: expect.objectContaining({ name: SITE.firmName }),
       }),
     ]);
+  });
+
+  it("carries the archive's stylesheet on the archive's pages alone, allowed by their policy", async () => {
+    const ARCHIVE_STYLE = /<style data-precedence="default" data-href="insight">([^<]*)<\/style>/;
+    for (const path of [INSIGHT_PATH, insightIssuePath(PUBLISHED[0]?.slug ?? "")]) {
+      const response = await get(path);
+      const css = ARCHIVE_STYLE.exec(response.body)?.[1] ?? "";
+      expect(css, path).toContain(".insight-prose");
+      const hash = createHash("sha256").update(css).digest("base64");
+      expect(response.headers["content-security-policy"]).toContain(`'sha256-${hash}'`);
+    }
+    for (const path of ["/", "/weserve", "/insight/no-such-issue"]) {
+      expect((await get(path)).body, path).not.toContain(".insight-prose");
+    }
   });
 
   it("writes a title with & < > and quotes as text, in the page and in its Article", async () => {

@@ -6,14 +6,15 @@
 import { Link } from "react-router";
 import type { InsightSummary } from "../../../shared/insight.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
-import { ArrowIcon } from "../../components/ArrowIcon.tsx";
 import { PageHero } from "../../components/PageHero.tsx";
+import { InsightStyles } from "./InsightStyles.tsx";
 import { IssueDate } from "./IssueDate.tsx";
 import { SubscribeInvitation } from "./SubscribeInvitation.tsx";
 
 export function InsightArchive({ issues }: { issues: readonly InsightSummary[] }) {
   return (
     <>
+      <InsightStyles />
       <PageHero id="insight-title" eyebrow="Newsletter archive" title="Insight">
         Practical notes on data, cloud and machine learning from the people doing the work. Every
         issue we have sent, newest first.
@@ -56,8 +57,7 @@ function IssueCard({ issue }: { issue: InsightSummary }) {
         </h2>
         <p className="insight-card__summary">{issue.summary}</p>
         <span className="insight-card__more" aria-hidden="true">
-          Read the issue
-          <ArrowIcon />
+          Read the issue <span className="insight-card__arrow">→</span>
         </span>
       </article>
     </li>

@@ -8,12 +8,14 @@
 import { Link } from "react-router";
 import type { InsightIssue } from "../../../shared/insight.ts";
 import { INSIGHT_PATH } from "../../../shared/routes.ts";
+import { InsightStyles } from "./InsightStyles.tsx";
 import { IssueDate } from "./IssueDate.tsx";
 import { SubscribeInvitation } from "./SubscribeInvitation.tsx";
 
 export function InsightIssuePage({ issue }: { issue: InsightIssue }) {
   return (
     <>
+      <InsightStyles />
       <article className="insight-issue" aria-labelledby="insight-issue-title">
         <header className="insight-issue__header">
           <div className="insight-issue__measure">

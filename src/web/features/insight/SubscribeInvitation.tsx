@@ -3,7 +3,6 @@
  * form, which every page has, rather than showing a second form.
  */
 import { INSIGHT_FEED_PATH } from "../../../shared/routes.ts";
-import { ArrowIcon } from "../../components/ArrowIcon.tsx";
 import { NEWSLETTER_ANCHOR } from "./anchors.ts";
 
 export function SubscribeInvitation({ id, title }: { id: string; title: string }) {
@@ -18,7 +17,6 @@ export function SubscribeInvitation({ id, title }: { id: string; title: string }
       </p>
       <a className="button button--accent" href={`#${NEWSLETTER_ANCHOR}`}>
         Subscribe
-        <ArrowIcon />
       </a>
       <p className="insight-invitation__feed">
         Or follow Insight in a feed reader: <a href={INSIGHT_FEED_PATH}>Atom feed</a>
