@@ -1,0 +1,172 @@
+/**
+ * Issue 11, done when: an editor writes an issue in the console, previews it,
+ * sends a test, sends it to a few hundred subscribers through a real SMTP
+ * server (smtp-server, in this test), watches the progress reach 100 %; one
+ * recipient unsubscribes through the link in their copy, and the issue reads
+ * at /insight/<slug>. On a server of its own, so no other test's subscribers,
+ * mailbox or archive are touched.
+ */
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { hashPassword } from "../src/server/auth/passwords.ts";
+import { openDatabase } from "../src/server/db/connection.ts";
+import { ensureUser, setPasswordHash } from "../src/server/db/users.ts";
+import { insightIssuePath } from "../src/shared/routes.ts";
+import { addSubscribers } from "../test/support/newsletter.ts";
+import { type ServerProcess, startServer } from "../test/support/server-process.ts";
+import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
+import { CONSOLE_PASSWORD, signInToConsole } from "./support/console.ts";
+import { previewFrame, test } from "./support/previews.ts";
+import { expect } from "./support/test.ts";
+
+const SUBSCRIBERS = 300;
+const EDITOR = "sender-editor@firm.example";
+const TITLE = "What the cloud bill hides";
+const SLUG = "what-the-cloud-bill-hides";
+
+/** A port no one listens on now, so the server's PUBLIC_ORIGIN can name it before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const unsubscribeLinkIn = (mail: ReceivedMail) =>
+  /https?:\/\/\S+\/unsubscribe\?token=[\w.-]+/.exec(mail.parsed.text ?? "")?.[0];
+
+test.describe("sending an Insight issue", () => {
+  let smtp: TestSmtp;
+  let server: ServerProcess;
+  let origin: string;
+  let sqliteFile: string;
+
+  test.beforeAll(async () => {
+    // A server process of its own starts (and renders its pages) first.
+    test.setTimeout(90_000);
+    smtp = await startSmtp();
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    sqliteFile = join(mkdtempSync(join(tmpdir(), "e2e-send-")), "site.db");
+    server = await startServer({
+      PORT: String(port),
+      PUBLIC_ORIGIN: origin,
+      SQLITE_FILE: sqliteFile,
+      STATIC_DIR: "build/client",
+      ADMIN_DIR: "build/admin",
+      MEDIA_DIR: mkdtempSync(join(tmpdir(), "e2e-send-media-")),
+      SMTP_URL: smtp.url,
+      NEWSLETTER_RATE_PER_SECOND: "100",
+      OUTBOX_POLL_MS: "100",
+      RATE_LIMIT_PER_MINUTE: "1000",
+    });
+    // The server has migrated and seeded its database: add the readers and the editor.
+    const database = openDatabase({ sqliteFile });
+    try {
+      await addSubscribers(database, "reader", SUBSCRIBERS);
+      const { user } = await ensureUser(database.db, {
+        email: EDITOR,
+        role: "editor",
+        name: "Editor",
+      });
+      await setPasswordHash(database.db, user.id, await hashPassword(CONSOLE_PASSWORD));
+    } finally {
+      await database.db.destroy();
+    }
+  });
+  test.afterAll(async () => {
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+    await smtp?.close();
+  });
+
+  test("an editor writes, previews, tests and sends an issue; a reader unsubscribes and reads it on the site", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signInToConsole(
+      page,
+      { email: EDITOR, password: CONSOLE_PASSWORD, role: "editor" },
+      `${origin}/admin`,
+    );
+
+    // Write.
+    await page.goto(`${origin}/admin/newsletter/new`);
+    await page.getByLabel("Title").fill(TITLE);
+    await expect(page.getByLabel("Address")).toHaveValue(SLUG);
+    await page
+      .getByLabel("Summary")
+      .fill("Idle capacity, and the three changes that bring the money back.");
+    await page
+      .getByLabel("Body")
+      .fill(
+        "## Where the money goes\n\nMostly to *idle capacity*.\n\n> Measure first, then cut.\n\n- Turn off what nobody uses\n- Let the peaks scale",
+      );
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
+
+    // Preview: the e-mail at desktop and phone width, the web page, the text.
+    const desktop = previewFrame(page, "The e-mail at a desktop mail program's width");
+    await expect(desktop.getByRole("heading", { name: TITLE })).toBeVisible();
+    await page.getByRole("radio", { name: "Phone" }).check();
+    await expect(
+      previewFrame(page, "The e-mail at a phone's width").getByText("Where the money goes"),
+    ).toBeVisible();
+    await page.getByRole("radio", { name: "Web page" }).check();
+    await expect(
+      previewFrame(page, "The issue's page in the archive on the site").getByRole("heading", {
+        name: TITLE,
+      }),
+    ).toBeVisible();
+
+    // A test to the editor's own address.
+    await page.getByRole("button", { name: "Send a test" }).click();
+    await expect(page.getByText(`A test was queued to ${EDITOR}.`, { exact: false })).toBeVisible();
+    const [testCopy] = await smtp.waitForMailTo(EDITOR);
+    expect(testCopy?.parsed.subject).toBe(`[Test] ${TITLE}`);
+
+    // Send to every subscriber, and watch it reach 100 %.
+    await page.getByRole("button", { name: "Send now…" }).click();
+    await page.getByRole("button", { name: `Send to ${SUBSCRIBERS} active subscribers` }).click();
+    await expect(page.locator(".progress-summary")).toContainText("Sent: 100 %", {
+      timeout: 60_000,
+    });
+    await expect(page.getByRole("progressbar")).toHaveAttribute("value", "1");
+
+    const copies = smtp.received.filter((mail) => mail.parsed.subject === TITLE);
+    const readers = new Set(copies.map((mail) => mail.recipients[0]));
+    expect(copies).toHaveLength(SUBSCRIBERS);
+    expect(readers.size).toBe(SUBSCRIBERS);
+
+    // One reader leaves through the link in their copy.
+    const copy = copies.find((mail) => mail.recipients[0] === "reader-7@example.com");
+    const link = copy && unsubscribeLinkIn(copy);
+    expect(link).toBeDefined();
+    await page.goto(link ?? "");
+    await page.getByRole("button", { name: /unsubscribe/i }).click();
+    await expect(page.getByText(/unsubscribed/i).first()).toBeVisible();
+    const database = openDatabase({ sqliteFile });
+    try {
+      const row = await database.db
+        .selectFrom("subscriptions")
+        .select("unsubscribed_at")
+        .where("email", "=", "reader-7@example.com")
+        .executeTakeFirstOrThrow();
+      expect(row.unsubscribed_at).not.toBeNull();
+    } finally {
+      await database.db.destroy();
+    }
+
+    // And the issue reads on the site, where its "view in browser" link leads.
+    expect(copy?.parsed.text).toContain(`${origin}${insightIssuePath(SLUG)}`);
+    await page.goto(`${origin}${insightIssuePath(SLUG)}`);
+    await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
+    await expect(page.getByText("Mostly to idle capacity.")).toBeVisible();
+  });
+});
