@@ -3,9 +3,10 @@
  * address suggested from the title, a picture put in at the cursor), sees the
  * e-mail at desktop and phone width, the web page and the plain text, sends
  * a test that arrives in their own mailbox, is refused a time in the past,
- * schedules the issue and unschedules it; a stale save keeps the text; a
- * viewer reads without controls; the progress view follows a send live.
- * Every state passes axe, at 375 px too.
+ * schedules the issue and unschedules it; a stale save keeps the text, a
+ * taken address is refused by its field, a draft is deleted; a viewer reads
+ * without controls; the progress view follows a send live. Every state
+ * passes axe, at 375 px too.
  *
  * Nothing here sends an issue to the subscribers of the shared test server
  * (other tests read its mailbox and its archive): the progress view is fed
@@ -207,7 +208,7 @@ test.describe("writing an issue", () => {
     await expect(page.getByText("The preview shows the last saved version")).toBeVisible();
 
     // Saving reloads the preview, which now shows the picture.
-    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("button", { name: "Save and refresh the preview" }).click();
     await expect(page.getByText("Saved as version 2.")).toBeVisible();
     const desktop = frame(page, PREVIEWS.desktop);
     await expect(desktop.locator("body")).toContainText(title);
@@ -277,6 +278,8 @@ test.describe("writing an issue", () => {
 
     await send.getByRole("button", { name: "Unschedule" }).click();
     await expect(page.getByLabel("Title")).toHaveValue(title);
+    // The button is gone with the view it was in: the focus goes to the issue's title.
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeFocused();
     await expect(page.locator(".campaign-meta")).toContainText("Draft");
 
     // The list shows it as a draft again.
@@ -286,13 +289,14 @@ test.describe("writing an issue", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("a save on a stale version is refused, and the typed text stays", async ({
+  test("a stale save and a taken address are refused, keeping the text; a draft is deleted", async ({
     page,
     expectedErrors,
   }) => {
-    expectedErrors.add(loadFailure(409));
+    expectedErrors.add(loadFailure(409), { times: 2 });
     await signInToConsole(page, await consoleAccount("editor", "newsletter-stale"));
-    await createIssue(page, uniqueTitle("Stale"));
+    const title = uniqueTitle("Stale");
+    await createIssue(page, title);
     const second = await page.context().newPage();
     await second.goto(page.url());
     await expect(second.getByLabel("Body")).toHaveValue(BODY);
@@ -310,6 +314,23 @@ test.describe("writing an issue", () => {
 
     await second.getByRole("button", { name: "Load their version" }).click();
     await expect(second.getByLabel("Body")).toHaveValue("Saved in the first tab.");
+
+    // An address another issue has is refused next to the field.
+    await page.goto("/admin/newsletter/new");
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Summary").fill(SUMMARY);
+    await page.getByLabel("Body").fill(BODY);
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByText(NEWSLETTER_TEXTS.slugTaken)).toBeVisible();
+    await expect(page.getByLabel("Address")).toHaveAttribute("aria-invalid", "true");
+
+    // A draft can be deleted, after a confirmation.
+    await second.getByRole("button", { name: "Delete this draft…" }).click();
+    const confirmation = second.getByRole("alertdialog", { name: "Delete this draft?" });
+    await expect(confirmation).toContainText(title);
+    await confirmation.getByRole("button", { name: "Delete the draft" }).click();
+    await expect(second.getByText(`The draft “${title}” was deleted.`)).toBeVisible();
+    await expect(second.getByRole("link", { name: title })).toHaveCount(0);
   });
 
   test("a viewer reads the issues and their previews, without a control to change them", async ({
@@ -408,6 +429,13 @@ test("the progress view follows a send live, pauses, resumes and asks before can
   ).json()) as CampaignDetail;
   const state = await feedSend(page, campaign);
   await page.reload();
+  /** How many times the screen has asked for the issue once `ms` have passed on its clock. */
+  const pollsAfter = async (ms: number) => {
+    await page.clock.runFor(ms);
+    // A request of the page's own, answered after any poll its timers just started.
+    await page.evaluate(() => fetch("/readyz"));
+    return state.polls;
+  };
 
   const send = page.getByRole("region", { name: "The send", exact: true });
   const bar = send.getByRole("progressbar", { name: "Progress" });
@@ -421,6 +449,7 @@ test("the progress view follows a send live, pauses, resumes and asks before can
   await send.getByRole("button", { name: "Pause" }).click();
   await expect(send.getByText(/^Paused at 120 of 300 done \(40 %\)\./)).toBeVisible();
   await expect(send.getByRole("button", { name: "Pause" })).toHaveCount(0);
+  await expect(send.getByRole("button", { name: "Resume" })).toBeFocused();
 
   await send.getByRole("button", { name: "Cancel the send…" }).click();
   const cancel = page.getByRole("alertdialog", { name: "Cancel this send?" });
@@ -429,12 +458,19 @@ test("the progress view follows a send live, pauses, resumes and asks before can
   await cancel.getByRole("button", { name: "Keep sending" }).click();
   await expect(cancel).toBeHidden();
 
-  // Resumed, the screen asks again every second or two, and follows the send to its end.
+  // From here the screen's clock moves only when the test moves it: each poll is seen, and
+  // so is none. Paused, nothing moves on its own, so the screen does not ask.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1_000);
+  const paused = await pollsAfter(0);
+  expect(await pollsAfter(10_000)).toBe(paused);
+
+  // Resumed, it asks every 1.5 s, and follows the send to its end.
   await send.getByRole("button", { name: "Resume" }).click();
   await expect(send.getByText(/^Sending: 180 of 300 done \(60 %\)\./)).toBeVisible();
-  const pollsBefore = state.polls;
-  await expect.poll(() => state.polls, { timeout: 5_000 }).toBeGreaterThan(pollsBefore);
+  expect(await pollsAfter(1_600)).toBe(paused + 1);
   state.current = during(campaign, { ...SENDING, ...SENT });
+  expect(await pollsAfter(1_600)).toBe(paused + 2);
   await expect(send.getByText("Sent: 100 %. 297 sent, 3 failed, 0 withdrawn.")).toBeVisible();
   await expect(bar).toHaveAttribute("value", "1");
   await expect(send.getByText("100 %", { exact: true })).toBeVisible();
@@ -444,6 +480,9 @@ test("the progress view follows a send live, pauses, resumes and asks before can
     insightIssuePath(campaign.slug),
   );
   await expect(send.getByRole("button")).toHaveCount(0);
+  // Sent, it stops asking.
+  expect(await pollsAfter(15_000)).toBe(paused + 2);
+  await page.clock.resume(); // axe keeps time with timers of its own
   await expectNoAxeViolations(page);
 });
 

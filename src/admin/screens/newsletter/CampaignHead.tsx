@@ -1,4 +1,8 @@
-/** The top of an issue's screen: the way back, its title, and where it stands. */
+/**
+ * The top of an issue's screen: the way back, its title, and where it
+ * stands. The title takes the focus when an action replaces the part of the
+ * screen that had it (CampaignScreen).
+ */
 import { Link } from "react-router";
 import type { CampaignDetail } from "../../../shared/admin/newsletter.ts";
 import { Moment } from "../people/Moment.tsx";
@@ -15,7 +19,9 @@ export function CampaignHead({ campaign }: { campaign: CampaignDetail | null }) 
       </p>
       <div className="screen-head campaign-head">
         <div>
-          <h1 id="campaign-title">{campaign ? campaign.title : "New issue"}</h1>
+          <h1 id="campaign-title" tabIndex={-1}>
+            {campaign ? campaign.title : "New issue"}
+          </h1>
           {campaign ? (
             <p className="campaign-meta">
               <CampaignStatusBadge status={campaign.status} /> Version {campaign.version} · by{" "}

@@ -66,6 +66,19 @@ function Campaign({ id }: { id: number }) {
   }, [load]);
   usePolling(campaign !== null && MOVING.includes(campaign.status), load, POLL_MS);
 
+  // A send, a schedule, an unschedule or a cancel replaces the buttons that asked for it:
+  // the focus, left on nothing, goes to the issue's title rather than to the page's start.
+  const [actions, setActions] = useState(0);
+  const changedByAction = useCallback((changed: CampaignDetail) => {
+    setCampaign(changed);
+    setActions((n) => n + 1);
+  }, []);
+  useEffect(() => {
+    if (actions > 0 && (document.activeElement ?? document.body) === document.body) {
+      document.getElementById("campaign-title")?.focus();
+    }
+  }, [actions]);
+
   const deleted = useCallback(() => {
     const state: ArrivalState = { notice: `The draft “${campaign?.title}” was deleted.` };
     navigate(NEWSLETTER_ROUTE, { state });
@@ -88,6 +101,7 @@ function Campaign({ id }: { id: number }) {
         <DraftEditor
           campaign={campaign}
           onSaved={setCampaign}
+          onSent={changedByAction}
           onReload={load}
           onDeleted={deleted}
         />
@@ -96,7 +110,7 @@ function Campaign({ id }: { id: number }) {
           className={`campaign-layout${campaign.status === "draft" ? " campaign-layout--single" : ""}`}
         >
           {campaign.status === "draft" ? null : (
-            <ProgressPanel campaign={campaign} controls={writes} onChanged={setCampaign} />
+            <ProgressPanel campaign={campaign} controls={writes} onChanged={changedByAction} />
           )}
           <IssueFacts campaign={campaign} />
           <PreviewPanel campaign={campaign} />

@@ -11,11 +11,13 @@ import { useDraftForm } from "./useDraftForm.ts";
 interface DraftEditorProps {
   campaign: CampaignDetail;
   onSaved(campaign: CampaignDetail): void;
+  /** Sent now or scheduled: no longer a draft. */
+  onSent(campaign: CampaignDetail): void;
   onReload(): Promise<void>;
   onDeleted(): void;
 }
 
-export function DraftEditor({ campaign, onSaved, onReload, onDeleted }: DraftEditorProps) {
+export function DraftEditor({ campaign, onSaved, onSent, onReload, onDeleted }: DraftEditorProps) {
   const draft = useDraftForm(campaign, onSaved);
   return (
     <div className="campaign-layout">
@@ -23,7 +25,7 @@ export function DraftEditor({ campaign, onSaved, onReload, onDeleted }: DraftEdi
       <SendPanel
         campaign={campaign}
         saveFirst={draft.saveFirst}
-        onChanged={onSaved}
+        onChanged={onSent}
         onDeleted={onDeleted}
       />
       <PreviewPanel

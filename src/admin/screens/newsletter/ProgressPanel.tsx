@@ -30,7 +30,7 @@ function shareOf(progress: CampaignProgress): number {
 }
 
 /** The line a screen reader hears whenever the send moves on. */
-export function summaryOf(progress: CampaignProgress): string {
+function summaryOf(progress: CampaignProgress): string {
   const { status, recipients, sent, failed, withdrawn, scheduledAt } = progress;
   const percent = Math.floor(shareOf(progress) * 100);
   const done = `${count(doneOf(progress))} of ${count(recipients)} done (${percent} %)`;
@@ -70,8 +70,9 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const scheduled = status === "scheduled";
   const running = RUNNING_STATUSES.includes(status);
+  const paused = status === "paused";
   // Once sent or cancelled, nothing is left to control.
-  const controllable = controls && (scheduled || running || status === "paused");
+  const controllable = controls && (scheduled || running || paused);
   const percent = Math.floor(shareOf(progress) * 100);
 
   const act = (path: (id: number) => string, said: string) =>
@@ -157,27 +158,21 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
               Unschedule
             </button>
           ) : null}
-          {running ? (
+          {/* One button for both, so the focus stays on it from Pause to Resume and back. */}
+          {running || paused ? (
             <button
               type="button"
-              className="button"
+              className={paused ? "button button-primary" : "button"}
               onClick={() =>
-                act(NEWSLETTER_PATHS.pause, "Paused. Nothing more goes out until you resume.")
+                paused
+                  ? act(NEWSLETTER_PATHS.resume, "Resumed.")
+                  : act(NEWSLETTER_PATHS.pause, "Paused. Nothing more goes out until you resume.")
               }
             >
-              Pause
+              {paused ? "Resume" : "Pause"}
             </button>
           ) : null}
-          {status === "paused" ? (
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => act(NEWSLETTER_PATHS.resume, "Resumed.")}
-            >
-              Resume
-            </button>
-          ) : null}
-          {running || status === "paused" ? (
+          {running || paused ? (
             <button
               type="button"
               className="button button-quiet progress-actions__cancel"
