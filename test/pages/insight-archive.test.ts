@@ -11,10 +11,12 @@ import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashInlineContent } from "../../src/server/pages/inline-scripts.ts";
+import { FEED_ENTRIES, feedIssues } from "../../src/server/pages/insight-feed.ts";
 import { policyForPage } from "../../src/server/pages/page-cache.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
 import type { CampaignStatus } from "../../src/shared/admin/newsletter.ts";
-import type { InsightIssue } from "../../src/shared/insight.ts";
+import type { InsightIssue, InsightSummary } from "../../src/shared/insight.ts";
+import type { ContentReader } from "../../src/shared/page-context.ts";
 import { INSIGHT_FEED_PATH, INSIGHT_PATH, insightIssuePath } from "../../src/shared/routes.ts";
 import { SITE } from "../../src/shared/site.ts";
 import { startApp, type TestApp } from "../support/app.ts";
@@ -424,5 +426,30 @@ describe("the archive's preview without a page build", () => {
       statusCode: 503,
       message: expect.stringMatching(/no page build/),
     });
+  });
+});
+
+describe("the feed's length", () => {
+  it(`carries the newest ${FEED_ENTRIES} issues with their bodies, from the content's reads`, async () => {
+    const summaries: InsightSummary[] = Array.from({ length: FEED_ENTRIES + 5 }, (_, index) => ({
+      slug: `issue-${index}`,
+      title: `Issue ${index}`,
+      summary: summaryOf(`issue-${index}`),
+      publishedAt: new Date(Date.UTC(2026, 0, 31 - index)).toISOString(),
+    }));
+    const asked: string[] = [];
+    const content = {
+      insightIssues: async () => summaries,
+      insightIssue: async (slug: string) => {
+        asked.push(slug);
+        const summary = summaries.find((one) => one.slug === slug);
+        return summary ? { ...summary, html: `<p>${slug}</p>` } : null;
+      },
+    } as Partial<ContentReader> as ContentReader;
+    const issues = await feedIssues(content);
+    const newest = summaries.slice(0, FEED_ENTRIES).map((summary) => summary.slug);
+    expect(issues.map((issue) => issue.slug)).toEqual(newest);
+    expect(issues.every((issue) => issue.html === `<p>${issue.slug}</p>`)).toBe(true);
+    expect(asked.sort()).toEqual([...newest].sort());
   });
 });

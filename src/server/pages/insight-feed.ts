@@ -15,7 +15,7 @@ export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 /** How many issues the feed carries, newest first: a reader keeps what it already read. */
 export const FEED_ENTRIES = 20;
 
-export const FEED_TITLE = `Insight, the newsletter of ${SITE.firmName}`;
+const FEED_TITLE = `Insight, the newsletter of ${SITE.firmName}`;
 
 /**
  * Characters XML 1.0 does not allow at all (most control characters, lone
