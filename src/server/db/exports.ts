@@ -1,4 +1,7 @@
-/** The active subscribers for the firm's mail tool, oldest first (npm run subscribers:export). */
+/**
+ * The active subscribers for the firm's mail tool, oldest first (npm run
+ * subscribers:export): confirmed ones only, as for Insight's own sends.
+ */
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.ts";
 
@@ -9,6 +12,7 @@ export async function activeSubscribers(db: Kysely<Database>) {
     .selectFrom("subscriptions")
     .select(["email", "subscribed_at"])
     .where("unsubscribed_at", "is", null)
+    .where("confirmed_at", "is not", null)
     .orderBy("subscribed_at")
     .orderBy("id")
     .execute();

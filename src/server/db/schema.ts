@@ -92,7 +92,8 @@ export interface OutboxTable extends Timestamps {
   id: Generated<number>;
   /**
    * What the message is for: inquiry-notification, inquiry-acknowledgement,
-   * welcome, account-invite, account-reset (transactional); newsletter (bulk).
+   * welcome, subscription-confirmation, account-invite, account-reset,
+   * newsletter-test (transactional); newsletter (bulk).
    */
   kind: string;
   priority: Generated<MailPriority>;

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
+import { CONSENT_VIA } from "../../shared/admin/subscribers.ts";
 import { type Database, nowIso, type SubscriptionEventsTable } from "./schema.ts";
 
 export interface Subscription {
@@ -19,8 +20,8 @@ export interface StoredSubscription extends Subscription {
  * its address was confirmed (double opt-in), and of a former subscriber's
  * request that lapsed unconfirmed (on the row only: nothing had begun).
  */
-export const CONFIRMED_VIA = "confirmation link";
-export const LAPSED_VIA = "confirmation expired";
+export const CONFIRMED_VIA = CONSENT_VIA.confirmation;
+export const LAPSED_VIA = CONSENT_VIA.lapsed;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 

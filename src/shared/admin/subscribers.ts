@@ -38,6 +38,10 @@ export const CONSENT_VIA = {
   link: "unsubscribe page",
   oneClick: "one-click",
   console: "console",
+  /** Double opt-in (NEWSLETTER_DOUBLE_OPT_IN): the address was confirmed through its e-mail's link. */
+  confirmation: "confirmation link",
+  /** Double opt-in: a returning address left its confirmation too long, and is unsubscribed again. */
+  lapsed: "confirmation expired",
 } as const;
 export type ConsentVia = (typeof CONSENT_VIA)[keyof typeof CONSENT_VIA];
 
@@ -47,6 +51,8 @@ const VIA_LABELS: Record<string, string> = {
   [CONSENT_VIA.link]: "Unsubscribe link in an e-mail",
   [CONSENT_VIA.oneClick]: "One-click unsubscribe in the mail program",
   [CONSENT_VIA.console]: "Console, on the person's request",
+  [CONSENT_VIA.confirmation]: "Confirmed through the link in the confirmation e-mail",
+  [CONSENT_VIA.lapsed]: "Did not confirm in time",
   import: "Imported",
 };
 
