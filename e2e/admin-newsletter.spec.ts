@@ -27,41 +27,24 @@ import { COLORS } from "../src/shared/design-tokens.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { mailboxMessages } from "./support/mailbox.ts";
-import { test as base, expect, type Locator, loadFailure, type Page } from "./support/test.ts";
-
-/**
- * Chromium's word each time Playwright's instrumentation tries to run in a
- * preview frame: the previews are served with a sandbox that allows no
- * script at all (a person's browser runs none there, so says nothing).
- */
-const SANDBOX_NOTICE =
-  /^Blocked script execution in '[^']+\/api\/admin\/newsletter\/\d+\/preview\/(?:email|web)' because the document's frame is sandboxed and the 'allow-scripts' permission is not set\.$/;
+import { previewFrame, test as previewTest } from "./support/previews.ts";
+import { expect, type Locator, loadFailure, type Page } from "./support/test.ts";
 
 /** The test server leaves PUBLIC_ORIGIN at its default, where the e-mail's absolute picture URLs point. */
 const DEFAULT_PUBLIC_ORIGIN = "http://localhost:3000";
 
-const test = base.extend<{ previews: undefined }>({
-  previews: [
-    async ({ page, expectedErrors, baseURL }, use) => {
-      const context = page.context();
-      // The pictures the e-mail shows come from the test server itself.
-      await context.route(`${DEFAULT_PUBLIC_ORIGIN}/images/**`, async (route) => {
+const test = previewTest.extend<{ pictures: undefined }>({
+  // The pictures the e-mail shows come from the test server itself.
+  pictures: [
+    async ({ page, baseURL }, use) => {
+      await page.context().route(`${DEFAULT_PUBLIC_ORIGIN}/images/**`, async (route) => {
         const url = route
           .request()
           .url()
           .replace(DEFAULT_PUBLIC_ORIGIN, baseURL ?? "");
         await route.fulfill({ response: await route.fetch({ url }) });
       });
-      // The sandbox's notices are declared, exactly as many as happened; any other error still fails.
-      let notices = 0;
-      const watch = (watched: Page) =>
-        watched.on("console", (message) => {
-          if (message.type() === "error" && SANDBOX_NOTICE.test(message.text())) notices += 1;
-        });
-      watch(page);
-      context.on("page", watch);
       await use(undefined);
-      if (notices > 0) expectedErrors.add(SANDBOX_NOTICE, { times: notices });
     },
     { auto: true },
   ],
@@ -124,8 +107,6 @@ async function localDay(page: Page, days: number): Promise<string> {
     return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}T09:00`;
   }, days);
 }
-
-const frame = (page: Page, title: string) => page.getByTitle(title, { exact: true }).contentFrame();
 
 /**
  * axe on the console's page, as support/axe.ts runs it, leaving out the
@@ -210,7 +191,7 @@ test.describe("writing an issue", () => {
     // Saving reloads the preview, which now shows the picture.
     await page.getByRole("button", { name: "Save and refresh the preview" }).click();
     await expect(page.getByText("Saved as version 2.")).toBeVisible();
-    const desktop = frame(page, PREVIEWS.desktop);
+    const desktop = previewFrame(page, PREVIEWS.desktop);
     await expect(desktop.locator("body")).toContainText(title);
     await expect(
       desktop.getByRole("img", { name: "Bars: the cloud bill per quarter" }),
@@ -222,7 +203,7 @@ test.describe("writing an issue", () => {
       ["Web page", PREVIEWS.web],
     ] as const) {
       await page.getByRole("radio", { name: view }).check();
-      await expect(frame(page, frameTitle).locator("body")).toContainText(title);
+      await expect(previewFrame(page, frameTitle).locator("body")).toContainText(title);
     }
     await page.getByRole("radio", { name: "Plain text" }).check();
     await expect(page.getByRole("region", { name: PREVIEWS.text })).toContainText(title);
@@ -355,7 +336,7 @@ test.describe("writing an issue", () => {
     await expect(page.getByRole("region", { name: "The issue", exact: true })).toContainText(
       SUMMARY,
     );
-    await expect(frame(page, PREVIEWS.desktop).locator("body")).toContainText(title);
+    await expect(previewFrame(page, PREVIEWS.desktop).locator("body")).toContainText(title);
     await expect(page.getByRole("textbox")).toHaveCount(0);
     for (const name of ["Save", "Send a test", "Send now…", "Schedule", "Delete this draft…"]) {
       await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
@@ -512,9 +493,9 @@ test.describe("at 375 px", () => {
     const title = uniqueTitle("On a phone");
     await createIssue(page, title);
     await expect(page.getByRole("radio", { name: "Phone" })).toBeChecked();
-    await expect(frame(page, PREVIEWS.phone).locator("body")).toContainText(title);
+    await expect(previewFrame(page, PREVIEWS.phone).locator("body")).toContainText(title);
     await page.getByRole("radio", { name: "Desktop" }).check();
-    await expect(frame(page, PREVIEWS.desktop).locator("body")).toContainText(title);
+    await expect(previewFrame(page, PREVIEWS.desktop).locator("body")).toContainText(title);
     await expectNoAxeViolations(page);
     await expectNoSidewaysScroll(page);
 
@@ -581,12 +562,14 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
     await page.goto(`/admin/newsletter/${id}`);
     const shown = width < 600 ? PREVIEWS.phone : PREVIEWS.desktop;
     await expect(
-      frame(page, shown).getByRole("img", { name: "Bars: the cloud bill per quarter" }),
+      previewFrame(page, shown).getByRole("img", { name: "Bars: the cloud bill per quarter" }),
     ).toBeVisible();
     await screenshot(page, "edit", width);
     if (width >= 600) {
       await page.getByRole("radio", { name: "Phone" }).check();
-      await expect(frame(page, PREVIEWS.phone).locator("body")).toContainText(campaign.title);
+      await expect(previewFrame(page, PREVIEWS.phone).locator("body")).toContainText(
+        campaign.title,
+      );
       await screenshotOf(
         page,
         page.getByRole("region", { name: "Preview", exact: true }),
