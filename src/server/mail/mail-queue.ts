@@ -10,7 +10,7 @@ import { enqueueMail, type OutboxTransaction } from "../db/outbox.ts";
 import type { UserTokenPurpose } from "../db/schema.ts";
 import type { Subscription } from "../db/subscriptions.ts";
 import { signConfirmToken } from "../security/confirm-token.ts";
-import { signUnsubscribeToken } from "../security/unsubscribe-token.ts";
+import { unsubscribeUrl } from "../security/unsubscribe-token.ts";
 import {
   accountLink,
   inquiryAcknowledgement,
@@ -76,11 +76,6 @@ export class MailQueue {
   }
 
   unsubscribeUrl(subscription: Subscription): string {
-    const url = new URL("/unsubscribe", this.options.publicOrigin);
-    url.searchParams.set(
-      "token",
-      signUnsubscribeToken(this.options.unsubscribeSecret, subscription),
-    );
-    return url.toString();
+    return unsubscribeUrl(this.options.publicOrigin, this.options.unsubscribeSecret, subscription);
   }
 }

@@ -5,12 +5,11 @@
  * keep their lines, indented under their label, so none of them can pass for
  * a field of its own.
  */
-import { randomUUID } from "node:crypto";
 import escapeHtml from "escape-html";
 import { COLORS } from "../../shared/design-tokens.ts";
 import { INQUIRY_FIELDS, type Inquiry, type InquiryField } from "../../shared/inquiry.ts";
 import { SITE } from "../../shared/site.ts";
-import type { MailMessage } from "./message.ts";
+import { type MailMessage, newMessageId } from "./message.ts";
 
 export interface MailSettings {
   from: string;
@@ -22,11 +21,6 @@ const oneLine = (value: string) => value.replace(/[\s\p{Cc}]+/gu, " ").trim();
 
 /** A multi-line value's lines, whichever line breaks it was typed with. */
 const linesOf = (value: string) => value.split(/\r\n|[\n\r\u2028\u2029\u0085]/);
-
-function messageId(from: string): string {
-  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? "localhost";
-  return `<${randomUUID()}@${domain}>`;
-}
 
 function layout(title: string, body: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
@@ -72,7 +66,7 @@ export function inquiryNotification(inquiry: Inquiry, settings: MailSettings): M
       )}</th><td style="padding:6px 0;white-space:pre-wrap">${escapeHtml(shownValue(inquiry, field))}</td></tr>`,
   ).join("\n");
   return {
-    messageId: messageId(settings.from),
+    messageId: newMessageId(settings.from),
     from: settings.from,
     to: settings.inquiryTo,
     replyTo: { name, address: inquiry.email },
@@ -96,7 +90,7 @@ export function inquiryAcknowledgement(inquiry: Inquiry, settings: MailSettings)
   ];
   const subject = `We received your inquiry, ${oneLine(inquiry.firstName)}`;
   return {
-    messageId: messageId(settings.from),
+    messageId: newMessageId(settings.from),
     from: settings.from,
     to: { name: oneLine(`${inquiry.firstName} ${inquiry.lastName}`), address: inquiry.email },
     replyTo: { name: SITE.firmName, address: settings.inquiryTo },
@@ -129,7 +123,7 @@ export function welcome(
     "Your first issue arrives with the next edition.",
   ];
   return {
-    messageId: messageId(settings.from),
+    messageId: newMessageId(settings.from),
     from: settings.from,
     to: email,
     subject,
@@ -166,7 +160,7 @@ export function subscriptionConfirmation(
   const lead = `Someone, hopefully you, asked to receive Insight, the monthly newsletter of ${SITE.firmName}, at ${oneLine(email)}. To start receiving it, open this link and confirm:`;
   const expiry = `The link works for ${validHours} hours. If you did not ask for Insight, ignore this e-mail: without a confirmation, nothing more is sent to you.`;
   return {
-    messageId: messageId(settings.from),
+    messageId: newMessageId(settings.from),
     from: settings.from,
     to: email,
     subject,
@@ -204,7 +198,7 @@ export function accountLink(
 ): MailMessage {
   const { subject, lead, expiry } = ACCOUNT_LINK_TEXTS[purpose];
   return {
-    messageId: messageId(settings.from),
+    messageId: newMessageId(settings.from),
     from: settings.from,
     to,
     subject,
