@@ -3,6 +3,7 @@
  * instance queues at a time, a queuing cut off resumes after its cursor, and
  * no subscription ever gets a second copy, whoever queues it.
  */
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   claimCampaignToQueue,
@@ -24,8 +25,7 @@ const LEASE_MS = 60_000;
 describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
-  let messages = 0;
-  const messageId = () => `<m${(messages += 1)}@firm.example>`;
+  const messageId = () => `<${randomUUID()}@firm.example>`;
 
   beforeAll(async () => {
     testDb = await engine.create();
