@@ -16,6 +16,8 @@ import { expect, test } from "./support/test.ts";
 for (const role of ROLES) {
   for (const width of [1440, 375]) {
     test(`signed in as ${role}, every area at ${width} px`, async ({ page }) => {
+      // An axe scan per area (seven for an owner) on two shared cores.
+      test.slow();
       await page.setViewportSize({ width, height: 900 });
       await signInToConsole(page, await consoleAccount(role, `walk-${width}`));
       const nav = page.getByRole("navigation", { name: "Console" });

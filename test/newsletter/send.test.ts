@@ -123,6 +123,28 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
     expect(spanSeconds).toBeGreaterThanOrEqual(((expected - 1) / RATE) * 0.95);
   });
 
+  it("does not burst to catch up when its copies are overdue", async () => {
+    const issue = await createIssue("overdue");
+    await act(NEWSLETTER_PATHS.send(issue.id));
+    await expect.poll(async () => (await detail(issue.id)).progress.queuedAll).toBe(true);
+    // As if the senders had stalled for an hour: every copy left is overdue.
+    await t.database.db
+      .updateTable("outbox")
+      .set({ next_attempt_at: new Date(Date.now() - 3_600_000).toISOString() })
+      .where("campaign_id", "=", issue.id)
+      .where("status", "=", "pending")
+      .execute();
+    const overdueAt = Date.now();
+    const { recipients } = (await detail(issue.id)).progress;
+    await expect.poll(() => copiesOf("overdue").length, { timeout: 20_000 }).toBe(recipients);
+    const times = copiesOf("overdue")
+      .map((mail) => mail.at)
+      .filter((at) => at >= overdueAt);
+    expect(times.length).toBeGreaterThan(50);
+    const spanSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
+    expect(spanSeconds).toBeGreaterThanOrEqual(((times.length - 1) / RATE) * 0.95);
+  });
+
   it("pauses from the next copy, resumes where it stopped, and cancels what is left", async () => {
     const issue = await createIssue("paused");
     await act(NEWSLETTER_PATHS.send(issue.id));

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
-import { caseStudyPath, SCREEN_PATHS } from "../../src/shared/routes.ts";
+import { caseStudyPath, INSIGHT_PATH, SCREEN_PATHS } from "../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -50,6 +50,7 @@ describe("search metadata of the served pages", () => {
   const paths = [
     ...SCREEN_PATHS,
     ...caseStudies.map((s: { slug: string }) => caseStudyPath(s.slug)),
+    INSIGHT_PATH,
   ];
 
   beforeAll(async () => {

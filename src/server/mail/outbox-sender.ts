@@ -65,6 +65,12 @@ interface SenderOptions {
   log: FastifyBaseLogger;
   policy: RetryPolicy;
   composeNewsletter: ComposeNewsletter;
+  /**
+   * The least time between two newsletter copies from this sender (1/rate).
+   * Copies are due one interval apart already; this keeps a sender that fell
+   * behind (a stall, a restart) from catching up in a burst.
+   */
+  newsletterIntervalMs: number;
 }
 
 export class OutboxSender {
@@ -73,6 +79,8 @@ export class OutboxSender {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** When this sender may start its next newsletter copy. */
+  private nextCopyAt = 0;
 
   constructor(private readonly options: SenderOptions) {}
 
@@ -155,9 +163,11 @@ export class OutboxSender {
   }
 
   private async compose(claimed: ClaimedMessage): Promise<Composition> {
-    return claimed.newsletter === null
-      ? { send: claimed.message }
-      : this.options.composeNewsletter(claimed);
+    if (claimed.newsletter === null) return { send: claimed.message };
+    const wait = this.nextCopyAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.nextCopyAt = Math.max(Date.now(), this.nextCopyAt) + this.options.newsletterIntervalMs;
+    return this.options.composeNewsletter(claimed);
   }
 
   private async deliver(claimed: ClaimedMessage): Promise<void> {

@@ -46,6 +46,7 @@ export default fp(
         retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
         leaseMs: config.OUTBOX_LEASE_MS,
       },
+      newsletterIntervalMs: 1000 / config.NEWSLETTER_RATE_PER_SECOND,
       composeNewsletter: newsletterComposer({
         db: database.db,
         from: config.MAIL_FROM,

@@ -6,6 +6,7 @@
  * lease ends. It also marks sent the campaigns with nothing left to send.
  */
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import {
@@ -120,6 +121,9 @@ export class CampaignDispatcher {
         log.info({ campaignId: campaign.id, queued }, "newsletter queued");
         return;
       }
+      // SQLite's driver is synchronous: without a turn of the event loop
+      // between batches, every request would wait for the whole queuing.
+      await nextTurn();
     }
     await releaseCampaign(db, campaign.id, this.worker);
   }
