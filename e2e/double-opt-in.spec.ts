@@ -4,12 +4,9 @@
  * page confirms only when the button is pressed, and the welcome follows;
  * the same without JavaScript, where a bad link gets its own page.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DIALOG } from "../src/shared/constants.ts";
-import { type ServerProcess, startServer } from "../test/support/server-process.ts";
-import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
+import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
+import { type OwnServer, startOwnServer } from "./support/own-server.ts";
 import { alertDialog, open } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
@@ -21,27 +18,15 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 // One server for the file: its tests run one after another in one worker.
 test.describe.configure({ mode: "serial" });
 
+let own: OwnServer;
 let smtp: TestSmtp;
-let server: ServerProcess;
 
 test.beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({
-    PORT: String(PORT),
-    PUBLIC_ORIGIN: ORIGIN,
-    STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
-    SMTP_URL: smtp.url,
-    OUTBOX_POLL_MS: "100",
-    SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "double-opt-in-e2e-")), "site.db"),
-    NEWSLETTER_DOUBLE_OPT_IN: "true",
-  });
+  own = await startOwnServer(PORT, "double-opt-in", { NEWSLETTER_DOUBLE_OPT_IN: "true" });
+  smtp = own.smtp;
 });
 
-test.afterAll(async () => {
-  server.child.kill("SIGTERM");
-  await server.exited;
-  await smtp.close();
-});
+test.afterAll(() => own.close());
 
 /** The link in a confirmation e-mail. */
 function confirmLinkIn(mail: ReceivedMail | undefined): string {

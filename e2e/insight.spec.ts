@@ -7,14 +7,11 @@
  * archive is kept in memory until a change comes through app.content.edit,
  * which a row written into the shared test server's database does not make.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { openDatabase } from "../src/server/db/connection.ts";
 import { migrateToLatest } from "../src/server/db/migrations.ts";
 import { SITE } from "../src/shared/site.ts";
-import { type ServerProcess, startServer } from "../test/support/server-process.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { newDatabaseFile, type OwnServer, startOwnServer } from "./support/own-server.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
@@ -53,7 +50,7 @@ const DRAFT_TITLE = "A draft nobody should see";
 
 /** A new database with two issues sent and a draft, as the server will find it. */
 async function databaseWithIssues(): Promise<string> {
-  const sqliteFile = join(mkdtempSync(join(tmpdir(), "insight-e2e-")), "site.db");
+  const sqliteFile = newDatabaseFile("insight");
   const { db, engine } = openDatabase({ sqliteFile });
   try {
     await migrateToLatest(db, engine);
@@ -78,24 +75,13 @@ async function databaseWithIssues(): Promise<string> {
   return sqliteFile;
 }
 
-let server: ServerProcess;
+let own: OwnServer;
 
 test.beforeAll(async () => {
-  const scratch = mkdtempSync(join(tmpdir(), "insight-e2e-files-"));
-  server = await startServer({
-    PORT: String(PORT),
-    PUBLIC_ORIGIN: ORIGIN,
-    STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
-    SQLITE_FILE: await databaseWithIssues(),
-    MAILBOX_DIR: join(scratch, "mail"),
-    MEDIA_DIR: join(scratch, "media"),
-  });
+  own = await startOwnServer(PORT, "insight", { SQLITE_FILE: await databaseWithIssues() });
 });
 
-test.afterAll(async () => {
-  server.child.kill("SIGTERM");
-  await server.exited;
-});
+test.afterAll(() => own.close());
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 

@@ -6,18 +6,14 @@
  * at /insight/<slug>. On a server of its own, so no other test's subscribers,
  * mailbox or archive are touched.
  */
-import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { hashPassword } from "../src/server/auth/passwords.ts";
 import { openDatabase } from "../src/server/db/connection.ts";
 import { ensureUser, setPasswordHash } from "../src/server/db/users.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { addSubscribers } from "../test/support/newsletter.ts";
-import { type ServerProcess, startServer } from "../test/support/server-process.ts";
-import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
+import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
 import { CONSOLE_PASSWORD, signInToConsole } from "./support/console.ts";
+import { type OwnServer, startOwnServer } from "./support/own-server.ts";
 import { previewFrame, test } from "./support/previews.ts";
 import { expect } from "./support/test.ts";
 
@@ -26,48 +22,21 @@ const EDITOR = "sender-editor@firm.example";
 const TITLE = "What the cloud bill hides";
 const SLUG = "what-the-cloud-bill-hides";
 
-/** A port no one listens on now, so the server's PUBLIC_ORIGIN can name it before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 const unsubscribeLinkIn = (mail: ReceivedMail) =>
   /https?:\/\/\S+\/unsubscribe\?token=[\w.-]+/.exec(mail.parsed.text ?? "")?.[0];
 
 test.describe("sending an Insight issue", () => {
+  let own: OwnServer;
   let smtp: TestSmtp;
-  let server: ServerProcess;
   let origin: string;
-  let sqliteFile: string;
 
   test.beforeAll(async () => {
     // A server process of its own starts (and renders its pages) first.
     test.setTimeout(90_000);
-    smtp = await startSmtp();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    sqliteFile = join(mkdtempSync(join(tmpdir(), "e2e-send-")), "site.db");
-    server = await startServer({
-      PORT: String(port),
-      PUBLIC_ORIGIN: origin,
-      SQLITE_FILE: sqliteFile,
-      STATIC_DIR: "build/client",
-      ADMIN_DIR: "build/admin",
-      MEDIA_DIR: mkdtempSync(join(tmpdir(), "e2e-send-media-")),
-      SMTP_URL: smtp.url,
-      NEWSLETTER_RATE_PER_SECOND: "100",
-      OUTBOX_POLL_MS: "100",
-      RATE_LIMIT_PER_MINUTE: "1000",
-    });
+    own = await startOwnServer(4313, "newsletter-send", { NEWSLETTER_RATE_PER_SECOND: "100" });
+    ({ smtp, origin } = own);
     // The server has migrated and seeded its database: add the readers and the editor.
-    const database = openDatabase({ sqliteFile });
+    const database = openDatabase({ sqliteFile: own.sqliteFile });
     try {
       await addSubscribers(database, "reader", SUBSCRIBERS);
       const { user } = await ensureUser(database.db, {
@@ -80,11 +49,7 @@ test.describe("sending an Insight issue", () => {
       await database.db.destroy();
     }
   });
-  test.afterAll(async () => {
-    server?.child.kill("SIGTERM");
-    await server?.exited;
-    await smtp?.close();
-  });
+  test.afterAll(() => own?.close());
 
   test("an editor writes, previews, tests and sends an issue; a reader unsubscribes and reads it on the site", async ({
     page,
@@ -151,7 +116,7 @@ test.describe("sending an Insight issue", () => {
     await page.goto(link ?? "");
     await page.getByRole("button", { name: /unsubscribe/i }).click();
     await expect(page.getByText(/unsubscribed/i).first()).toBeVisible();
-    const database = openDatabase({ sqliteFile });
+    const database = openDatabase({ sqliteFile: own.sqliteFile });
     try {
       const row = await database.db
         .selectFrom("subscriptions")

@@ -1,9 +1,6 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DIALOG } from "../src/shared/constants.ts";
-import { type ServerProcess, startServer } from "../test/support/server-process.ts";
-import { type ReceivedMail, startSmtp, type TestSmtp } from "../test/support/smtp.ts";
+import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
+import { type OwnServer, startOwnServer } from "./support/own-server.ts";
 import { alertDialog, open } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
@@ -15,26 +12,15 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 // One server for the file: its tests run one after another in one worker.
 test.describe.configure({ mode: "serial" });
 
+let own: OwnServer;
 let smtp: TestSmtp;
-let server: ServerProcess;
 
 test.beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({
-    PORT: String(PORT),
-    PUBLIC_ORIGIN: ORIGIN,
-    STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
-    SMTP_URL: smtp.url,
-    OUTBOX_POLL_MS: "100",
-    SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "unsubscribe-e2e-")), "site.db"),
-  });
+  own = await startOwnServer(PORT, "unsubscribe");
+  smtp = own.smtp;
 });
 
-test.afterAll(async () => {
-  server.child.kill("SIGTERM");
-  await server.exited;
-  await smtp.close();
-});
+test.afterAll(() => own.close());
 
 function linkIn(mail: ReceivedMail): string {
   const href = /href="([^"]*\/unsubscribe\?token=[^"]+)"/.exec(mail.parsed.html ?? "")?.[1];
