@@ -98,7 +98,6 @@ describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
       policy: { ...POLICY, ...policy },
       // These tests queue complete messages only; no newsletter copy reaches it.
       composeNewsletter: () => Promise.reject(new Error("no newsletter copies in these tests")),
-      newsletterIntervalMs: 0,
     });
     senders.push(sender);
     sender.start();

@@ -346,6 +346,8 @@ export interface FrozenCampaign {
   title: string;
   emailHtml: string;
   emailText: string;
+  /** Copies a second, fixed when the send was asked for. */
+  rate: number;
 }
 
 export async function frozenCampaign(
@@ -354,9 +356,14 @@ export async function frozenCampaign(
 ): Promise<FrozenCampaign | undefined> {
   const row = await db
     .selectFrom("campaigns")
-    .select(["title", "email_html", "email_text"])
+    .select(["title", "email_html", "email_text", "rate"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row || row.email_html === null || row.email_text === null) return undefined;
-  return { title: row.title, emailHtml: row.email_html, emailText: row.email_text };
+  return {
+    title: row.title,
+    emailHtml: row.email_html,
+    emailText: row.email_text,
+    rate: row.rate ?? 1,
+  };
 }

@@ -23,6 +23,7 @@ import {
   releaseClaims,
 } from "../db/outbox.ts";
 import type { Database } from "../db/schema.ts";
+import { PollingWorker } from "../ops/polling-worker.ts";
 import type { MailMessage } from "./message.ts";
 import { type Mailer, SMTP_TIMEOUTS } from "./transport.ts";
 
@@ -47,16 +48,29 @@ export function retryDelay(
   return Math.min(policy.retryBaseMs * 2 ** Math.max(0, attempt - 1), policy.retryMaxMs);
 }
 
-/** What to do with a claimed newsletter copy: send it as composed, hold it (paused), or withdraw it. */
-export type Composition = { send: MailMessage } | { hold: true } | { drop: string };
+/**
+ * What to do with a claimed message: send it as composed, hold it (a paused
+ * campaign's copy), or withdraw it. A newsletter copy names the least time
+ * after it before this sender starts the next one (1/rate): copies fall due
+ * one interval apart already, and this keeps a sender that fell behind (a
+ * stall, a restart) from catching up in a burst.
+ */
+export type Composition =
+  | { send: MailMessage; spacingMs?: number }
+  | { hold: true }
+  | { drop: string };
 
 export type NewsletterCopyMessage = Extract<ClaimedMessage, { newsletter: object }>;
 
 /** Composes a newsletter copy from its campaign and subscription (newsletter/composer.ts). */
 export type ComposeNewsletter = (claimed: NewsletterCopyMessage) => Promise<Composition>;
 
-/** The shortest sleep between rounds, so messages due together are sent together. */
-const MIN_SLEEP_MS = 10;
+/**
+ * The shortest sleep between rounds. Short: a newsletter's copies fall due one
+ * interval apart (10 ms at 100 a second), and a longer floor would add itself
+ * to every copy's interval, holding the send under its rate.
+ */
+const MIN_SLEEP_MS = 1;
 
 interface SenderOptions {
   db: Kysely<Database>;
@@ -65,61 +79,19 @@ interface SenderOptions {
   log: FastifyBaseLogger;
   policy: RetryPolicy;
   composeNewsletter: ComposeNewsletter;
-  /**
-   * The least time between two newsletter copies from this sender (1/rate).
-   * Copies are due one interval apart already; this keeps a sender that fell
-   * behind (a stall, a restart) from catching up in a burst.
-   */
-  newsletterIntervalMs: number;
 }
 
-export class OutboxSender {
+export class OutboxSender extends PollingWorker {
   readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
   /** When this sender may start its next newsletter copy. */
   private nextCopyAt = 0;
 
-  constructor(private readonly options: SenderOptions) {}
-
-  start(): void {
-    this.stopped = false;
-    this.wake();
-  }
-
-  /** Runs a delivery round now (or right after the current one). */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.round()
-      .then(() => this.sleepTime())
-      .then((sleepMs) => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        } else {
-          this.timer = setTimeout(() => this.wake(), sleepMs);
-        }
-      });
-  }
-
-  /** Stops polling and waits for a delivery in progress to be recorded. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  constructor(private readonly options: SenderOptions) {
+    super();
   }
 
   /** Until the next message falls due, within [MIN_SLEEP_MS, pollMs]; the poll when that is unknown. */
-  private async sleepTime(): Promise<number> {
+  protected async sleepTime(): Promise<number> {
     const { db, policy, log } = this.options;
     try {
       const due = await nextDueTime(db);
@@ -131,7 +103,7 @@ export class OutboxSender {
     }
   }
 
-  private async round(): Promise<void> {
+  protected async round(): Promise<void> {
     const { db, engine, policy, log } = this.options;
     try {
       while (!this.stopped) {
@@ -162,12 +134,18 @@ export class OutboxSender {
     }
   }
 
-  private async compose(claimed: ClaimedMessage): Promise<Composition> {
-    if (claimed.newsletter === null) return { send: claimed.message };
+  private compose(claimed: ClaimedMessage): Promise<Composition> {
+    return claimed.newsletter === null
+      ? Promise.resolve({ send: claimed.message })
+      : this.options.composeNewsletter(claimed);
+  }
+
+  /** Waits for the spacing the previous copy asked for, and notes this one's. */
+  private async pace(spacingMs: number | undefined): Promise<void> {
+    if (spacingMs === undefined) return;
     const wait = this.nextCopyAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    this.nextCopyAt = Math.max(Date.now(), this.nextCopyAt) + this.options.newsletterIntervalMs;
-    return this.options.composeNewsletter(claimed);
+    this.nextCopyAt = Date.now() + spacingMs;
   }
 
   private async deliver(claimed: ClaimedMessage): Promise<void> {
@@ -185,6 +163,7 @@ export class OutboxSender {
       );
       return;
     }
+    await this.pace(composed.spacingMs);
     try {
       await mailer.send(composed.send);
     } catch (error) {

@@ -46,7 +46,6 @@ export default fp(
         retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
         leaseMs: config.OUTBOX_LEASE_MS,
       },
-      newsletterIntervalMs: 1000 / config.NEWSLETTER_RATE_PER_SECOND,
       composeNewsletter: newsletterComposer({
         db: database.db,
         from: config.MAIL_FROM,

@@ -64,6 +64,7 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
         text,
         headers: { ...unsubscribeHeaders(link), "List-Id": listId(publicOrigin) },
       },
+      spacingMs: 1000 / issue.rate,
     };
   };
 }

@@ -20,6 +20,7 @@ import {
 } from "../db/campaign-sends.ts";
 import type { OutboxTransaction } from "../db/outbox.ts";
 import type { Database } from "../db/schema.ts";
+import { PollingWorker } from "../ops/polling-worker.ts";
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -34,47 +35,18 @@ export interface DispatcherOptions {
   onArchiveChange: () => Promise<void>;
 }
 
-export class CampaignDispatcher {
+export class CampaignDispatcher extends PollingWorker {
   readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
 
-  constructor(private readonly options: DispatcherOptions) {}
-
-  start(): void {
-    this.stopped = false;
-    this.wake();
+  constructor(private readonly options: DispatcherOptions) {
+    super();
   }
 
-  /** Looks for work now (or right after the current round): "send now" calls it. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.round().then(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.options.pollMs);
-      }
-    });
+  protected async sleepTime(): Promise<number> {
+    return this.options.pollMs;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private async round(): Promise<void> {
+  protected async round(): Promise<void> {
     const { db, log, leaseMs, onArchiveChange } = this.options;
     try {
       if ((await finishSentCampaigns(db)) > 0) await onArchiveChange();
