@@ -23,6 +23,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/connection.ts";
 import { acknowledgedButLost, type Losses } from "./support/acknowledged.ts";
+import { percentile } from "./support/latency-sampler.ts";
 import { type LoadRecord, runLoad, SLOW_MS } from "./support/load-generator.ts";
 import { LoadServer } from "./support/load-server.ts";
 
@@ -215,11 +216,6 @@ async function run(engineName: string, kills: number): Promise<RunResult> {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function percentile(sorted: Float64Array, share: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 }
 
 const ms = (value: number) =>
