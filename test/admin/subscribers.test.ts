@@ -29,6 +29,7 @@ import {
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+import { addSubscribers } from "../support/newsletter.ts";
 
 describe("the growth chart's months", () => {
   it("are the twelve calendar months up to this one, across a year's end", () => {
@@ -185,6 +186,14 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
     const after = await stats();
     expect(after.active - before.active).toBe(1);
     expect(after.unsubscribed - before.unsubscribed).toBe(1);
+  });
+
+  it("counts an address waiting for its confirmation apart from the active ones", async () => {
+    const before = await stats();
+    await addSubscribers(t.database, "waiting", 2, { confirmed: false });
+    const after = await stats();
+    expect(after.awaitingConfirmation - before.awaitingConfirmation).toBe(2);
+    expect(after.active).toBe(before.active);
   });
 
   it("counts subscriptions and unsubscriptions per calendar month for the last twelve", async () => {

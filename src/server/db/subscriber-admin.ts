@@ -142,7 +142,11 @@ async function monthlyGrowth({ db, engine }: DatabaseHandle, now: Date): Promise
   return [...months.values()];
 }
 
-/** The counts by status and the growth chart's months. */
+/**
+ * The counts by status and the growth chart's months. Active addresses are
+ * the confirmed ones, those an issue goes to; with double opt-in, an address
+ * not yet confirmed is counted apart.
+ */
 export async function subscriberStats(
   database: DatabaseHandle,
   now = new Date(),
@@ -153,12 +157,24 @@ export async function subscriberStats(
       .select((eb) => [
         eb.fn.countAll<number | string>().as("total"),
         eb.fn.count<number | string>("unsubscribed_at").as("unsubscribed"),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((filter) =>
+            filter.and([filter("unsubscribed_at", "is", null), filter("confirmed_at", "is", null)]),
+          )
+          .as("awaiting"),
       ])
       .executeTakeFirstOrThrow(),
     monthlyGrowth(database, now),
   ]);
   const unsubscribed = Number(counts.unsubscribed);
-  return { active: Number(counts.total) - unsubscribed, unsubscribed, months };
+  const awaitingConfirmation = Number(counts.awaiting);
+  return {
+    active: Number(counts.total) - unsubscribed - awaitingConfirmation,
+    awaitingConfirmation,
+    unsubscribed,
+    months,
+  };
 }
 
 /** One subscriber with their consent history, oldest first. */

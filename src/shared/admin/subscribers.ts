@@ -116,7 +116,10 @@ export const monthGrowthSchema = z.object({
 export type MonthGrowth = z.infer<typeof monthGrowthSchema>;
 
 export const subscriberStatsSchema = z.object({
+  /** Subscribed and confirmed: the addresses an issue goes to. */
   active: z.number(),
+  /** Subscribed, waiting for their confirmation link (NEWSLETTER_DOUBLE_OPT_IN). */
+  awaitingConfirmation: z.number(),
   unsubscribed: z.number(),
   /** Oldest first, GROWTH_MONTHS of them, months without events included. */
   months: monthGrowthSchema.array(),

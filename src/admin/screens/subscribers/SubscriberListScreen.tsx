@@ -107,6 +107,12 @@ export function SubscriberListScreen() {
             <dt>Active</dt>
             <dd>{stats.data?.active ?? "…"}</dd>
           </div>
+          {stats.data?.awaitingConfirmation ? (
+            <div className="stat-tile">
+              <dt>Awaiting confirmation</dt>
+              <dd>{stats.data.awaitingConfirmation}</dd>
+            </div>
+          ) : null}
           <div className="stat-tile">
             <dt>Unsubscribed</dt>
             <dd>{stats.data?.unsubscribed ?? "…"}</dd>
