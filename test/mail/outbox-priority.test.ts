@@ -6,8 +6,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import type { DatabaseHandle } from "../../src/server/db/connection.ts";
 import {
   claimQuery,
   enqueueMail,
@@ -18,7 +17,7 @@ import type { MailPriority } from "../../src/server/db/schema.ts";
 import type { MailMessage } from "../../src/server/mail/message.ts";
 import { OutboxSender, type RetryPolicy } from "../../src/server/mail/outbox-sender.ts";
 import type { Mailer } from "../../src/server/mail/transport.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 
 const POLICY: RetryPolicy = {
   pollMs: 20,
@@ -73,11 +72,7 @@ describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
 
   beforeAll(async () => {
     testDb = await engine.create();
-    database = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
-    await migrateToLatest(database.db, database.engine);
+    database = await openMigrated(testDb);
   });
   beforeEach(async () => {
     await Promise.all(senders.splice(0).map((sender) => sender.stop()));

@@ -11,11 +11,10 @@ import {
   QueuingStopped,
   queueBatch,
 } from "../../src/server/db/campaign-sends.ts";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import type { DatabaseHandle } from "../../src/server/db/connection.ts";
 import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
 import { eraseSubscriber } from "../../src/server/db/subscriber-admin.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
 
 const SUBSCRIBERS = 350;
@@ -29,11 +28,7 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
 
   beforeAll(async () => {
     testDb = await engine.create();
-    database = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
-    await migrateToLatest(database.db, database.engine);
+    database = await openMigrated(testDb);
     await addSubscribers(database, "reader", SUBSCRIBERS);
     await addSubscribers(database, "left", 5, { unsubscribed: true });
   });

@@ -5,9 +5,8 @@
  * two server processes sending one campaign send each copy once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import type { DatabaseHandle } from "../../src/server/db/connection.ts";
+import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
 import { startServer } from "../support/server-process.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../support/smtp.ts";
@@ -33,11 +32,7 @@ describe.each(ENGINES)("a newsletter send across server processes on $engine", (
   beforeAll(async () => {
     testDb = await engine.create();
     smtp = await startSmtp();
-    database = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
-    await migrateToLatest(database.db, database.engine);
+    database = await openMigrated(testDb);
     subscribers = await addSubscribers(database, "reader", SUBSCRIBERS);
   });
   afterAll(async () => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import type { DatabaseHandle } from "../../src/server/db/connection.ts";
 import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
 import { MailQueue } from "../../src/server/mail/mail-queue.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { clientFor, startServer } from "../support/server-process.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
@@ -27,11 +26,7 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   beforeAll(async () => {
     testDb = await engine.create();
     smtp = await startSmtp();
-    database = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
-    await migrateToLatest(database.db, database.engine);
+    database = await openMigrated(testDb);
   });
   afterAll(async () => {
     await database.db.destroy();

@@ -8,6 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
+import { migrateToLatest } from "../../src/server/db/migrations.ts";
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 export const POSTGRES_SKIP_REASON = "PostgreSQL tests skipped: TEST_DATABASE_URL is not set";
@@ -58,3 +60,13 @@ const postgres = (url: string): EngineCase => ({
 });
 
 export const ENGINES: EngineCase[] = POSTGRES_URL ? [sqlite, postgres(POSTGRES_URL)] : [sqlite];
+
+/** Opens a test database, as the server would from its environment, with its schema up to date. */
+export async function openMigrated(testDb: TestDatabase): Promise<DatabaseHandle> {
+  const database = openDatabase({
+    databaseUrl: testDb.env.DATABASE_URL,
+    sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
+  });
+  await migrateToLatest(database.db, database.engine);
+  return database;
+}
