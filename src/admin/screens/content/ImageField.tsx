@@ -4,18 +4,14 @@
  * site shows it at and answers its name; the form saves that name with the
  * record, so the site changes only when the record is saved.
  */
-import { useState } from "react";
 import {
-  ACCEPTED_IMAGE_TYPES,
   IMAGE_FORMATS,
   IMAGE_LABELS,
   type ImageKind,
   imageUrl,
-  MEDIA_API,
-  type UploadAnswer,
 } from "../../../shared/admin/content.ts";
-import { api, withQuery } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { ImageFileInput, uploadHint, useImageUpload } from "./ImageUpload.tsx";
 
 interface ImageFieldProps {
   kind: ImageKind;
@@ -26,30 +22,14 @@ interface ImageFieldProps {
 }
 
 export function ImageField({ kind, imagePath, error, onUploaded }: ImageFieldProps) {
-  const [progress, setProgress] = useState("");
-  const [failure, setFailure] = useState<string | null>(null);
+  const { progress, failure, upload } = useImageUpload(kind);
   const label = IMAGE_LABELS[kind].toLowerCase();
   const { width, height } = IMAGE_FORMATS[kind];
-
-  async function upload(file: File) {
-    setFailure(null);
-    setProgress(`Uploading ${file.name}…`);
-    const body = new FormData();
-    body.append("file", file);
-    try {
-      const answer = await api.post<UploadAnswer>(withQuery(MEDIA_API, { kind }), body);
-      onUploaded(answer.imagePath);
-      setProgress(`Uploaded. Save to put the new ${label} on the site.`);
-    } catch (refusal) {
-      setProgress("");
-      setFailure(refusal instanceof Error ? refusal.message : String(refusal));
-    }
-  }
 
   return (
     <FieldFrame
       label={imagePath ? `Upload a new ${label}` : `Upload a ${label}`}
-      hint={`JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around what matters in it, and its metadata is removed.`}
+      hint={uploadHint(kind)}
       error={failure ?? error}
     >
       {(control) => (
@@ -67,15 +47,14 @@ export function ImageField({ kind, imagePath, error, onUploaded }: ImageFieldPro
             )}
           </div>
           <div className="image-field__input">
-            <input
+            <ImageFileInput
               {...control}
-              type="file"
-              accept={ACCEPTED_IMAGE_TYPES.join(",")}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = "";
-                if (file) void upload(file);
-              }}
+              onFile={(file) =>
+                upload(file, (answer) => {
+                  onUploaded(answer.imagePath);
+                  return `Uploaded. Save to put the new ${label} on the site.`;
+                })
+              }
             />
             <p className="image-field__progress" role="status">
               {progress}

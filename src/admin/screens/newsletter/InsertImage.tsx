@@ -5,17 +5,10 @@
  * goes in at the cursor.
  */
 import { useState } from "react";
-import {
-  ACCEPTED_IMAGE_TYPES,
-  IMAGE_FORMATS,
-  type ImageKind,
-  MEDIA_API,
-  type UploadAnswer,
-} from "../../../shared/admin/content.ts";
-import { api, withQuery } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import type { ImageKind } from "../../../shared/admin/content.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { ImageFileInput, uploadHint, useImageUpload } from "../content/ImageUpload.tsx";
 
 /** The larger of the content pictures: an issue's pictures are shown across the e-mail. */
 const KIND: ImageKind = "item";
@@ -28,30 +21,20 @@ const escapeAlt = (alt: string) => alt.replace(/[\\[\]]/g, "\\$&");
 export function InsertImage({ onInsert }: { onInsert(markdown: string): void }) {
   const [alt, setAlt] = useState("");
   const [altMissing, setAltMissing] = useState(false);
-  const [progress, setProgress] = useState("");
-  const [failure, setFailure] = useState<string | null>(null);
-  const { width, height } = IMAGE_FORMATS[KIND];
+  const { progress, failure, upload, reset } = useImageUpload(KIND);
 
-  async function upload(file: File) {
-    setFailure(null);
+  function insert(file: File) {
     const description = alt.trim().replace(/\s+/g, " ");
     if (!description) {
+      reset();
       setAltMissing(true);
-      setProgress("");
       return;
     }
-    setProgress(`Uploading ${file.name}…`);
-    const body = new FormData();
-    body.append("file", file);
-    try {
-      const answer = await api.post<UploadAnswer>(withQuery(MEDIA_API, { kind: KIND }), body);
+    void upload(file, (answer) => {
       onInsert(`![${escapeAlt(description)}](${answer.url})`);
       setAlt("");
-      setProgress("Inserted at the cursor. Save to keep it.");
-    } catch (error) {
-      setProgress("");
-      setFailure(failureText(error));
-    }
+      return "Inserted at the cursor. Save to keep it.";
+    });
   }
 
   return (
@@ -68,23 +51,8 @@ export function InsertImage({ onInsert }: { onInsert(markdown: string): void }) 
           setAltMissing(false);
         }}
       />
-      <FieldFrame
-        label="Picture"
-        hint={`JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around what matters in it, and its metadata is removed.`}
-        error={failure ?? undefined}
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="file"
-            accept={ACCEPTED_IMAGE_TYPES.join(",")}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = "";
-              if (file) void upload(file);
-            }}
-          />
-        )}
+      <FieldFrame label="Picture" hint={uploadHint(KIND)} error={failure ?? undefined}>
+        {(control) => <ImageFileInput {...control} onFile={insert} />}
       </FieldFrame>
       <p className="insert-image__progress" role="status">
         {progress}

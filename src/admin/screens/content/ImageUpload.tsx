@@ -1,0 +1,73 @@
+/**
+ * Uploading a picture through the console's media route, for a record's
+ * picture (ImageField) and for a picture in an Insight issue (InsertImage):
+ * the file input, the words on the size the server crops it to, and the
+ * upload with its progress and failure.
+ */
+import { useState } from "react";
+import {
+  ACCEPTED_IMAGE_TYPES,
+  IMAGE_FORMATS,
+  type ImageKind,
+  MEDIA_API,
+  type UploadAnswer,
+} from "../../../shared/admin/content.ts";
+import { api, withQuery } from "../../api/client.ts";
+import { failureText } from "../../api/refusal.ts";
+import type { ControlProps } from "../../components/FieldFrame.tsx";
+
+/** What the upload does to a picture of `kind`, said under its input. */
+export function uploadHint(kind: ImageKind): string {
+  const { width, height } = IMAGE_FORMATS[kind];
+  return `JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around what matters in it, and its metadata is removed.`;
+}
+
+/** A file input for pictures; cleared after each choice, so the same file can be chosen again. */
+export function ImageFileInput({
+  onFile,
+  ...control
+}: ControlProps & { onFile(file: File): void }) {
+  return (
+    <input
+      {...control}
+      type="file"
+      accept={ACCEPTED_IMAGE_TYPES.join(",")}
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        event.target.value = "";
+        if (file) onFile(file);
+      }}
+    />
+  );
+}
+
+/**
+ * Uploads pictures of `kind`. `upload(file, done)` says it is uploading, then
+ * shows what `done` returns for the server's answer, or the failure.
+ */
+export function useImageUpload(kind: ImageKind) {
+  const [progress, setProgress] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+
+  /** Clears what the last upload said. */
+  function reset() {
+    setFailure(null);
+    setProgress("");
+  }
+
+  async function upload(file: File, done: (answer: UploadAnswer) => string): Promise<void> {
+    setFailure(null);
+    setProgress(`Uploading ${file.name}…`);
+    const body = new FormData();
+    body.append("file", file);
+    try {
+      const answer = await api.post<UploadAnswer>(withQuery(MEDIA_API, { kind }), body);
+      setProgress(done(answer));
+    } catch (error) {
+      setProgress("");
+      setFailure(failureText(error));
+    }
+  }
+
+  return { progress, failure, upload, reset };
+}
