@@ -10,6 +10,7 @@
 import { prerender } from "react-dom/static";
 import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { deferHydration } from "./app/deferHydration.ts";
 
 export default async function handleRequest(
   request: Request,
@@ -22,5 +23,6 @@ export default async function handleRequest(
     progressiveChunkSize: Number.POSITIVE_INFINITY,
   });
   headers.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(prelude, { status, headers });
+  const html = await new Response(prelude).text();
+  return new Response(deferHydration(html), { status, headers });
 }

@@ -44,11 +44,17 @@ const brotliSize = (bytes: Buffer | string) => brotliCompressSync(bytes).length;
 const sentSize = (file: string) =>
   existsSync(`${file}.br`) ? statSync(`${file}.br`).size : brotliSize(readFileSync(file));
 
-/** The script files a page loads before it is interactive. */
+/**
+ * The script files a page loads before it is interactive: the modules its
+ * starter script preloads and those its hydration script imports (ADR 021),
+ * every `/assets/….js` its inline scripts name.
+ */
 function firstLoadScripts(html: string): string[] {
-  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)];
-  const imported = [...html.matchAll(/\bimport\s*\(?\s*"(\/assets\/[^"]+\.js)"/g)];
-  return [...new Set([...preloaded, ...imported].map((match) => String(match[1])))];
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)];
+  const named = inline.flatMap(([, body]) => [
+    ...String(body).matchAll(/"(\/assets\/[^"]+\.js)"/g),
+  ]);
+  return [...new Set(named.map((match) => String(match[1])))];
 }
 
 function filesUnder(folder: string, pattern: RegExp): string[] {
@@ -58,10 +64,16 @@ function filesUnder(folder: string, pattern: RegExp): string[] {
 }
 
 describe("firstLoadScripts", () => {
-  it("finds preloaded modules and the inline script's imports", () => {
-    const html = `<link rel="modulepreload" href="/assets/a.js"/><script type="module">import "/assets/m.js";
-      import("/assets/a.js");</script>`;
-    expect(firstLoadScripts(html).sort()).toEqual(["/assets/a.js", "/assets/m.js"]);
+  it("finds the preloaded modules and the hydration script's imports", () => {
+    const html = `<script type="text/x-deferred-module">import "/assets/m.js";
+      import * as route0 from "/assets/r.js"; import("/assets/e.js");</script>
+      <script>["/assets/m.js","/assets/j.js"].forEach(preload)</script><script src="/assets/x.js"></script>`;
+    expect(firstLoadScripts(html).sort()).toEqual([
+      "/assets/e.js",
+      "/assets/j.js",
+      "/assets/m.js",
+      "/assets/r.js",
+    ]);
   });
 });
 
