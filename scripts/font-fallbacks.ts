@@ -50,7 +50,7 @@ const FALLBACKS: Fallback[] = [
   {
     family: "Inter Fallback",
     webFamily: "Inter",
-    webFile: "node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+    webFile: "src/web/styles/fonts/inter-latin-wght-400-700.woff2",
     faces: [
       { weight: "", matchWeight: 400, locals: ["Arial", "ArialMT", "Liberation Sans", "Arimo"] },
       {
@@ -63,8 +63,7 @@ const FALLBACKS: Fallback[] = [
   {
     family: "Source Serif Fallback",
     webFamily: "Source Serif 4",
-    webFile:
-      "node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2",
+    webFile: "src/web/styles/fonts/source-serif-4-latin-wght-400-700.woff2",
     faces: [
       {
         weight: "",

@@ -21,8 +21,8 @@ const BUDGETS = {
   inlineCss: 8 * KB,
   video: 1024 * KB,
   image: 40 * KB,
-  /** Each font file a page preloads (ADR 011), and how many: they compete with the page. */
-  preloadedFont: 50 * KB,
+  /** Each font file a page preloads (ADRs 011, 022), and how many: they compete with the page. */
+  preloadedFont: 32 * KB,
   preloadedFonts: 2,
 };
 

@@ -5,9 +5,10 @@
  * are the same hashed files fonts.css points at; fonts are always fetched in
  * CORS mode, hence crossOrigin, or the preload would not be reused.
  */
-import interUrl from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
-import sourceSerifUrl from "@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
+
 import type { LinkDescriptor } from "react-router";
+import interUrl from "./fonts/inter-latin-wght-400-700.woff2?url";
+import sourceSerifUrl from "./fonts/source-serif-4-latin-wght-400-700.woff2?url";
 
 export const FONT_PRELOADS: LinkDescriptor[] = [interUrl, sourceSerifUrl].map((href) => ({
   rel: "preload",
