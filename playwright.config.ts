@@ -52,6 +52,9 @@ export default defineConfig({
     // E2E_SERVER_ENTRY / E2E_STATIC_DIR let a second build be tested beside the first.
     command: `node ${process.env.E2E_SERVER_ENTRY ?? "build/node/src/server/main.js"}`,
     url: `http://127.0.0.1:${PORT}/readyz`,
+    // The server logs at LOG_LEVEL=warn: nothing in a passing run, and the error
+    // behind a 500 in a failing one, printed beside the test's own output.
+    stdout: "pipe",
     reuseExistingServer: false,
     env: {
       PORT: String(PORT),
