@@ -4,7 +4,16 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 import { sqliteDriver } from "./sqlite-driver.ts";
@@ -22,6 +31,32 @@ export interface DatabaseOptions {
 }
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Transactions that take SQLite's write lock when they begin (BEGIN
+ * IMMEDIATE). Kysely begins a deferred one, which takes the lock only at its
+ * first write: if another connection to the file (a CLI such as admin:create,
+ * or a test) commits between that transaction's first read and its first
+ * write, SQLite refuses the write at once with SQLITE_BUSY, without waiting
+ * busy_timeout, and the request fails. Every transaction here writes, so each
+ * waits its turn at the start instead.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -42,7 +77,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }),
     engine: "sqlite",
   };
 }
