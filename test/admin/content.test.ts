@@ -4,11 +4,13 @@
  * hiding that the public API and pages show at once, picture uploads checked
  * by their bytes, and only editors may write.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_ASPECT_RATIO, MAX_UPSCALE } from "../../src/server/media/images.ts";
 import {
   CONTENT_API,
   CONTENT_TEXTS,
@@ -39,6 +41,41 @@ function cameraPng(width = 1200, height = 900): Promise<Buffer> {
     .png()
     .withExif({ IFD0: { Artist: "A Photographer", Copyright: "Somebody" } })
     .toBuffer();
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A PNG whose header declares these sides but whose data holds one byte: its
+ * metadata reads, decoding it fails. A refusal that names its sides was made
+ * from the header, before any decoding.
+ */
+function declaredPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per sample
+  header[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(Buffer.alloc(1))),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** Every file below a folder, so a test can show a refusal wrote none. */
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe.each(ENGINES)("console content on $engine", (engine) => {
@@ -336,6 +373,53 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
       .gif()
       .toBuffer();
     expect((await upload("item", gif, "x.webp", "image/webp")).statusCode).toBe(415);
+  });
+
+  it("refuses a thin strip from its header with 422, before it can grow the process", async () => {
+    const before = filesBelow(mediaDir);
+    const strip = await sharp({
+      create: { width: 1000, height: 2, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .png()
+      .toBuffer();
+    const rss = process.memoryUsage().rss;
+    const response = await upload("portrait", strip, "strip.png", "image/png");
+    expect(response.statusCode).toBe(422);
+    expect(response.json().message).toBe(CONTENT_TEXTS.tooThin(1000, 2, MAX_ASPECT_RATIO));
+    // Covering the portrait's frame with it once built a canvas of 600 MB.
+    expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 1024 * 1024);
+
+    for (const [width, height] of [
+      [1000, 2],
+      [49_000_000, 1],
+      [2, 4000],
+    ] as const) {
+      const declared = await upload("item", declaredPng(width, height), "x.png", "image/png");
+      expect(declared.statusCode).toBe(422);
+      expect(declared.json().message).toBe(CONTENT_TEXTS.tooThin(width, height, MAX_ASPECT_RATIO));
+    }
+    expect(filesBelow(mediaDir)).toEqual(before);
+  });
+
+  it("refuses a picture it would have to enlarge beyond the bound, saying the least size", async () => {
+    const small = await cameraPng(100, 125);
+    const response = await upload("portrait", small, "small.png", "image/png");
+    expect(response.statusCode).toBe(422);
+    expect(response.json().message).toBe(
+      CONTENT_TEXTS.tooSmall(
+        { width: 100, height: 125 },
+        { width: 480, height: 600 },
+        { width: 480 / MAX_UPSCALE, height: 600 / MAX_UPSCALE },
+      ),
+    );
+  });
+
+  it("refuses a picture whose data is not what its header promises with 422, writing nothing", async () => {
+    const before = filesBelow(mediaDir);
+    const response = await upload("item", declaredPng(1200, 900), "cut.png", "image/png");
+    expect(response.statusCode).toBe(422);
+    expect(response.json().message).toBe(CONTENT_TEXTS.unreadableImage);
+    expect(filesBelow(mediaDir)).toEqual(before);
   });
 
   it("refuses a picture over UPLOAD_MAX_MB with 413", async () => {

@@ -323,6 +323,16 @@ export const CONTENT_TEXTS = {
     `The picture is larger than ${megabytes} MB. Save it smaller (a photo of 2,000 pixels is plenty) and upload it again.`,
   tooManyPixels: (megapixels: number) =>
     `The picture has more than ${megapixels} million pixels. Save it smaller and upload it again.`,
+  tooThin: (width: number, height: number, ratio: number) =>
+    `The picture is ${width} × ${height} pixels, too long and thin to crop for the page. Choose one whose longer side is at most ${ratio} times its shorter side.`,
+  tooSmall: (
+    size: { width: number; height: number },
+    frame: { width: number; height: number },
+    least: { width: number; height: number },
+  ) =>
+    `The picture is ${size.width} × ${size.height} pixels, too small for the page, which shows it at ${frame.width} × ${frame.height}. Choose one of at least ${least.width} × ${least.height} pixels.`,
+  unreadableImage:
+    "This picture cannot be read: its file is damaged or incomplete. Save it again from your photo app and upload it.",
   unsupportedType:
     "This file is not a JPEG, PNG, WebP or AVIF picture, whatever its name says. Choose a picture in one of those formats.",
   noFile: "Choose a picture to upload.",
