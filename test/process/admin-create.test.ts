@@ -86,6 +86,27 @@ describe.each(ENGINES)("admin:create on $engine", (engine) => {
     expect(owners).toHaveLength(1);
   });
 
+  it("revokes the first run's link once the second run's has set the password", async () => {
+    const runs = [
+      await adminCreate(env, "--email", "twice@firm.example"),
+      await adminCreate(env, "--email", "twice@firm.example"),
+    ];
+    const [first, second] = runs.map((run) => LINK.exec(run.stdout)?.[1]);
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    const client = await anonymous(t.app);
+    const set = await client.request("POST", AUTH_PATHS.password, {
+      token: second,
+      password: "the owner's chosen passphrase",
+    });
+    expect(set.statusCode).toBe(200);
+    const late = await client.request("POST", AUTH_PATHS.password, {
+      token: first,
+      password: "an attacker's passphrase",
+    });
+    expect(late.statusCode).toBe(400);
+  });
+
   it("refuses a missing or malformed address with its usage line", async () => {
     const run = await adminCreate(env, "--email", "not-an-address");
     expect(run.code).toBe(1);

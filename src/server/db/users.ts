@@ -79,10 +79,22 @@ export async function ensureUser(
   return { user: existing, created: false };
 }
 
-export async function setPasswordHash(db: Kysely<Database>, userId: number, passwordHash: string) {
-  await db
-    .updateTable("users")
-    .set({ password_hash: passwordHash, updated_at: nowIso() })
-    .where("id", "=", userId)
-    .execute();
+/**
+ * Sets an account's password and, in the same transaction, revokes every
+ * invitation and reset link it still has: a link mailed before the password
+ * was chosen must not choose another one later.
+ */
+export function setPasswordHash(
+  db: Kysely<Database>,
+  userId: number,
+  passwordHash: string,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, updated_at: nowIso() })
+      .where("id", "=", userId)
+      .execute();
+    await trx.deleteFrom("user_tokens").where("user_id", "=", userId).execute();
+  });
 }
