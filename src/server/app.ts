@@ -6,7 +6,11 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import compress from "@fastify/compress";
-import Fastify, { type FastifyServerFactory, type FastifyServerOptions } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyServerFactory,
+  type FastifyServerOptions,
+} from "fastify";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -46,16 +50,25 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions["logger"];
+  /** The server's logger (ops/logger.ts), made before the app; takes the place of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /** Renders the pages (from the server build); null serves the API only. */
   renderer: PageRenderer | null;
   /** The HTTP server to serve on (`npm run dev` puts Vite's middleware in front). */
   serverFactory?: FastifyServerFactory<Server>;
 }
 
-export async function buildApp({ config, database, logger, renderer, serverFactory }: AppOptions) {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  loggerInstance,
+  renderer,
+  serverFactory,
+}: AppOptions) {
   const app = Fastify({
     ...(serverFactory ? { serverFactory } : {}),
-    logger: logger ?? { level: config.LOG_LEVEL },
+    ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: config.LOG_LEVEL } }),
     trustProxy: proxyTrust(config.TRUST_PROXY),
     ...serverTimeouts(config),
     // A request arriving on an open connection while the server closes is

@@ -12,6 +12,7 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { seedOnce } from "./db/seed.ts";
+import { createLogger } from "./ops/logger.ts";
 import type { PageRenderer } from "./pages/renderer.ts";
 
 export interface StartOptions {
@@ -24,9 +25,11 @@ export interface StartOptions {
 
 export async function startSite({ renderer, serverFactory, beforeListen }: StartOptions) {
   const config = loadConfig();
+  const logger = createLogger(config);
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
+    log: logger,
   });
   await migrateToLatest(database.db, database.engine);
   const seeded = await seedOnce(database.db, config.CONTENT_DIR);
@@ -34,6 +37,7 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
   const app = await buildApp({
     config,
     database,
+    loggerInstance: logger,
     renderer: await renderer(config),
     ...(serverFactory ? { serverFactory } : {}),
   });

@@ -8,23 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from "../../src/server/ops/overload.ts";
-import { type ServerProcess, startServer } from "../support/server-process.ts";
+import { pollUntil, type ServerProcess, startServer } from "../support/server-process.ts";
 
 const PAGE_OF_CONTENT = "/api/v1/teams/";
-
-/** Asks for `path` until the answer's status is `status`; fails after `limitMs`. */
-async function pollUntil(origin: string, path: string, status: number, limitMs = 8_000) {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const response = await fetch(`${origin}${path}`);
-    if (response.status === status) return response;
-    await response.arrayBuffer();
-    if (Date.now() > deadline) {
-      throw new Error(`${path} still answers ${response.status}, not ${status}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("a server process whose event loop falls behind", () => {
   const dir = mkdtempSync(join(tmpdir(), "overload-"));

@@ -28,7 +28,16 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   sqliteFile: string;
+  /** Where a lost PostgreSQL connection is reported; a process warning without it (the CLIs). */
+  log?: ConnectionLog;
 }
+
+/** What is reported of a lost connection: the driver's code and message, never its address. */
+interface ConnectionLog {
+  warn(details: { code: string | undefined; message: string }, message: string): void;
+}
+
+export const CONNECTION_LOST_MESSAGE = "database connection lost";
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
@@ -58,9 +67,38 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+const processWarning: ConnectionLog = {
+  warn: (details, message) =>
+    process.emitWarning(`${message}: ${details.message} (${details.code ?? "no code"})`),
+};
+
+/**
+ * A PostgreSQL connection that drops (terminated by an administrator, a
+ * restart or fail-over, an idle time-out, a proxy's reset) emits "error",
+ * which ends the process when nobody listens. Each connection gets a
+ * listener: the loss is reported once, with the driver's message and code
+ * (never the connection string). An idle connection is taken out of the pool
+ * by the pool itself; one in use fails its query, and the pool discards it
+ * when it comes back, as it can no longer run queries. The next request
+ * opens a fresh connection.
+ */
+function reportLostConnections(pool: pg.Pool, log: ConnectionLog): void {
+  pool.on("connect", (client) => {
+    let reported = false;
+    client.on("error", (error: Error & { code?: string }) => {
+      if (reported) return;
+      reported = true;
+      log.warn({ code: error.code, message: error.message }, CONNECTION_LOST_MESSAGE);
+    });
+  });
+  // The pool repeats an idle connection's error, already reported above.
+  pool.on("error", () => {});
+}
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    reportLostConnections(pool, options.log ?? processWarning);
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       engine: "postgres",
