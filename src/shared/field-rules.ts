@@ -8,13 +8,24 @@
  * without a dot in its domain, a name of spaces, a control character).
  */
 
+/**
+ * What a field may hold besides letters, marks, symbols, spaces and tabs:
+ * - "text", "email", "choice": one line, and no text-direction control;
+ * - "longtext": a visitor's comments, which may quote any text, so line
+ *   breaks of every kind and text-direction controls too;
+ * - "multiline": the firm's own text of several lines (a newsletter's body,
+ *   a note, a biography), published as it is written: line feeds and carriage
+ *   returns, but neither line nor paragraph separators (a line of the e-mail's
+ *   text to some readers and not to others) nor text-direction controls.
+ */
+export type FieldKind = "text" | "email" | "choice" | "longtext" | "multiline";
+
 export interface FieldRule {
   label: string;
   required: boolean;
   /** Counted after surrounding spaces are removed, as the server stores the value. */
   maxLength: number;
-  /** Only "longtext" (the comments) may hold line breaks and text-direction controls. */
-  kind: "text" | "email" | "choice" | "longtext";
+  kind: FieldKind;
   /** The accepted values of a "choice". */
   choices?: readonly string[];
 }
@@ -39,6 +50,9 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]
 /** What starts a new line: a one-line field is written on one line of a mail's text or header. */
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
+/** The line breaks no keyboard's Enter types: text of several lines keeps to line feeds. */
+const LINE_SEPARATOR = /[\u2028\u2029]/;
+
 /**
  * Bidirectional embeddings, overrides and isolates (U+202A–U+202E,
  * U+2066–U+2069): they reorder the text around them, so a name could read as
@@ -53,6 +67,7 @@ export const FIELD_REASONS = {
   notText: "must be text",
   controlCharacter: "must not contain control characters",
   lineBreak: "must be on one line",
+  lineSeparator: "must not contain line or paragraph separators",
   textDirection: "must not contain characters that change the direction of text",
   email: "is not a valid e-mail address",
   tooLong: (maxLength: number) => `must be at most ${maxLength} characters`,
@@ -69,7 +84,7 @@ export type FieldReasons = Record<string, string>;
 export function checkField(rule: FieldRule, value: string): string | null {
   const trimmed = value.trim();
   if (trimmed === "") return rule.required ? FIELD_REASONS.required : null;
-  const characters = characterReason(rule, trimmed);
+  const characters = characterReason(rule.kind, trimmed);
   if (characters) return characters;
   if (trimmed.length > rule.maxLength) return FIELD_REASONS.tooLong(rule.maxLength);
   if (rule.kind === "email" && !EMAIL_PATTERN.test(trimmed)) return FIELD_REASONS.email;
@@ -79,11 +94,19 @@ export function checkField(rule: FieldRule, value: string): string | null {
   return null;
 }
 
-/** The reason `value` holds a character its field may not hold, or null. */
-function characterReason(rule: FieldRule, value: string): string | null {
+/**
+ * The reason `value` holds a character a field of `kind` may not hold, or
+ * null: checkField's first test, and all the console's text fields ask of
+ * the rules (their emptiness and length are said in the console's words).
+ */
+export function characterReason(kind: FieldKind, value: string): string | null {
   if (CONTROL_CHARACTER.test(value)) return FIELD_REASONS.controlCharacter;
-  if (rule.kind === "longtext") return null;
-  if (LINE_BREAK.test(value)) return FIELD_REASONS.lineBreak;
+  if (kind === "longtext") return null;
+  if (kind === "multiline") {
+    if (LINE_SEPARATOR.test(value)) return FIELD_REASONS.lineSeparator;
+  } else if (LINE_BREAK.test(value)) {
+    return FIELD_REASONS.lineBreak;
+  }
   if (TEXT_DIRECTION_CONTROL.test(value)) return FIELD_REASONS.textDirection;
   return null;
 }

@@ -8,19 +8,21 @@ import { z } from "zod";
 /** The largest value of an integer column (PostgreSQL's `integer`). */
 export const LARGEST_ROW_ID = 2_147_483_647;
 
+/** An id as a JSON body's number carries it. */
+export const rowNumberSchema = z
+  .number({ error: "must be a whole number" })
+  .int("must be a whole number")
+  .min(1, "must be 1 or more")
+  .max(LARGEST_ROW_ID, "names no record");
+
 /**
- * Written in digits only: Number() would also read `0x10` as 16 and `1e3` as
- * 1000, so one row would answer to many spellings of its id.
+ * An id as a path or a token carries it too, in digits only: Number() would
+ * also read `0x10` as 16 and `1e3` as 1000, so one row would answer to many
+ * spellings of its id.
  */
 export const rowIdSchema = z
   .union([z.number(), z.string().regex(/^\d+$/, "must be a whole number").transform(Number)])
-  .pipe(
-    z
-      .number()
-      .int("must be a whole number")
-      .min(1, "must be 1 or more")
-      .max(LARGEST_ROW_ID, "names no record"),
-  );
+  .pipe(rowNumberSchema);
 
 /** A path's `:id` parameter. */
 export const idParamsSchema = z.object({ id: rowIdSchema });

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { CONTENT_CATEGORIES } from "./content.ts";
-import { checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
+import { characterReason, checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
 import { INQUIRY_FIELDS, INQUIRY_TYPES } from "./inquiry.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "./subscription.ts";
 
@@ -24,6 +24,19 @@ function checkedText(rule: FieldRule) {
       const reason = checkField(rule, value);
       if (reason) context.addIssue({ code: "custom", message: reason });
     });
+}
+
+/**
+ * A text of the console (or the seed it edits): a string holding only the
+ * characters the shared rules allow a field of `kind`, in their words; the
+ * schema built on it says emptiness and length in the console's own words.
+ * `error` is said when the value is missing or not a string.
+ */
+export function ruledText(kind: "text" | "multiline", error?: string) {
+  return z.string(error === undefined ? undefined : { error }).superRefine((value, context) => {
+    const reason = characterReason(kind, value);
+    if (reason) context.addIssue({ code: "custom", message: reason });
+  });
 }
 
 function fieldSchema(rule: FieldRule) {

@@ -9,6 +9,7 @@
  * carries no Zod.
  */
 import { z } from "zod";
+import { ruledText } from "./schemas.ts";
 
 export const SITE_FACT_KEYS = [
   "mission",
@@ -26,20 +27,20 @@ export const SITE_FACT_MAX = {
   contactInvitation: 400,
 } as const;
 
-/** One paragraph of the page: line breaks and runs of spaces become one space. */
+/**
+ * One paragraph of the page, typed in a text area: line breaks and runs of
+ * spaces become one space.
+ */
 const paragraph = (what: string, max: number) =>
-  z
-    .string({ error: `Enter ${what}.` })
+  ruledText("multiline", `Enter ${what}.`)
     .transform((value) => value.replace(/\s+/g, " ").trim())
     .pipe(z.string().min(1, `Enter ${what}.`).max(max, `Keep it to ${max} characters.`));
 
-const contactEmail = z
-  .string({ error: "Enter an e-mail address." })
+const contactEmail = ruledText("text", "Enter an e-mail address.")
   .trim()
   .pipe(z.email("Enter an e-mail address, e.g. hello@firm.example.").max(254));
 
-const networkUrl = z
-  .string({ error: "Enter the address of the firm's page." })
+const networkUrl = ruledText("text", "Enter the address of the firm's page.")
   .trim()
   .pipe(
     z

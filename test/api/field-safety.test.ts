@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVALID_LINK_MESSAGE } from "../../src/server/api/unsubscribe.ts";
 import { formService } from "../../src/server/forms/service.ts";
-import { checkField, FIELD_REASONS } from "../../src/shared/field-rules.ts";
+import { characterReason, checkField, FIELD_REASONS } from "../../src/shared/field-rules.ts";
 import {
   checkInquiry,
   INQUIRY_FIELDS,
@@ -97,6 +97,37 @@ describe("the shared rules refuse hostile characters", () => {
     expect(checkField(SUBSCRIBE_EMAIL_RULE, "jane@example.com\r\nBcc: x@example.com")).toBe(
       FIELD_REASONS.lineBreak,
     );
+  });
+});
+
+/**
+ * The console's text (its schemas ask characterReason): one line, or several
+ * (a newsletter's body, a note), which keep line feeds and tabs but, being
+ * published, take neither separators nor direction controls.
+ */
+describe("the console's text keeps to the same rules", () => {
+  it.each([
+    ["NUL", "text", "a\u0000b", controlCharacter],
+    ["NUL", "multiline", "a\u0000b", controlCharacter],
+    ["a bell", "multiline", "a\u0007b", controlCharacter],
+    ["a C1 next line", "multiline", "a\u0085b", controlCharacter],
+    ["a line feed", "text", "Cloud costs\nBcc: everyone@example.com", lineBreak],
+    ["a line separator", "text", "a\u2028b", lineBreak],
+    ["a line separator", "multiline", "a\u2028b", FIELD_REASONS.lineSeparator],
+    ["a paragraph separator", "multiline", "a\u2029b", FIELD_REASONS.lineSeparator],
+    ["a right-to-left override", "text", "Invoice \u202Efdp.exe", textDirection],
+    ["a right-to-left override", "multiline", "One\nInvoice \u202Efdp.exe", textDirection],
+    ["an isolate", "multiline", "a\u2067b\u2069", textDirection],
+  ] as const)("refuses %s in %s", (_case, kind, value, reason) => {
+    expect(characterReason(kind, value)).toBe(reason);
+  });
+
+  it.each([
+    ["text", "Zoë’s “cloud” costs — Łódź, 東京, שלום\u200F 👩🏽‍💻"],
+    ["text", "Grace\tAnn"],
+    ["multiline", "# Heading\r\n\n\tindented\n- a list’s line — 🚀"],
+  ] as const)("accepts in %s: %j", (kind, value) => {
+    expect(characterReason(kind, value)).toBeNull();
   });
 });
 

@@ -4,9 +4,11 @@
  * is answered with a 4xx (a JSON {message} on API paths, the 404 page or a
  * form's page elsewhere) or with what it asked for, never a 5xx; a valid but
  * unusual value is stored byte for byte; a refused request leaves the
- * inquiries, subscriptions and outbox as they were. The cases inject cannot
- * send (bytes that are not UTF-8 in the request line, a body cut short, a
- * URL beyond Node's header limit) go over a real socket.
+ * inquiries, subscriptions and outbox as they were, and the console's tables
+ * too. Every console write (the server's own list of routes) has its fields
+ * broken one at a time, each answered with a 400 naming the field. The cases
+ * inject cannot send (bytes that are not UTF-8 in the request line, a body
+ * cut short, a URL beyond Node's header limit) go over a real socket.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
@@ -26,6 +28,7 @@ import {
   type HostileCase,
   hostileCases,
   OUTSIDE_FILE,
+  unlistedConsoleWrites,
 } from "../support/hostile.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
@@ -58,8 +61,21 @@ function staticRoots(): Record<string, string> {
   return { STATIC_DIR: site, MEDIA_DIR: media, ADMIN_DIR: admin };
 }
 
-const WRITTEN_TABLES = ["inquiries", "subscriptions", "outbox"] as const;
+/** What the site's and the console's writes fill; a stored case adds a row to the first three. */
+const WRITTEN_TABLES = [
+  "inquiries",
+  "subscriptions",
+  "outbox",
+  "campaigns",
+  "inquiry_notes",
+  "content_versions",
+  "site_facts",
+  "users",
+  "audit_log",
+] as const;
 type WrittenTable = (typeof WRITTEN_TABLES)[number];
+/** Signing in, even wrongly, and exporting are audited: the log is held still only for field refusals. */
+const AUDITED_ANYWAY: WrittenTable = "audit_log";
 
 /** What a case is answered, whether by inject or over a socket. */
 interface Answer {
@@ -260,6 +276,19 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     return `a ${status} that is neither a JSON {message} nor the 404 page`;
   }
 
+  /** Why the answer to a field's refusal is not a 400 naming the field, or null. */
+  function invalidProblem(field: string, response: Answer): string | null {
+    const body = response.body.slice(0, 200);
+    if (response.statusCode !== 400) return `status ${response.statusCode}: ${body}`;
+    const { message, fields } = JSON.parse(response.body) as {
+      message?: string;
+      fields?: Record<string, string>;
+    };
+    if (typeof fields?.[field] !== "string") return `no reason for ${field}: ${body}`;
+    if (!message?.includes(field)) return `a message not naming ${field}: ${body}`;
+    return null;
+  }
+
   /** Why the answer to a case is wrong (a 5xx, a leak, a wrong status, a changed table), or null. */
   async function problemOf(c: HostileCase): Promise<string | null> {
     const before = await counts();
@@ -275,6 +304,9 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
       if (problem) return problem;
     } else if (outcome.kind === "served") {
       if (response.statusCode !== outcome.status) return `status ${response.statusCode}`;
+    } else if (outcome.kind === "invalid") {
+      const problem = invalidProblem(outcome.field, response);
+      if (problem) return problem;
     } else if (outcome.kind === "answered") {
       const problem = response.statusCode >= 400 ? refusalProblem(c, response) : null;
       if (problem) return problem;
@@ -291,6 +323,7 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
       const stored: unknown = Object.values(row)[0];
       if (stored !== outcome.value) return `stored ${JSON.stringify(stored)}`;
     }
+    if (outcome.kind !== "invalid") expected[AUDITED_ANYWAY] = after[AUDITED_ANYWAY];
     if (JSON.stringify(after) !== JSON.stringify(expected)) {
       return `rows ${JSON.stringify(before)} became ${JSON.stringify(after)}`;
     }
@@ -323,6 +356,12 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
     const cases = consoleRouteCases(t.app.consoleRoutes);
     expect(cases.length).toBeGreaterThan(100);
     expect(await run(cases)).toEqual([]);
+  });
+
+  it("every console write has its body's cases: none is left out, none is listed in vain", () => {
+    const writes = t.app.consoleRoutes.filter((route) => route.method !== "GET");
+    expect(writes.length).toBeGreaterThan(40);
+    expect(unlistedConsoleWrites(t.app.consoleRoutes)).toEqual({ unlisted: [], stale: [] });
   });
 
   describe("over a real socket", () => {

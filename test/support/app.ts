@@ -8,6 +8,7 @@ import { type App, buildApp } from "../../src/server/app.ts";
 import { type Config, loadConfig } from "../../src/server/config.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
 import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import type { Database } from "../../src/server/db/schema.ts";
 import { seedOnce } from "../../src/server/db/seed.ts";
 import type { PageRenderer } from "../../src/server/pages/renderer.ts";
 import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
@@ -135,10 +136,7 @@ export function post(
 }
 
 /** How many rows a table of a written thing holds (to show what a request stored, or did not). */
-export async function countRows(
-  database: DatabaseHandle,
-  table: "inquiries" | "subscriptions" | "outbox",
-): Promise<number> {
+export async function countRows(database: DatabaseHandle, table: keyof Database): Promise<number> {
   const { n } = await database.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as("n"))

@@ -6,6 +6,8 @@
  * refuse it with a 4xx, serve the page or list it asked for, or store the
  * unusual but valid value it carries exactly as sent.
  */
+import { CONTENT_LISTS, CONTENT_PATHS, LIST_SPECS } from "../../src/shared/admin/content.ts";
+import { SITE_FACT_FIELDS, SITE_FACTS_PATHS } from "../../src/shared/admin/site-facts.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../src/shared/inquiry.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
 import { PAGE_PATHS } from "../../src/shared/routes.ts";
@@ -19,6 +21,8 @@ export type Expectation =
   | { kind: "refused" }
   /** The resource asked for, despite the oddities around it (a page with a strange query string). */
   | { kind: "served"; status: number }
+  /** A 400 in the console's refusal shape, {message, fields}, naming `field`; nothing written, not even to the audit log. */
+  | { kind: "invalid"; field: string }
   /** Served or refused (a filter the route may ignore or refuse), but never a failure of the server. */
   | { kind: "answered" }
   /** Accepted, and `value` is in `column` of the newest row of `table`, byte for byte. */
@@ -804,13 +808,232 @@ function consoleCases(): HostileCase[] {
       headers: { "content-type": "multipart/form-data; boundary=x" },
       payload: "--x--\r\n",
     }),
+    // The searches are text like any other: each refused character is a 400 naming its parameter.
+    ...[
+      ["/api/admin/audit", "q"],
+      ["/api/admin/audit", "action"],
+      ["/api/admin/inquiries", "q"],
+      ["/api/admin/inquiries/export.csv", "q"],
+      ["/api/admin/subscribers", "q"],
+      ["/api/admin/subscribers/export.csv", "q"],
+    ].flatMap(([path, parameter = ""]) =>
+      BAD_CHARACTERS.map(([name, character]) =>
+        owner(
+          `${name} in ${parameter}`,
+          "GET",
+          `${path}?${new URLSearchParams({ [parameter]: amid("plain words", character) })}`,
+          { expect: { kind: "invalid", field: parameter } },
+        ),
+      ),
+    ),
   ];
+}
+
+/** Numbers no id can be: beyond an integer column (PostgreSQL fails the whole query on one, SQLite finds no row), or below 1. */
+export const OUT_OF_RANGE_IDS = [2_147_483_648, 4_294_967_296, -1];
+
+/** A console write's body: a valid one, and which of its fields are several lines or secrets. */
+export interface ConsoleWrite {
+  /** A body each of whose values is valid on its own (null: the route takes none). */
+  body: Record<string, unknown> | null;
+  /** Text of several lines: line breaks are its own, so only the other characters are refused. */
+  multiline?: readonly string[];
+  /**
+   * Passwords and codes: hashed or compared, never stored nor shown, so any
+   * character may be part of one; the suite sends them nothing but shapes.
+   */
+  secret?: readonly string[];
+}
+
+/** A valid value for each field the console's bodies name; any other text field takes "Plain words". */
+const CONSOLE_VALUES: Record<string, string> = {
+  email: "someone@firm.example",
+  password: "a long enough password",
+  currentPassword: "a long enough password",
+  newPassword: "another long enough password",
+  confirmation: "a long enough password",
+  code: "123456",
+  token: SIGNATURE,
+  status: "new",
+  role: "viewer",
+  at: "2099-01-01T00:00:00.000Z",
+  slug: "a-hostile-slug",
+  imagePath: "a.webp",
+  contactEmail: "hello@firm.example",
+  networkUrl: "https://www.linkedin.com/company/firm",
+};
+const consoleValue = (field: string) => CONSOLE_VALUES[field] ?? "Plain words";
+const valuesOf = (fields: readonly string[]) =>
+  Object.fromEntries(fields.map((field) => [field, consoleValue(field)]));
+/** The fields a form shows as a text area: text of several lines. */
+const multilineOf = (fields: readonly { name: string; rows?: number }[]) =>
+  fields.filter((field) => field.rows).map((field) => field.name);
+
+function contentWrites(): Record<string, ConsoleWrite> {
+  const writes: Record<string, ConsoleWrite> = {};
+  for (const list of CONTENT_LISTS) {
+    const spec = LIST_SPECS[list];
+    const fields = valuesOf([
+      ...spec.fields.map((field) => field.name),
+      ...(spec.image ? ["imagePath"] : []),
+    ]);
+    const multiline = multilineOf(spec.fields);
+    writes[`POST ${CONTENT_PATHS.list(list)}`] = { body: { fields, hidden: false }, multiline };
+    writes[`PUT ${CONTENT_PATHS.entry(list, ":id")}`] = {
+      body: { fields, hidden: false, version: 1 },
+      multiline,
+    };
+    writes[`PUT ${CONTENT_PATHS.order(list)}`] = { body: { orderVersion: 1, ids: [1, 2] } };
+    writes[`PUT ${CONTENT_PATHS.visibility(list, ":id")}`] = {
+      body: { hidden: true, version: 1 },
+    };
+    writes[`POST ${CONTENT_PATHS.restore(list, ":id", ":version")}`] = { body: { version: 1 } };
+  }
+  writes[`PUT ${SITE_FACTS_PATHS.facts}`] = {
+    body: { fields: valuesOf(SITE_FACT_FIELDS.map((field) => field.name)), version: 1 },
+    multiline: multilineOf(SITE_FACT_FIELDS),
+  };
+  writes[`POST ${SITE_FACTS_PATHS.restore(":version")}`] = { body: { version: 1 } };
+  return writes;
+}
+
+/**
+ * Every console write, by "METHOD path" as the server registers it. The
+ * suite checks this list against the routes the server has: a write added
+ * without its entry here fails the suite rather than escape it.
+ */
+export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
+  "POST /api/admin/session": {
+    body: valuesOf(["email", "password", "code"]),
+    secret: ["password"],
+  },
+  "DELETE /api/admin/session": { body: null },
+  "DELETE /api/admin/sessions": { body: null },
+  "POST /api/admin/password-reset": { body: valuesOf(["email"]) },
+  "POST /api/admin/password": { body: valuesOf(["token", "password"]), secret: ["password"] },
+  "PUT /api/admin/inquiries/:id/status": { body: valuesOf(["status"]) },
+  "PUT /api/admin/inquiries/:id/assignee": { body: { assigneeId: 1 } },
+  "POST /api/admin/inquiries/:id/notes": { body: valuesOf(["body"]), multiline: ["body"] },
+  "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
+  "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },
+  "POST /api/admin/newsletter": {
+    body: valuesOf(["title", "slug", "summary", "body"]),
+    multiline: ["summary", "body"],
+  },
+  "PUT /api/admin/newsletter/:id": {
+    body: { ...valuesOf(["title", "slug", "summary", "body"]), version: 1 },
+    multiline: ["summary", "body"],
+  },
+  "DELETE /api/admin/newsletter/:id": { body: null },
+  "POST /api/admin/newsletter/:id/test": { body: null },
+  "POST /api/admin/newsletter/:id/send": { body: valuesOf(["at"]) },
+  "POST /api/admin/newsletter/:id/unschedule": { body: null },
+  "POST /api/admin/newsletter/:id/pause": { body: null },
+  "POST /api/admin/newsletter/:id/resume": { body: null },
+  "POST /api/admin/newsletter/:id/cancel": { body: null },
+  ...contentWrites(),
+  // A picture: multipart, its cases in consoleCases().
+  "POST /api/admin/media": { body: null },
+  "PUT /api/admin/account/password": {
+    body: valuesOf(["currentPassword", "newPassword"]),
+    secret: ["currentPassword", "newPassword"],
+  },
+  "POST /api/admin/account/second-factor": { body: null },
+  // The code is compared with the authenticator's, spaces typed in it removed.
+  "POST /api/admin/account/second-factor/confirm": { body: valuesOf(["code"]), secret: ["code"] },
+  "DELETE /api/admin/account/second-factor": {
+    body: valuesOf(["confirmation"]),
+    secret: ["confirmation"],
+  },
+  "POST /api/admin/people": { body: { ...valuesOf(["email", "name"]), role: "viewer" } },
+  "POST /api/admin/people/:id/invitation": { body: null },
+  "PATCH /api/admin/people/:id": { body: valuesOf(["role"]) },
+  "DELETE /api/admin/people/:id": { body: null },
+  "PUT /api/admin/settings/second-factor": { body: { required: false } },
+};
+
+/** The console's writes among `routes` that CONSOLE_WRITES does not list, and its entries no route has. */
+export function unlistedConsoleWrites(routes: readonly { method: string; url: string }[]): {
+  unlisted: string[];
+  stale: string[];
+} {
+  const writes = routes
+    .filter((route) => route.method !== "GET")
+    .map((route) => `${route.method} ${route.url}`);
+  return {
+    unlisted: writes.filter((write) => !(write in CONSOLE_WRITES)),
+    stale: Object.keys(CONSOLE_WRITES).filter((write) => !writes.includes(write)),
+  };
+}
+
+/** Line breaks a field of several lines keeps; every other bad character is refused in any field. */
+const LINE_BREAK_CASES = ["CR LF", "a lone LF", "a lone CR"];
+
+/** A text field's value broken by each bad character, or an id field's by each id out of range. */
+function brokenValues(
+  field: string,
+  value: unknown,
+  write: ConsoleWrite,
+): [name: string, broken: unknown][] {
+  if (write.secret?.includes(field)) return [];
+  if (typeof value === "string") {
+    const multiline = write.multiline?.includes(field) ?? false;
+    return BAD_CHARACTERS.filter(([name]) => !multiline || !LINE_BREAK_CASES.includes(name)).map(
+      ([name, character]) => [name, amid(value, character)],
+    );
+  }
+  if (typeof value === "number") return OUT_OF_RANGE_IDS.map((id) => [`id ${id}`, id]);
+  if (Array.isArray(value)) return OUT_OF_RANGE_IDS.map((id) => [`id ${id}`, [...value, id]]);
+  return [];
+}
+
+/**
+ * The console's field cases for one write: each text field of its body with
+ * each character the shared rules refuse (field-rules.ts), each id with a
+ * number no row can have, each path parameter out of range. Each is a 400
+ * naming its field, and nothing is written.
+ */
+function consoleFieldCases(method: string, url: string, write: ConsoleWrite): HostileCase[] {
+  const cases: HostileCase[] = [];
+  const invalid = (name: string, path: string, field: string, body?: unknown): HostileCase => ({
+    name: `console ${method} ${path}: ${name} in ${field}`,
+    sender: "owner",
+    method: method as HostileCase["method"],
+    url: path,
+    ...(body === undefined ? {} : { headers: JSON_TYPE, payload: json(body) }),
+    expect: { kind: "invalid", field },
+  });
+  const params = url.match(/:[A-Za-z]+/g) ?? [];
+  const withIds = url.replace(/:[A-Za-z]+/g, "999999");
+  const body = write.body ?? undefined;
+  for (const param of params) {
+    for (const id of OUT_OF_RANGE_IDS) {
+      const path = url.replace(param, String(id)).replace(/:[A-Za-z]+/g, "999999");
+      cases.push(invalid(`id ${id}`, path, param.slice(1), body));
+    }
+  }
+  if (!write.body) return cases;
+  for (const [key, value] of Object.entries(write.body)) {
+    // A record's fields are one object; each is named by its own name.
+    const nested =
+      key === "fields" && typeof value === "object" && value ? Object.entries(value) : null;
+    for (const [field, fieldValue] of nested ?? [[key, value]]) {
+      for (const [name, broken] of brokenValues(field, fieldValue, write)) {
+        const sent = nested
+          ? { ...write.body, fields: { ...(value as object), [field]: broken } }
+          : { ...write.body, [field]: broken };
+        cases.push(invalid(name, withIds, field, sent));
+      }
+    }
+  }
+  return cases;
 }
 
 /**
  * The console's routes meet these for every write (the route list is the
- * server's own, app.consoleRoutes): bodies no route accepts, and ids that
- * name no row in every id parameter.
+ * server's own, app.consoleRoutes): bodies no route accepts, ids that name
+ * no row in every id parameter, and each field of CONSOLE_WRITES's bodies
+ * broken as consoleFieldCases says.
  */
 export function consoleRouteCases(
   routes: readonly { method: string; url: string }[],
@@ -836,6 +1059,8 @@ export function consoleRouteCases(
         });
       }
     }
+    const write = CONSOLE_WRITES[`${route.method} ${route.url}`];
+    cases.push(...consoleFieldCases(route.method, route.url, write ?? { body: null }));
     if (route.method === "GET" || route.url === "/api/admin/media") continue;
     for (const [name, body] of [MALFORMED_JSON[1], MALFORMED_JSON[2], WRONG_SHAPES[7]] as [
       string,

@@ -28,7 +28,12 @@ export function describeValidationError(
   const fields: Record<string, string> = {};
   const general: string[] = [];
   for (const issue of issues) {
-    const field = issue.instancePath.split("/")[1];
+    // A field is named by its own name, however deep (a console record's
+    // fields are one object): the innermost key, not an array's index.
+    const field = issue.instancePath
+      .split("/")
+      .filter((key) => key && !/^\d+$/.test(key))
+      .at(-1);
     const reason = issue.message ?? "is not valid";
     if (issue.keyword === "unrecognized_keys") {
       for (const key of issue.params.keys as string[]) fields[key] ??= "is not an accepted field";

@@ -3,6 +3,7 @@
  * range, a page) and the page of entries the server answers with.
  */
 import { z } from "zod";
+import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
 
 export const AUDIT_PATH = `${ADMIN_API}/audit`;
@@ -10,8 +11,7 @@ export const AUDIT_PATH = `${ADMIN_API}/audit`;
 export const AUDIT_PAGE_SIZE = 50;
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  ruledText("text")
     .trim()
     .max(max, `Use at most ${max} characters.`)
     .transform((value) => value || undefined)

@@ -7,7 +7,10 @@
 import { z } from "zod";
 import { CATEGORIES_WITH_IMAGES, type ContentCategory } from "../content.ts";
 import { ANCHORS, ROUTES } from "../routes.ts";
+import { rowNumberSchema } from "../row-id.ts";
+import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import { loadedVersionSchema, orderVersionSchema } from "./record-version.ts";
 
 export const CONTENT_API = `${ADMIN_API}/content`;
 export const MEDIA_API = `${ADMIN_API}/media`;
@@ -78,9 +81,9 @@ export const uploadQuerySchema = z.object({ kind: z.enum(IMAGE_KINDS) });
 
 // ---- Fields ----
 
-const text = (what: string, max: number) =>
-  z
-    .string()
+/** A text the form shows as one line, or as a text area ("multiline"). */
+const text = (what: string, max: number, kind: "text" | "multiline" = "text") =>
+  ruledText(kind)
     .transform((value) => value.replace(/\r\n?/g, "\n").trim())
     .pipe(z.string().min(1, `Enter ${what}.`).max(max, `Keep it to ${max} characters.`));
 
@@ -101,22 +104,22 @@ const slug = z
 const teamFields = z.strictObject({
   fullname: text("the full name", 120),
   title: text("the job title", 160),
-  bio: text("a short biography", 2000),
+  bio: text("a short biography", 2000, "multiline"),
   imagePath,
 });
 const itemFields = z.strictObject({
   name: text("a name", 120),
-  description: text("a description", 1000),
+  description: text("a description", 1000, "multiline"),
 });
 const itemWithImageFields = itemFields.extend({ imagePath });
 /** A case study's sections: paragraphs separated by a blank line. */
 const caseStudyFields = z.strictObject({
   slug,
   title: text("a title", 160),
-  summary: text("a summary", 600),
-  opportunity: text("the opportunity", 20_000),
-  solution: text("the solution", 20_000),
-  work: text("the work", 20_000),
+  summary: text("a summary", 600, "multiline"),
+  opportunity: text("the opportunity", 20_000, "multiline"),
+  solution: text("the solution", 20_000, "multiline"),
+  work: text("the work", 20_000, "multiline"),
 });
 
 export interface FieldSpec {
@@ -268,8 +271,6 @@ export const listAnswerSchema = z.object({
 });
 export type ListAnswer = z.infer<typeof listAnswerSchema>;
 
-const loadedVersion = z.number({ error: "is required" }).int().min(1);
-
 /** Creating a record: its fields and whether it starts hidden. */
 export function createSchemaOf(spec: ListSpec) {
   return z.strictObject({ fields: spec.schema, hidden: z.boolean() });
@@ -277,17 +278,20 @@ export function createSchemaOf(spec: ListSpec) {
 
 /** Saving a record: also the version the editor loaded (a stale one is refused). */
 export function saveSchemaOf(spec: ListSpec) {
-  return z.strictObject({ fields: spec.schema, hidden: z.boolean(), version: loadedVersion });
+  return z.strictObject({ fields: spec.schema, hidden: z.boolean(), version: loadedVersionSchema });
 }
 
-export const visibilitySchema = z.strictObject({ hidden: z.boolean(), version: loadedVersion });
+export const visibilitySchema = z.strictObject({
+  hidden: z.boolean(),
+  version: loadedVersionSchema,
+});
 
-export const restoreSchema = z.strictObject({ version: loadedVersion });
+export const restoreSchema = z.strictObject({ version: loadedVersionSchema });
 
 export const reorderSchema = z.strictObject({
-  orderVersion: z.number().int().min(0),
+  orderVersion: orderVersionSchema,
   ids: z
-    .array(z.number().int().positive())
+    .array(rowNumberSchema)
     .min(1)
     .max(500)
     .refine((ids) => new Set(ids).size === ids.length, "names a record twice"),

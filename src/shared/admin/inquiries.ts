@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { INQUIRY_TYPES } from "../inquiry.ts";
-import { idParamsSchema } from "../row-id.ts";
+import { idParamsSchema, rowNumberSchema } from "../row-id.ts";
+import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
 
 const ROOT = `${ADMIN_API}/inquiries`;
@@ -56,7 +57,10 @@ export const INBOX_TEXTS = {
 export const inquiryFilterSchema = z.object({
   type: z.enum(INQUIRY_TYPES, { error: "is not an inquiry type" }).optional(),
   status: z.enum(INQUIRY_STATUSES, { error: "is not a status" }).optional(),
-  q: z.string().trim().max(SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`).optional(),
+  q: ruledText("text")
+    .trim()
+    .max(SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`)
+    .optional(),
 });
 export type InquiryFilter = z.infer<typeof inquiryFilterSchema>;
 
@@ -74,12 +78,15 @@ export type StatusChange = z.infer<typeof statusChangeSchema>;
 
 /** Whom to assign to: a console account's id, or null to unassign. */
 export const assignmentSchema = z.strictObject({
-  assigneeId: z.number().int().positive().nullable(),
+  assigneeId: rowNumberSchema.nullable(),
 });
 export type Assignment = z.infer<typeof assignmentSchema>;
 
 export const noteSchema = z.strictObject({
-  body: z.string().trim().min(1, INBOX_TEXTS.noteEmpty).max(NOTE_MAX, INBOX_TEXTS.noteTooLong),
+  body: ruledText("multiline")
+    .trim()
+    .min(1, INBOX_TEXTS.noteEmpty)
+    .max(NOTE_MAX, INBOX_TEXTS.noteTooLong),
 });
 export type NewNote = z.infer<typeof noteSchema>;
 

@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
+import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import { loadedVersionSchema } from "./record-version.ts";
 
 const BASE = `${ADMIN_API}/newsletter`;
 
@@ -90,30 +92,33 @@ export function slugify(title: string): string {
     .replace(/-+$/, "");
 }
 
-const text = (label: string, max: number) =>
-  z
-    .string()
+/**
+ * The title is one line (it becomes every copy's Subject); the summary and
+ * the Markdown body may run over several.
+ */
+const text = (label: string, max: number, kind: "text" | "multiline") =>
+  ruledText(kind)
     .trim()
     .min(1, `Write the ${label}.`)
     .max(max, `Keep the ${label} to ${max.toLocaleString("en")} characters or fewer.`);
 
 /** What the editor writes: the fields of the form. */
 export const campaignDraftSchema = z.object({
-  title: text("title", CAMPAIGN_LIMITS.title),
+  title: text("title", CAMPAIGN_LIMITS.title, "text"),
   slug: z
     .string()
     .trim()
     .min(1, "Write the address, e.g. cloud-costs-in-2026.")
     .max(CAMPAIGN_LIMITS.slug, `Keep the address to ${CAMPAIGN_LIMITS.slug} characters or fewer.`)
     .regex(SLUG_PATTERN, "Use lower-case letters, digits and single hyphens only."),
-  summary: text("summary", CAMPAIGN_LIMITS.summary),
-  body: text("body", CAMPAIGN_LIMITS.body),
+  summary: text("summary", CAMPAIGN_LIMITS.summary, "multiline"),
+  body: text("body", CAMPAIGN_LIMITS.body, "multiline"),
 });
 export type CampaignDraft = z.infer<typeof campaignDraftSchema>;
 
 /** A save names the version it was edited from; a stale one is refused with 409. */
 export const campaignUpdateSchema = campaignDraftSchema.extend({
-  version: z.number().int().min(1),
+  version: loadedVersionSchema,
 });
 export type CampaignUpdate = z.infer<typeof campaignUpdateSchema>;
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
+import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
 import { ROLES } from "./roles.ts";
 
@@ -48,8 +49,7 @@ export const peopleListSchema = z.object({ people: z.array(personSchema) });
 
 export const inviteSchema = z.object({
   email: z.email("Enter an e-mail address.").max(254).toLowerCase(),
-  name: z
-    .string()
+  name: ruledText("text")
     .trim()
     .min(1, "Enter the person’s name.")
     .max(120, "Use at most 120 characters."),

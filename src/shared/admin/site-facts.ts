@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ROUTES } from "../routes.ts";
 import { SITE_FACT_MAX, type SiteFactKey, siteFactsSchema } from "../site-facts.ts";
 import { CONTENT_API, type FieldSpec } from "./content.ts";
+import { loadedVersionSchema } from "./record-version.ts";
 
 const SITE_FACTS_API = `${CONTENT_API}/site-facts`;
 
@@ -61,8 +62,6 @@ export const SITE_FACT_FIELDS: (FieldSpec & { name: SiteFactKey; type?: "email" 
 
 // ---- Payloads and answers ----
 
-const loadedVersion = z.number({ error: "is required" }).int().min(1);
-
 /** The facts as the console shows them, with their version. */
 export const siteFactsAnswerSchema = z.object({
   version: z.number().int(),
@@ -74,10 +73,10 @@ export type SiteFactsAnswer = z.infer<typeof siteFactsAnswerSchema>;
 /** Saving the facts: all five, and the version the editor loaded (a stale one is refused). */
 export const siteFactsSaveSchema = z.strictObject({
   fields: siteFactsSchema,
-  version: loadedVersion,
+  version: loadedVersionSchema,
 });
 
-export const siteFactsRestoreSchema = z.strictObject({ version: loadedVersion });
+export const siteFactsRestoreSchema = z.strictObject({ version: loadedVersionSchema });
 
 export const siteFactsVersionSchema = z.object({
   version: z.number().int(),

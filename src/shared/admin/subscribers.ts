@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
+import { ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 
@@ -75,7 +76,10 @@ export const STATUS_LABELS: Record<StatusFilter, string> = {
 
 /** The list's filter, as the URL's query carries it (list and export alike). */
 export const subscriberFilterSchema = z.object({
-  q: z.string().trim().max(EMAIL_MAX_LENGTH, "Search for at most 254 characters.").default(""),
+  q: ruledText("text")
+    .trim()
+    .max(EMAIL_MAX_LENGTH, "Search for at most 254 characters.")
+    .default(""),
   status: z.enum(STATUS_FILTERS).catch("all"),
 });
 export type SubscriberFilter = z.infer<typeof subscriberFilterSchema>;
@@ -151,8 +155,7 @@ export const SUBSCRIBER_TEXTS = {
 
 /** The erasure's confirmation: the person types the address they mean to erase. */
 export const eraseSubscriberSchema = z.object({
-  email: z
-    .string()
+  email: ruledText("text")
     .trim()
     .toLowerCase()
     .min(1, "Type the address to confirm.")
