@@ -29,6 +29,7 @@ import mail from "./mail/plugin.ts";
 import newsletter from "./newsletter/plugin.ts";
 import gracefulClose from "./ops/graceful-close.ts";
 import health from "./ops/health.ts";
+import { privateLoggerSettings } from "./ops/logger.ts";
 import overload from "./ops/overload.ts";
 import { serverTimeouts } from "./ops/timeouts.ts";
 import crawlers from "./pages/crawlers.ts";
@@ -68,7 +69,9 @@ export async function buildApp({
 }: AppOptions) {
   const app = Fastify({
     ...(serverFactory ? { serverFactory } : {}),
-    ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: config.LOG_LEVEL } }),
+    ...(loggerInstance
+      ? { loggerInstance }
+      : { logger: privateLoggerSettings(logger ?? { level: config.LOG_LEVEL }) }),
     trustProxy: proxyTrust(config.TRUST_PROXY),
     ...serverTimeouts(config),
     // A request arriving on an open connection while the server closes is

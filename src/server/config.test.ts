@@ -75,4 +75,49 @@ describe("loadConfig", () => {
     ).toBe("https://www.firm.example");
     expect(loadConfig({ NODE_ENV: "development" }).PUBLIC_ORIGIN).toBe("http://localhost:3000");
   });
+
+  /** The one line a refusal prints, for the variables given. */
+  function refusal(env: Record<string, string>): string {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+    throw new Error("the configuration was accepted");
+  }
+
+  it.each([
+    [
+      "SMTP_URL",
+      "http://apikey:SuperSecret123@smtp.example.com",
+      "http://apikey:***@smtp.example.com",
+    ],
+    [
+      "DATABASE_URL",
+      "mysql://site:SuperSecret123@db.internal:3306/site",
+      "mysql://site:***@db.internal:3306/site",
+    ],
+    [
+      "REDIS_URL",
+      "http://default:SuperSecret123@redis.internal:6379",
+      "http://default:***@redis.internal:6379",
+    ],
+    ["REDIS_URL", "redis://:SuperSecret123@", ":***@"],
+    ["SMTP_URL", "smtp//apikey:SuperSecret123@smtp.example.com", "apikey:***@smtp.example.com"],
+    ["SMTP_URL", "smtp://apikey:Super/Secret@123@smtp.example.com", "apikey:***@smtp.example.com"],
+    ["DATABASE_URL", "mysql://db.internal/site?user=site&password=SuperSecret123", "password=***"],
+  ])("names %s and its rule but masks the password in %s", (name, value, masked) => {
+    const line = refusal({ [name]: value });
+    expect(line).toMatch(new RegExp(`^Invalid environment variable ${name}=".*": \\S`));
+    expect(line).toContain(masked);
+    expect(line).not.toMatch(/Secret|123/);
+  });
+
+  it("names UNSUBSCRIBE_SECRET and its rule but never shows its value, not even in part", () => {
+    const line = refusal({ UNSUBSCRIBE_SECRET: "SuperSecret123" });
+    expect(line).toBe(
+      "Invalid environment variable UNSUBSCRIBE_SECRET (value hidden): must be at least 32 characters",
+    );
+  });
 });

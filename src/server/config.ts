@@ -187,6 +187,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? "environment");
   throw new ConfigError(
-    `Invalid environment variable ${name}=${JSON.stringify(present[name] ?? "")}: ${issue?.message}`,
+    `Invalid environment variable ${shownValue(name, present[name])}: ${issue?.message}`,
   );
+}
+
+/** Variables whose value a refusal never shows, not even in part. */
+const SECRET_NAME = /(SECRET|PASSWORD|TOKEN)$/;
+
+/** Query parameters that carry a credential (password=, sslpassword=, api_key=, access_token=). */
+const CREDENTIAL_PARAMETER = /([?&;][^=&#;]*(?:pass|secret|token|key|auth)[^=&#;]*=)[^&#;]*/gi;
+
+/**
+ * A refused value as the start-up line shows it: the variable and the value,
+ * except that a secret's value is never shown and a URL's credentials are
+ * masked. The start-up line lands in logs and terminals read by more people
+ * than those who hold the site's secrets.
+ */
+function shownValue(name: string, value: string | undefined): string {
+  if (value !== undefined && SECRET_NAME.test(name)) return `${name} (value hidden)`;
+  return `${name}=${JSON.stringify(withoutCredentials(value ?? ""))}`;
+}
+
+/**
+ * Masks the password of `scheme://user:password@host` (user alone when there
+ * is no password, as a token often stands there) and credentials passed as
+ * query parameters. The credentials run to the last @, so a password holding
+ * / or @ unencoded is masked whole; a misspelt scheme (`smtp//`) is masked too.
+ */
+export function withoutCredentials(value: string): string {
+  const end = value.lastIndexOf("@");
+  let masked = value;
+  if (end !== -1) {
+    const slashes = value.indexOf("//");
+    const start = slashes === -1 || slashes > end ? 0 : slashes + 2;
+    const userInfo = value.slice(start, end);
+    const colon = userInfo.indexOf(":");
+    const shown = colon === -1 ? "***" : `${userInfo.slice(0, colon)}:***`;
+    masked = `${value.slice(0, start)}${shown}${value.slice(end)}`;
+  }
+  return masked.replace(CREDENTIAL_PARAMETER, "$1***");
 }
