@@ -35,16 +35,16 @@ export async function consoleAccount(role: Role, label: string): Promise<Console
   return { email, password: CONSOLE_PASSWORD, role };
 }
 
-/** When the account's sign-in lock ends (ms since the epoch), or 0 when it has none. */
+/** When the last of the account's sign-in locks ends (ms since the epoch), or 0 when it has none. */
 export async function accountLockedUntil(email: string): Promise<number> {
   const { db } = serverDatabase();
   try {
     const row = await db
       .selectFrom("sign_in_throttle")
-      .select("locked_until")
-      .where("key", "=", `account:${email}`)
+      .select((eb) => eb.fn.max("locked_until").as("until"))
+      .where("account", "=", email)
       .executeTakeFirst();
-    return row?.locked_until ? new Date(row.locked_until).getTime() : 0;
+    return row?.until ? new Date(row.until).getTime() : 0;
   } finally {
     await db.destroy();
   }

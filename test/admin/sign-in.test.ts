@@ -1,11 +1,17 @@
 /**
- * Signing in and out (issue 9, point 1): Argon2id hashes, sessions in the
- * database with their cookie, time-outs, sign out here and everywhere,
- * growing locks after failures that never tell whether an account exists,
- * and single-use password links.
+ * Signing in and out: Argon2id hashes, sessions in the database with their
+ * cookie, time-outs, sign out here and everywhere, and single-use password
+ * links. Each attempt is counted before its password is checked, under the
+ * account at that address, the account's untrusted clients together and the
+ * address, or under a known device alone; the locks that follow never tell
+ * whether an account exists.
  */
+
+import { generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "../../src/server/auth/tokens.ts";
 import { lockLengthMs } from "../../src/server/db/sign-in-throttle.ts";
+import { enableSecondFactor, pendingSecret, storePendingSecret } from "../../src/server/db/totp.ts";
 import { issueUserToken } from "../../src/server/db/user-tokens.ts";
 import { ensureUser } from "../../src/server/db/users.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
@@ -21,6 +27,11 @@ import {
 import { ENGINES } from "../support/engines.ts";
 
 const LOCK_SECONDS = 1;
+const FREE_FAILURES = 3;
+/** An account's untrusted clients together get four times the free failures. */
+const UNTRUSTED_ALLOWANCE = FREE_FAILURES * 4;
+/** The cookie that marks a browser where the account signed in before. */
+const DEVICE_COOKIE = "console_device";
 
 describe("lock lengths", () => {
   const policy = { freeFailures: 5, lockMs: 60_000 };
@@ -36,20 +47,47 @@ describe.each(ENGINES)("console sign-in on $engine", (engine) => {
   beforeAll(async () => {
     t = await startApp(engine, {
       SIGN_IN_LOCK_SECONDS: String(LOCK_SECONDS),
-      SIGN_IN_FREE_FAILURES: "3",
+      SIGN_IN_FREE_FAILURES: String(FREE_FAILURES),
     });
   });
   afterAll(() => t.close());
 
-  async function attempt(email: string, password: string, ip = "127.0.0.1") {
+  async function attempt(
+    email: string,
+    password: string,
+    ip = "127.0.0.1",
+    { device, code }: { device?: string; code?: string } = {},
+  ) {
     const client = await anonymous(t.app);
     return t.app.inject({
       method: "POST",
       url: AUTH_PATHS.session,
       remoteAddress: ip,
-      headers: { cookie: client.cookie, "x-xsrf-token": client.token },
-      payload: { email, password },
+      headers: {
+        cookie: device ? `${client.cookie}; ${DEVICE_COOKIE}=${device}` : client.cookie,
+        "x-xsrf-token": client.token,
+      },
+      payload: { email, password, ...(code === undefined ? {} : { code }) },
     });
+  }
+
+  function statusCounts(responses: { statusCode: number }[]) {
+    const counts: Record<number, number> = {};
+    for (const { statusCode } of responses) counts[statusCode] = (counts[statusCode] ?? 0) + 1;
+    return counts;
+  }
+
+  /** Wrong passwords for the account from as many addresses: its untrusted clients' whole allowance. */
+  async function strangersFail(email: string, prefix: string) {
+    for (let n = 0; n < UNTRUSTED_ALLOWANCE; n++) {
+      expect((await attempt(email, "a stranger's guess", `${prefix}.${n}`)).statusCode).toBe(401);
+    }
+  }
+
+  function deviceOf(response: { cookies: { name: string; value: string }[] }) {
+    const cookie = response.cookies.find((c) => c.name === DEVICE_COOKIE);
+    if (!cookie) throw new Error("no device cookie was set");
+    return cookie.value;
   }
 
   it("stores the password as an Argon2id hash", async () => {
@@ -95,14 +133,13 @@ describe.each(ENGINES)("console sign-in on $engine", (engine) => {
     );
   });
 
-  it("locks an account after its free failures, for real and unknown accounts alike, then recovers", async () => {
+  it("locks an account at one address after its free failures, real and unknown alike, then recovers", async () => {
     await createAccount(t.database, "viewer", "locked@firm.example");
     for (const email of ["locked@firm.example", "ghost@firm.example"]) {
-      for (let n = 0; n < 3; n++) {
-        // A new address each time: this is the account's own lock at work.
-        expect((await attempt(email, "guess", `10.1.0.${n}`)).statusCode).toBe(401);
+      for (let n = 0; n < FREE_FAILURES; n++) {
+        expect((await attempt(email, "guess", "10.1.0.1")).statusCode).toBe(401);
       }
-      const locked = await attempt(email, TEST_PASSWORD, "10.1.1.1");
+      const locked = await attempt(email, TEST_PASSWORD, "10.1.0.1");
       expect(locked.statusCode).toBe(429);
       expect(locked.json()).toEqual({ message: AUTH_TEXTS.locked });
       expect(Number(locked.headers["retry-after"])).toBeGreaterThanOrEqual(1);
@@ -110,19 +147,132 @@ describe.each(ENGINES)("console sign-in on $engine", (engine) => {
     // The right password works once the lock has passed.
     await expect
       .poll(
-        async () => (await attempt("locked@firm.example", TEST_PASSWORD, "10.1.2.1")).statusCode,
+        async () => (await attempt("locked@firm.example", TEST_PASSWORD, "10.1.0.1")).statusCode,
         {
           timeout: 5000,
           interval: 200,
         },
       )
       .toBe(200);
+    const audit = await t.database.db
+      .selectFrom("audit_log")
+      .select("actor")
+      .where("action", "=", "sign-in-locked")
+      .execute();
+    expect(audit).toEqual(
+      expect.arrayContaining([{ actor: "locked@firm.example" }, { actor: "ghost@firm.example" }]),
+    );
+  });
+
+  it("lets the owner in from another address while a stranger's address is locked out of the account", async () => {
+    await createAccount(t.database, "viewer", "elsewhere@firm.example");
+    for (let n = 0; n < FREE_FAILURES; n++) {
+      expect((await attempt("elsewhere@firm.example", "guess", "10.4.0.1")).statusCode).toBe(401);
+    }
+    expect((await attempt("elsewhere@firm.example", TEST_PASSWORD, "10.4.0.1")).statusCode).toBe(
+      429,
+    );
+    expect((await attempt("elsewhere@firm.example", TEST_PASSWORD, "10.4.0.2")).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("slows guesses spread over many addresses with the account's own larger allowance", async () => {
+    await createAccount(t.database, "viewer", "spread@firm.example");
+    for (const email of ["spread@firm.example", "spread-ghost@firm.example"]) {
+      await strangersFail(email, email === "spread@firm.example" ? "10.5.0" : "10.5.1");
+      const locked = await attempt(email, TEST_PASSWORD, "10.5.2.1");
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ message: AUTH_TEXTS.locked });
+    }
+  });
+
+  it("checks at most the free allowance when 50 wrong passwords arrive at once", async () => {
+    await createAccount(t.database, "viewer", "race@firm.example");
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => attempt("race@firm.example", `guess ${n}`, "10.3.0.1")),
+    );
+    const counts = statusCounts(responses);
+    expect(counts[401] ?? 0).toBeLessThanOrEqual(FREE_FAILURES);
+    expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(50);
+  });
+
+  it("checks at most the free allowance when 50 wrong codes arrive at once", async () => {
+    const user = await createAccount(t.database, "viewer", "race-code@firm.example");
+    await storePendingSecret(t.database.db, user.id, generateSecret());
+    const secret = (await pendingSecret(t.database.db, user.id)) as string;
+    await enableSecondFactor(t.database.db, user.id, secret, [hashToken("RECOVERY")]);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        attempt("race-code@firm.example", TEST_PASSWORD, "10.3.1.1", {
+          code: String(100000 + n),
+        }),
+      ),
+    );
+    const counts = statusCounts(responses);
+    expect(counts[401] ?? 0).toBeLessThanOrEqual(FREE_FAILURES);
+    expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(50);
+  });
+
+  describe("a known device", () => {
+    it("is remembered with a signed cookie kept to the sign-in route", async () => {
+      await createAccount(t.database, "viewer", "device-cookie@firm.example");
+      const response = await attempt("device-cookie@firm.example", TEST_PASSWORD, "10.6.0.1");
+      const cookie = response.cookies.find((c) => c.name === DEVICE_COOKIE);
+      expect(cookie).toMatchObject({
+        httpOnly: true,
+        sameSite: "Strict",
+        path: AUTH_PATHS.session,
+      });
+      expect(cookie?.maxAge).toBeGreaterThan(0);
+    });
+
+    it("still gets in while strangers have locked the account's untrusted sign-ins", async () => {
+      await createAccount(t.database, "viewer", "device@firm.example");
+      await createAccount(t.database, "viewer", "device-other@firm.example");
+      const device = deviceOf(await attempt("device@firm.example", TEST_PASSWORD, "10.7.0.1"));
+      const otherDevice = deviceOf(
+        await attempt("device-other@firm.example", TEST_PASSWORD, "10.7.0.1"),
+      );
+      await strangersFail("device@firm.example", "10.7.1");
+      // Without the cookie the owner is one more untrusted client; with another
+      // account's cookie, or one not signed by the server, too.
+      for (const cookie of [undefined, otherDevice, `${device.slice(0, -2)}xx`]) {
+        const refused = await attempt("device@firm.example", TEST_PASSWORD, "10.7.0.1", {
+          ...(cookie ? { device: cookie } : {}),
+        });
+        expect(refused.statusCode).toBe(429);
+      }
+      const known = await attempt("device@firm.example", TEST_PASSWORD, "10.7.0.1", { device });
+      expect(known.statusCode).toBe(200);
+      expect(known.json()).toMatchObject({ email: "device@firm.example" });
+    });
+
+    it("has its own failures counted against it alone", async () => {
+      await createAccount(t.database, "viewer", "device-guess@firm.example");
+      const device = deviceOf(
+        await attempt("device-guess@firm.example", TEST_PASSWORD, "10.8.0.1"),
+      );
+      for (let n = 0; n < FREE_FAILURES; n++) {
+        const wrong = await attempt("device-guess@firm.example", "guess", "10.8.0.1", { device });
+        expect(wrong.statusCode).toBe(401);
+      }
+      const locked = await attempt("device-guess@firm.example", TEST_PASSWORD, "10.8.0.1", {
+        device,
+      });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ message: AUTH_TEXTS.locked });
+      // The same address without the cookie has failed nothing.
+      expect(
+        (await attempt("device-guess@firm.example", TEST_PASSWORD, "10.8.0.1")).statusCode,
+      ).toBe(200);
+    });
   });
 
   it("locks an address that fails across many accounts", async () => {
     const ip = "10.2.0.1";
-    // An address gets four times an account's free failures (3 × 4).
-    for (let n = 0; n < 12; n++) {
+    // An address gets four times an account's free failures.
+    for (let n = 0; n < FREE_FAILURES * 4; n++) {
       expect((await attempt(`spray${n}@firm.example`, "guess", ip)).statusCode).toBe(401);
     }
     expect((await attempt("spray-next@firm.example", "guess", ip)).statusCode).toBe(429);

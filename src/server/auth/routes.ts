@@ -1,8 +1,10 @@
 /**
  * Signing in and out, and setting a password through an e-mailed link. A
- * refused sign-in says the same whether or not the account exists, and
- * failures lock the account's and the address's keys for growing times
- * (db/sign-in-throttle.ts).
+ * refused sign-in says the same whether or not the account exists. Each
+ * attempt is counted before its password or code is checked, under the keys
+ * of sign-in-keys.ts, and a locked key refuses it unchecked
+ * (db/sign-in-throttle.ts); a browser that signed in before is known by its
+ * device cookie (device-cookie.ts).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -26,26 +28,28 @@ import {
   type SessionLimits,
 } from "../db/sessions.ts";
 import {
-  clearFailures,
-  lockedUntil,
-  recordFailure,
+  admitAttempt,
+  clearAccount,
+  recordSuccess,
   type ThrottlePolicy,
+  takeBackAttempt,
 } from "../db/sign-in-throttle.ts";
 import { consumeUserToken, issueUserToken } from "../db/user-tokens.ts";
 import { type ConsoleUser, findUserByEmail, findUserById, setPasswordHash } from "../db/users.ts";
+import { deviceCookies } from "./device-cookie.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "./plugin.ts";
 import { verifySecondFactor } from "./second-factor.ts";
+import { signInKeys } from "./sign-in-keys.ts";
 import { hashToken } from "./tokens.ts";
 
 export interface AuthRouteOptions {
   database: DatabaseHandle;
   limits: SessionLimits;
   throttle: ThrottlePolicy;
+  /** The server's secret; known devices' cookies are signed with a key derived from it. */
+  serverSecret: string;
 }
-
-/** One office may share an address: it gets four times an account's free failures. */
-const ADDRESS_ALLOWANCE = 4;
 
 const messageSchema = z.object({ message: z.string() });
 /** A refused request: the message, and one reason per field when the form was at fault. */
@@ -66,18 +70,15 @@ export async function meOf(app: FastifyInstance, user: ConsoleUser): Promise<Me>
 
 export default async function authRoutes(
   app: FastifyInstance,
-  { database, limits, throttle }: AuthRouteOptions,
+  { database, limits, throttle, serverSecret }: AuthRouteOptions,
 ) {
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const addressPolicy = { ...throttle, freeFailures: throttle.freeFailures * ADDRESS_ALLOWANCE };
+  const devices = deviceCookies(serverSecret);
 
-  async function refuse(request: FastifyRequest, email: string, reason: string) {
-    await Promise.all([
-      recordFailure(db, `account:${email}`, throttle),
-      recordFailure(db, `address:${request.ip}`, addressPolicy),
-      app.audit(request, "sign-in-failed", email, { actor: email, reason }),
-    ]);
+  /** A refused sign-in, counted already: only its record remains. */
+  function refuse(request: FastifyRequest, email: string, reason: string) {
+    return app.audit(request, "sign-in-failed", email, { actor: email, reason });
   }
 
   routes.post(
@@ -91,13 +92,14 @@ export default async function authRoutes(
     },
     async (request, reply) => {
       const { email, password, code } = request.body;
-      const until = await lockedUntil(db, [`account:${email}`, `address:${request.ip}`]);
-      if (until) {
+      const keys = signInKeys(email, request.ip, devices.deviceOf(request, email), throttle);
+      const admission = await admitAttempt(db, keys);
+      if (!admission.admitted) {
         await app.audit(request, "sign-in-locked", email, { actor: email });
-        const seconds = Math.ceil((until.getTime() - Date.now()) / 1000);
+        const seconds = Math.ceil((admission.lockedUntil.getTime() - Date.now()) / 1000);
         return reply
           .code(429)
-          .header("retry-after", String(seconds))
+          .header("retry-after", String(Math.max(seconds, 1)))
           .send({ message: AUTH_TEXTS.locked });
       }
       const user = await findUserByEmail(db, email);
@@ -106,14 +108,18 @@ export default async function authRoutes(
         return reply.code(401).send({ message: AUTH_TEXTS.wrongCredentials });
       }
       if (user.secondFactor) {
-        if (!code)
+        if (!code) {
+          // The password was right: asking for the code is no failure.
+          await takeBackAttempt(db, keys);
           return reply.code(401).send({ message: AUTH_TEXTS.codeNeeded, secondFactor: true });
+        }
         if (!(await verifySecondFactor(db, user, code))) {
           await refuse(request, email, "second factor");
           return reply.code(401).send({ message: AUTH_TEXTS.wrongCode, secondFactor: true });
         }
       }
-      await clearFailures(db, `account:${email}`);
+      await recordSuccess(db, keys);
+      devices.remember(request, reply, email);
       // A new session id at every sign-in: an id planted before it opens nothing.
       const previous = request.cookies[SESSION_COOKIE];
       if (previous) await deleteSession(db, hashToken(previous));
@@ -197,7 +203,7 @@ export default async function authRoutes(
       await setPasswordHash(db, user.id, passwordHash);
       // Whoever held the old password is out now.
       await deleteUserSessions(db, user.id);
-      await clearFailures(db, `account:${user.email}`);
+      await clearAccount(db, user.email);
       request.user = user;
       await app.audit(
         request,

@@ -423,6 +423,19 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "008_sign_in_keys": {
+      async up(db: AnyDb) {
+        // The counts were kept under keys named otherwise; at most an hour's
+        // locks are lost by starting them afresh.
+        await db.deleteFrom("sign_in_throttle").execute();
+        await db.schema.alterTable("sign_in_throttle").addColumn("account", "text").execute();
+        await db.schema
+          .createIndex("sign_in_throttle_account")
+          .on("sign_in_throttle")
+          .column("account")
+          .execute();
+      },
+    },
   };
 }
 

@@ -158,8 +158,11 @@ export interface RecoveryCodesTable {
 }
 
 export interface SignInThrottleTable {
-  /** `account:<email>` or `address:<ip>`. */
+  /** What is counted: an account at an address, an account's untrusted clients, an address, a device. */
   key: string;
+  /** The account a key belongs to (null for an address's): its keys go when its password is set. */
+  account: string | null;
+  /** Attempts counted and not taken back by a success. */
   failures: number;
   locked_until: Timestamp | null;
   updated_at: Timestamp;
