@@ -436,6 +436,13 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "009_totp_last_step": {
+      async up(db: AnyDb) {
+        // The last TOTP step that opened the account: a code of that step or
+        // an earlier one is refused, so a code seen once cannot be replayed.
+        await db.schema.alterTable("users").addColumn("totp_last_step", "integer").execute();
+      },
+    },
   };
 }
 

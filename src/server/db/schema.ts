@@ -125,6 +125,8 @@ export interface UsersTable extends Timestamps {
   password_hash: string | null;
   totp_secret: string | null;
   totp_enabled_at: Timestamp | null;
+  /** The last TOTP time step accepted for the account; codes of it and earlier steps are spent. */
+  totp_last_step: number | null;
 }
 
 export interface SessionsTable {

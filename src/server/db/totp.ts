@@ -76,6 +76,25 @@ export function disableSecondFactor(db: Kysely<Database>, userId: number): Promi
   });
 }
 
+/**
+ * Spends a TOTP time step for the account; false when that step or a later
+ * one was accepted already. One update decides, so a code sent twice at the
+ * same moment opens the account once.
+ */
+export async function spendTotpStep(
+  db: Kysely<Database>,
+  userId: number,
+  step: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ totp_last_step: step })
+    .where("id", "=", userId)
+    .where((eb) => eb.or([eb("totp_last_step", "is", null), eb("totp_last_step", "<", step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function unusedRecoveryCodes(db: Kysely<Database>, userId: number): Promise<number> {
   const row = await db
     .selectFrom("recovery_codes")
