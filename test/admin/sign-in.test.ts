@@ -387,6 +387,8 @@ describe.each(ENGINES)("console sign-in on $engine", (engine) => {
       });
       expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
       expect(known.json()).toEqual(unknown.json());
+      // The link is queued after the answer.
+      await expect.poll(() => outboxFor("reset@firm.example")).toHaveLength(1);
       expect(await outboxFor("stranger@firm.example")).toEqual([]);
       const [mail] = await outboxFor("reset@firm.example");
       expect(mail?.kind).toBe("account-reset");
