@@ -12,8 +12,11 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { seedOnce } from "./db/seed.ts";
-import { createLogger } from "./ops/logger.ts";
+import { createLogger, DROPPED_LINES_MESSAGE } from "./ops/logger.ts";
 import type { PageRenderer } from "./pages/renderer.ts";
+
+/** How long the last lines may take to leave at exit; a stalled reader does not get longer. */
+const LOG_FLUSH_LIMIT_MS = 500;
 
 export interface StartOptions {
   /** What renders the pages, once the configuration is known. */
@@ -25,7 +28,7 @@ export interface StartOptions {
 
 export async function startSite({ renderer, serverFactory, beforeListen }: StartOptions) {
   const config = loadConfig();
-  const logger = createLogger(config);
+  const { logger, destination } = createLogger(config);
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
@@ -50,6 +53,13 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
       else app.log.info({ signal }, "shutting down: finishing in-flight requests");
       await app.close();
       await database.db.destroy();
+      if (destination.dropped > 0) {
+        logger.warn(
+          { droppedLines: destination.dropped },
+          `${DROPPED_LINES_MESSAGE} (since start)`,
+        );
+      }
+      await destination.flushed(LOG_FLUSH_LIMIT_MS);
     },
   );
 

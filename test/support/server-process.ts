@@ -10,6 +10,11 @@ export interface ServerProcess {
   exited: Promise<number | null>;
   /** Resolves with the first log line (parsed JSON) for which `match` is true. */
   logged(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Stops reading the server's standard output (a log reader that stalls), and starts again. */
+  pauseLogs(): void;
+  resumeLogs(): void;
+  /** Closes the reading end of the server's standard output (a log reader that goes away). */
+  closeLogs(): void;
 }
 
 export interface RunOptions {
@@ -44,7 +49,8 @@ export async function startServer(
   const exited = once(child, "exit").then(([code]) => code as number | null);
   const lines: Record<string, unknown>[] = [];
   const waiting = new Set<() => void>();
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (text) => {
+  const reader = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  reader.on("line", (text) => {
     try {
       lines.push(JSON.parse(text) as Record<string, unknown>);
     } catch {
@@ -75,7 +81,15 @@ export async function startServer(
     /Server listening at http:\/\/127\.0\.0\.1:\d+/.test(String(line.msg)),
   );
   const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(String(listening.msg))?.[1] ?? "";
-  return { child, origin, exited, logged };
+  return {
+    child,
+    origin,
+    exited,
+    logged,
+    pauseLogs: () => reader.pause(),
+    resumeLogs: () => reader.resume(),
+    closeLogs: () => child.stdout?.destroy(),
+  };
 }
 
 /** Asks for `path` until the answer's status is `status`; fails after `limitMs`. */

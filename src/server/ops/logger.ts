@@ -12,6 +12,7 @@
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import pino, { type Logger, type LoggerOptions } from "pino";
 import type { Config } from "../config.ts";
+import { type LogDestination, stdoutDestination } from "./log-destination.ts";
 
 /** What stands in a logged URL for its query string. */
 export const QUERY_MARK = "?[redacted]";
@@ -53,8 +54,20 @@ export const PRIVATE_LOG_OPTIONS = {
   hooks: { streamWrite: withoutAddresses },
 } satisfies LoggerOptions;
 
-export function createLogger(config: Pick<Config, "LOG_LEVEL">): Logger {
-  return pino({ level: config.LOG_LEVEL, ...PRIVATE_LOG_OPTIONS });
+export const DROPPED_LINES_MESSAGE = "log lines dropped: the log's reader was not keeping up";
+
+export interface ServerLog {
+  logger: Logger;
+  destination: LogDestination;
+}
+
+/** The logger, writing to standard output without waiting for its reader (log-destination.ts). */
+export function createLogger(config: Pick<Config, "LOG_LEVEL">): ServerLog {
+  const destination = stdoutDestination((droppedLines) =>
+    logger.warn({ droppedLines }, DROPPED_LINES_MESSAGE),
+  );
+  const logger = pino({ level: config.LOG_LEVEL, ...PRIVATE_LOG_OPTIONS }, destination);
+  return { logger, destination };
 }
 
 /** An app's logger settings (a test's stream, or none) with the options above. */
