@@ -153,7 +153,7 @@ describe.each(ENGINES)("the log on $engine", (engine) => {
       // The app first: its sender's connection would hold the mail server's close up.
       await t?.close();
       t = undefined;
-      await new Promise((resolve) => refusing.close(resolve));
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
     }
   });
 });
