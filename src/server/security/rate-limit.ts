@@ -10,13 +10,16 @@
  * instance counts against one limit; when Redis cannot be reached, requests
  * go through uncounted rather than fail (ADR 018).
  */
-import rateLimit, { type RateLimitOptions } from "@fastify/rate-limit";
-import type { FastifyInstance, RouteOptions } from "fastify";
+import rateLimit, { normalizeIP, type RateLimitOptions } from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { ADMIN_API } from "../../shared/admin/auth.ts";
 import { closeRedis, connectRedis } from "./redis-client.ts";
 
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a minute and try again.";
+export const CONNECTION_GONE_MESSAGE = "The connection closed before the request was read.";
+/** What proxies log for a request whose client closed the connection first. */
+const CLIENT_CLOSED_REQUEST = 499;
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const DEFAULT_WINDOW = "1 minute";
@@ -96,8 +99,24 @@ export default fp(
       });
     }
 
+    /**
+     * The address counted against, as the library's own key does it (IPv6 by
+     * /64). request.ip asks the socket for its peer when first read; a client
+     * that resets the connection right after its headers leaves a socket
+     * that no longer knows it, and the library's key then threw a TypeError.
+     * Nobody is left to answer: the request ends here, as the client's doing.
+     */
+    const keyGenerator = (request: FastifyRequest) => {
+      const address = request.ip;
+      if (address === undefined) {
+        throw app.httpErrors.createError(CLIENT_CLOSED_REQUEST, CONNECTION_GONE_MESSAGE);
+      }
+      return normalizeIP(address);
+    };
+
     await app.register(rateLimit, {
       global: false,
+      keyGenerator,
       ...shared,
       // An Error, not a plain object: an area's own error handler that passes
       // on what it does not know (the content's) would send an object as 200.
