@@ -166,11 +166,9 @@ describe("masking the addresses in a log line", () => {
   });
 
   it("takes one pass over a hostile path of address characters", () => {
-    const line = `{"url":"/${"x".repeat(100_000)}@","to":"jane.doe%40example.org"}`;
-    const started = performance.now();
-    const masked = withoutAddresses(line);
-    // One pass takes about a millisecond; a match tried from every character, seconds.
-    expect(performance.now() - started).toBeLessThan(1_000);
-    expect(masked.endsWith('"to":"***%40example.org"}')).toBe(true);
+    // One pass over it takes milliseconds; a match tried again from every
+    // character (the first pattern) takes minutes, past the test's time-out.
+    const line = `{"url":"/${"x".repeat(400_000)}@","to":"jane.doe%40example.org"}`;
+    expect(withoutAddresses(line).endsWith('"to":"***%40example.org"}')).toBe(true);
   });
 });
