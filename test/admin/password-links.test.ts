@@ -21,7 +21,7 @@ describe.each(ENGINES)("password links on $engine", (engine) => {
   });
   afterAll(() => t.close());
 
-  async function usePasswordLink(token: string, password: string) {
+  async function followPasswordLink(token: string, password: string) {
     const client = await anonymous(t.app);
     return client.request("POST", AUTH_PATHS.password, { token, password });
   }
@@ -30,9 +30,9 @@ describe.each(ENGINES)("password links on $engine", (engine) => {
     const user = await createAccount(t.database, "viewer", "two-links@firm.example");
     const first = await issueUserToken(t.database.db, user.id, "reset");
     const second = await issueUserToken(t.database.db, user.id, "reset");
-    expect((await usePasswordLink(second, "the owner's new passphrase")).statusCode).toBe(200);
+    expect((await followPasswordLink(second, "the owner's new passphrase")).statusCode).toBe(200);
 
-    const late = await usePasswordLink(first, "an attacker's passphrase");
+    const late = await followPasswordLink(first, "an attacker's passphrase");
     expect(late.statusCode).toBe(400);
     expect(late.json()).toEqual({ message: AUTH_TEXTS.badLink });
     await expect(signIn(t.app, user.email, "an attacker's passphrase")).rejects.toThrow(/401/);
@@ -51,7 +51,7 @@ describe.each(ENGINES)("password links on $engine", (engine) => {
     expect(changed.statusCode).toBe(200);
 
     for (const token of [reset, invite]) {
-      const late = await usePasswordLink(token, "an attacker's passphrase");
+      const late = await followPasswordLink(token, "an attacker's passphrase");
       expect(late.statusCode).toBe(400);
       expect(late.json()).toEqual({ message: AUTH_TEXTS.badLink });
     }
@@ -64,8 +64,8 @@ describe.each(ENGINES)("password links on $engine", (engine) => {
     });
     const firstInvitation = await issueUserToken(t.database.db, user.id, "invite");
     const resent = await issueUserToken(t.database.db, user.id, "invite");
-    expect((await usePasswordLink(resent, "the invitee's own passphrase")).statusCode).toBe(200);
-    expect((await usePasswordLink(firstInvitation, "an attacker's passphrase")).statusCode).toBe(
+    expect((await followPasswordLink(resent, "the invitee's own passphrase")).statusCode).toBe(200);
+    expect((await followPasswordLink(firstInvitation, "an attacker's passphrase")).statusCode).toBe(
       400,
     );
   });
@@ -75,7 +75,7 @@ describe.each(ENGINES)("password links on $engine", (engine) => {
     const other = await createAccount(t.database, "viewer", "other@firm.example");
     const othersLink = await issueUserToken(t.database.db, other.id, "reset");
     const onesLink = await issueUserToken(t.database.db, one.id, "reset");
-    expect((await usePasswordLink(onesLink, "one's new passphrase")).statusCode).toBe(200);
-    expect((await usePasswordLink(othersLink, "other's new passphrase")).statusCode).toBe(200);
+    expect((await followPasswordLink(onesLink, "one's new passphrase")).statusCode).toBe(200);
+    expect((await followPasswordLink(othersLink, "other's new passphrase")).statusCode).toBe(200);
   });
 });
