@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
-import { INTERNAL_ERROR_MESSAGE } from "../../src/server/security/errors.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "../../src/server/security/errors.ts";
 import {
   ENGINES,
   POSTGRES_SKIP_REASON,
@@ -89,7 +89,7 @@ const ACCEPTABLE_ANSWERS = [
   { status: 200, body: { status: "ready" } },
   { status: 201, body: expect.anything() },
   { status: 503, body: { message: DATABASE_UNREACHABLE_MESSAGE } },
-  { status: 500, body: { message: INTERNAL_ERROR_MESSAGE, requestId: expect.any(String) } },
+  { status: 503, body: { message: DATABASE_UNAVAILABLE_MESSAGE } },
 ];
 
 function expectOnlyAcceptableAnswers(outcomes: Outcome[]) {
@@ -238,9 +238,14 @@ describe.skipIf(!BINARIES)("a PostgreSQL restart under a server", () => {
       body: { message: DATABASE_UNREACHABLE_MESSAGE },
     });
     const write = await client.post(subscribePath());
-    expect({ status: write.status, body: await write.json() }).toEqual({
-      status: 500,
-      body: { message: INTERNAL_ERROR_MESSAGE, requestId: expect.any(String) },
+    expect({
+      status: write.status,
+      retryAfter: write.headers.get("retry-after"),
+      body: await write.json(),
+    }).toEqual({
+      status: 503,
+      retryAfter: "5",
+      body: { message: DATABASE_UNAVAILABLE_MESSAGE },
     });
 
     await cluster.start();

@@ -2,8 +2,9 @@
  * One way to fail. Routes and hooks throw `app.httpErrors.*` (from
  * @fastify/sensible); request validation fails with the Zod issues of the
  * route's schema; this one handler turns every failure into `{message}`:
- * client errors say what was wrong (validation also names each field),
- * anything unexpected answers a bare 500 with the request id, and the detail
+ * client errors say what was wrong (validation also names each field), a
+ * database out of reach answers 503 with Retry-After, anything unexpected
+ * answers a bare 500 with the request id, and the detail
  * goes only to the log.
  */
 import sensible from "@fastify/sensible";
@@ -13,8 +14,13 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again later.";
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "We cannot reach our database just now. Please try again in a moment.";
+/** How long a client is asked to wait while the database is out of reach. */
+const DATABASE_RETRY_SECONDS = 5;
 
 export interface ValidationFailure {
   message: string;
@@ -84,6 +90,13 @@ export default fp(
       if (status >= 400 && isExposed(error, status)) {
         request.log.info({ err: error }, "client error");
         return reply.code(status).send({ message: error.message });
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, "database unavailable");
+        return reply
+          .code(503)
+          .header("retry-after", String(DATABASE_RETRY_SECONDS))
+          .send({ message: DATABASE_UNAVAILABLE_MESSAGE });
       }
       request.log.error({ err: error }, "unexpected failure");
       return reply.code(500).send({ message: INTERNAL_ERROR_MESSAGE, requestId: request.id });
