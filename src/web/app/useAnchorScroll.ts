@@ -10,6 +10,10 @@
  * the smooth scroll of §2 could run, so the positions are kept here instead:
  * per history entry, recorded as the visitor scrolls (once the next page is
  * rendered, the old position may already be cut short by a shorter page).
+ *
+ * A reload is a return to the same entry, so it keeps the place, as browsers
+ * do; a page loaded afresh (a typed address, a link from another site) is a
+ * new entry, so it starts at the top or at its anchor (ADR 023).
  */
 import { useEffect, useLayoutEffect } from "react";
 import { useLocation, useNavigationType } from "react-router";
@@ -40,6 +44,27 @@ function persistPositions(): void {
   }
 }
 
+/** The field of the history entry's state that holds its own key (React Router leaves it be). */
+const ENTRY_KEY_FIELD = "scrollEntryKey";
+
+/**
+ * The history entry's key for its saved position. React Router gives every
+ * entry it creates a key of its own, but names the entry a document was loaded
+ * into "default", in every document of the tab alike; such an entry is given
+ * a key of its own in its state, which stays with it through reloads, Back
+ * and Forward.
+ */
+function entryKey(routerKey: string): string {
+  if (routerKey !== "default") return routerKey;
+  const state: unknown = window.history.state;
+  const kept =
+    typeof state === "object" && state !== null ? Reflect.get(state, ENTRY_KEY_FIELD) : undefined;
+  if (typeof kept === "string") return kept;
+  const key = `entry-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  window.history.replaceState({ ...(state as object | null), [ENTRY_KEY_FIELD]: key }, "");
+  return key;
+}
+
 export function useAnchorScroll(): void {
   const { pathname, hash, key, state } = useLocation();
   const navigationType = useNavigationType();
@@ -52,8 +77,9 @@ export function useAnchorScroll(): void {
   }, []);
 
   useLayoutEffect(() => {
+    const entry = entryKey(key);
     const record = () => {
-      savedPositions()[key] = window.scrollY;
+      savedPositions()[entry] = window.scrollY;
     };
     window.addEventListener("scroll", record, { passive: true });
     return () => window.removeEventListener("scroll", record);
@@ -61,7 +87,7 @@ export function useAnchorScroll(): void {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new navigation (key) to the same anchor scrolls again
   useLayoutEffect(() => {
-    const saved = navigationType === "POP" ? savedPositions()[key] : undefined;
+    const saved = navigationType === "POP" ? savedPositions()[entryKey(key)] : undefined;
     if (saved !== undefined) {
       window.scrollTo(0, saved);
       return;
