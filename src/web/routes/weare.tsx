@@ -73,7 +73,7 @@ export default function WeArePage() {
               who stay close to every engagement.
             </p>
           </header>
-          <Suspense fallback={<LeadershipPlaceholder />}>
+          <Suspense fallback={<LeadershipPlaceholder members={team} />}>
             <LeadershipCarousel members={team} />
           </Suspense>
         </div>

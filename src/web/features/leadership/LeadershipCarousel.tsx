@@ -18,6 +18,7 @@ import { CAROUSEL } from "../../../shared/constants.ts";
 import type { TeamMember } from "../../../shared/content.ts";
 import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
 import { TRACK_CLASS } from "./carouselLayout.ts";
+import { LeadershipSlideContent } from "./LeadershipSlide.tsx";
 
 /** How long the track must be still before a scroll counts as finished. */
 const SCROLL_SETTLE_MS = 120;
@@ -210,20 +211,7 @@ function Carousel({ members }: { members: TeamMember[] }) {
             aria-roledescription="slide"
             aria-label={`${index + 1} of ${count}`}
           >
-            <img
-              className="leadership-slide__photo"
-              src={`/images/pictures/${member.imagePath}`}
-              alt={member.fullname}
-              width={480}
-              height={600}
-              loading="lazy"
-              decoding="async"
-            />
-            <div className="leadership-slide__body">
-              <h3 className="leadership-slide__name">{member.fullname}</h3>
-              <p className="leadership-slide__title">{member.title}</p>
-              <p className="leadership-slide__bio">{member.bio}</p>
-            </div>
+            <LeadershipSlideContent member={member} />
           </div>
         ))}
       </section>

@@ -1,27 +1,23 @@
 /**
- * The part of the leadership section that ships with the route itself: the
- * placeholder that holds the carousel's place (same layout, similar height)
- * while the team list and the lazily loaded carousel arrive. Its layout comes
- * from carouselLayout.ts, inlined with the site's styles by root.tsx.
+ * The part of the leadership section that ships with the route itself: what
+ * holds the carousel's place while its lazily loaded code arrives. It shows
+ * the same slides, without the controls that need that code, so it takes the
+ * carousel's exact height: an anchor further down (Our Ethos) that the page
+ * scrolls to meanwhile is not pushed away when the carousel takes over. Its
+ * layout comes from carouselLayout.ts, inlined with the site's styles by root.tsx.
  */
-import { MAX_SLIDES_PER_VIEW, TRACK_CLASS } from "./carouselLayout.ts";
+import type { TeamMember } from "../../../shared/content.ts";
+import { TRACK_CLASS } from "./carouselLayout.ts";
+import { LeadershipSlideContent } from "./LeadershipSlide.tsx";
 
-const PLACEHOLDER_SLIDES = Array.from({ length: MAX_SLIDES_PER_VIEW }, (_, index) => index);
-
-export function LeadershipPlaceholder() {
+export function LeadershipPlaceholder({ members }: { members: TeamMember[] }) {
+  if (members.length === 0) return null;
   return (
     <div className="leadership-carousel leadership-carousel--placeholder" aria-hidden="true">
       <div className={TRACK_CLASS}>
-        {PLACEHOLDER_SLIDES.map((index) => (
-          <div key={index} className="leadership-slide">
-            <div className="leadership-slide__photo leadership-skeleton" />
-            <div className="leadership-slide__body">
-              <div className="leadership-skeleton leadership-skeleton--name" />
-              <div className="leadership-skeleton leadership-skeleton--title" />
-              <div className="leadership-skeleton leadership-skeleton--line" />
-              <div className="leadership-skeleton leadership-skeleton--line" />
-              <div className="leadership-skeleton leadership-skeleton--line" />
-            </div>
+        {members.map((member) => (
+          <div key={member.fullname} className="leadership-slide">
+            <LeadershipSlideContent member={member} />
           </div>
         ))}
       </div>

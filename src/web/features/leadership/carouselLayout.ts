@@ -9,11 +9,6 @@ import { CAROUSEL } from "../../../shared/constants.ts";
 
 export const TRACK_CLASS = "leadership-track";
 
-/** The most slides any breakpoint shows at once (the placeholder draws this many). */
-export const MAX_SLIDES_PER_VIEW = Math.max(
-  ...CAROUSEL.breakpoints.map((breakpoint) => breakpoint.slidesPerView),
-);
-
 function trackRule(slidesPerView: number, spaceBetween: number): string {
   return `.${TRACK_CLASS} { --per-view: ${slidesPerView}; --gap: ${spaceBetween}px; }`;
 }
