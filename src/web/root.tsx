@@ -14,6 +14,7 @@ import { AlertProvider } from "./app/AlertProvider.tsx";
 import { ErrorScreen } from "./app/ErrorBoundary.tsx";
 import { useAnchorScroll } from "./app/useAnchorScroll.ts";
 import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/useRouteCodeFailure.ts";
+import { useRouteFocus } from "./app/useRouteFocus.ts";
 import { carouselLayoutCss } from "./features/leadership/carouselLayout.ts";
 import { useCaptcha } from "./hooks/useFormDefence.ts";
 import { SiteFooter } from "./layout/SiteFooter.tsx";
@@ -91,6 +92,7 @@ function CaptchaScript() {
 
 export default function App() {
   useAnchorScroll();
+  useRouteFocus();
   // Marks the page interactive: browser tests wait for it before acting.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";

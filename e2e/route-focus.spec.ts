@@ -1,0 +1,58 @@
+/**
+ * A move to another page is announced the way screen readers expect: focus
+ * goes to the new page's main heading, so its name is read and the next Tab
+ * starts from the top of its content. Not on the first load (the browser
+ * reads the new document itself), and not when only the anchor changes
+ * (the page is the same; the anchor's target is where the visitor goes).
+ */
+import { open } from "./support/page.ts";
+import { expect, type Page, test } from "./support/test.ts";
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const headerLink = (page: Page, name: string) =>
+  page.locator("header").getByRole("link", { name, exact: true });
+
+const focusedTag = (page: Page) => page.evaluate(() => document.activeElement?.tagName ?? "");
+
+test("a menu link moves focus to the new page's heading", async ({ page }) => {
+  await open(page, "/");
+  await headerLink(page, "Who We Are").click();
+  await expect(page).toHaveURL(/\/weare$/);
+  await expect(page).toHaveTitle(/Who We Are/);
+  const heading = page.getByRole("heading", { level: 1, name: "Who We Are" });
+  await expect(heading).toBeFocused();
+  // Focused by script, not reachable by Tab.
+  await expect(heading).toHaveAttribute("tabindex", "-1");
+});
+
+test("Back moves focus to the heading of the page it returns to", async ({ page }) => {
+  await open(page, "/wedo");
+  await headerLink(page, "Contact Us").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Learn More" })).toBeFocused();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "What We Do" })).toBeFocused();
+});
+
+test("the first load leaves focus where the browser puts it", async ({ page }) => {
+  await open(page, "/weare");
+  expect(await focusedTag(page)).toBe("BODY");
+});
+
+test("a link to an anchor on the same page leaves the heading alone", async ({ page }) => {
+  await open(page, "/wedo");
+  await headerLink(page, "What We Do").hover();
+  const methodology = page.locator('header a[href="/wedo#methodology"]').first();
+  await methodology.click();
+  await expect(page).toHaveURL(/\/wedo#methodology$/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  await expect(page.getByRole("heading", { level: 1 })).not.toBeFocused();
+});
+
+test("the skip link still moves focus to the content", async ({ page }) => {
+  await open(page, "/wedo");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+});
