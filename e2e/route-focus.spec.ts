@@ -2,8 +2,9 @@
  * A move to another page is announced the way screen readers expect: focus
  * goes to the new page's main heading, so its name is read and the next Tab
  * starts from the top of its content. Not on the first load (the browser
- * reads the new document itself), and not when only the anchor changes
- * (the page is the same; the anchor's target is where the visitor goes).
+ * reads the new document itself), not when only the anchor changes (the page
+ * is the same; the anchor's target is where the visitor goes), and not on
+ * Back (the visitor returns to a place mid-page, not to its top).
  */
 import { open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
@@ -26,12 +27,15 @@ test("a menu link moves focus to the new page's heading", async ({ page }) => {
   await expect(heading).toHaveAttribute("tabindex", "-1");
 });
 
-test("Back moves focus to the heading of the page it returns to", async ({ page }) => {
+test("Back returns to the place on the page, and leaves focus out of its heading", async ({
+  page,
+}) => {
   await open(page, "/wedo");
   await headerLink(page, "Contact Us").click();
   await expect(page.getByRole("heading", { level: 1, name: "Learn More" })).toBeFocused();
   await page.goBack();
-  await expect(page.getByRole("heading", { level: 1, name: "What We Do" })).toBeFocused();
+  await expect(page).toHaveURL(/\/wedo$/);
+  await expect(page.getByRole("heading", { level: 1, name: "What We Do" })).not.toBeFocused();
 });
 
 test("the first load leaves focus where the browser puts it", async ({ page }) => {
