@@ -27,6 +27,21 @@ test("a menu link moves focus to the new page's heading", async ({ page }) => {
   await expect(heading).toHaveAttribute("tabindex", "-1");
 });
 
+test("a menu link followed by keyboard focuses the heading without a ring around it", async ({
+  page,
+}) => {
+  await open(page, "/");
+  await headerLink(page, "What We Do").focus();
+  await page.keyboard.press("Enter");
+  const heading = page.getByRole("heading", { level: 1, name: "What We Do" });
+  await expect(heading).toBeFocused();
+  // Not a control: no ring, and the next Tab goes on to the page's links.
+  await expect(heading).toHaveCSS("outline-style", "none");
+  await page.keyboard.press("Tab");
+  await expect(heading).not.toBeFocused();
+  expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+});
+
 test("Back returns to the place on the page, and leaves focus out of its heading", async ({
   page,
 }) => {
