@@ -1,4 +1,5 @@
-import { caseStudyPath, SCREEN_PATHS } from "../src/shared/routes.ts";
+import { caseStudyPath, ROUTES, SCREEN_PATHS } from "../src/shared/routes.ts";
+import { contrastRatio, parseColor } from "./support/contrast.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
@@ -67,6 +68,51 @@ test.describe("the sticky header", () => {
       await check();
     });
   }
+
+  for (const width of [375, 1440]) {
+    test(`is opaque at ${width} px, so no text of the page shows through it`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await open(page, ROUTES.weDo);
+      await page.evaluate(() => window.scrollTo(0, 600));
+      const header = page.locator("header.site-header");
+      const background = await header.evaluate(
+        (element) => getComputedStyle(element).backgroundColor,
+      );
+      expect(parseColor(background).a).toBe(1);
+    });
+  }
+});
+
+// A line is seen apart from the colour on both sides of it at about 2:1 (a
+// form field's border on navy); the same navy above and below needs one.
+const DIVIDER_CONTRAST = 2;
+
+test("the footer is divided from a navy section above it", async ({ page }) => {
+  await open(page, ROUTES.weDo);
+  const footer = page.locator("footer.site-footer");
+  await footer.scrollIntoViewIfNeeded();
+  const { above, background, borderWidth, borderColor } = await footer.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const top = element.getBoundingClientRect().top;
+    let node = document.elementFromPoint(window.innerWidth / 2, top - 2);
+    let above = "";
+    for (; node && !above; node = node.parentElement) {
+      const color = getComputedStyle(node).backgroundColor;
+      if (!/^rgba\(.*, 0\)$/.test(color)) above = color;
+    }
+    return {
+      above,
+      background: style.backgroundColor,
+      borderWidth: Number.parseFloat(style.borderTopWidth),
+      borderColor: style.borderTopColor,
+    };
+  });
+  // The methodology, in the footer's own navy, ends the page.
+  expect(above).toBe(background);
+  expect(borderWidth).toBeGreaterThanOrEqual(1);
+  expect(contrastRatio(parseColor(borderColor), parseColor(background))).toBeGreaterThanOrEqual(
+    DIVIDER_CONTRAST,
+  );
 });
 
 test("every image has alt text or is marked decorative, and explicit dimensions", async ({
