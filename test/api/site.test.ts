@@ -128,6 +128,8 @@ describe("serving the built site", () => {
     ["/weserve/", "/weserve"],
     ["/WeDo//", "/wedo"],
     ["/contact-us/?ref=mail", "/contact-us?ref=mail"],
+    ["/weserve/case-studies/a-study/", "/weserve/case-studies/a-study"],
+    ["/insight/an-issue/?ref=mail", "/insight/an-issue?ref=mail"],
   ])("redirects %s with 301 to the canonical %s", async (url, location) => {
     const response = await t.app.inject({ url });
     expect(response.statusCode).toBe(301);
