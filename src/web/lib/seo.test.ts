@@ -273,6 +273,22 @@ describe("titles and descriptions", () => {
     expect(clampDescription("abcdefghijklmnop", 8)).toBe("abcdefg…");
   });
 
+  it.each([
+    ["a number from its unit", "Cash forecasts improved by 38 percent across the group.", 30],
+    ["a figure from what it counts", "It classifies 2.3 million customers a night.", 25],
+    ["a percentage from its noun", "Downtime fell and 38% fewer shifts were lost.", 25],
+  ])(
+    "clampDescription never cuts %s, nor ends on a word that leads into it",
+    (_what, text, max) => {
+      const cut = clampDescription(text, max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut).toMatch(/[a-z]…$/);
+      expect(cut).not.toMatch(/\d/);
+      expect(cut).not.toMatch(/\b(?:by|and)…$/);
+      expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+    },
+  );
+
   it("keeps personal pages out of search results, and only them", () => {
     for (const path of PAGE_PATHS) {
       const personal = path === UNSUBSCRIBE_PATH || path === SUBSCRIBE_PATH;

@@ -129,18 +129,40 @@ export const NOT_FOUND_SEO: PageSeo = {
 export const DESCRIPTION_MAX = 160;
 
 /**
+ * A word with a digit is a figure ("38", "38%", "2.3", "90-day"): the word
+ * after it is often its unit or what it counts ("38 percent", "2.3 million"),
+ * so a cut right after it would change what the figure says.
+ */
+const FIGURE = /\d/;
+/** Words that lead into what follows: a description ending on one reads as broken off. */
+const LEADING_WORD = /^(?:a|an|and|as|at|by|for|from|in|into|of|on|or|over|than|the|to|up|with)$/i;
+
+function endsBadly(word: string): boolean {
+  return FIGURE.test(word) || LEADING_WORD.test(word.replace(/[^\p{L}]/gu, ""));
+}
+
+/**
  * `text` as a meta description: unchanged when it fits in `max` characters,
- * otherwise cut at the last word boundary that leaves room for "…".
+ * otherwise cut at the last word boundary that leaves room for "…", and
+ * further back while the last word kept is a figure or leads into what was
+ * cut ("…forecast by 38…" becomes "…forecast…").
  */
 export function clampDescription(text: string, max: number = DESCRIPTION_MAX): string {
   const clean = text.replace(/\s+/g, " ").trim();
   if (clean.length <= max) return clean;
-  const room = clean.slice(0, max); // the "…" takes the place of the space we cut at
-  const cut = room.lastIndexOf(" ");
-  const head = (cut > 0 ? room.slice(0, cut) : clean.slice(0, max - 1)).replace(
-    /[\s,;:.–—-]+$/,
-    "",
-  );
+  const words = clean.split(" ");
+  let kept = 0;
+  let length = -1; // the first word needs no space before it
+  while (kept < words.length && length + 1 + (words[kept]?.length ?? 0) < max) {
+    length += 1 + (words[kept]?.length ?? 0);
+    kept += 1;
+  }
+  if (kept === 0) return `${clean.slice(0, max - 1)}…`;
+  while (kept > 1 && endsBadly(words[kept - 1] ?? "")) kept -= 1;
+  const head = words
+    .slice(0, kept)
+    .join(" ")
+    .replace(/[\s,;:.–—-]+$/, "");
   return `${head}…`;
 }
 
