@@ -10,7 +10,12 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Transaction } from "kysely";
-import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type {
+  ContentCategory,
+  ContentItem,
+  DatedCaseStudy,
+  TeamMember,
+} from "../../shared/content.ts";
 import type { InsightIssue, InsightSummary } from "../../shared/insight.ts";
 import type { ContentReader } from "../../shared/page-context.ts";
 import type { SiteFacts } from "../../shared/site-facts.ts";
@@ -38,7 +43,7 @@ export class SiteContent implements ContentReader {
     return this.cached(`items:${category}`, () => listItems(this.database.db, category));
   }
 
-  caseStudies(): Promise<CaseStudy[]> {
+  caseStudies(): Promise<DatedCaseStudy[]> {
     return this.cached("case-studies", () => listCaseStudies(this.database.db));
   }
 

@@ -338,14 +338,13 @@ describe("addresses and link previews", () => {
     }
   });
 
-  it("names the archive's Atom feed on the archive's pages, and only there", () => {
+  it("names the archive's Atom feed among the links of every page, not again in a page's meta", () => {
     const feedLinks = (meta: MetaDescriptor[]) =>
       meta.filter((tag) => (tag as Json).tagName === "link" && (tag as Json).rel === "alternate");
-    for (const { path, meta } of ALL_PAGES) {
-      const onArchive = path === INSIGHT_PATH || path.startsWith("/insight/");
-      expect(feedLinks(meta), path).toEqual(onArchive ? [INSIGHT_FEED_LINK] : []);
-    }
+    for (const { path, meta } of ALL_PAGES) expect(feedLinks(meta), path).toEqual([]);
+    expect(SITE_LINKS).toContainEqual(INSIGHT_FEED_LINK);
     expect(INSIGHT_FEED_LINK).toMatchObject({
+      rel: "alternate",
       type: "application/atom+xml",
       href: INSIGHT_FEED_PATH,
     });
@@ -552,6 +551,7 @@ describe("share image, icons and manifest", () => {
     expect(SITE_LINKS).toEqual([
       { rel: "manifest", href: MANIFEST_PATH },
       { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
+      INSIGHT_FEED_LINK,
     ]);
     expect(pngSize(APPLE_TOUCH_ICON_PATH)).toMatchObject({ width: 180, height: 180 });
     expect(pngSize(LOGO_IMAGE.path)).toMatchObject({ width: 512, height: 512 });

@@ -281,20 +281,23 @@ export const LOGO_IMAGE = { path: "/icons/icon-512.png", width: 512, height: 512
 export const MANIFEST_PATH = "/manifest.webmanifest";
 export const APPLE_TOUCH_ICON_PATH = "/icons/apple-touch-icon.png";
 
-/** For root.tsx: `export const links: LinksFunction = () => SITE_LINKS;` */
-export const SITE_LINKS: LinkDescriptor[] = [
-  { rel: "manifest", href: MANIFEST_PATH },
-  { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
-];
-
-/** The archive's Atom feed, named in the head of the archive's pages, where feed readers look for it. */
+/**
+ * The Insight archive's Atom feed: named in the head of every page, since a
+ * reader given any of the site's addresses looks for the feed there.
+ */
 export const INSIGHT_FEED_LINK = {
-  tagName: "link",
   rel: "alternate",
   type: "application/atom+xml",
   href: INSIGHT_FEED_PATH,
   title: "Insight (Atom feed)",
-} as const satisfies MetaDescriptor;
+} as const satisfies LinkDescriptor;
+
+/** For root.tsx: `export const links: LinksFunction = () => SITE_LINKS;` */
+export const SITE_LINKS: LinkDescriptor[] = [
+  { rel: "manifest", href: MANIFEST_PATH },
+  { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
+  INSIGHT_FEED_LINK,
+];
 
 /* ------------------------------------------------------------------ JSON-LD */
 
@@ -394,9 +397,9 @@ export interface CaseStudySeo {
   slug: string;
   title: string;
   summary: string;
-  /** ISO 8601. The content has no dates today: without one the Article has no datePublished. */
-  datePublished?: string;
-  dateModified?: string;
+  /** ISO 8601, from the server's read (DatedCaseStudy); a list the browser fetched has none. */
+  datePublished?: string | undefined;
+  dateModified?: string | undefined;
 }
 
 /** What an Article's block says: a case study, or an Insight issue. */
@@ -545,7 +548,7 @@ export function pageMetaFor(
     ...(path === ROUTES.home ? [websiteJsonLd(origin)] : []),
     ...(people ?? []).map((member) => personJsonLd(member, origin)),
   ];
-  const meta = pageMeta({
+  return pageMeta({
     title,
     description,
     path,
@@ -554,7 +557,6 @@ export function pageMetaFor(
     jsonLd,
     noindex: noindex === true,
   });
-  return path === INSIGHT_PATH ? [...meta, INSIGHT_FEED_LINK] : meta;
 }
 
 /** The title of a case study's page. */
@@ -613,7 +615,7 @@ export function insightIssueMetaFor(
   origin: string,
   facts: SiteFacts,
 ): MetaDescriptor[] {
-  const meta = pageMeta({
+  return pageMeta({
     title: insightIssueTitle(issue),
     description: clampDescription(issue.summary),
     path: insightIssuePath(issue.slug),
@@ -629,12 +631,13 @@ export function insightIssueMetaFor(
           description: issue.summary,
           section: "Insight",
           datePublished: issue.publishedAt,
+          // A sent issue is never rewritten: its page is the one rendered for the send.
+          dateModified: issue.publishedAt,
         },
         origin,
       ),
     ],
   });
-  return [...meta, INSIGHT_FEED_LINK];
 }
 
 /**
