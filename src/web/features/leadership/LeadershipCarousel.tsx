@@ -213,7 +213,7 @@ function Carousel({ members }: { members: TeamMember[] }) {
             <img
               className="leadership-slide__photo"
               src={`/images/pictures/${member.imagePath}`}
-              alt={member.fullname}
+              alt="" // the name is the heading right under it: said once, not twice
               width={480}
               height={600}
               loading="lazy"
