@@ -21,6 +21,7 @@ import type { ContentReader } from "../../shared/page-context.ts";
 import type { SiteFacts } from "../../shared/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { listCaseStudies, listItems, listTeam } from "../db/content.ts";
+import { type ContentChanges, readContentChanges } from "../db/content-changes.ts";
 import { listPublishedIssues, readPublishedIssue } from "../db/insight-archive.ts";
 import type { Database } from "../db/schema.ts";
 import { readSiteFacts } from "../db/site-facts.ts";
@@ -65,6 +66,11 @@ export class SiteContent implements ContentReader {
   /** The mission, the invitations, the contact address and the network link (every page shows some). */
   facts(): Promise<SiteFacts> {
     return this.cached("site-facts", () => readSiteFacts(this.database.db));
+  }
+
+  /** When each part of the content last changed: the sitemap's and the feed's dates. */
+  changes(): Promise<ContentChanges> {
+    return this.cached("changes", () => readContentChanges(this.database.db));
   }
 
   /** Writes content in one transaction; once it commits, every instance shows it. */
