@@ -14,7 +14,6 @@ import { COLORS } from "../../shared/design-tokens.ts";
 import type { InsightSummary } from "../../shared/insight.ts";
 import {
   INSIGHT_FEED_PATH,
-  INSIGHT_PATH,
   ROUTES,
   SUBSCRIBE_PATH,
   UNSUBSCRIBE_PATH,
