@@ -1,4 +1,5 @@
-import { ERROR_SCREEN_HEADING } from "../src/shared/constants.ts";
+import { COPYRIGHT_YEAR, ERROR_SCREEN_HEADING } from "../src/shared/constants.ts";
+import { SITE } from "../src/shared/site.ts";
 import { mockApi } from "./support/api.ts";
 import { arriveFromHome } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
@@ -24,4 +25,26 @@ test("a route that fails while rendering shows the default error screen with the
     "Cannot read properties of null",
   );
   await expect(page.locator("pre")).toHaveCount(0);
+});
+
+test("the error screen carries the firm's logo, a way home and its footer, and no address", async ({
+  page,
+  expectedErrors,
+}) => {
+  expectedErrors.add(/^TypeError: Cannot read properties of null\b/);
+  expectedErrors.add(
+    /^React Router caught the following error during render TypeError: Cannot read properties of null\b/,
+  );
+  await mockApi(page, /\/api\/v1\/items\/?\?category=capabilities/, {
+    status: 200,
+    body: [null],
+  });
+  await arriveFromHome(page, "/wedo");
+  await expect(page.getByRole("heading", { level: 2, name: ERROR_SCREEN_HEADING })).toBeVisible();
+  const logo = page.getByRole("banner").getByRole("link", { name: `${SITE.firmName}, home` });
+  await expect(logo).toHaveAttribute("href", "/");
+  await expect(logo.getByRole("img")).toHaveJSProperty("complete", true);
+  await expect(page.getByRole("link", { name: "Back to the home page" })).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toContainText(`© ${COPYRIGHT_YEAR} ${SITE.firmName}`);
+  await expect(page.locator("body")).not.toContainText(/https?:\/\/|\/assets\//);
 });

@@ -4,7 +4,7 @@
 #   public/images/pictures/*.webp   team portraits      480x600
 #   public/images/items/*.webp      industries/tech needs 800x600
 #   public/video/{home,wedo}.{webm,mp4} + *-poster.webp   1280x720, 10 s loops
-#   public/images/share.png, public/icons/*.png, public/manifest.webmanifest
+#   public/images/share.png, public/icons/*.png, public/favicon.ico, public/manifest.webmanifest
 #
 # Requirements: bash, python3 (stdlib), node >= 18, ffmpeg (libx264, libvpx-vp9,
 # libwebp, zscale), headless Chromium (set CHROMIUM=/path if not on PATH).
@@ -73,6 +73,8 @@ images() {
   (cd "$ROOT" && CHROME_PATH="$(command -v "$CHROMIUM")" npx tsx scripts/media/share-image.ts)
   max_bytes "$PUB/images/share.png" 40959
   for icon in "$PUB"/icons/*.png; do max_bytes "$icon" 40959; done
+  python3 "$HERE/favicon-ico.py" "$PUB/icons/icon-192.png" "$PUB/favicon.ico"
+  max_bytes "$PUB/favicon.ico" 8192
 }
 
 # video NAME: render frames (16-bit RGB) -> dithered yuv420p lossless master

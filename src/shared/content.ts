@@ -12,6 +12,13 @@ export type TeamMember = z.infer<typeof teamMemberSchema>;
 export type ContentItem = z.infer<typeof contentItemSchema>;
 export type CaseStudy = z.infer<typeof caseStudySchema>;
 
+/**
+ * A case study as the server reads it for the pages: with when it was first
+ * written and last changed (ISO 8601), which date its Article. The API's
+ * answer has no dates (§7), so a list fetched in the browser has none.
+ */
+export type DatedCaseStudy = CaseStudy & { datePublished?: string; dateModified?: string };
+
 /** The three sections of a case study, in the order the page shows them (§2). */
 export const CASE_STUDY_SECTIONS = [
   { key: "opportunity", heading: "The Opportunity" },

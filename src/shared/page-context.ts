@@ -3,7 +3,7 @@
  * (React Router's load context): the content, read from the database, the
  * site's public origin for canonical addresses, and the forms' service.
  */
-import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "./content.ts";
+import type { ContentCategory, ContentItem, DatedCaseStudy, TeamMember } from "./content.ts";
 import type { FieldReasons } from "./field-rules.ts";
 import type { InquiryValues } from "./inquiry.ts";
 import type { InsightIssue, InsightSummary } from "./insight.ts";
@@ -12,7 +12,7 @@ import type { SiteFacts } from "./site-facts.ts";
 export interface ContentReader {
   team(): Promise<TeamMember[]>;
   items(category: ContentCategory): Promise<ContentItem[]>;
-  caseStudies(): Promise<CaseStudy[]>;
+  caseStudies(): Promise<DatedCaseStudy[]>;
   /** The Insight archive: every published issue, newest first (summaries only). */
   insightIssues(): Promise<InsightSummary[]>;
   /** A published issue with its body; null for any other slug (a draft's too). */

@@ -316,6 +316,30 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
     expect(await mailKinds(email)).toEqual(["subscription-confirmation"]);
   });
 
+  it("opens a forged, missing or expired link's page on its refusal, with no button to press", async () => {
+    const email = "opens-a-bad-link@example.com";
+    const token = tokenOf(await subscribedLink(email));
+    const forged = `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`;
+    const expired = await linkFromHoursAgo("opens-a-late-link@example.com", CONFIRM_HOURS + 1);
+    const pages = [
+      [`?token=${forged}`, 404, "This link is not valid"],
+      ["", 404, "This link is not valid"],
+      [`?token=${expired}`, 410, "This link has expired"],
+    ] as const;
+    for (const [query, status, heading] of pages) {
+      const page = await h.t.app.inject({ url: `/subscribe/confirm${query}` });
+      expect(page.statusCode, query).toBe(status);
+      expect(page.headers["content-type"]).toMatch(/^text\/html/);
+      expect(page.body, query).toContain(`<h1>${heading}</h1>`);
+      expect(page.body, query).not.toContain("Confirm my subscription</button>");
+    }
+    // The link that still works keeps its button.
+    const good = await h.t.app.inject({ url: `/subscribe/confirm?token=${token}` });
+    expect(good.statusCode).toBe(200);
+    expect(good.body).toContain("Confirm my subscription</button>");
+    expect((await row(email))?.confirmed_at).toBeNull();
+  });
+
   it("a link just inside NEWSLETTER_CONFIRM_HOURS still confirms", async () => {
     const email = "just-in-time@example.com";
     const token = await linkFromHoursAgo(email, CONFIRM_HOURS - 1);

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
 import { HTML_CACHE_CONTROL } from "../../src/server/pages/plugin.ts";
-import { ASSET_CACHE_CONTROL } from "../../src/server/static/site.ts";
+import { ASSET_CACHE_CONTROL, ICON_CACHE_CONTROL } from "../../src/server/static/site.ts";
 import { NOT_FOUND_PATH, PAGE_PATHS } from "../../src/shared/routes.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -128,6 +128,8 @@ describe("serving the built site", () => {
     ["/weserve/", "/weserve"],
     ["/WeDo//", "/wedo"],
     ["/contact-us/?ref=mail", "/contact-us?ref=mail"],
+    ["/weserve/case-studies/a-study/", "/weserve/case-studies/a-study"],
+    ["/insight/an-issue/?ref=mail", "/insight/an-issue?ref=mail"],
   ])("redirects %s with 301 to the canonical %s", async (url, location) => {
     const response = await t.app.inject({ url });
     expect(response.statusCode).toBe(301);
@@ -221,5 +223,28 @@ describe("without a built site (npm run dev)", () => {
     expect(page.statusCode).toBe(404);
     expect(page.json()).toEqual({ message: "Not found" });
     await t.close();
+  });
+});
+
+describe("the icon browsers ask for by its old name", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!sqlite) throw new Error("SQLite engine missing");
+    // The public files as the build copies them.
+    t = await startApp(sqlite, { STATIC_DIR: "public" });
+  });
+  afterAll(() => t.close());
+
+  it("serves /favicon.ico as a small icon, cached for a week", async () => {
+    const response = await t.app.inject({ url: "/favicon.ico" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^image\/(?:x-icon|vnd\.microsoft\.icon)$/);
+    expect(response.headers["cache-control"]).toBe(ICON_CACHE_CONTROL);
+    expect(response.rawPayload.length).toBeLessThan(8 * 1024);
+    // An icon directory (reserved 0, type 1) with a 16 and a 32 px image.
+    const payload = response.rawPayload;
+    expect([payload.readUInt16LE(0), payload.readUInt16LE(2)]).toEqual([0, 1]);
+    const sizes = Array.from({ length: payload.readUInt16LE(4) }, (_, i) => payload[6 + 16 * i]);
+    expect(sizes).toEqual([16, 32]);
   });
 });

@@ -214,6 +214,8 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
         headline: newest.title,
         description: summaryOf(newest.slug),
         datePublished: newest.startedAt,
+        // A sent issue is never rewritten: its web page is the one rendered for the send.
+        dateModified: newest.startedAt,
         url,
         mainEntityOfPage: url,
         publisher: expect.objectContaining({ "@type": "Organization", name: SITE.firmName }),

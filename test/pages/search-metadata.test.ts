@@ -47,6 +47,7 @@ const ours = (value: unknown): boolean =>
 describe("search metadata of the served pages", () => {
   let t: TestApp;
   const pages = new Map<string, ReturnType<typeof head>>();
+  const bodies = new Map<string, string>();
   const paths = [
     ...SCREEN_PATHS,
     ...caseStudies.map((s: { slug: string }) => caseStudyPath(s.slug)),
@@ -60,6 +61,7 @@ describe("search metadata of the served pages", () => {
       const response = await t.app.inject({ url: path });
       expect(response.statusCode, path).toBe(200);
       pages.set(path, head(response.body));
+      bodies.set(path, response.body);
     }
   });
   afterAll(() => t.close());
@@ -107,6 +109,32 @@ describe("search metadata of the served pages", () => {
       expect(ours(articles?.[0]?.image)).toBe(true);
       expect(articles?.[0]?.author).toBeTruthy();
       expect(articles?.[0]?.publisher).toBeTruthy();
+    }
+  });
+
+  it("dates each case study's Article by when the study was written and last changed", async () => {
+    const rows = await t.database.db
+      .selectFrom("case_studies")
+      .select(["slug", "created_at", "updated_at"])
+      .execute();
+    expect(rows).toHaveLength(caseStudies.length);
+    for (const row of rows) {
+      const [article] =
+        pages
+          .get(caseStudyPath(row.slug))
+          ?.jsonLd.filter((thing) => thing["@type"] === "Article") ?? [];
+      expect(article?.datePublished, row.slug).toBe(new Date(row.created_at).toISOString());
+      expect(article?.dateModified, row.slug).toBe(new Date(row.updated_at).toISOString());
+    }
+  });
+
+  it("names the Insight feed once in every page's head, where feed readers look for it", async () => {
+    const feedLink =
+      /<link rel="alternate" type="application\/atom\+xml" href="\/insight\/feed\.xml" title="[^"]+"\/>/g;
+    const notFound = (await t.app.inject({ url: "/no-such-page" })).body;
+    for (const [path, html] of [...bodies, ["/no-such-page", notFound] as const]) {
+      const head = html.slice(0, html.indexOf("</head>"));
+      expect(head.match(feedLink), path).toHaveLength(1);
     }
   });
 

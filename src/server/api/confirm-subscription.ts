@@ -28,6 +28,13 @@ export const INVALID_CONFIRM_LINK_MESSAGE =
 export const EXPIRED_CONFIRM_LINK_MESSAGE =
   "This confirmation link has expired. Please subscribe again, and confirm with the link in the new e-mail.";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Where a confirmation link stands, confirming nothing: opening its page must not confirm. */
+    confirmationLinkState(token: string): Promise<ConfirmationLink["state"]>;
+  }
+}
+
 /** How often each instance purges; an expired link is refused before its row is purged anyway. */
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -100,6 +107,10 @@ export default fp(
       doubleOptIn: config.NEWSLETTER_DOUBLE_OPT_IN,
       confirmHours: config.NEWSLETTER_CONFIRM_HOURS,
       secret,
+    });
+    app.decorate("confirmationLinkState", async (token: string) => {
+      const link = await confirmationLink(database.db, app.newsletterSignup, token);
+      return link.state;
     });
     await app.register(confirmationApi, { database });
     purgeLapsedSubscriptions(app, database);

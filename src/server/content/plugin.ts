@@ -10,12 +10,18 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Transaction } from "kysely";
-import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type {
+  ContentCategory,
+  ContentItem,
+  DatedCaseStudy,
+  TeamMember,
+} from "../../shared/content.ts";
 import type { InsightIssue, InsightSummary } from "../../shared/insight.ts";
 import type { ContentReader } from "../../shared/page-context.ts";
 import type { SiteFacts } from "../../shared/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { listCaseStudies, listItems, listTeam } from "../db/content.ts";
+import { type ContentChanges, readContentChanges } from "../db/content-changes.ts";
 import { listPublishedIssues, readPublishedIssue } from "../db/insight-archive.ts";
 import type { Database } from "../db/schema.ts";
 import { readSiteFacts } from "../db/site-facts.ts";
@@ -38,7 +44,7 @@ export class SiteContent implements ContentReader {
     return this.cached(`items:${category}`, () => listItems(this.database.db, category));
   }
 
-  caseStudies(): Promise<CaseStudy[]> {
+  caseStudies(): Promise<DatedCaseStudy[]> {
     return this.cached("case-studies", () => listCaseStudies(this.database.db));
   }
 
@@ -60,6 +66,11 @@ export class SiteContent implements ContentReader {
   /** The mission, the invitations, the contact address and the network link (every page shows some). */
   facts(): Promise<SiteFacts> {
     return this.cached("site-facts", () => readSiteFacts(this.database.db));
+  }
+
+  /** When each part of the content last changed: the sitemap's and the feed's dates. */
+  changes(): Promise<ContentChanges> {
+    return this.cached("changes", () => readContentChanges(this.database.db));
   }
 
   /** Writes content in one transaction; once it commits, every instance shows it. */

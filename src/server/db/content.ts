@@ -6,9 +6,9 @@ import type { Kysely } from "kysely";
 import {
   CASE_STUDY_SECTIONS,
   CATEGORIES_WITH_IMAGES,
-  type CaseStudy,
   type ContentCategory,
   type ContentItem,
+  type DatedCaseStudy,
   type TeamMember,
 } from "../../shared/content.ts";
 import type { Database } from "./schema.ts";
@@ -45,16 +45,26 @@ export async function listItems(
 /** A section's paragraphs are stored as one text, separated by blank lines. */
 export const PARAGRAPH_BREAK = "\n\n";
 
-export async function listCaseStudies(db: Kysely<Database>): Promise<CaseStudy[]> {
+export async function listCaseStudies(db: Kysely<Database>): Promise<DatedCaseStudy[]> {
   const rows = await db
     .selectFrom("case_studies")
-    .select(["slug", "title", "summary", ...CASE_STUDY_SECTIONS.map(({ key }) => key)])
+    .select([
+      "slug",
+      "title",
+      "summary",
+      ...CASE_STUDY_SECTIONS.map(({ key }) => key),
+      "created_at",
+      "updated_at",
+    ])
     .where("hidden", "=", 0)
     .orderBy("position")
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({
+  return rows.map(({ created_at, updated_at, ...row }) => ({
     ...row,
+    // PostgreSQL reads back a Date, SQLite the ISO string it stored.
+    datePublished: new Date(created_at).toISOString(),
+    dateModified: new Date(updated_at).toISOString(),
     opportunity: paragraphs(row.opportunity),
     solution: paragraphs(row.solution),
     work: paragraphs(row.work),

@@ -16,7 +16,7 @@ import { PARAGRAPH_BREAK } from "./content.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { insertMissingFacts } from "./site-facts.ts";
 
-const SEED_MARKER = "seeded_at";
+export const SEED_MARKER = "seeded_at";
 const CASE_STUDIES_MARKER = "case_studies_seeded_at";
 const SITE_FACTS_MARKER = "site_facts_seeded_at";
 

@@ -10,35 +10,72 @@
  */
 import type { FastifyInstance } from "fastify";
 import { API_ROOT } from "../../shared/api-paths.ts";
+import type { DatedCaseStudy } from "../../shared/content.ts";
+import type { InsightSummary } from "../../shared/insight.ts";
 import {
   caseStudyPath,
   INSIGHT_FEED_PATH,
   INSIGHT_PATH,
   insightIssuePath,
+  ROUTES,
   SCREEN_PATHS,
   UNSUBSCRIBE_PATH,
 } from "../../shared/routes.ts";
+import { type ContentChanges, type ContentPart, later } from "../db/content-changes.ts";
 import { ATOM_TYPE, atomFeed, escapeXml, feedIssues } from "./insight-feed.ts";
 
 export const SITEMAP_PATH = "/sitemap.xml";
 const CACHE_CONTROL = "public, max-age=3600";
 
-/** The slugs of what has a page of its own besides the screens. */
-export interface SitemapSlugs {
-  caseStudies: readonly string[];
-  insightIssues: readonly string[];
+/** What each screen shows of the content besides the facts every page's footer carries. */
+const SCREEN_PARTS: Readonly<Record<(typeof SCREEN_PATHS)[number], readonly ContentPart[]>> = {
+  [ROUTES.home]: ["facts"],
+  [ROUTES.weServe]: ["case-studies", "industries", "techneeds"],
+  [ROUTES.weDo]: ["capabilities"],
+  [ROUTES.weAre]: ["team", "ethos"],
+  [ROUTES.contactUs]: ["facts"],
+};
+
+/** A page of the sitemap, and when what it shows last changed (ISO 8601, a W3C datetime). */
+export interface SitemapPage {
+  path: string;
+  lastmod: string | undefined;
 }
 
-export function sitemap(origin: string, slugs: SitemapSlugs): string {
-  const paths = [
-    ...SCREEN_PATHS,
-    ...slugs.caseStudies.map(caseStudyPath),
-    INSIGHT_PATH,
-    ...slugs.insightIssues.map(insightIssuePath),
+/** Every page the sitemap lists, each dated by the last change of its content. */
+export function sitemapPages(
+  changes: ContentChanges,
+  caseStudies: readonly DatedCaseStudy[],
+  issues: readonly InsightSummary[],
+): SitemapPage[] {
+  const archiveChangedAt = later(issues[0]?.publishedAt, feedChangedAt(changes));
+  return [
+    ...SCREEN_PATHS.map((path) => ({
+      path,
+      lastmod: SCREEN_PARTS[path].map((part) => changes.parts[part]).reduce(later, undefined),
+    })),
+    ...caseStudies.map((study) => ({
+      path: caseStudyPath(study.slug),
+      lastmod: study.dateModified,
+    })),
+    { path: INSIGHT_PATH, lastmod: archiveChangedAt },
+    ...issues.map((issue) => ({ path: insightIssuePath(issue.slug), lastmod: issue.publishedAt })),
   ];
-  const urls = paths.map(
-    (path) => `<url><loc>${escapeXml(new URL(path, origin).href)}</loc></url>`,
-  );
+}
+
+/** When the feed's entries last changed apart from a new issue: a withdrawal, else the set-up. */
+export function feedChangedAt(changes: ContentChanges): string {
+  return changes.issueWithdrawnAt ?? changes.setUpAt ?? EPOCH;
+}
+
+/** The time of a database no seed ran on (never served in practice: the server seeds at start). */
+const EPOCH = new Date(0).toISOString();
+
+export function sitemap(origin: string, pages: readonly SitemapPage[]): string {
+  const urls = pages.map(({ path, lastmod }) => {
+    const loc = `<loc>${escapeXml(new URL(path, origin).href)}</loc>`;
+    return `<url>${loc}${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`;
+  });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${urls.join("\n")}
@@ -77,19 +114,23 @@ export default async function crawlers(app: FastifyInstance, { origin }: { origi
     [SITEMAP_PATH]: {
       type: "application/xml; charset=utf-8",
       body: async () => {
-        const [studies, issues] = await Promise.all([
+        const [changes, studies, issues] = await Promise.all([
+          app.content.changes(),
           app.content.caseStudies(),
           app.content.insightIssues(),
         ]);
-        return sitemap(origin, {
-          caseStudies: studies.map((study) => study.slug),
-          insightIssues: issues.map((issue) => issue.slug),
-        });
+        return sitemap(origin, sitemapPages(changes, studies, issues));
       },
     },
     [INSIGHT_FEED_PATH]: {
       type: ATOM_TYPE,
-      body: async () => atomFeed(origin, await feedIssues(app.content)),
+      body: async () => {
+        const [issues, changes] = await Promise.all([
+          feedIssues(app.content),
+          app.content.changes(),
+        ]);
+        return atomFeed(origin, issues, feedChangedAt(changes));
+      },
     },
   };
   for (const [path, { type, body }] of Object.entries(files)) {

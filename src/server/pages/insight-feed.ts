@@ -56,16 +56,19 @@ function entry(issue: InsightIssue, origin: string): string {
 }
 
 /**
- * The feed of `issues` (newest first). Its `updated` is the newest issue's
- * time; a feed with no issue yet says `now`, as Atom requires a time.
+ * The feed of `issues` (newest first). Its `updated` is the last time its
+ * entries changed (Atom requires one, and readers compare it between
+ * fetches): the newest issue's time, or `archiveChangedAt` (an issue
+ * withdrawn, or with none ever, the site's set-up) when that is later.
  */
 export function atomFeed(
   origin: string,
   issues: readonly InsightIssue[],
-  now = new Date(),
+  archiveChangedAt: string,
 ): string {
   const archive = new URL(INSIGHT_PATH, origin).href;
-  const updated = issues[0]?.publishedAt ?? now.toISOString();
+  const newest = issues[0]?.publishedAt;
+  const updated = newest && newest > archiveChangedAt ? newest : archiveChangedAt;
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
 <id>${escapeXml(archive)}</id>

@@ -8,7 +8,7 @@ import type { PageContext } from "../../shared/page-context.ts";
 import { type EncodedBody, EncodedCache, encodeBody } from "../http/encoded-body.ts";
 import type { PolicyFor } from "../security/headers.ts";
 import { hashInlineContent } from "./inline-scripts.ts";
-import type { PageRenderer } from "./renderer.ts";
+import type { PageRenderer, RenderedPage } from "./renderer.ts";
 
 export interface CachedPage extends EncodedBody {
   status: number;
@@ -35,15 +35,20 @@ export class PageCache {
   ) {}
 
   get(path: string): Promise<CachedPage> {
-    return this.pages.get(path, () => this.build(path));
+    return this.pages.get(path, () => this.build(() => this.render(path, this.context)));
+  }
+
+  /** A page that is not a GET of its path (one outcome of a form), kept under `key` with the others. */
+  getRendered(key: string, render: () => Promise<RenderedPage>): Promise<CachedPage> {
+    return this.pages.get(key, () => this.build(render));
   }
 
   clear(): void {
     this.pages.clear();
   }
 
-  private async build(path: string): Promise<CachedPage> {
-    const { status, html } = await this.render(path, this.context);
+  private async build(render: () => Promise<RenderedPage>): Promise<CachedPage> {
+    const { status, html } = await render();
     return { status, csp: policyForPage(html, this.policyFor), ...(await encodeBody(html)) };
   }
 }

@@ -17,6 +17,7 @@ import type { InsightIssue } from "../../shared/insight.ts";
 import type { ContentReader, PageContext } from "../../shared/page-context.ts";
 import {
   CASE_STUDY_ROUTE,
+  CONFIRM_SUBSCRIPTION_PATH,
   caseStudyPath,
   INSIGHT_ISSUE_ROUTE,
   insightIssuePath,
@@ -31,7 +32,7 @@ import { formToken } from "../forms/form-token.ts";
 import formPosts from "../forms/routes.ts";
 import { pageFormService } from "../forms/service.ts";
 import { sendEncoded } from "../http/encoded-body.ts";
-import { PageCache, policyForPage } from "./page-cache.ts";
+import { type CachedPage, PageCache, policyForPage } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
@@ -89,7 +90,15 @@ export default fp(
       status?: number,
     ) {
       if (!cache) throw app.httpErrors.notFound("Not found");
-      const page = await cache.get(path);
+      return sendPage(request, reply, await cache.get(path), status);
+    }
+
+    function sendPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      page: CachedPage,
+      status?: number,
+    ) {
       reply
         .header("content-type", "text/html; charset=utf-8")
         .header("cache-control", HTML_CACHE_CONTROL)
@@ -129,9 +138,38 @@ export default fp(
       return { html, csp: policyForPage(html, app.pagePolicy) };
     });
 
+    /**
+     * A confirmation link's page offers its button only while the link can
+     * confirm: a forged, missing or expired link opens on the refusal the
+     * button would bring, with its status (404, 410). Both refusals are the
+     * same for every link, so each is rendered once, as its post's outcome.
+     */
+    async function sendConfirmationPage(request: FastifyRequest, reply: FastifyReply) {
+      const { token } = request.query as { token?: unknown };
+      const state = await app.confirmationLinkState(typeof token === "string" ? token : "");
+      const submit = renderer?.submit;
+      if (!cache || !submit || (state !== "invalid" && state !== "expired")) {
+        return send(request, reply, CONFIRM_SUBSCRIPTION_PATH);
+      }
+      const outcome = new URLSearchParams({ state }).toString();
+      const page = await cache.getRendered(`${CONFIRM_SUBSCRIPTION_PATH}?${outcome}`, () =>
+        // The page's action shows the outcome it is given unless the post was refused;
+        // the form service's writes still refuse, as nothing was posted.
+        submit(
+          { path: CONFIRM_SUBSCRIPTION_PATH, body: outcome },
+          { ...context, forms: context.forms && { ...context.forms, refusal: null } },
+        ),
+      );
+      return sendPage(request, reply, page);
+    }
+
     if (cache) {
       for (const path of PAGE_PATHS) {
-        app.get(path, { compress: false }, (request, reply) => send(request, reply, path));
+        app.get(path, { compress: false }, (request, reply) =>
+          path === CONFIRM_SUBSCRIPTION_PATH
+            ? sendConfirmationPage(request, reply)
+            : send(request, reply, path),
+        );
       }
       slugPages(CASE_STUDY_ROUTE, caseStudyPath, UNKNOWN_CASE_STUDY_PATH, async (slug) =>
         (await app.content.caseStudies()).some((study) => study.slug === slug),

@@ -1,20 +1,29 @@
 /**
  * One address per page: `/WESERVE` and `/weserve/` answer 301 to `/weserve`,
- * so links and search engines settle on the canonical path. Only the site's
+ * and `/weserve/case-studies/a-study/` to `/weserve/case-studies/a-study`, so
+ * links and search engines settle on the canonical path. Only the site's
  * pages are rewritten; files and the API keep their paths.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { PAGE_PATHS } from "../../shared/routes.ts";
+import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../shared/routes.ts";
 
 const PAGES = new Set(PAGE_PATHS);
+/** The pages of one case study or one issue: a slug after the route's fixed part. */
+const SLUG_PAGES = [CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE].map(
+  (route) => new RegExp(`^${route.replace(":slug", "[^/]+")}$`),
+);
+
+function isPage(path: string): boolean {
+  return PAGES.has(path) || SLUG_PAGES.some((pattern) => pattern.test(path));
+}
 /** Cheap first test, so the common request pays nothing more. */
 const MAYBE_ODD = /[A-Z]|.\/$/;
 
 /** The canonical page path a request path stands for, or null when it is not a page. */
 function canonicalPagePath(path: string): string | null {
   const canonical = path.toLowerCase().replace(/\/+$/, "") || "/";
-  return canonical !== path && PAGES.has(canonical) ? canonical : null;
+  return canonical !== path && isPage(canonical) ? canonical : null;
 }
 
 export default fp(

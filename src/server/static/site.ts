@@ -9,10 +9,16 @@ import type { FastifyInstance } from "fastify";
 
 export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const PUBLIC_FILE_CACHE_CONTROL = "public, max-age=86400";
+/**
+ * /favicon.ico keeps its name, so it cannot be immutable; browsers ask for it
+ * on every site visit without reading the page, and the logo changes rarely.
+ */
+export const ICON_CACHE_CONTROL = "public, max-age=604800";
 
 function cacheControlFor(path: string): string {
   // Vite writes content-hashed file names under assets/: they never change.
   if (/[\\/]assets[\\/]/.test(path)) return ASSET_CACHE_CONTROL;
+  if (/[\\/]favicon\.ico$/.test(path)) return ICON_CACHE_CONTROL;
   return PUBLIC_FILE_CACHE_CONTROL;
 }
 

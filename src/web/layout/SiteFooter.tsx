@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { COPYRIGHT_YEAR } from "../../shared/constants.ts";
 import { INSIGHT_PATH, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
@@ -6,8 +6,15 @@ import { NEWSLETTER_ANCHOR } from "../features/insight/anchors.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
 import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 
+/** Whether an Insight issue was ever sent (the root loader's read): only then is there a past issue to read. */
+function useHasPastIssues(): boolean {
+  const root = useRouteLoaderData("root") as { hasPastIssues?: boolean } | undefined;
+  return root?.hasPastIssues === true;
+}
+
 export function SiteFooter() {
   const { mission, newsletterInvitation, networkUrl } = useSiteFacts();
+  const hasPastIssues = useHasPastIssues();
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
@@ -26,11 +33,16 @@ export function SiteFooter() {
         <div className="site-footer__newsletter" id={NEWSLETTER_ANCHOR}>
           <h2 className="site-footer__heading">Insight newsletter</h2>
           <p>
-            {newsletterInvitation}{" "}
-            {/* The archive is the server's page (features/insight/loadFromServer.ts): load it. */}
-            <Link reloadDocument to={INSIGHT_PATH} className="site-footer__archive">
-              Read past issues
-            </Link>
+            {newsletterInvitation}
+            {hasPastIssues && (
+              <>
+                {" "}
+                {/* The archive is the server's page (features/insight/loadFromServer.ts): load it. */}
+                <Link reloadDocument to={INSIGHT_PATH} className="site-footer__archive">
+                  Read past issues
+                </Link>
+              </>
+            )}
           </p>
           <SubscribeForm />
         </div>

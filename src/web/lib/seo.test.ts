@@ -14,7 +14,6 @@ import { COLORS } from "../../shared/design-tokens.ts";
 import type { InsightSummary } from "../../shared/insight.ts";
 import {
   INSIGHT_FEED_PATH,
-  INSIGHT_PATH,
   ROUTES,
   SUBSCRIBE_PATH,
   UNSUBSCRIBE_PATH,
@@ -273,6 +272,22 @@ describe("titles and descriptions", () => {
     expect(clampDescription("abcdefghijklmnop", 8)).toBe("abcdefg…");
   });
 
+  it.each([
+    ["a number from its unit", "Cash forecasts improved by 38 percent across the group.", 30],
+    ["a figure from what it counts", "It classifies 2.3 million customers a night.", 25],
+    ["a percentage from its noun", "Downtime fell and 38% fewer shifts were lost.", 25],
+  ])(
+    "clampDescription never cuts %s, nor ends on a word that leads into it",
+    (_what, text, max) => {
+      const cut = clampDescription(text, max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut).toMatch(/[a-z]…$/);
+      expect(cut).not.toMatch(/\d/);
+      expect(cut).not.toMatch(/\b(?:by|and)…$/);
+      expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+    },
+  );
+
   it("keeps personal pages out of search results, and only them", () => {
     for (const path of PAGE_PATHS) {
       const personal = path === UNSUBSCRIBE_PATH || path === SUBSCRIBE_PATH;
@@ -322,14 +337,13 @@ describe("addresses and link previews", () => {
     }
   });
 
-  it("names the archive's Atom feed on the archive's pages, and only there", () => {
+  it("names the archive's Atom feed among the links of every page, not again in a page's meta", () => {
     const feedLinks = (meta: MetaDescriptor[]) =>
       meta.filter((tag) => (tag as Json).tagName === "link" && (tag as Json).rel === "alternate");
-    for (const { path, meta } of ALL_PAGES) {
-      const onArchive = path === INSIGHT_PATH || path.startsWith("/insight/");
-      expect(feedLinks(meta), path).toEqual(onArchive ? [INSIGHT_FEED_LINK] : []);
-    }
+    for (const { path, meta } of ALL_PAGES) expect(feedLinks(meta), path).toEqual([]);
+    expect(SITE_LINKS).toContainEqual(INSIGHT_FEED_LINK);
     expect(INSIGHT_FEED_LINK).toMatchObject({
+      rel: "alternate",
       type: "application/atom+xml",
       href: INSIGHT_FEED_PATH,
     });
@@ -536,6 +550,7 @@ describe("share image, icons and manifest", () => {
     expect(SITE_LINKS).toEqual([
       { rel: "manifest", href: MANIFEST_PATH },
       { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
+      INSIGHT_FEED_LINK,
     ]);
     expect(pngSize(APPLE_TOUCH_ICON_PATH)).toMatchObject({ width: 180, height: 180 });
     expect(pngSize(LOGO_IMAGE.path)).toMatchObject({ width: 512, height: 512 });

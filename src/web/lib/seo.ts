@@ -129,18 +129,40 @@ export const NOT_FOUND_SEO: PageSeo = {
 export const DESCRIPTION_MAX = 160;
 
 /**
+ * A word with a digit is a figure ("38", "38%", "2.3", "90-day"): the word
+ * after it is often its unit or what it counts ("38 percent", "2.3 million"),
+ * so a cut right after it would change what the figure says.
+ */
+const FIGURE = /\d/;
+/** Words that lead into what follows: a description ending on one reads as broken off. */
+const LEADING_WORD = /^(?:a|an|and|as|at|by|for|from|in|into|of|on|or|over|than|the|to|up|with)$/i;
+
+function endsBadly(word: string): boolean {
+  return FIGURE.test(word) || LEADING_WORD.test(word.replace(/[^\p{L}]/gu, ""));
+}
+
+/**
  * `text` as a meta description: unchanged when it fits in `max` characters,
- * otherwise cut at the last word boundary that leaves room for "…".
+ * otherwise cut at the last word boundary that leaves room for "…", and
+ * further back while the last word kept is a figure or leads into what was
+ * cut ("…forecast by 38…" becomes "…forecast…").
  */
 export function clampDescription(text: string, max: number = DESCRIPTION_MAX): string {
   const clean = text.replace(/\s+/g, " ").trim();
   if (clean.length <= max) return clean;
-  const room = clean.slice(0, max); // the "…" takes the place of the space we cut at
-  const cut = room.lastIndexOf(" ");
-  const head = (cut > 0 ? room.slice(0, cut) : clean.slice(0, max - 1)).replace(
-    /[\s,;:.–—-]+$/,
-    "",
-  );
+  const words = clean.split(" ");
+  let kept = 0;
+  let length = -1; // the first word needs no space before it
+  while (kept < words.length && length + 1 + (words[kept]?.length ?? 0) < max) {
+    length += 1 + (words[kept]?.length ?? 0);
+    kept += 1;
+  }
+  if (kept === 0) return `${clean.slice(0, max - 1)}…`;
+  while (kept > 1 && endsBadly(words[kept - 1] ?? "")) kept -= 1;
+  const head = words
+    .slice(0, kept)
+    .join(" ")
+    .replace(/[\s,;:.–—-]+$/, "");
   return `${head}…`;
 }
 
@@ -259,20 +281,23 @@ export const LOGO_IMAGE = { path: "/icons/icon-512.png", width: 512, height: 512
 export const MANIFEST_PATH = "/manifest.webmanifest";
 export const APPLE_TOUCH_ICON_PATH = "/icons/apple-touch-icon.png";
 
-/** For root.tsx: `export const links: LinksFunction = () => SITE_LINKS;` */
-export const SITE_LINKS: LinkDescriptor[] = [
-  { rel: "manifest", href: MANIFEST_PATH },
-  { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
-];
-
-/** The archive's Atom feed, named in the head of the archive's pages, where feed readers look for it. */
+/**
+ * The Insight archive's Atom feed: named in the head of every page, since a
+ * reader given any of the site's addresses looks for the feed there.
+ */
 export const INSIGHT_FEED_LINK = {
-  tagName: "link",
   rel: "alternate",
   type: "application/atom+xml",
   href: INSIGHT_FEED_PATH,
   title: "Insight (Atom feed)",
-} as const satisfies MetaDescriptor;
+} as const satisfies LinkDescriptor;
+
+/** For root.tsx: `export const links: LinksFunction = () => SITE_LINKS;` */
+export const SITE_LINKS: LinkDescriptor[] = [
+  { rel: "manifest", href: MANIFEST_PATH },
+  { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON_PATH, sizes: "180x180" },
+  INSIGHT_FEED_LINK,
+];
 
 /* ------------------------------------------------------------------ JSON-LD */
 
@@ -372,9 +397,9 @@ export interface CaseStudySeo {
   slug: string;
   title: string;
   summary: string;
-  /** ISO 8601. The content has no dates today: without one the Article has no datePublished. */
-  datePublished?: string;
-  dateModified?: string;
+  /** ISO 8601, from the server's read (DatedCaseStudy); a list the browser fetched has none. */
+  datePublished?: string | undefined;
+  dateModified?: string | undefined;
 }
 
 /** What an Article's block says: a case study, or an Insight issue. */
@@ -523,7 +548,7 @@ export function pageMetaFor(
     ...(path === ROUTES.home ? [websiteJsonLd(origin)] : []),
     ...(people ?? []).map((member) => personJsonLd(member, origin)),
   ];
-  const meta = pageMeta({
+  return pageMeta({
     title,
     description,
     path,
@@ -532,7 +557,6 @@ export function pageMetaFor(
     jsonLd,
     noindex: noindex === true,
   });
-  return path === INSIGHT_PATH ? [...meta, INSIGHT_FEED_LINK] : meta;
 }
 
 /** The title of a case study's page. */
@@ -591,7 +615,7 @@ export function insightIssueMetaFor(
   origin: string,
   facts: SiteFacts,
 ): MetaDescriptor[] {
-  const meta = pageMeta({
+  return pageMeta({
     title: insightIssueTitle(issue),
     description: clampDescription(issue.summary),
     path: insightIssuePath(issue.slug),
@@ -607,12 +631,13 @@ export function insightIssueMetaFor(
           description: issue.summary,
           section: "Insight",
           datePublished: issue.publishedAt,
+          // A sent issue is never rewritten: its page is the one rendered for the send.
+          dateModified: issue.publishedAt,
         },
         origin,
       ),
     ],
   });
-  return [...meta, INSIGHT_FEED_LINK];
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   useParams,
   useRouteLoaderData,
 } from "react-router";
-import type { CaseStudy } from "../../shared/content.ts";
+import type { DatedCaseStudy } from "../../shared/content.ts";
 import { isOverList } from "../features/case-studies/CaseStudies.tsx";
 import { CaseStudyModal } from "../features/case-studies/CaseStudyModal.tsx";
 import { CaseStudyPage } from "../features/case-studies/CaseStudyPage.tsx";
@@ -23,8 +23,12 @@ const WESERVE_ROUTE_ID = "routes/weserve";
 
 type WeserveData = Awaited<ReturnType<typeof weserveLoader>>;
 
-function findStudy(data: WeserveData | undefined, slug: string | undefined): CaseStudy | undefined {
-  return data?.lists.caseStudies.find((study: CaseStudy) => study.slug === slug);
+/** Dated when the server read it (its Article's dates); undated when the browser fetched the list. */
+function findStudy(
+  data: WeserveData | undefined,
+  slug: string | undefined,
+): DatedCaseStudy | undefined {
+  return data?.lists.caseStudies.find((study: DatedCaseStudy) => study.slug === slug);
 }
 
 export const meta: MetaFunction = ({ params, matches }) => {

@@ -12,7 +12,7 @@ export function LeadershipSlideContent({ member }: { member: TeamMember }) {
       <img
         className="leadership-slide__photo"
         src={`/images/pictures/${member.imagePath}`}
-        alt={member.fullname}
+        alt="" // the name is the heading right under it: said once, not twice
         width={480}
         height={600}
         loading="lazy"
