@@ -7,9 +7,5 @@
 import type { ContentCategory } from "./content.ts";
 
 export function entryAnchor(category: ContentCategory, name: string): string {
-  const slug = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-  return `${category}-${slug}`;
+  return `${category}-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
 }
