@@ -13,7 +13,7 @@ const item = (page: Page, label: string) =>
 test.describe("desktop mega-menu", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("each panel lists exactly the entries of the spec, linked to their route and anchor", async ({
+  test("each panel lists exactly the entries of the spec, each linked to its own anchor", async ({
     page,
   }) => {
     await open(page, "/");
@@ -21,18 +21,21 @@ test.describe("desktop mega-menu", () => {
       serve: [
         ["Case Studies", "/weserve#casestudies"],
         ["Industries", "/weserve#industries&techneeds"],
-        ["Automotive", "/weserve#industries&techneeds"],
-        ["Construction", "/weserve#industries&techneeds"],
-        ["E-Commerce", "/weserve#industries&techneeds"],
-        ["Finance", "/weserve#industries&techneeds"],
-        ["Manufacturing", "/weserve#industries&techneeds"],
+        ["Automotive", "/weserve#industries-automotive"],
+        ["Construction", "/weserve#industries-construction"],
+        ["E-Commerce", "/weserve#industries-e-commerce"],
+        ["Finance", "/weserve#industries-finance"],
+        ["Manufacturing", "/weserve#industries-manufacturing"],
         ["Tech Needs", "/weserve#industries&techneeds"],
-        ["Third Party Software Integration", "/weserve#industries&techneeds"],
-        ["In House Development", "/weserve#industries&techneeds"],
+        ["Third Party Software Integration", "/weserve#techneeds-third-party-software-integration"],
+        ["In House Development", "/weserve#techneeds-in-house-development"],
       ],
       do: [
         ["Capabilities", "/wedo#capabilities"],
-        ...CAPABILITIES.map((name) => [name, "/wedo#capabilities"]),
+        ...CAPABILITIES.map((name) => [
+          name,
+          `/wedo#capabilities-${name.toLowerCase().replaceAll(" ", "-")}`,
+        ]),
         ["Methodology", "/wedo#methodology"],
       ],
       are: [
@@ -57,15 +60,15 @@ test.describe("desktop mega-menu", () => {
     await expect(panel(page, "serve")).toBeVisible();
     await item(page, "What We Do").hover();
     await expect(panel(page, "do")).toBeVisible();
-    await expect(page.locator(".mega-panel")).toHaveCount(1);
+    await expect(page.locator(".mega-panel:visible")).toHaveCount(1);
 
     await page.mouse.move(640, 700);
-    await expect(page.locator(".mega-panel")).toHaveCount(0);
+    await expect(page.locator(".mega-panel:visible")).toHaveCount(0);
 
     await item(page, "Who We Are").hover();
     await panel(page, "are").getByRole("link", { name: "Our Ethos" }).click();
     await expect(page).toHaveURL(/\/weare#ethos$/);
-    await expect(page.locator(".mega-panel")).toHaveCount(0);
+    await expect(page.locator(".mega-panel:visible")).toHaveCount(0);
   });
 
   test("clicking the toggle of a panel the mouse opened keeps it open", async ({ page }) => {
@@ -77,7 +80,7 @@ test.describe("desktop mega-menu", () => {
     await expect(panel(page, "serve")).toBeVisible();
     await expect(toggle).toHaveAttribute("aria-expanded", "true");
     await toggle.click();
-    await expect(panel(page, "serve")).toHaveCount(0);
+    await expect(panel(page, "serve")).toBeHidden();
   });
 
   test("keyboard: the toggle opens the panel, Esc closes it and returns focus", async ({
@@ -93,7 +96,7 @@ test.describe("desktop mega-menu", () => {
     await page.keyboard.press("Tab");
     await expect(panel(page, "do").getByRole("link", { name: "Capabilities" })).toBeFocused();
     await page.keyboard.press("Escape");
-    await expect(panel(page, "do")).toHaveCount(0);
+    await expect(panel(page, "do")).toBeHidden();
     await expect(toggle).toBeFocused();
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
   });
@@ -106,6 +109,30 @@ test.describe("desktop mega-menu", () => {
   });
 });
 
+test.describe("at 1024 px", () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test("an open panel's link is the only one underlined, not the current page's as well", async ({
+    page,
+  }) => {
+    await open(page, "/wedo");
+    const underline = (label: string) =>
+      page
+        .locator(".mega-nav__link", { hasText: label })
+        .evaluate((el) => getComputedStyle(el).borderBottomColor);
+    const accent = await underline("What We Do");
+    expect(accent).not.toBe("rgba(0, 0, 0, 0)");
+    await item(page, "Who We Serve").hover();
+    await expect(panel(page, "serve")).toBeVisible();
+    expect(await underline("Who We Serve")).toBe(accent);
+    expect(await underline("What We Do")).toBe("rgba(0, 0, 0, 0)");
+    // Closed again, the current page is underlined again.
+    await page.mouse.move(500, 700);
+    await expect(panel(page, "serve")).toBeHidden();
+    expect(await underline("What We Do")).toBe(accent);
+  });
+});
+
 test.describe("touch", () => {
   test.use({ viewport: { width: 1280, height: 800 }, hasTouch: true });
 
@@ -115,7 +142,7 @@ test.describe("touch", () => {
     await toggle.tap();
     await expect(panel(page, "are")).toBeVisible();
     await toggle.tap();
-    await expect(panel(page, "are")).toHaveCount(0);
+    await expect(panel(page, "are")).toBeHidden();
   });
 });
 
@@ -138,6 +165,18 @@ test.describe("small-screen menu", () => {
     await links.filter({ hasText: "What We Do" }).click();
     await expect(page).toHaveURL(/\/wedo$/);
     await expect(page.locator("#mobile-menu")).toBeHidden();
+  });
+
+  test("the button is named Menu while closed and Close menu while open", async ({ page }) => {
+    await open(page, "/");
+    const button = page.locator("button.mobile-nav__toggle");
+    await expect(button).toHaveAccessibleName("Menu");
+    await expect(button).toHaveText("Menu");
+    await button.click();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(button).toHaveAccessibleName("Close menu");
+    await page.keyboard.press("Escape");
+    await expect(button).toHaveAccessibleName("Menu");
   });
 
   test("shows a close icon while open and closes on a tap outside", async ({ page }) => {
@@ -164,6 +203,62 @@ test.describe("small-screen menu", () => {
   });
 });
 
+test.describe("small-screen menu on a short screen", () => {
+  for (const viewport of [
+    { width: 667, height: 320 },
+    { width: 320, height: 256 },
+  ]) {
+    test(`at ${viewport.width}×${viewport.height} the open menu scrolls within itself to its last link, and the page stays still`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await open(page, "/weare");
+      await page.getByRole("button", { name: "Menu" }).click();
+      const menu = page.locator("#mobile-menu");
+      await expect(menu).toBeVisible();
+      const contact = menu.getByRole("link", { name: "Contact Us" });
+
+      // The menu ends at the bottom of the screen and scrolls what does not fit.
+      const box = await menu.evaluate((el) => ({
+        bottom: el.getBoundingClientRect().bottom,
+        overflowY: getComputedStyle(el).overflowY,
+        overflows: el.scrollHeight > el.clientHeight,
+      }));
+      expect(box.bottom).toBeLessThanOrEqual(viewport.height);
+      expect(box.overflowY).toBe("auto");
+      expect(box.overflows).toBe(true);
+
+      // A swipe (a wheel here) over the menu scrolls the menu to its end, not the page.
+      await page.evaluate(() => {
+        const seen = { wheels: 0 };
+        Object.assign(window, { seen });
+        window.addEventListener("wheel", () => seen.wheels++, { passive: true });
+      });
+      const { x, y } = (await menu.boundingBox()) ?? { x: 0, y: 0 };
+      await page.mouse.move(x + 40, y + 40);
+      await page.mouse.wheel(0, 2000);
+      await expect
+        .poll(() => menu.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop))
+        .toBeLessThanOrEqual(1);
+      await page.mouse.wheel(0, 2000);
+      await expect
+        .poll(() =>
+          page.evaluate(() => (window as unknown as { seen: { wheels: number } }).seen.wheels),
+        )
+        .toBe(2);
+      // Two frames: a scroll the last wheel chained to the page would have begun.
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await expect(contact).toBeInViewport({ ratio: 1 });
+
+      await contact.click();
+      await expect(page).toHaveURL(/\/contact-us$/);
+    });
+  }
+});
+
 test.describe("mega-menu closing", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -173,7 +268,7 @@ test.describe("mega-menu closing", () => {
     await expect(panel(page, "do")).toBeVisible();
     await page.locator(".mega-nav__link", { hasText: "What We Do" }).click();
     await expect(page).toHaveURL(/\/wedo$/);
-    await expect(panel(page, "do")).toHaveCount(0);
+    await expect(panel(page, "do")).toBeHidden();
   });
 
   test("closes on every route change, even one the menu did not make", async ({ page }) => {
@@ -187,7 +282,7 @@ test.describe("mega-menu closing", () => {
     await page.goBack();
     await expect(page).toHaveURL(/\/$/);
     await expect(toggle).toBeFocused();
-    await expect(panel(page, "are")).toHaveCount(0);
+    await expect(panel(page, "are")).toBeHidden();
   });
 });
 

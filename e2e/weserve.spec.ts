@@ -349,6 +349,63 @@ test.describe("on a phone", () => {
   });
 });
 
+for (const { name, use } of [
+  {
+    name: "a touch phone",
+    use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true },
+  },
+  {
+    name: "a touch tablet",
+    use: { viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true },
+  },
+  { name: "a narrow window", use: { viewport: { width: 375, height: 740 } } },
+]) {
+  test.describe(`on ${name}`, () => {
+    test.use(use);
+
+    test("every entry's description shows without a hover or a tap, and nothing asks for a hover", async ({
+      page,
+    }) => {
+      await openWeserve(page);
+      for (const [name, list] of [
+        ["Industries", items.industries],
+        ["Tech Needs", items.techneeds],
+      ] as const) {
+        const region = panel(page, name);
+        for (const item of list) {
+          await expect(region.getByText(item.description, { exact: true })).toBeVisible();
+        }
+        await expect(region.getByText(PROMPT)).toBeHidden();
+      }
+    });
+  });
+}
+
+test.describe("at 1440×900", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("after a jump to #industries&techneeds, the hovered entry's description is in view", async ({
+    page,
+  }) => {
+    await open(page, `/weserve#${SECTION_ID}`);
+    await expect
+      .poll(() => needsSection(page).evaluate((el) => Math.abs(el.getBoundingClientRect().top)))
+      .toBeLessThan(150);
+    await waitUntilSettled(page);
+    for (const [name, list] of [
+      ["Industries", items.industries],
+      ["Tech Needs", items.techneeds],
+    ] as const) {
+      for (const item of list) {
+        await panel(page, name).getByRole("button", { name: item.name, exact: true }).hover();
+        const description = panel(page, name).getByText(item.description, { exact: true });
+        await expect(description).toBeVisible();
+        await expect(description).toBeInViewport({ ratio: 1 });
+      }
+    }
+  });
+});
+
 test.describe("loading failures", () => {
   test("a network failure shows the Oops... dialog", async ({ page, expectedErrors }) => {
     // Both lists (industries, tech needs) fail.

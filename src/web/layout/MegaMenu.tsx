@@ -3,14 +3,23 @@
  * are or none); mouse leave, a click in the panel or on the section's own
  * link, Esc, and every navigation close it. The chevron button toggles the
  * panel for keyboard and touch users.
+ *
+ * Every panel is in the page, hidden while closed: without JavaScript,
+ * hovering or focusing a section shows its panel by CSS (navigation.css).
  */
 import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { CONTACT_LINK, MENU, type MenuSection, type PanelId } from "./menu.ts";
 
-function Panel({ section, onNavigate }: { section: MenuSection; onNavigate: () => void }) {
+interface PanelProps {
+  section: MenuSection;
+  open: boolean;
+  onNavigate: () => void;
+}
+
+function Panel({ section, open, onNavigate }: PanelProps) {
   return (
-    <div className="mega-panel" id={`panel-${section.id}`}>
+    <div className="mega-panel" id={`panel-${section.id}`} hidden={!open}>
       <div className="mega-panel__inner container">
         <p className="mega-panel__title">
           <Link to={section.to} onClick={onNavigate}>
@@ -110,7 +119,7 @@ export function MegaMenu() {
                   <path d="M1 1.5 6 6.5l5-5" fill="none" stroke="currentColor" strokeWidth="1.8" />
                 </svg>
               </button>
-              {isOpen ? <Panel section={section} onNavigate={close} /> : null}
+              <Panel section={section} open={isOpen} onNavigate={close} />
             </li>
           );
         })}

@@ -1,7 +1,8 @@
 /**
  * Small screens (§2, §4): a collapsible menu with the four links, open or
- * closed. While open, its button shows a close icon (×); a tap
- * outside the menu, Esc, or any navigation closes it.
+ * closed. While open, its button shows a close icon (×) and reads "Close
+ * menu"; a tap outside the menu, Esc, or any navigation closes it. On a short
+ * screen the open menu scrolls within itself (navigation.css).
  *
  * Without JavaScript the button cannot work, so a link in its place opens
  * the list by its anchor (#mobile-menu, shown by CSS :target); the page's
@@ -51,10 +52,11 @@ export function MobileMenu() {
         className="mobile-nav__toggle"
         aria-expanded={open}
         aria-controls={LIST_ID}
+        aria-label={open ? "Close menu" : undefined}
         onClick={() => setOpen(!open)}
       >
         <span className="mobile-nav__bars" aria-hidden="true" />
-        <span>Menu</span>
+        <span>{open ? "Close" : "Menu"}</span>
       </button>
       <a href={`#${LIST_ID}`} className="mobile-nav__toggle mobile-nav__fallback">
         <span className="mobile-nav__bars" aria-hidden="true" />

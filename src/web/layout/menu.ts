@@ -1,5 +1,7 @@
 /** §2: the top navigation and the entries of its three mega-menu panels. */
 import { CAPABILITIES } from "../../shared/capabilities.ts";
+import type { ContentCategory } from "../../shared/content.ts";
+import { entryAnchor } from "../../shared/entryAnchor.ts";
 import { ANCHORS, ROUTES } from "../../shared/routes.ts";
 
 export type PanelId = "serve" | "do" | "are";
@@ -20,12 +22,22 @@ export interface MenuSection extends MenuLink {
 
 const at = (route: string, anchor: string) => `${route}#${anchor}`;
 
-function group(label: string, to: string, entries: readonly string[] = []): MenuGroup {
-  return { label, to, links: entries.map((entry) => ({ label: entry, to })) };
+/** The entries of a group, each of which has an anchor of its own on the group's page. */
+interface Entries {
+  category: ContentCategory;
+  names: readonly string[];
 }
 
-const serveIndustries = at(ROUTES.weServe, ANCHORS.industriesAndTechNeeds);
-const doCapabilities = at(ROUTES.weDo, ANCHORS.capabilities);
+/** A group of a panel: its heading leads to its section, each entry to the entry itself. */
+function group(label: string, route: string, anchor: string, entries?: Entries): MenuGroup {
+  const links = entries
+    ? entries.names.map((name) => ({
+        label: name,
+        to: at(route, entryAnchor(entries.category, name)),
+      }))
+    : [];
+  return { label, to: at(route, anchor), links };
+}
 
 export const MENU: readonly MenuSection[] = [
   {
@@ -33,18 +45,15 @@ export const MENU: readonly MenuSection[] = [
     label: "Who We Serve",
     to: ROUTES.weServe,
     groups: [
-      group("Case Studies", at(ROUTES.weServe, ANCHORS.caseStudies)),
-      group("Industries", serveIndustries, [
-        "Automotive",
-        "Construction",
-        "E-Commerce",
-        "Finance",
-        "Manufacturing",
-      ]),
-      group("Tech Needs", serveIndustries, [
-        "Third Party Software Integration",
-        "In House Development",
-      ]),
+      group("Case Studies", ROUTES.weServe, ANCHORS.caseStudies),
+      group("Industries", ROUTES.weServe, ANCHORS.industriesAndTechNeeds, {
+        category: "industries",
+        names: ["Automotive", "Construction", "E-Commerce", "Finance", "Manufacturing"],
+      }),
+      group("Tech Needs", ROUTES.weServe, ANCHORS.industriesAndTechNeeds, {
+        category: "techneeds",
+        names: ["Third Party Software Integration", "In House Development"],
+      }),
     ],
   },
   {
@@ -52,8 +61,11 @@ export const MENU: readonly MenuSection[] = [
     label: "What We Do",
     to: ROUTES.weDo,
     groups: [
-      group("Capabilities", doCapabilities, CAPABILITIES),
-      group("Methodology", at(ROUTES.weDo, ANCHORS.methodology)),
+      group("Capabilities", ROUTES.weDo, ANCHORS.capabilities, {
+        category: "capabilities",
+        names: CAPABILITIES,
+      }),
+      group("Methodology", ROUTES.weDo, ANCHORS.methodology),
     ],
   },
   {
@@ -61,8 +73,8 @@ export const MENU: readonly MenuSection[] = [
     label: "Who We Are",
     to: ROUTES.weAre,
     groups: [
-      group("Leadership", at(ROUTES.weAre, ANCHORS.leadership)),
-      group("Our Ethos", at(ROUTES.weAre, ANCHORS.ethos)),
+      group("Leadership", ROUTES.weAre, ANCHORS.leadership),
+      group("Our Ethos", ROUTES.weAre, ANCHORS.ethos),
     ],
   },
 ];

@@ -31,7 +31,7 @@ export function IndustriesAndTechNeeds({ industries, techNeeds }: IndustriesAndT
         <div className="needs__panels">
           <Reveal className="needs__reveal">
             <NeedsPanel
-              id="industries"
+              category="industries"
               title="Industries"
               intro="Sectors where our teams have delivered measurable results."
               overview="Every sector has its own economics, rules and vocabulary. Our business leads have worked inside these industries, so each project starts from what matters to your customers, not from the technology."
@@ -40,7 +40,7 @@ export function IndustriesAndTechNeeds({ industries, techNeeds }: IndustriesAndT
           </Reveal>
           <Reveal className="needs__reveal">
             <NeedsPanel
-              id="techneeds"
+              category="techneeds"
               title="Tech Needs"
               intro="The two ways we most often put technology to work."
               overview="Whether the answer is to connect the software you already own or to build something new, we scope it against a business goal and hand it over to a team that can run it."
