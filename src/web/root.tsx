@@ -54,9 +54,14 @@ const HAS_SCRIPT = 'document.documentElement.classList.add("js")';
 /**
  * The design tokens as custom properties, the carousel's layout (both made
  * from spec constants), then every stylesheet of the site: the page's one
- * inline style, allowed by its hash in the Content-Security-Policy.
+ * inline style, allowed by its hash in the Content-Security-Policy. Only the
+ * server's bundle holds it: hydrating keeps the style element the server
+ * sent (React leaves inner HTML it did not write alone), so the browser's
+ * script need not carry the stylesheet a second time.
  */
-const pageStyles = `${designTokensCss()}\n${carouselLayoutCss()}\n${styles}`;
+const pageStyles = import.meta.env.SSR
+  ? `${designTokensCss()}\n${carouselLayoutCss()}\n${styles}`
+  : "";
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
@@ -74,7 +79,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, compiled at build time */}
-        <style dangerouslySetInnerHTML={{ __html: pageStyles }} />
+        <style dangerouslySetInnerHTML={{ __html: pageStyles }} suppressHydrationWarning />
         <CaptchaScript />
       </head>
       <body>
