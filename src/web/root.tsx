@@ -51,17 +51,20 @@ export const links: LinksFunction = () => [...FONT_PRELOADS, ...SITE_LINKS];
 
 const HAS_SCRIPT = 'document.documentElement.classList.add("js")';
 
+/** The page's one style element, found by the browser's script. */
+const STYLES_ID = "site-styles";
+
 /**
  * The design tokens as custom properties, the carousel's layout (both made
  * from spec constants), then every stylesheet of the site: the page's one
  * inline style, allowed by its hash in the Content-Security-Policy. Only the
- * server's bundle holds it: hydrating keeps the style element the server
- * sent (React leaves inner HTML it did not write alone), so the browser's
- * script need not carry the stylesheet a second time.
+ * server's bundle holds it; the browser's script takes the text the server
+ * sent, so it does not carry the stylesheet a second time, and an element
+ * React renders again (as the error screen does) has the same text and hash.
  */
 const pageStyles = import.meta.env.SSR
   ? `${designTokensCss()}\n${carouselLayoutCss()}\n${styles}`
-  : "";
+  : (document.getElementById(STYLES_ID)?.textContent ?? "");
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
@@ -79,7 +82,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, compiled at build time */}
-        <style dangerouslySetInnerHTML={{ __html: pageStyles }} suppressHydrationWarning />
+        <style id={STYLES_ID} dangerouslySetInnerHTML={{ __html: pageStyles }} />
         <CaptchaScript />
       </head>
       <body>
