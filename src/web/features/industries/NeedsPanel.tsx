@@ -100,7 +100,9 @@ export function NeedsPanel({ category, title, intro, overview, items }: NeedsPan
                 <button
                   type="button"
                   className={`needs-entry${index === active ? " is-active" : ""}`}
-                  onPointerEnter={(event) => isHover(event) && point(index)}
+                  // A move, not an entry: the list scrolling under a resting
+                  // pointer (a jump to an entry from the menu) is no hover.
+                  onPointerMove={(event) => isHover(event) && pointed !== index && point(index)}
                   onPointerLeave={(event) => isHover(event) && unpoint(index)}
                   onFocus={() => point(index)}
                   onBlur={() => unpoint(index)}
