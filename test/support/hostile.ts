@@ -10,7 +10,7 @@ import { CONTENT_LISTS, CONTENT_PATHS, LIST_SPECS } from "../../src/shared/admin
 import { SITE_FACT_FIELDS, SITE_FACTS_PATHS } from "../../src/shared/admin/site-facts.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../src/shared/inquiry.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
-import { PAGE_PATHS } from "../../src/shared/routes.ts";
+import { CONFIRM_SUBSCRIPTION_PATH, PAGE_PATHS } from "../../src/shared/routes.ts";
 import { VALID_INQUIRY } from "./fixtures.ts";
 
 /** Who sends a case: no cookies at all, a visitor with the XSRF token, a browser form, a signed-in owner. */
@@ -615,7 +615,13 @@ function pageCases(): HostileCase[] {
   });
   return [
     ...PAGE_PATHS.flatMap((path) =>
-      ODD_QUERIES.map((query) => get(`${path}${query}`, { kind: "served", status: 200 })),
+      ODD_QUERIES.map((query) =>
+        // The confirmation page without a token opens on its refusal.
+        get(`${path}${query}`, {
+          kind: "served",
+          status: path === CONFIRM_SUBSCRIPTION_PATH ? 404 : 200,
+        }),
+      ),
     ),
     ...ODD_PATHS.map((path) => ({ ...get(path, REFUSED), overSocket: true })),
     ...ODD_PATHS.slice(0, 8).map(

@@ -9,9 +9,13 @@ import fp from "fastify-plugin";
 import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../shared/routes.ts";
 
 const PAGES = new Set(PAGE_PATHS);
-/** The pages of one case study or one issue: a slug after the route's fixed part. */
+/**
+ * The pages of one case study or one issue: a slug (lowercase letters, digits
+ * and hyphens) after the route's fixed part. Anything else, an encoded `<` for
+ * one, names no page, so it is answered as unknown rather than redirected.
+ */
 const SLUG_PAGES = [CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE].map(
-  (route) => new RegExp(`^${route.replace(":slug", "[^/]+")}$`),
+  (route) => new RegExp(`^${route.replace(":slug", "[a-z0-9-]+")}$`),
 );
 
 function isPage(path: string): boolean {
