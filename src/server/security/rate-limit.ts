@@ -61,6 +61,21 @@ function writeMethods(route: RouteOptions): string[] {
   return [route.method].flat().filter((method) => WRITE_METHODS.has(method));
 }
 
+/**
+ * The address counted against, as the library's own key does it (IPv6 by
+ * /64). request.ip asks the socket for its peer when first read; a client
+ * that resets the connection right after its headers leaves a socket that no
+ * longer knows it, and the library's key then threw a TypeError. Nobody is
+ * left to answer: the request ends here, as the client's doing.
+ */
+export function clientKey(request: Pick<FastifyRequest, "ip">): string {
+  const address = request.ip as string | undefined;
+  if (address === undefined) {
+    throw Object.assign(new Error(CONNECTION_GONE_MESSAGE), { statusCode: CLIENT_CLOSED_REQUEST });
+  }
+  return normalizeIP(address);
+}
+
 export default fp(
   async function limits(app: FastifyInstance, options: LimitsOptions) {
     const defaults: Record<WriteArea, RouteLimit> = {
@@ -99,24 +114,9 @@ export default fp(
       });
     }
 
-    /**
-     * The address counted against, as the library's own key does it (IPv6 by
-     * /64). request.ip asks the socket for its peer when first read; a client
-     * that resets the connection right after its headers leaves a socket
-     * that no longer knows it, and the library's key then threw a TypeError.
-     * Nobody is left to answer: the request ends here, as the client's doing.
-     */
-    const keyGenerator = (request: FastifyRequest) => {
-      const address = request.ip;
-      if (address === undefined) {
-        throw app.httpErrors.createError(CLIENT_CLOSED_REQUEST, CONNECTION_GONE_MESSAGE);
-      }
-      return normalizeIP(address);
-    };
-
     await app.register(rateLimit, {
       global: false,
-      keyGenerator,
+      keyGenerator: clientKey,
       ...shared,
       // An Error, not a plain object: an area's own error handler that passes
       // on what it does not know (the content's) would send an object as 200.
