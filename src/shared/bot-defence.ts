@@ -1,7 +1,7 @@
 /**
  * The names the two public forms, their client and the server share for the
  * defences against scripted posts (ADR 017): the honeypot field people never
- * see, the headers the forms send with JavaScript (the spec's payloads of §7
+ * see, the headers the forms send with JavaScript (the public API's form payloads
  * stay as they are), and the words the console counts them with.
  */
 

@@ -1,5 +1,5 @@
 /**
- * §2: the firm's eight capabilities, in the spec's order. The What We Do
+ * The firm's eight capabilities, in the order the site lists them. The What We Do
  * mega-menu lists them, the inquiry form offers them as inquiry types, and the
  * seed checks that content/items.json describes exactly these.
  */

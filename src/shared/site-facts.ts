@@ -1,5 +1,5 @@
 /**
- * The site facts the firm edits in the console (issue 9, point 5): its
+ * The site facts the firm edits in the console, versioned like every record: its
  * mission, the two invitations, the contact address and the network link.
  * They live in the database (site_facts), seeded from content/site.json, and
  * reach the pages through the root loader. The firm's names and its method

@@ -1,5 +1,5 @@
 /**
- * The console's newsletter area (issue 11): an Insight issue's fields and
+ * The console's newsletter area: an Insight issue's fields and
  * their rules, the states of its send, and every payload of its API. The
  * console's screens, their client and the server's routes all use these.
  */

@@ -1,5 +1,5 @@
 /**
- * The site facts in the console (issue 9, point 5): one form with the five
+ * The site facts in the console, versioned like every record: one form with the five
  * facts, saved as one versioned record, and every payload of its API. The
  * console's form, its API client and the server's routes use these
  * definitions; the facts' own rules are in shared/site-facts.ts.
