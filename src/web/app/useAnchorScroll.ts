@@ -22,23 +22,38 @@ import { scrollToAnchor } from "../lib/scrollToAnchor.ts";
 
 const STORAGE_KEY = "scroll-positions";
 
-/** Each history entry's last scroll position, by location key; kept across reloads. */
-let positions: Record<string, number> | undefined;
+/**
+ * The positions this document recorded, by entry key. The tab's other
+ * documents keep theirs in session storage; a document the browser brings back
+ * from its back/forward cache still holds its old copy in memory, so only its
+ * own entries are merged in when it leaves, never a stale copy of the rest.
+ */
+const recorded: Record<string, number> = {};
 
-function savedPositions(): Record<string, number> {
-  if (!positions) {
-    try {
-      positions = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "{}") as Record<string, number>;
-    } catch {
-      positions = {};
-    }
+function storedPositions(): Record<string, number> {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "{}");
+    return typeof stored === "object" && stored !== null ? (stored as Record<string, number>) : {};
+  } catch {
+    return {};
   }
-  return positions;
 }
 
+function savedPosition(entry: string): number | undefined {
+  return recorded[entry] ?? storedPositions()[entry];
+}
+
+/** The entry on show: its place is taken once more as the document leaves. */
+let currentEntry: string | undefined;
+
+/**
+ * Runs as the document leaves. A scroll is reported a frame after it happens,
+ * so Back right after a scroll would otherwise leave the old place behind.
+ */
 function persistPositions(): void {
+  if (currentEntry !== undefined) recorded[currentEntry] = window.scrollY;
   try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(savedPositions()));
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ ...storedPositions(), ...recorded }));
   } catch {
     // Storage full or refused: after a reload, Back starts where the browser puts it.
   }
@@ -78,8 +93,9 @@ export function useAnchorScroll(): void {
 
   useLayoutEffect(() => {
     const entry = entryKey(key);
+    currentEntry = entry;
     const record = () => {
-      savedPositions()[entry] = window.scrollY;
+      recorded[entry] = window.scrollY;
     };
     window.addEventListener("scroll", record, { passive: true });
     return () => window.removeEventListener("scroll", record);
@@ -87,7 +103,7 @@ export function useAnchorScroll(): void {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new navigation (key) to the same anchor scrolls again
   useLayoutEffect(() => {
-    const saved = navigationType === "POP" ? savedPositions()[entryKey(key)] : undefined;
+    const saved = navigationType === "POP" ? savedPosition(entryKey(key)) : undefined;
     if (saved !== undefined) {
       window.scrollTo(0, saved);
       return;
