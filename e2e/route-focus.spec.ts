@@ -4,8 +4,10 @@
  * starts from the top of its content. Not on the first load (the browser
  * reads the new document itself), not when only the anchor changes (the page
  * is the same; the anchor's target is where the visitor goes), and not on
- * Back (the visitor returns to a place mid-page, not to its top).
+ * Back (the visitor returns to a place mid-page, not to its top): there the
+ * page's title is announced instead, by a polite live region.
  */
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
@@ -51,6 +53,26 @@ test("Back returns to the place on the page, and leaves focus out of its heading
   await page.goBack();
   await expect(page).toHaveURL(/\/wedo$/);
   await expect(page.getByRole("heading", { level: 1, name: "What We Do" })).not.toBeFocused();
+});
+
+test("Back and Forward announce the page they return to", async ({ page }) => {
+  await open(page, "/wedo");
+  const status = page.getByTestId("page-announcement");
+  await expect(status).toHaveAttribute("role", "status");
+  await expect(status).toHaveText("");
+  await headerLink(page, "Contact Us").click();
+  await expect(page).toHaveURL(/\/contact-us$/);
+  // A link moves focus to the heading, which is read: nothing else is said.
+  await expect(status).toHaveText("");
+  await page.goBack();
+  await expect(page).toHaveURL(/\/wedo$/);
+  await expect(status).toHaveText(await page.title());
+  await expect(status).toContainText("What We Do");
+  await page.goForward();
+  await expect(page).toHaveURL(/\/contact-us$/);
+  await expect(status).toHaveText(await page.title());
+  await expect(status).not.toContainText("What We Do");
+  await expectNoAxeViolations(page);
 });
 
 test("the first load leaves focus where the browser puts it", async ({ page }) => {

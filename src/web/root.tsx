@@ -101,7 +101,7 @@ function CaptchaScript() {
 
 export default function App() {
   useAnchorScroll();
-  useRouteFocus();
+  const pageAnnouncement = useRouteFocus();
   // Marks the page interactive: browser tests wait for it before acting.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -122,6 +122,9 @@ export default function App() {
         <Outlet />
       </main>
       <SiteFooter />
+      <p className="visually-hidden" role="status" data-testid="page-announcement">
+        {pageAnnouncement}
+      </p>
     </AlertProvider>
   );
 }
