@@ -8,7 +8,7 @@ import {
   type InquiryField,
 } from "../src/shared/inquiry.ts";
 import { SITE } from "../src/shared/site.ts";
-import { mockApi } from "./support/api.ts";
+import { holdApi, mockApi } from "./support/api.ts";
 import { fillInquiry, inquiryField, inquiryForm, SAMPLE_INQUIRY } from "./support/inquiry.ts";
 import { alertDialog, open } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
@@ -107,12 +107,14 @@ for (const [name, how, logged] of [
 }
 
 test("while sending, the button is disabled with a spinner", async ({ page }) => {
-  await mockApi(page, SEND, { status: 200, body: { id: 7 }, delayMs: 1500 });
+  const held = await holdApi(page, SEND, { status: 200, body: { id: 7 } });
   await open(page, "/contact-us");
   await fillForm(page);
   await submit(page).click();
+  await expect.poll(() => held.requests.length).toBe(1);
   await expect(submit(page)).toBeDisabled();
   await expect(submit(page).getByRole("status")).toBeAttached();
+  held.release();
   await expect(alertDialog(page)).toContainText(DIALOG.inquiryReceived);
   await expect(submit(page)).toHaveText("Submit");
   await expect(submit(page)).toBeEnabled();

@@ -1,12 +1,9 @@
 /** Request interception helpers: make the API answer what a test needs. */
 import type { Page, Request, Route } from "@playwright/test";
 
-export type Answer =
-  | { status: number; body?: unknown; delayMs?: number }
-  | { fail: true; delayMs?: number };
+export type Answer = { status: number; body?: unknown } | { fail: true };
 
 async function answer(route: Route, how: Answer) {
-  if (how.delayMs) await new Promise((resolve) => setTimeout(resolve, how.delayMs));
   if ("fail" in how) return route.abort("failed");
   return route.fulfill({
     status: how.status,
@@ -53,16 +50,4 @@ export async function holdApi(
     await (how ? answer(route, how) : route.continue());
   });
   return { release: () => release(), requests };
-}
-
-/** Delays the real answer to matching requests by `delayMs`. */
-export async function delayApi(
-  page: Page,
-  pattern: string | RegExp,
-  delayMs: number,
-): Promise<void> {
-  await page.route(pattern, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    await route.continue();
-  });
 }

@@ -51,14 +51,20 @@ function message(subject: string): MailMessage {
   };
 }
 
-/** Records the subjects it is given, in order; each send takes `delayMs`. */
-function recordingMailer(delayMs = 0): Mailer & { subjects: string[] } {
+/**
+ * Records the subjects it is given, in order. Each send first waits for
+ * `before(n)` (n counts sends from 0), so a test decides when a delivery ends.
+ */
+function recordingMailer(
+  before: (n: number) => Promise<void> = () => Promise.resolve(),
+): Mailer & { subjects: string[] } {
   const subjects: string[] = [];
+  let sends = 0;
   return {
     subjects,
     description: "recording mailer",
     async send(mail) {
-      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await before(sends++);
       subjects.push(mail.subject);
     },
     close() {},
@@ -184,7 +190,9 @@ describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
   it("two senders claiming batches deliver each message once", async () => {
     const COUNT = 300;
     await queue("newsletter", bulkSubjects(COUNT), "bulk");
-    const mailers = [recordingMailer(1), recordingMailer(1)];
+    // Each delivery yields to the event loop, so the two senders' claims interleave.
+    const yieldFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const mailers = [recordingMailer(yieldFirst), recordingMailer(yieldFirst)];
     for (const mailer of mailers) startSender(mailer);
     await expect
       .poll(async () => (await rows()).every((row) => row.status === "sent"), { timeout: 8000 })
@@ -207,10 +215,26 @@ describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
 
   it("gives back the unsent rest of its batch when stopped", async () => {
     await queue("newsletter", bulkSubjects(10), "bulk");
-    const mailer = recordingMailer(20);
+    // The second delivery is still under way when the sender is told to stop.
+    let secondStarted = () => {};
+    const secondUnderWay = new Promise<void>((resolve) => {
+      secondStarted = resolve;
+    });
+    let finishSecond = () => {};
+    const secondFinished = new Promise<void>((resolve) => {
+      finishSecond = resolve;
+    });
+    const mailer = recordingMailer((n) => {
+      if (n !== 1) return Promise.resolve();
+      secondStarted();
+      return secondFinished;
+    });
     const sender = startSender(mailer);
-    await expect.poll(() => mailer.subjects.length).toBeGreaterThan(0);
-    await sender.stop();
+    await secondUnderWay;
+    const stopped = sender.stop();
+    finishSecond();
+    await stopped;
+    expect(mailer.subjects).toEqual(bulkSubjects(2));
     const left = (await rows()).filter((row) => row.status === "pending");
     expect(left.length).toBeGreaterThan(0);
     expect(left.every((row) => row.attempts === 0 && row.locked_until === null)).toBe(true);
