@@ -17,6 +17,12 @@ const CASE_STUDY_TITLES = [
 const MODAL_HEADINGS = ["The Opportunity", "The Solution", "The Work"];
 const PROMPT = "Hover or focus an entry to see how we help.";
 const ITEMS_API = /\/api\/v1\/items\//;
+
+/** The two lists of the section, each by its panel's name. */
+const LISTS = [
+  ["Industries", items.industries],
+  ["Tech Needs", items.techneeds],
+] as const;
 const SECTION_ID = "industries&techneeds";
 
 function seeMore(page: Page, title: string) {
@@ -230,10 +236,7 @@ test.describe("industries and tech needs", () => {
   test("list the entries the API returns", async ({ page }) => {
     await openWeserve(page);
     await expect(needsSection(page)).toHaveJSProperty("tagName", "SECTION");
-    for (const [name, list] of [
-      ["Industries", items.industries],
-      ["Tech Needs", items.techneeds],
-    ] as const) {
+    for (const [name, list] of LISTS) {
       const buttons = entries(page, name);
       await expect(buttons).toHaveCount(list.length);
       for (const [index, item] of list.entries()) {
@@ -247,10 +250,7 @@ test.describe("industries and tech needs", () => {
     await openWeserve(page);
     const cta = page.getByRole("link", { name: "Start a conversation" });
 
-    for (const [name, list] of [
-      ["Industries", items.industries],
-      ["Tech Needs", items.techneeds],
-    ] as const) {
+    for (const [name, list] of LISTS) {
       const region = panel(page, name);
       for (const item of list) {
         const image = region.getByRole("img", { name: `${item.name} illustration` });
@@ -367,10 +367,7 @@ for (const { name, use } of [
       page,
     }) => {
       await openWeserve(page);
-      for (const [name, list] of [
-        ["Industries", items.industries],
-        ["Tech Needs", items.techneeds],
-      ] as const) {
+      for (const [name, list] of LISTS) {
         const region = panel(page, name);
         for (const item of list) {
           await expect(region.getByText(item.description, { exact: true })).toBeVisible();
@@ -392,10 +389,7 @@ test.describe("at 1440×900", () => {
       .poll(() => needsSection(page).evaluate((el) => Math.abs(el.getBoundingClientRect().top)))
       .toBeLessThan(150);
     await waitUntilSettled(page);
-    for (const [name, list] of [
-      ["Industries", items.industries],
-      ["Tech Needs", items.techneeds],
-    ] as const) {
+    for (const [name, list] of LISTS) {
       for (const item of list) {
         await panel(page, name).getByRole("button", { name: item.name, exact: true }).hover();
         const description = panel(page, name).getByText(item.description, { exact: true });
