@@ -1,26 +1,31 @@
 /**
  * `npm run screenshots`: starts the built site on a spare port with a fresh
- * SQLite database and writes each route and a case study's page at 375 and
- * 1440 px to docs/screenshots/, then a few pages as a reader without
- * JavaScript sees them (`*-nojs-*.png`).
+ * SQLite database and writes every page of the site, a case study's page and
+ * the page of an unknown address at 375 and 1440 px to docs/screenshots/,
+ * then a few pages as a reader without JavaScript sees them (`*-nojs-*.png`).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
-import { caseStudyPath, ROUTES, SCREEN_PATHS } from "../src/shared/routes.ts";
+import { caseStudyPath, PAGE_PATHS, ROUTES } from "../src/shared/routes.ts";
 import { startBuiltSite } from "./built-site.ts";
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 4300);
 const WIDTHS = [375, 1440] as const;
 const OUT_DIR = process.env.SCREENSHOT_DIR ?? "docs/screenshots";
 const CASE_STUDY = caseStudyPath("finance-ar-forecast");
-const PATHS = [...SCREEN_PATHS, CASE_STUDY];
+const NOT_FOUND = "/no-such-page";
+const PATHS = [...PAGE_PATHS, CASE_STUDY, NOT_FOUND];
 const NO_SCRIPT_PATHS = [ROUTES.weAre, ROUTES.weServe, CASE_STUDY];
 
-/** "/" → "home", "/weserve/case-studies/x" → "case-study". */
-const nameOf = (path: string) =>
-  path === "/" ? "home" : path === CASE_STUDY ? "case-study" : path.slice(1);
+/** "/" → "home", "/weserve/case-studies/x" → "case-study", "/subscribe/confirm" → "subscribe-confirm". */
+function nameOf(path: string): string {
+  if (path === "/") return "home";
+  if (path === CASE_STUDY) return "case-study";
+  if (path === NOT_FOUND) return "not-found";
+  return path.slice(1).replaceAll("/", "-");
+}
 
 const { origin, stop } = await startBuiltSite(PORT);
 try {
