@@ -15,6 +15,7 @@
  */
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { CampaignStatus } from "../../shared/admin/newsletter.ts";
+import { onlyActive } from "./audience.ts";
 import type { Engine } from "./connection.ts";
 import type { OutboxTransaction } from "./outbox.ts";
 import { type Database, nowIso } from "./schema.ts";
@@ -133,12 +134,8 @@ export async function queueBatch(
   trx: OutboxTransaction,
   { campaign, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
 ): Promise<QueuedBatch> {
-  const subscriptions = await trx
-    .selectFrom("subscriptions")
-    .select("id")
+  const subscriptions = await onlyActive(trx.selectFrom("subscriptions").select("id"))
     .where("id", ">", campaign.cursor)
-    .where("unsubscribed_at", "is", null)
-    .where("confirmed_at", "is not", null)
     .orderBy("id")
     .limit(batchSize)
     .execute();

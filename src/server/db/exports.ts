@@ -3,16 +3,13 @@
  * subscribers:export): confirmed ones only, as for Insight's own sends.
  */
 import type { Kysely } from "kysely";
+import { onlyActive } from "./audience.ts";
 import type { Database } from "./schema.ts";
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 export async function activeSubscribers(db: Kysely<Database>) {
-  const rows = await db
-    .selectFrom("subscriptions")
-    .select(["email", "subscribed_at"])
-    .where("unsubscribed_at", "is", null)
-    .where("confirmed_at", "is not", null)
+  const rows = await onlyActive(db.selectFrom("subscriptions").select(["email", "subscribed_at"]))
     .orderBy("subscribed_at")
     .orderBy("id")
     .execute();

@@ -15,6 +15,7 @@ import {
   type SubscriberStats,
 } from "../../shared/admin/subscribers.ts";
 import { normalizeEmail } from "../../shared/subscription.ts";
+import { hasStatus, statusOf } from "./audience.ts";
 import type { DatabaseHandle, Engine } from "./connection.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { containsText } from "./text-search.ts";
@@ -31,8 +32,7 @@ type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
 function filtered<O>(query: SubscriptionQuery<O>, { q, status }: SubscriberFilter) {
   let narrowed = query;
   if (q) narrowed = narrowed.where(containsText(sql.ref("email"), q));
-  if (status === "active") narrowed = narrowed.where("unsubscribed_at", "is", null);
-  if (status === "unsubscribed") narrowed = narrowed.where("unsubscribed_at", "is not", null);
+  if (status !== "all") narrowed = narrowed.where((eb) => hasStatus(eb, status));
   return narrowed;
 }
 
@@ -43,6 +43,7 @@ const ROW_COLUMNS = [
   "subscribed_via",
   "unsubscribed_at",
   "unsubscribed_via",
+  "confirmed_at",
 ] as const;
 
 interface StoredRow {
@@ -51,13 +52,14 @@ interface StoredRow {
   subscribed_at: Stored;
   subscribed_via: string;
   unsubscribed_at: Stored | null;
+  confirmed_at: Stored | null;
 }
 
 function toRow(row: StoredRow): SubscriberRow {
   return {
     id: row.id,
     email: row.email,
-    status: row.unsubscribed_at === null ? "active" : "unsubscribed",
+    status: statusOf(row),
     subscribedAt: iso(row.subscribed_at),
     subscribedVia: row.subscribed_via,
     unsubscribedAt: isoOrNull(row.unsubscribed_at),
@@ -95,7 +97,7 @@ export async function exportSubscribers(db: Kysely<Database>, filter: Subscriber
   ).execute();
   return rows.map((row) => ({
     address: row.email,
-    status: row.unsubscribed_at === null ? "active" : "unsubscribed",
+    status: statusOf(row),
     subscribed_at: iso(row.subscribed_at),
     via: row.subscribed_via,
     unsubscribed_at: isoOrNull(row.unsubscribed_at) ?? "",
@@ -155,24 +157,26 @@ export async function subscriberStats(
     database.db
       .selectFrom("subscriptions")
       .select((eb) => [
-        eb.fn.countAll<number | string>().as("total"),
-        eb.fn.count<number | string>("unsubscribed_at").as("unsubscribed"),
         eb.fn
           .countAll<number | string>()
-          .filterWhere((filter) =>
-            filter.and([filter("unsubscribed_at", "is", null), filter("confirmed_at", "is", null)]),
-          )
+          .filterWhere((filter) => hasStatus(filter, "active"))
+          .as("active"),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((filter) => hasStatus(filter, "awaiting"))
           .as("awaiting"),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((filter) => hasStatus(filter, "unsubscribed"))
+          .as("unsubscribed"),
       ])
       .executeTakeFirstOrThrow(),
     monthlyGrowth(database, now),
   ]);
-  const unsubscribed = Number(counts.unsubscribed);
-  const awaitingConfirmation = Number(counts.awaiting);
   return {
-    active: Number(counts.total) - unsubscribed - awaitingConfirmation,
-    awaitingConfirmation,
-    unsubscribed,
+    active: Number(counts.active),
+    awaitingConfirmation: Number(counts.awaiting),
+    unsubscribed: Number(counts.unsubscribed),
     months,
   };
 }

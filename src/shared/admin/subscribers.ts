@@ -63,7 +63,8 @@ export function viaLabel(via: string | null): string {
   return VIA_LABELS[via] ?? via;
 }
 
-export const SUBSCRIBER_STATUSES = ["active", "unsubscribed"] as const;
+/** Active: confirmed and still subscribed. Awaiting: not confirmed yet (double opt-in). */
+export const SUBSCRIBER_STATUSES = ["active", "awaiting", "unsubscribed"] as const;
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 export const STATUS_FILTERS = ["all", ...SUBSCRIBER_STATUSES] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -71,6 +72,7 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export const STATUS_LABELS: Record<StatusFilter, string> = {
   all: "All",
   active: "Active",
+  awaiting: "Awaiting confirmation",
   unsubscribed: "Unsubscribed",
 };
 

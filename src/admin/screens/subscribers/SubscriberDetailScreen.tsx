@@ -122,7 +122,7 @@ function RequestActions({
     <section className="panel request-actions" aria-labelledby="on-request">
       <h2 id="on-request">On the person's request</h2>
       {outcome ? <Notice tone={outcome.tone}>{outcome.text}</Notice> : null}
-      {subscriber.status === "active" ? (
+      {subscriber.status !== "unsubscribed" ? (
         <div className="request-action">
           <p>Ends the subscription now. The history records it as done in the console.</p>
           <button type="button" className="button" onClick={unsubscribe} disabled={busy}>
