@@ -7,7 +7,16 @@ import type { ContentCategory, ContentItem, DatedCaseStudy, TeamMember } from ".
 import type { FieldReasons } from "./field-rules.ts";
 import type { InquiryValues } from "./inquiry.ts";
 import type { InsightIssue, InsightSummary } from "./insight.ts";
-import type { SiteFacts } from "./site-facts.ts";
+import type { PageFacts } from "./site-facts.ts";
+
+/** The privacy notice as its page shows it: HTML rendered from the firm's Markdown. */
+export interface PrivacyNotice {
+  html: string;
+  /** When the site facts, the notice among them, were last saved (ISO 8601). */
+  updatedAt: string;
+  /** Where questions about personal data go: the contact address. */
+  contactEmail: string;
+}
 
 export interface ContentReader {
   team(): Promise<TeamMember[]>;
@@ -18,7 +27,9 @@ export interface ContentReader {
   /** A published issue with its body; null for any other slug (a draft's too). */
   insightIssue(slug: string): Promise<InsightIssue | null>;
   /** The facts the firm edits in the console; the root loader hands them to every page. */
-  facts(): Promise<SiteFacts>;
+  facts(): Promise<PageFacts>;
+  /** The privacy notice, for its own page only (it is too long to travel with every page). */
+  privacyNotice(): Promise<PrivacyNotice>;
 }
 
 /**

@@ -7,6 +7,9 @@ export const ROUTES = {
   contactUs: "/contact-us",
 } as const;
 
+/** The privacy notice: what the forms collect and what becomes of it. */
+export const PRIVACY_PATH = "/privacy";
+
 /** The five screens of the spec. */
 export const SCREEN_PATHS = Object.values(ROUTES);
 
@@ -67,6 +70,7 @@ export const PAGE_PATHS: readonly string[] = [
   SUBSCRIBE_PATH,
   CONFIRM_SUBSCRIPTION_PATH,
   INSIGHT_PATH,
+  PRIVACY_PATH,
 ];
 
 /**

@@ -4,6 +4,7 @@ import {
   CONFIRM_SUBSCRIPTION_PATH,
   INSIGHT_ISSUE_ROUTE,
   INSIGHT_PATH,
+  PRIVACY_PATH,
   ROUTES,
   SUBSCRIBE_PATH,
   UNSUBSCRIBE_PATH,
@@ -20,6 +21,7 @@ export default [
   route(CONFIRM_SUBSCRIPTION_PATH, "routes/confirm-subscription.tsx"),
   route(INSIGHT_PATH, "routes/insight.tsx"),
   route(INSIGHT_ISSUE_ROUTE, "routes/insight-issue.tsx"),
+  route(PRIVACY_PATH, "routes/privacy.tsx"),
   // §2: any other path shows the Home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -24,9 +24,12 @@ const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
 if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
-const siteJson = JSON.parse(readFileSync("content/site.json", "utf8"));
+const seedFiles = {
+  ...JSON.parse(readFileSync("content/site.json", "utf8")),
+  privacyNotice: readFileSync("content/privacy.md", "utf8").trim(),
+};
 /** The facts as the seed gives them. */
-const SEED = Object.fromEntries(SITE_FACT_KEYS.map((key) => [key, siteJson[key]])) as SiteFacts;
+const SEED = Object.fromEntries(SITE_FACT_KEYS.map((key) => [key, seedFiles[key]])) as SiteFacts;
 
 const EDITED: SiteFacts = {
   ...SEED,
@@ -140,6 +143,8 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
       [{ ...EDITED, networkUrl: "http://www.linkedin.com/company/x" }, /starts with https:\/\//],
       [{ ...EDITED, mission: "  \n " }, /Enter the mission\./],
       [{ ...EDITED, mission: "x".repeat(301) }, /Keep it to 300 characters\./],
+      [{ ...EDITED, privacyNotice: " \n\n " }, /Enter the privacy notice\./],
+      [{ ...EDITED, privacyNotice: "x".repeat(20_001) }, /Keep it to 20000 characters\./],
     ] as const) {
       const response = await save(fields, version);
       expect(response.statusCode).toBe(400);
@@ -160,6 +165,32 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
       version,
     );
     expect(saved.json().fields.mission).toBe(`${EDITED.mission} Together.`);
+  });
+
+  it("shows the privacy notice on its own page only, as Markdown with no raw HTML, and a save there next", async () => {
+    const notice = await page("/privacy");
+    expect(notice.html).toContain("<h1");
+    expect(notice.html).toContain("<h2>When you send us an inquiry</h2>");
+    // Where to write comes from the contact address, whatever the notice says.
+    const { fields, version } = await current();
+    expect(notice.html).toContain(`href="mailto:${fields.contactEmail}"`);
+    // Too long to travel with every page: Home holds none of it.
+    const home = await page("/");
+    expect(home.html).not.toContain("When you send us an inquiry");
+    expect(home.html).toContain('href="/privacy"');
+
+    const edited = "## What we keep\n\nVery little.\n\n<script>alert(1)</script>\n\n- one\n- two";
+    const saved = await save({ ...(fields as SiteFacts), privacyNotice: edited }, version);
+    expect(saved.statusCode).toBe(200);
+    // Its line breaks are its structure: they are kept.
+    expect(saved.json().fields.privacyNotice).toBe(edited);
+    const after = await page("/privacy");
+    expect(after.etag).not.toBe(notice.etag);
+    expect(after.html).toContain("<h2>What we keep</h2>");
+    expect(after.html).toContain("<li>one</li>");
+    expect(after.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(after.html).not.toContain("<script>alert(1)");
+    expect(after.html).not.toContain("When you send us an inquiry");
   });
 
   it("keeps every version with who and when, and restores one as a new version", async () => {

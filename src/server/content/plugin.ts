@@ -17,14 +17,15 @@ import type {
   TeamMember,
 } from "../../shared/content.ts";
 import type { InsightIssue, InsightSummary } from "../../shared/insight.ts";
-import type { ContentReader } from "../../shared/page-context.ts";
-import type { SiteFacts } from "../../shared/site-facts.ts";
+import type { ContentReader, PrivacyNotice } from "../../shared/page-context.ts";
+import { type PageFacts, pageFacts } from "../../shared/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { listCaseStudies, listItems, listTeam } from "../db/content.ts";
 import { type ContentChanges, readContentChanges } from "../db/content-changes.ts";
 import { listPublishedIssues, readPublishedIssue } from "../db/insight-archive.ts";
 import type { Database } from "../db/schema.ts";
-import { readSiteFacts } from "../db/site-facts.ts";
+import { readStoredFacts } from "../db/site-facts.ts";
+import { renderPageMarkdown } from "../newsletter/markdown.ts";
 import { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 
 export class SiteContent implements ContentReader {
@@ -64,8 +65,22 @@ export class SiteContent implements ContentReader {
   }
 
   /** The mission, the invitations, the contact address and the network link (every page shows some). */
-  facts(): Promise<SiteFacts> {
-    return this.cached("site-facts", () => readSiteFacts(this.database.db));
+  facts(): Promise<PageFacts> {
+    return this.cached("site-facts", async () =>
+      pageFacts((await readStoredFacts(this.database.db)).facts),
+    );
+  }
+
+  /** The privacy notice, rendered from its Markdown once per change. */
+  privacyNotice(): Promise<PrivacyNotice> {
+    return this.cached("privacy-notice", async () => {
+      const { facts, updatedAt } = await readStoredFacts(this.database.db);
+      return {
+        html: renderPageMarkdown(facts.privacyNotice),
+        updatedAt,
+        contactEmail: facts.contactEmail,
+      };
+    });
   }
 
   /** When each part of the content last changed: the sitemap's and the feed's dates. */

@@ -6,7 +6,7 @@ import { type DatabaseHandle, openDatabase } from "./connection.ts";
 import { listCaseStudies, listItems, listTeam } from "./content.ts";
 import { migrateToLatest } from "./migrations.ts";
 import { seedOnce } from "./seed.ts";
-import { readSiteFacts, readStoredFacts } from "./site-facts.ts";
+import { readStoredFacts } from "./site-facts.ts";
 
 const SITE_JSON = JSON.parse(readFileSync("content/site.json", "utf8"));
 
@@ -48,10 +48,10 @@ describe("seedOnce", () => {
     await seedOnce(database.db, "content");
     await database.db.deleteFrom("site_facts").execute();
     await database.db.deleteFrom("site_meta").where("key", "=", "site_facts_seeded_at").execute();
-    await expect(readSiteFacts(database.db)).rejects.toThrow(/site_facts has no mission/);
+    await expect(readStoredFacts(database.db)).rejects.toThrow(/site_facts has no mission/);
 
     expect(await seedOnce(database.db, "content")).toBe(true);
-    expect((await readSiteFacts(database.db)).mission).toBe(SITE_JSON.mission);
+    expect((await readStoredFacts(database.db)).facts.mission).toBe(SITE_JSON.mission);
 
     await database.db
       .updateTable("site_facts")
@@ -59,7 +59,28 @@ describe("seedOnce", () => {
       .where("key", "=", "mission")
       .execute();
     expect(await seedOnce(database.db, "content")).toBe(false);
-    expect((await readSiteFacts(database.db)).mission).toBe("Edited in the console.");
+    expect((await readStoredFacts(database.db)).facts.mission).toBe("Edited in the console.");
+  });
+
+  it("adds the privacy notice once to a database seeded before it, keeping the facts as edited", async () => {
+    await seedOnce(database.db, "content");
+    await database.db.deleteFrom("site_facts").where("key", "=", "privacyNotice").execute();
+    await database.db
+      .deleteFrom("site_meta")
+      .where("key", "=", "privacy_notice_seeded_at")
+      .execute();
+    await database.db
+      .updateTable("site_facts")
+      .set({ value: "Edited in the console.", version: 4 })
+      .where("key", "=", "mission")
+      .execute();
+    await expect(readStoredFacts(database.db)).rejects.toThrow(/site_facts has no privacyNotice/);
+
+    expect(await seedOnce(database.db, "content")).toBe(true);
+    const stored = await readStoredFacts(database.db);
+    expect(stored.facts.privacyNotice).toBe(readFileSync("content/privacy.md", "utf8").trim());
+    expect(stored.facts.mission).toBe("Edited in the console.");
+    expect(stored.version).toBe(4);
   });
 
   it("adds the case studies once to a database seeded before they existed", async () => {
@@ -112,7 +133,7 @@ describe("seedOnce", () => {
 
   it("refuses site.json when a fact breaks the console's rules", async () => {
     const dir = mkdtempSync(join(tmpdir(), "seed-"));
-    for (const file of ["team.json", "items.json", "case-studies.json"]) {
+    for (const file of ["team.json", "items.json", "case-studies.json", "privacy.md"]) {
       writeFileSync(join(dir, file), readFileSync(join("content", file)));
     }
     writeFileSync(

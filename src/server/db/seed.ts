@@ -2,8 +2,9 @@
  * Loads the seed content from content/ into an empty site. Each part runs
  * once per database: a marker row, inserted in the same transaction, records
  * that it happened, so content the firm later edits or deletes is never
- * restored. The case studies and the site facts have their own markers because
- * they came later: a database seeded before them still gets them once.
+ * restored. The case studies, the site facts and the privacy notice (a site
+ * fact that came last) have their own markers because they came later: a
+ * database seeded before them still gets them once.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,6 +20,7 @@ import { insertMissingFacts } from "./site-facts.ts";
 export const SEED_MARKER = "seeded_at";
 const CASE_STUDIES_MARKER = "case_studies_seeded_at";
 const SITE_FACTS_MARKER = "site_facts_seeded_at";
+const PRIVACY_NOTICE_MARKER = "privacy_notice_seeded_at";
 
 const text = z.string().trim().min(1);
 const teamFile = z.array(
@@ -49,14 +51,27 @@ const caseStudiesFile = z.array(
   }),
 );
 
-/** site.json also holds the build's constants (the firm's names, its method): only the facts are read. */
-const siteFile = z.object(siteFactsSchema.shape);
+/**
+ * site.json also holds the build's constants (the firm's names, its method):
+ * only the facts are read. The privacy notice is Markdown, in privacy.md.
+ */
+const siteFile = siteFactsSchema.omit({ privacyNotice: true }).strip();
 
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(JSON.parse(await readFile(file, "utf8")));
   if (!parsed.success)
     throw new Error(`Invalid seed file ${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+async function readFacts(contentDir: string) {
+  const file = join(contentDir, "privacy.md");
+  const notice = siteFactsSchema.shape.privacyNotice.safeParse(await readFile(file, "utf8"));
+  if (!notice.success) {
+    throw new Error(`Invalid seed file ${file}: ${z.prettifyError(notice.error)}`);
+  }
+  const site = await readJson(join(contentDir, "site.json"), siteFile);
+  return { ...site, privacyNotice: notice.data };
 }
 
 /** Inserts the marker `key`; false when another run inserted it first. */
@@ -76,7 +91,7 @@ export async function readContentFiles(contentDir: string) {
     team: await readJson(join(contentDir, "team.json"), teamFile),
     items: await readJson(join(contentDir, "items.json"), itemsFile),
     caseStudies: await readJson(join(contentDir, "case-studies.json"), caseStudiesFile),
-    facts: await readJson(join(contentDir, "site.json"), siteFile),
+    facts: await readFacts(contentDir),
   };
 }
 
@@ -143,7 +158,8 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
     }
 
     const siteFacts = await claim(trx, SITE_FACTS_MARKER, now);
-    if (siteFacts) await insertMissingFacts(trx, facts, now);
-    return site || studies || siteFacts;
+    const privacyNotice = await claim(trx, PRIVACY_NOTICE_MARKER, now);
+    if (siteFacts || privacyNotice) await insertMissingFacts(trx, facts, now);
+    return site || studies || siteFacts || privacyNotice;
   });
 }

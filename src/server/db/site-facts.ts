@@ -38,11 +38,6 @@ export async function readStoredFacts(db: Kysely<Database>): Promise<StoredFacts
   };
 }
 
-/** What the pages show. */
-export async function readSiteFacts(db: Kysely<Database>): Promise<SiteFacts> {
-  return (await readStoredFacts(db)).facts;
-}
-
 /** Writes every fact at `version`. The caller has made sure no other save took it. */
 export async function writeSiteFacts(
   db: Kysely<Database>,

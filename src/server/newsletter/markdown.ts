@@ -134,6 +134,11 @@ export interface RenderedMarkdown {
  * `pageUrl` is the issue's absolute address on the site: the e-mail's
  * relative URLs resolve against it, so they lead where the page's do.
  */
+/** Markdown as plain semantic HTML, for a page of the site (the privacy notice). */
+export function renderPageMarkdown(source: string): string {
+  return markdown.render(source);
+}
+
 export function renderMarkdown(source: string, { pageUrl }: { pageUrl: string }): RenderedMarkdown {
   const env = {};
   const tokens = markdown.parse(source, env);

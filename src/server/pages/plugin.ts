@@ -216,6 +216,7 @@ function withDraft(content: ContentReader, draft: InsightIssue): ContentReader {
     items: (category) => content.items(category),
     caseStudies: () => content.caseStudies(),
     facts: () => content.facts(),
+    privacyNotice: () => content.privacyNotice(),
     insightIssues: () => content.insightIssues(),
     insightIssue: async (slug) => (slug === draft.slug ? draft : content.insightIssue(slug)),
   };

@@ -58,6 +58,12 @@ export const SITE_FACT_FIELDS: (FieldSpec & { name: SiteFactKey; type?: "email" 
     type: "url",
     hint: "Where the LinkedIn link in the footer of every page leads. It starts with https://.",
   },
+  {
+    name: "privacyNotice",
+    label: "Privacy notice",
+    hint: `The page at /privacy, linked from the footer of every page and under both forms; the contact address above is added at its end. Markdown: ## starts a heading, a blank line starts a paragraph, - starts a list item. Up to ${SITE_FACT_MAX.privacyNotice.toLocaleString("en-US")} characters.`,
+    rows: 18,
+  },
 ];
 
 // ---- Payloads and answers ----

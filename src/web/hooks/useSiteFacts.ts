@@ -5,10 +5,10 @@
  * hydrates without a mismatch and nothing is fetched for them later.
  */
 import { useRouteLoaderData } from "react-router";
-import type { SiteFacts } from "../../shared/site-facts.ts";
+import type { PageFacts } from "../../shared/site-facts.ts";
 
-export function useSiteFacts(): SiteFacts {
-  const root = useRouteLoaderData("root") as { facts?: SiteFacts } | undefined;
+export function useSiteFacts(): PageFacts {
+  const root = useRouteLoaderData("root") as { facts?: PageFacts } | undefined;
   if (!root?.facts) throw new Error("useSiteFacts: the root loader's data has no facts");
   return root.facts;
 }

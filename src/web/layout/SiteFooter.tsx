@@ -1,6 +1,6 @@
 import { Link, useRouteLoaderData } from "react-router";
 import { COPYRIGHT_YEAR } from "../../shared/constants.ts";
-import { INSIGHT_PATH, ROUTES } from "../../shared/routes.ts";
+import { INSIGHT_PATH, PRIVACY_PATH, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { NEWSLETTER_ANCHOR } from "../features/insight/anchors.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
@@ -48,9 +48,15 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="container site-footer__base">
-        <p>
-          © {COPYRIGHT_YEAR} {SITE.firmName}
-        </p>
+        <div className="site-footer__legal">
+          <p>
+            © {COPYRIGHT_YEAR} {SITE.firmName}
+          </p>
+          {/* The notice is the server's page (routes/privacy.tsx): load it. */}
+          <Link reloadDocument to={PRIVACY_PATH}>
+            Privacy notice
+          </Link>
+        </div>
         <a
           className="site-footer__network"
           href={networkUrl}

@@ -19,7 +19,7 @@ import {
   UNSUBSCRIBE_PATH,
 } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
-import type { SiteFacts } from "../../shared/site-facts.ts";
+import type { PageFacts } from "../../shared/site-facts.ts";
 import {
   APPLE_TOUCH_ICON_PATH,
   type CaseStudySeo,
@@ -73,7 +73,7 @@ const ISSUES: InsightSummary[] = [
   },
 ];
 /** The site facts as the seed (content/site.json) gives them to the database. */
-const FACTS: SiteFacts = SITE;
+const FACTS: PageFacts = SITE;
 
 /** A page's meta as its route builds it: Who We Are with its leaders. */
 const metaOf = (path: PagePath, origin = ORIGIN, facts = FACTS) =>
@@ -430,7 +430,7 @@ describe("JSON-LD", () => {
   });
 
   it("follows the facts the firm edits", () => {
-    const edited: SiteFacts = {
+    const edited: PageFacts = {
       ...FACTS,
       mission: "We help companies use the technology they already have.",
       contactEmail: "partners@firm.example",

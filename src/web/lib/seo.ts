@@ -33,12 +33,13 @@ import {
   INSIGHT_FEED_PATH,
   INSIGHT_PATH,
   insightIssuePath,
+  PRIVACY_PATH,
   ROUTES,
   SUBSCRIBE_PATH,
   UNSUBSCRIBE_PATH,
 } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
-import type { SiteFacts } from "../../shared/site-facts.ts";
+import type { PageFacts } from "../../shared/site-facts.ts";
 
 /* ------------------------------------------------------------------ titles */
 
@@ -47,7 +48,8 @@ export type PagePath =
   | (typeof ROUTES)[keyof typeof ROUTES]
   | typeof UNSUBSCRIBE_PATH
   | typeof SUBSCRIBE_PATH
-  | typeof INSIGHT_PATH;
+  | typeof INSIGHT_PATH
+  | typeof PRIVACY_PATH;
 
 export interface PageSeo {
   /** The whole `<title>`, firm name included. */
@@ -59,7 +61,7 @@ export interface PageSeo {
 }
 
 /** A page's description: a text, or one made from the site facts (Home's is the mission). */
-type DescriptionSource = string | ((facts: SiteFacts) => string);
+type DescriptionSource = string | ((facts: PageFacts) => string);
 
 interface PageSeoSource extends Omit<PageSeo, "description"> {
   description: DescriptionSource;
@@ -103,6 +105,10 @@ export const PAGE_SEO: Readonly<Record<PagePath, PageSeoSource>> = {
     title: documentTitle("Insight newsletter archive"),
     description: `Every issue of Insight, the monthly newsletter of ${SITE.firmName}: notes on data, cloud and machine learning from the people doing the work.`,
   },
+  [PRIVACY_PATH]: {
+    title: documentTitle("Privacy notice"),
+    description: `What ${SITE.firmName} collects through its contact and newsletter forms, why, for how long, who sees it, and how to have it erased.`,
+  },
   [UNSUBSCRIBE_PATH]: {
     title: documentTitle("Unsubscribe"),
     description: `Stop receiving Insight, the monthly newsletter of ${SITE.firmName}, with one click.`,
@@ -111,7 +117,7 @@ export const PAGE_SEO: Readonly<Record<PagePath, PageSeoSource>> = {
 };
 
 /** A page's title and description, with the site facts as they are now. */
-export function pageSeo(path: PagePath, facts: SiteFacts): PageSeo {
+export function pageSeo(path: PagePath, facts: PageFacts): PageSeo {
   const { description, ...seo } = PAGE_SEO[path];
   return {
     ...seo,
@@ -208,7 +214,7 @@ function hasOrigin(value: unknown): value is RootSeoData {
   );
 }
 
-function hasFacts(value: unknown): value is { facts: SiteFacts } {
+function hasFacts(value: unknown): value is { facts: PageFacts } {
   const facts = (value as { facts?: unknown } | null | undefined)?.facts;
   return typeof facts === "object" && facts !== null;
 }
@@ -240,7 +246,7 @@ export function originFrom(matches: readonly MatchWithData[]): string {
  * `{ facts }`, read from the database on the server. Throws when the root
  * loader did not give them, so that no page shows facts from anywhere else.
  */
-export function factsFrom(matches: readonly MatchWithData[]): SiteFacts {
+export function factsFrom(matches: readonly MatchWithData[]): PageFacts {
   for (const match of matches) {
     const data = match?.loaderData ?? match?.data;
     if (hasFacts(data)) return data.facts;
@@ -330,7 +336,7 @@ function logoJsonLd(origin: string): ImageObjectLeaf {
 }
 
 /** The firm: on every page. Its names are the build's; the rest is the facts the firm edits. */
-function organizationJsonLd(facts: SiteFacts, origin: string): WithContext<OrganizationLeaf> {
+function organizationJsonLd(facts: PageFacts, origin: string): WithContext<OrganizationLeaf> {
   const contactPoint: ContactPointLeaf = {
     "@type": "ContactPoint",
     contactType: "sales",
@@ -460,7 +466,7 @@ export interface PageMetaInput {
   path: string;
   origin: string;
   /** The site facts: the organization's description, address and network link. */
-  facts: SiteFacts;
+  facts: PageFacts;
   type?: "website" | "article";
   /** An article's publication time (ISO 8601): its article:published_time. */
   publishedTime?: string;
@@ -540,7 +546,7 @@ export function routeMeta(
 export function pageMetaFor(
   path: PagePath,
   origin: string,
-  facts: SiteFacts,
+  facts: PageFacts,
   { people }: RouteMetaOptions = {},
 ): MetaDescriptor[] {
   const { title, description, noindex } = pageSeo(path, facts);
@@ -580,7 +586,7 @@ export function caseStudyMeta(study: CaseStudySeo, matches: Matches): MetaDescri
 export function caseStudyMetaFor(
   study: CaseStudySeo,
   origin: string,
-  facts: SiteFacts,
+  facts: PageFacts,
 ): MetaDescriptor[] {
   return pageMeta({
     title: caseStudyTitle(study),
@@ -613,7 +619,7 @@ export function insightIssueMeta(issue: InsightSummary, matches: Matches): MetaD
 export function insightIssueMetaFor(
   issue: InsightSummary,
   origin: string,
-  facts: SiteFacts,
+  facts: PageFacts,
 ): MetaDescriptor[] {
   return pageMeta({
     title: insightIssueTitle(issue),

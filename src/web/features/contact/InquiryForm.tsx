@@ -29,6 +29,7 @@ import { fieldReasonsOf, sendComment } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";
 import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
+import { PrivacyNote } from "../../components/PrivacyNote.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
 import {
@@ -238,6 +239,7 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
       >
         Submit
       </SubmitButton>
+      <PrivacyNote>We use these details only to answer you.</PrivacyNote>
     </form>
   );
 }

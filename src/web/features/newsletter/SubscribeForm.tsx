@@ -24,6 +24,7 @@ import { fieldReasonsOf, subscribe } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";
 import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
+import { PrivacyNote } from "../../components/PrivacyNote.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
 import {
@@ -159,6 +160,7 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
       >
         Subscribe
       </SubmitButton>
+      <PrivacyNote>Your address is used only to send you Insight.</PrivacyNote>
     </form>
   );
 }
