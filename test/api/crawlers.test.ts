@@ -4,6 +4,7 @@ import {
   caseStudyPath,
   INSIGHT_FEED_PATH,
   INSIGHT_PATH,
+  PRIVACY_PATH,
   SCREEN_PATHS,
 } from "../../src/shared/routes.ts";
 import { SITE } from "../../src/shared/site.ts";
@@ -69,6 +70,7 @@ describe("robots.txt and sitemap.xml", () => {
       ...SCREEN_PATHS,
       ...studies.map((study) => caseStudyPath(study.slug)),
       INSIGHT_PATH,
+      PRIVACY_PATH,
     ];
     expect(studies).toHaveLength(3);
     expect(locations.map((url) => url.origin)).toEqual(paths.map(() => ORIGIN));
@@ -123,6 +125,7 @@ describe("robots.txt and sitemap.xml", () => {
       ...SCREEN_PATHS,
       ...studies.map((study) => caseStudyPath(study.slug)),
       INSIGHT_PATH,
+      PRIVACY_PATH,
     ]);
     for (const [path, lastmod] of before) expect(lastmod, path).toMatch(W3C_DATETIME);
 
@@ -139,7 +142,7 @@ describe("robots.txt and sitemap.xml", () => {
     expect(after.get(caseStudyPath(String(study?.slug)))).toBe(editedAt);
     expect(after.get("/weserve")).toBe(editedAt);
     // The pages that do not show case studies keep their dates.
-    for (const path of ["/", "/wedo", "/weare", "/contact-us"]) {
+    for (const path of ["/", "/wedo", "/weare", "/contact-us", "/privacy"]) {
       expect(after.get(path), path).toBe(before.get(path));
     }
   });

@@ -17,6 +17,7 @@ import {
   INSIGHT_FEED_PATH,
   INSIGHT_PATH,
   insightIssuePath,
+  PRIVACY_PATH,
   ROUTES,
   SCREEN_PATHS,
   UNSUBSCRIBE_PATH,
@@ -59,6 +60,7 @@ export function sitemapPages(
       lastmod: study.dateModified,
     })),
     { path: INSIGHT_PATH, lastmod: archiveChangedAt },
+    { path: PRIVACY_PATH, lastmod: changes.parts.facts },
     ...issues.map((issue) => ({ path: insightIssuePath(issue.slug), lastmod: issue.publishedAt })),
   ];
 }
