@@ -31,6 +31,22 @@ async function expectNotice(page: Page) {
   );
 }
 
+/** Each form, where it is, and the line under it. */
+const FORMS = [
+  {
+    name: "contact form",
+    path: "/contact-us",
+    form: "form.inquiry-form",
+    line: "We use these details only to answer you.",
+  },
+  {
+    name: "subscribe form",
+    path: "/",
+    form: "footer form.subscribe",
+    line: "Your address is used only to send you Insight.",
+  },
+];
+
 for (const javaScriptEnabled of [true, false]) {
   test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
     test.use({ javaScriptEnabled, viewport: { width: 375, height: 740 } });
@@ -44,25 +60,15 @@ for (const javaScriptEnabled of [true, false]) {
       await expectNotice(page);
     });
 
-    test("the line under the contact form leads to the privacy notice", async ({ page }) => {
-      await visit(page, "/contact-us");
-      const form = page.locator("form.inquiry-form");
-      await expect(form.locator(".privacy-note")).toContainText(
-        "We use these details only to answer you.",
-      );
-      await noticeLink(form).click();
-      await expectNotice(page);
-    });
-
-    test("the line under the subscribe form leads to the privacy notice", async ({ page }) => {
-      await visit(page, "/");
-      const form = page.locator("footer form.subscribe");
-      await expect(form.locator(".privacy-note")).toContainText(
-        "Your address is used only to send you Insight.",
-      );
-      await noticeLink(form).click();
-      await expectNotice(page);
-    });
+    for (const { name, path, form, line } of FORMS) {
+      test(`the line under the ${name} leads to the privacy notice`, async ({ page }) => {
+        await visit(page, path);
+        const scope = page.locator(form);
+        await expect(scope.locator(".privacy-note")).toContainText(line);
+        await noticeLink(scope).click();
+        await expectNotice(page);
+      });
+    }
   });
 }
 
