@@ -1,5 +1,5 @@
 /**
- * `npm run bench:campaign` (issue 11, point 6): an Insight issue sent to
+ * `npm run bench:campaign`: an Insight issue sent to
  * SUBSCRIBERS (100,000) active, confirmed subscribers. Needs `npm run build`
  * first: it runs the built server (build/node/src/server/main.js).
  *
@@ -337,7 +337,7 @@ function row(figures: Figures): string {
   return `| ${figures.engine} | ${SUBSCRIBERS.toLocaleString("en")} | ${seconds(figures.seedMs)} | ${queue} | ${mib(figures.peakRssMiB)} (${mib(figures.rssBeforeMiB)} before) | ${RATE} / ${Math.round(figures.ratePerSecond)} / ${Math.max(...figures.eachSecond)} | ${Math.round(figures.ratePerSecondWhileQueuing)} | ${spread(figures.progressWhileQueuing)} | ${spread(figures.progress)} | ${spread(figures.health)} | ${failed} | ${action(figures.pause)} / ${action(figures.cancel)} |`;
 }
 
-/** The targets of issue 11, point 6, as lines for stderr. */
+/** The send's targets, as lines for stderr. */
 function verdicts(figures: Figures): string[] {
   const ceiling = RATE * (1 + RATE_TOLERANCE);
   const queued =

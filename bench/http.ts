@@ -3,7 +3,7 @@
  * hottest answers, under autocannon (100 connections, 10 s each after a 2 s
  * warm-up), beside a bare Fastify server answering the same bytes from memory
  * (bench/bare-server.ts). Prints a Markdown table for docs/benchmarks.md.
- * Targets (issue 8): ratio to the bare server >= 0.8 and p99 <= 25 ms.
+ * Targets: ratio to the bare server >= 0.8 and p99 <= 25 ms.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load` (issue 10, point 6): the built server under mixed load
+ * `npm run bench:load`: the built server under mixed load
  * (bench/support/load-generator.ts), on SQLite and, when a PostgreSQL URL is
  * given (--database-url, BENCH_DATABASE_URL or TEST_DATABASE_URL), on a fresh
  * schema of it. Per engine two runs on fresh databases: steady load, then the

@@ -8,7 +8,7 @@
  * counted alone and under autocannon measuring /healthz at a steady rate (so
  * its latency shows what the sender costs the site, not autocannon's own
  * queue). Prints a Markdown table for docs/benchmarks.md.
- * Targets (issue 10): notification within 5 s and /healthz p99 under 10 ms
+ * Targets: notification within 5 s and /healthz p99 under 10 ms
  * with the backlog queued.
  */
 import { rmSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 1's second factor in the browser: a person sets up TOTP
+ * The second factor in the browser: a person sets up TOTP
  * from the key the account screen shows (the test is the authenticator app),
  * keeps the recovery codes, signs out, and signs in with password and code.
  * Every state passes axe. With `npm run screenshots:console` it also writes the

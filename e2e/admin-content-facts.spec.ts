@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 5, in the browser: an editor changes the mission in the
+ * In the browser: an editor changes the mission in the
  * site facts and sees it on / at once, restores the earlier version in one
  * click, and meets the stale-save refusal from a second tab with the typed
  * text kept. axe checks the form in each state, at 1440 and 375 px.

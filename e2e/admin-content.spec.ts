@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 5, in the browser: an editor uploads a new portrait and sees
+ * In the browser: an editor uploads a new portrait and sees
  * it on /weare, restores the earlier version, reorders the capabilities by
  * keyboard and sees the order on /wedo, and meets the stale-save refusal from
  * a second tab with the typed text kept. axe checks each screen in each state.

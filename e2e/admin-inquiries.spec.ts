@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 3: the inquiries inbox in the browser. An inquiry arrives
+ * The inquiries inbox in the browser. An inquiry arrives
  * through the public API; an editor finds it, answers it, assigns it, notes
  * it, replies and exports it; a viewer reads it without the controls; both
  * screens work at 375 px. Each test marks its inquiry with a word of its own:

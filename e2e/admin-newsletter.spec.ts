@@ -1,5 +1,5 @@
 /**
- * Issue 11, points 1 and 3, in the console: an editor writes an issue (the
+ * In the console: an editor writes an issue (the
  * address suggested from the title, a picture put in at the cursor), sees the
  * e-mail at desktop and phone width, the web page and the plain text, sends
  * a test that arrives in their own mailbox, is refused a time in the past,

@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 6 in the browser: an owner invites an editor, who opens the
+ * In the browser: an owner invites an editor, who opens the
  * e-mailed link in their own browser, sets a password, signs in and finds no
  * People area; the owner makes them a viewer and reads both changes in the
  * audit log; a removal asks first in a dialog. Every state passes axe, at

@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 4 in the browser: an owner finds an address that subscribed
+ * In the browser: an owner finds an address that subscribed
  * through the public API, reads its consent history and erases it; each
  * role sees only the actions it may take; every state passes axe and fits
  * 375 px. With `npm run screenshots:console` it also writes the area's screenshots.

@@ -1,5 +1,5 @@
 /**
- * Issue 9's walk: each role signs in and opens every area of the console at
+ * A walk through the console: each role signs in and opens every area of the console at
  * 1440 and 375 px. The areas its role opens show their screen and pass axe;
  * the others are not offered, and typed in directly they say the role does
  * not allow them (the server refuses their calls regardless:

@@ -1,5 +1,5 @@
 /**
- * The Insight archive in the browser (issue 11, point 5): the list at a
+ * The Insight archive in the browser: the list at a
  * phone's and a desktop's width, an issue's page, the unknown issue, the way
  * back, and the footer's invitation that leads there.
  *

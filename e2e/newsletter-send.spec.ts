@@ -1,5 +1,5 @@
 /**
- * Issue 11, done when: an editor writes an issue in the console, previews it,
+ * A send from end to end: an editor writes an issue in the console, previews it,
  * sends a test, sends it to a few hundred subscribers through a real SMTP
  * server (smtp-server, in this test), watches the progress reach 100 %; one
  * recipient unsubscribes through the link in their copy, and the issue reads

@@ -1,7 +1,7 @@
 /**
  * Both forms without JavaScript: the browser posts them to the server (with
  * the server's token in a hidden field, ADR 004) and gets a page with the
- * spec's texts (§8) at the top of the form; a refused value is marked next to
+ * spec's texts at the top of the form; a refused value is marked next to
  * its field and nothing typed is lost.
  */
 

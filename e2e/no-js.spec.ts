@@ -1,5 +1,5 @@
 /**
- * Without JavaScript every page is complete and usable (issue 8, point 2), and
+ * Without JavaScript every page is complete and usable, and
  * printing shows every section. The pages come from the server as rendered;
  * with scripts off, only HTML and CSS are at work.
  */

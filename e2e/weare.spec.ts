@@ -1,6 +1,6 @@
 /**
- * Who We Are (/weare): the leadership carousel (spec §2, §9) and the ethos
- * flip cards (§2, §4), their failure states (§8) and accessibility.
+ * Who We Are (/weare): the leadership carousel and the ethos
+ * flip cards, their failure states and accessibility.
  * Expectations come from CAROUSEL and the seed content, not retyped numbers.
  */
 import items from "../content/items.json" with { type: "json" };

@@ -1,5 +1,5 @@
 /**
- * Who We Serve (spec §2, §4, §8): case-study modals, the industries and tech
+ * Who We Serve: case-study modals, the industries and tech
  * needs panels, their fade-in, the API failure handling, the anchor retry, and
  * accessibility. The test server is seeded from content/items.json.
  */

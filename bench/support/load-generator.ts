@@ -15,7 +15,7 @@ import http from "node:http";
 import type { Inquiry } from "../../src/shared/inquiry.ts";
 import { VALID_INQUIRY } from "../../test/support/fixtures.ts";
 
-/** The pages of spec §2 and the content calls of spec §7. */
+/** The five main pages and the content calls of the public API. */
 const READS = [
   "/",
   "/wedo",

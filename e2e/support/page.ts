@@ -43,7 +43,7 @@ export async function waitUntilSettled(page: Page): Promise<void> {
     .toBe(0);
 }
 
-/** The alert dialog of spec §8, by its title and text. */
+/** The outcome dialog, by its title and text. */
 export function alertDialog(page: Page) {
   return page.getByRole("alertdialog");
 }

@@ -1,6 +1,6 @@
 /**
- * Builds the one Fastify server: security first, then mail, the API of spec
- * §7, the health probes, and the built site. Each concern is its own plugin;
+ * Builds the one Fastify server: security first, then mail, the public API
+ * (/api/v1), the health probes, and the built site. Each concern is its own plugin;
  * every route's schema is a Zod schema, and its types come from it.
  */
 import { randomUUID } from "node:crypto";

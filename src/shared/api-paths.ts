@@ -1,5 +1,5 @@
 /**
- * §7: the calls the site makes, relative to the configured backend host. The
+ * The calls the site makes, relative to the configured backend host. The
  * browser's client resolves them against that host; the server registers
  * each at its absolute path (serverPath), so the two cannot drift apart.
  */

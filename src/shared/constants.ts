@@ -1,29 +1,29 @@
 /**
- * Constants fixed by the product specification (§8, §9). Everything that the
+ * Constants fixed by the product specification. Everything that the
  * spec names lives here once and is imported wherever it is used.
  */
 
 export const ACCENT_COLOR = "#ff7300";
 export const COPYRIGHT_YEAR = 2024;
 
-/** §9: how long an anchor link keeps retrying to find its target. */
+/** How long an anchor link keeps retrying to find its target. */
 export const ANCHOR_SCROLL_RETRY_MS = 10_000;
-/** §9: how long a lazily loaded part of the site may take before it fails. */
+/** How long a lazily loaded part of the site may take before it fails. */
 export const LAZY_LOAD_TIMEOUT_MS = 120_000;
-/** §4/§9: share of a section that must be visible before it fades in. */
+/** Share of a section that must be visible before it fades in. */
 export const FADE_IN_THRESHOLD = 0.2;
-/** §9: scroll animation defaults and the methodology cascade. */
+/** Scroll animation defaults and the methodology cascade. */
 export const SCROLL_ANIMATION = { durationMs: 1000, damping: 0.5 } as const;
 export const METHODOLOGY_CASCADE_DAMPING = 0.2;
 
-/** §9: success status range for requests. */
+/** Success status range for requests. */
 export const SUCCESS_STATUS = { min: 200, max: 299 } as const;
 
-/** §9: cross-site request token cookie and header. */
+/** Cross-site request token cookie and header. */
 export const XSRF_COOKIE = "XSRF-TOKEN";
 export const XSRF_HEADER = "X-XSRF-TOKEN";
 
-/** §8: texts of the dialogs, kept exactly as the product shows them. */
+/** Texts of the dialogs, kept exactly as the product shows them. */
 export const DIALOG = {
   successTitle: "Thank you!",
   failureTitle: "Oops...",
@@ -42,11 +42,11 @@ export const FORM_TEXTS = {
   checkFields: "Please correct what is marked below and send the form again.",
 } as const;
 
-/** §8: heading of the default error screen. */
+/** Heading of the default error screen. */
 export const ERROR_SCREEN_HEADING = "Unexpected Application Error!";
 
 /**
- * §9: leadership carousel. Slides per view and spacing (px) as the screen
+ * Leadership carousel. Slides per view and spacing (px) as the screen
  * widens; the breakpoint widths are ours (the spec leaves them open).
  */
 export const CAROUSEL = {

@@ -1,4 +1,4 @@
-/** §3: the content lists the site receives from the API. */
+/** The content lists the site receives from the API. */
 import type { z } from "zod";
 import type { caseStudySchema, contentItemSchema, teamMemberSchema } from "./schemas.ts";
 
@@ -15,11 +15,11 @@ export type CaseStudy = z.infer<typeof caseStudySchema>;
 /**
  * A case study as the server reads it for the pages: with when it was first
  * written and last changed (ISO 8601), which date its Article. The API's
- * answer has no dates (§7), so a list fetched in the browser has none.
+ * answer has no dates, so a list fetched in the browser has none.
  */
 export type DatedCaseStudy = CaseStudy & { datePublished?: string; dateModified?: string };
 
-/** The three sections of a case study, in the order the page shows them (§2). */
+/** The three sections of a case study, in the order the page shows them. */
 export const CASE_STUDY_SECTIONS = [
   { key: "opportunity", heading: "The Opportunity" },
   { key: "solution", heading: "The Solution" },

@@ -9,7 +9,7 @@ import { ACCENT_COLOR, SCROLL_ANIMATION } from "./constants.ts";
 
 /** Each key becomes a custom property: `inkSoft` is `--ink-soft`. */
 export const COLORS = {
-  /** The spec's accent (§9, constants.ts). */
+  /** The spec's accent (constants.ts). */
   accent: ACCENT_COLOR,
   /** The accent lightened: accent buttons under the pointer. */
   accentHover: "#ff8a2b",
@@ -39,7 +39,7 @@ export const COLORS = {
 
 export type ColorToken = keyof typeof COLORS;
 
-/** Fade-ins and other scroll animations (§9). */
+/** Fade-ins and other scroll animations. */
 export const MOTION_DURATION = `${SCROLL_ANIMATION.durationMs}ms`;
 
 const customProperty = (key: string) =>

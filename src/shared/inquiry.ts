@@ -1,5 +1,5 @@
 /**
- * §3 and §5: the inquiry payload's field rules, as plain data. The form reads
+ * The inquiry payload's field rules, as plain data. The form reads
  * them for its attributes and checks each value with them before sending
  * (field-rules.ts), without loading a validation library; schemas.ts builds
  * the server's validation from the same rules.
@@ -11,12 +11,12 @@ import type { inquirySchema } from "./schemas.ts";
 
 export type { FieldRule } from "./field-rules.ts";
 
-/** §3 spells one option differently from its capability: "App development". */
+/** One option is spelt differently from its capability: "App development". */
 const INQUIRY_SPELLING: Partial<Record<Capability, string>> = {
   "App Development": "App development",
 };
 
-/** §3: one inquiry type per capability, then "Something Else". */
+/** One inquiry type per capability, then "Something Else". */
 export const INQUIRY_TYPES = [
   ...CAPABILITIES.map((name) => INQUIRY_SPELLING[name] ?? name),
   "Something Else",

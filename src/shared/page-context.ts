@@ -60,7 +60,7 @@ export interface FormService {
    */
   refusal: string | null;
   sendInquiry(values: InquiryValues): Promise<FormWrite<"sent">>;
-  /** "already" carries the server's message, which the page shows (§8, the 409 answer). */
+  /** "already" carries the server's message, which the page shows (the 409 answer). */
   subscribe(
     email: string,
   ): Promise<FormWrite<"subscribed"> | { outcome: "already"; message: string }>;

@@ -1,4 +1,4 @@
-/** §2: the routes of the site and their in-page anchors. */
+/** The routes of the site and their in-page anchors. */
 export const ROUTES = {
   home: "/",
   weServe: "/weserve",
@@ -74,7 +74,7 @@ export const PAGE_PATHS: readonly string[] = [
 ];
 
 /**
- * §2: any other path shows Home. The server renders this path, which only
+ * Any other path shows Home. The server renders this path, which only
  * the catch-all route matches, once, and sends that page with status 404 for
  * every unknown path, so it hydrates as the route the browser matches (a page
  * rendered for Home's index route would not: React error 418).

@@ -114,7 +114,7 @@ export const contentItemSchema = z.object({
   imagePath: z.string().optional(),
 });
 
-/** A case study of Who We Serve (§2): its own page at /weserve/case-studies/<slug>. */
+/** A case study of Who We Serve: its own page at /weserve/case-studies/<slug>. */
 export const caseStudySchema = z.object({
   slug: z.string(),
   title: z.string(),

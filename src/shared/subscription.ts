@@ -1,9 +1,9 @@
-/** §3 and §5: the newsletter subscription. */
+/** The newsletter subscription. */
 import type { FieldRule } from "./field-rules.ts";
 
 export const EMAIL_MAX_LENGTH = 254;
 
-/** The subscribe form's one field, `emailId` (§3, §7): the form and the server check it with this. */
+/** The subscribe form's one field, `emailId`: the form and the server check it with this. */
 export const SUBSCRIBE_EMAIL_FIELD = "emailId";
 
 export const SUBSCRIBE_EMAIL_RULE = {

@@ -22,6 +22,6 @@ export default [
   route(INSIGHT_PATH, "routes/insight.tsx"),
   route(INSIGHT_ISSUE_ROUTE, "routes/insight-issue.tsx"),
   route(PRIVACY_PATH, "routes/privacy.tsx"),
-  // §2: any other path shows the Home page (the server answers it with 404).
+  // Any other path shows the Home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,5 +1,5 @@
 /**
- * Each person's own account (issue 9, point 1's second factor): TOTP set up
+ * Each person's own account (second factor): TOTP set up
  * and confirmed with a code, then asked for at sign-in; recovery codes that
  * work once; the owner's requirement that keeps everyone without a second
  * factor at the enrolment until they have one; a new password that ends

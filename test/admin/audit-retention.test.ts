@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 6: the audit log keeps an entry AUDIT_RETENTION_DAYS, then
+ * The audit log keeps an entry AUDIT_RETENTION_DAYS, then
  * removes it, at start and daily (src/server/admin/audit.ts).
  */
 import Fastify from "fastify";

@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 2: walks every registered /api/admin route and proves the
+ * Walks every registered /api/admin route and proves the
  * server enforces its declared role: anonymous → 401, a weaker role → 403,
  * the declared role gets past the gate. A route that declares no role stops
  * the server from starting.

@@ -1,5 +1,5 @@
 /**
- * `npm run content:import -- --from DIR` (issue 9, point 8): loads or updates
+ * `npm run content:import -- --from DIR`: loads or updates
  * content from the seed's JSON files, versions each real change as "import",
  * and changes nothing on a second run.
  */

@@ -1,5 +1,5 @@
 /**
- * Content editing in the console (issue 9, point 5): versioned saves that
+ * Content editing in the console: versioned saves that
  * refuse a stale version, every version kept and restorable, reordering and
  * hiding that the public API and pages show at once, picture uploads checked
  * by their bytes, and only editors may write.

@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 3: the inquiries inbox's API on both engines. Each test
+ * The inquiries inbox's API on both engines. Each test
  * sends its own inquiries, marked with a word of its own, and filters by that
  * word, so the tests do not see each other's rows.
  */

@@ -1,5 +1,5 @@
 /**
- * People and audit (issue 9, point 6): the owner invites by e-mail (the
+ * People and audit: the owner invites by e-mail (the
  * link sets the first password), re-sends, changes roles and removes people;
  * the console never loses its last owner, even under parallel requests; the
  * audit log records it all and can be searched. Nobody but an owner gets in.

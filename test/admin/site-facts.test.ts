@@ -1,5 +1,5 @@
 /**
- * The site facts in the console (issue 9, point 5): a save shows in the next
+ * The site facts in the console: a save shows in the next
  * page the server renders (with a new ETag), a save on a stale version is
  * refused, every version is kept and restorable, every change is audited, and
  * only editors may read or write them. Pages are rendered by the real server

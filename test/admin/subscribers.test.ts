@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 4: the subscribers area's API on both engines. Each test
+ * The subscribers area's API on both engines. Each test
  * works on addresses of its own domain and filters by it, so the tests do not
  * see each other's rows.
  */

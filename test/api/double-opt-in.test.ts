@@ -1,5 +1,5 @@
 /**
- * Double opt-in for Insight (issue 11, point 4): with NEWSLETTER_DOUBLE_OPT_IN
+ * Double opt-in for Insight: with NEWSLETTER_DOUBLE_OPT_IN
  * a new subscriber gets a confirmation link instead of the welcome, opening
  * the link's page confirms nothing, pressing its button (the API, or the page
  * posted as a plain form) confirms once and queues the welcome once, and

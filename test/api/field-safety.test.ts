@@ -1,5 +1,5 @@
 /**
- * Characters no field may hold (issue 10): control characters such as NUL
+ * Characters no field may hold: control characters such as NUL
  * anywhere (PostgreSQL cannot store NUL and answered 500), line breaks outside
  * the comments (a name of two lines could forge a line of the notification),
  * and text-direction controls in the one-line fields (they make a name read

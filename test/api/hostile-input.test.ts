@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 11: hundreds of generated hostile requests (test/support/
+ * Hundreds of generated hostile requests (test/support/
  * hostile.ts) against every endpoint and static path, on both engines. Each
  * is answered with a 4xx (a JSON {message} on API paths, the 404 page or a
  * form's page elsewhere) or with what it asked for, never a 5xx; a valid but

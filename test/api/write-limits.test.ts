@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 3: every route that writes (POST, PUT, PATCH, DELETE) is
+ * Every route that writes (POST, PUT, PATCH, DELETE) is
  * rate-limited per client address. Walks every registered write route: one
  * address gets its limit's worth of requests and then 429 with the limit's
  * message; another address, behind the same proxy, still has its own count.

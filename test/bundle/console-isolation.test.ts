@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 7: the console adds no byte to the public pages. Checked on
+ * The console adds no byte to the public pages. Checked on
  * the build output (npm test builds first): no file of the site's build
  * carries the console's code, texts or paths, and no public page links to
  * the console's build; the console's own build does carry them, so the check

@@ -1,5 +1,5 @@
 /**
- * An Insight issue's rendering (issue 11, point 2): the archive page's HTML,
+ * An Insight issue's rendering: the archive page's HTML,
  * and the e-mail's HTML and text parts, made once with a placeholder for each
  * recipient's unsubscribe URL and personalised per recipient.
  */

@@ -1,5 +1,5 @@
 /**
- * The served HTML carries the database's content (issue 8, point 1), and a
+ * The served HTML carries the database's content, and a
  * change made through the content module shows in the next response, with
  * no rebuild or restart. Rendered by the real server build (npm test builds
  * it first), on both engines.

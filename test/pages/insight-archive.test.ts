@@ -1,5 +1,5 @@
 /**
- * The Insight archive on the site (issue 11, point 5): /insight lists the
+ * The Insight archive on the site: /insight lists the
  * issues whose send began and was not cancelled, newest first; each has its
  * page with its body, Open Graph tags and an Article; the sitemap and the Atom
  * feed carry them; the pages follow a change written through

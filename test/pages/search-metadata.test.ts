@@ -1,6 +1,5 @@
 /**
- * What search engines and link previews read in the served pages (issue 8,
- * point 3): a unique title and description, the canonical address on
+ * What search engines and link previews read in the served pages: a unique title and description, the canonical address on
  * PUBLIC_ORIGIN, Open Graph and Twitter tags with the share image, and
  * JSON-LD: Organization everywhere, a Person per leader on /weare, an Article
  * on each case study's page. Rendered by the real server build.

@@ -1,5 +1,5 @@
 /**
- * `npm run admin:create` (issue 9, point 1): makes the first owner, prints a
+ * `npm run admin:create`: makes the first owner, prints a
  * one-time link and queues the same link as mail; the link sets the password,
  * once. Run again, it finds the account and prints a fresh link.
  */

@@ -1,5 +1,5 @@
 /**
- * Several instances on one PostgreSQL database (issue 8, point 1): a content
+ * Several instances on one PostgreSQL database: a content
  * change made through the content module in one process shows on every
  * other server process within one second, in its pages and its API.
  */

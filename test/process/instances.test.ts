@@ -1,5 +1,5 @@
 /**
- * Several instances (issue 10, point 7): two server processes on one
+ * Several instances: two server processes on one
  * PostgreSQL schema and one Redis, behind a round-robin proxy that appends
  * the address it saw to X-Forwarded-For (the servers trust it:
  * TRUST_PROXY=127.0.0.1), and a real SMTP server. Writes through either are

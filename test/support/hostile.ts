@@ -1,5 +1,5 @@
 /**
- * Hostile requests, generated (issue 10, point 11): what an attacker or a
+ * Hostile requests, generated: what an attacker or a
  * broken client sends to every endpoint and static path. Each case says who
  * sends it (a visitor with the cross-site token, a browser posting a form,
  * a signed-in owner, or no one in particular) and what the server must do:

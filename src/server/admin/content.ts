@@ -1,5 +1,5 @@
 /**
- * The console's content (issue 9, point 5): for each of the six lists, an
+ * The console's content: for each of the six lists, an
  * editor lists every record (hidden ones too), creates, saves, hides or
  * shows, reorders, and restores earlier versions; edits the site facts
  * (admin/site-facts.ts); and uploads pictures. Every write goes through

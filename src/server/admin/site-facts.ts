@@ -1,5 +1,5 @@
 /**
- * The site facts in the console (issue 9, point 5): an editor reads them,
+ * The site facts in the console: an editor reads them,
  * saves all five at once on the version they loaded, lists their versions
  * and restores one. Registered inside the content area (admin/content.ts),
  * whose error handler answers a ContentRefusal with its status and message.

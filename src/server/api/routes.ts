@@ -1,5 +1,5 @@
 /**
- * The API of spec §7. Every route declares its Zod schemas (request and each
+ * The public API (/api/v1) the pages call. Every route declares its Zod schemas (request and each
  * answer); the handlers only translate between HTTP and the queries in db/.
  * A write and the e-mail it causes are committed together (withOutbox), by
  * the functions the forms posted without JavaScript use too (forms/writes.ts).

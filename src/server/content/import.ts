@@ -1,6 +1,6 @@
 /**
  * Loads content from JSON files in the seed's format (content/*.json) into
- * a site that already has content (issue 9, point 8). A record is matched by
+ * a site that already has content. A record is matched by
  * its key (a team member's full name, an item's name in its category, a case
  * study's slug): a new one is added at the end of its list, a changed one is
  * saved as its next version by "import", an unchanged one is left alone, so

@@ -1,5 +1,5 @@
 /**
- * The writes a visitor can cause, used by the API routes (spec §7) and by
+ * The writes a visitor can cause, used by the API routes and by
  * the forms posted without JavaScript alike: each commits its row and the
  * e-mail it causes in one transaction (withOutbox), so both ways store the
  * same row and queue the same mail. With double opt-in, confirming a

@@ -1,6 +1,6 @@
 /**
- * Serves the uploaded pictures where the public pages look for pictures
- * (spec §3): /images/pictures/<name> and /images/items/<name>. The built
+ * Serves the uploaded pictures where the public pages look for pictures:
+ * /images/pictures/<name> and /images/items/<name>. The built
  * site's own pictures have routes of their own (static/site.ts), which win;
  * any other name in these folders is looked up in MEDIA_DIR. Uploaded names
  * are the hash of their content, so they are cached for a year. The

@@ -1,5 +1,5 @@
 /**
- * Cross-site request token (spec §9), as a double-submit cookie: the server
+ * Cross-site request token, as a double-submit cookie: the server
  * issues a random XSRF-TOKEN cookie that page script can read, and accepts a
  * POST only when the X-XSRF-TOKEN header repeats it. A page on another site can
  * neither read the cookie nor set the header, and SameSite=Lax keeps the cookie

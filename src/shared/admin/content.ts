@@ -1,5 +1,5 @@
 /**
- * The content the console edits (issue 9, point 5): its six lists, each
+ * The content the console edits: its six lists, each
  * record's fields with their rules and labels, and every payload of the
  * content API. The console's forms, its API client and the server's routes
  * all use these definitions.
@@ -51,7 +51,7 @@ export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 /**
  * The size each kind of picture is shown at, and the folder the public pages
- * take it from (spec §3: images/pictures/ and images/items/). Uploads are
+ * take it from (images/pictures/ and images/items/). Uploads are
  * cropped to exactly this size, as the seed's pictures are.
  */
 export const IMAGE_FORMATS: Record<

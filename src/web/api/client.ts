@@ -1,6 +1,6 @@
 /**
- * The one client for the calls of spec §7 and the token of §9. Requests have
- * no time-out (§9); a network failure rejects, any HTTP answer resolves, and
+ * The one client for the public API's calls and the cross-site request token. Requests have
+ * no time-out; a network failure rejects, any HTTP answer resolves, and
  * each caller decides what a status means, as the spec's answer handling says.
  */
 import type { z } from "zod";

@@ -2,7 +2,7 @@
  * A page's content lists. The server renders a page with its lists from the
  * database (the route's `loader`); when the visitor then moves to another
  * page in the browser, its `clientLoader` asks the API with the answer
- * handling of spec §7 and §8: a 200 fills a list, any other status leaves it
+ * handling every list shares: a 200 fills a list, any other status leaves it
  * empty silently, and a failed request leaves it empty and is reported, so
  * the page shows "Something went wrong!".
  */
@@ -21,7 +21,7 @@ export function servedLists<T>(lists: T): ContentLists<T> {
   return { lists, failed: false };
 }
 
-/** Asks the API for each list at once, as §7 and §8 say. */
+/** Asks the API for each list at once. */
 export async function fetchLists<T extends Record<string, unknown[]>>(
   requests: Requests<T>,
 ): Promise<ContentLists<T>> {

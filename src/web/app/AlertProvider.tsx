@@ -1,5 +1,5 @@
 /**
- * Renders the outcome dialog of spec §8 that components ask for with
+ * Renders the outcome dialog that components ask for with
  * useAlert() (hooks/useAlert.ts). All share one look: orange accent, title,
  * text and a confirm button.
  */

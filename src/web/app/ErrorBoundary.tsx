@@ -1,5 +1,5 @@
 /**
- * §8: a lazily loaded part that fails, or a routing failure, shows the
+ * A lazily loaded part that fails, or a routing failure, shows the
  * generic error screen with the error's text (and no stack trace), and a way
  * to try again. root.tsx exports ErrorBoundary as the root route's; the page
  * frame shows ErrorScreen itself when a page's code could not be downloaded

@@ -2,12 +2,12 @@
  * Where the page scrolls on every navigation:
  * - Back and Forward return to where the visitor was on that entry;
  * - a location with an anchor scrolls smoothly to it (also on first load),
- *   retrying while the target is not there yet (spec §2, lib/scrollToAnchor);
+ *   retrying while the target is not there yet (lib/scrollToAnchor);
  * - any other new page starts at the top, unless the link asked to keep the
  *   place (a case study opened over its list).
  *
  * React Router's <ScrollRestoration> would jump to an anchor at once, before
- * the smooth scroll of §2 could run, so the positions are kept here instead:
+ * the smooth scroll to it could run, so the positions are kept here instead:
  * per history entry, recorded as the visitor scrolls (once the next page is
  * rendered, the old position may already be cut short by a shorter page).
  *

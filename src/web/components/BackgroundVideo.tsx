@@ -1,5 +1,5 @@
 /**
- * A looping, muted, inline background video (§2). It starts only when the
+ * A looping, muted, inline background video. It starts only when the
  * visitor has not asked for reduced motion; otherwise the poster stays. A
  * visible button pauses and plays it (WCAG 2.2.2: moving content that lasts
  * more than five seconds can be paused).

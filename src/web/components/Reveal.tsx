@@ -1,4 +1,4 @@
-/** Fades and scales its content in when 20 % of it is visible, and back out when not (§4). */
+/** Fades and scales its content in when 20 % of it is visible, and back out when not. */
 import type { ReactNode } from "react";
 import { useInView } from "../hooks/useInView.ts";
 

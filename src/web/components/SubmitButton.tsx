@@ -1,5 +1,5 @@
 /**
- * A form's submit button that, while its request is in flight (§4), is
+ * A form's submit button that, while its request is in flight, is
  * disabled and shows a spinner instead of its label.
  */
 import type { ReactNode, Ref } from "react";

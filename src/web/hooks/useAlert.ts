@@ -1,5 +1,5 @@
 /**
- * The outcome dialogs of spec §8: any component can show one with useAlert().
+ * The outcome dialogs (their texts in shared/constants.ts): any component can show one with useAlert().
  * The dialog itself is rendered once for the whole site by app/AlertProvider.tsx.
  */
 import { createContext, useContext } from "react";

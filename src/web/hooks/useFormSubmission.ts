@@ -1,5 +1,5 @@
 /**
- * The life of a form that sends one request (§4): before sending, its values
+ * The life of a form that sends one request: before sending, its values
  * are checked with the shared rules (shared/field-rules.ts), and a refused
  * field stops the sending, shows its reason and takes focus; while the
  * request is in flight the form cannot be sent again; then a success clears

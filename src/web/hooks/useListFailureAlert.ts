@@ -1,4 +1,4 @@
-/** Shows §8's "Something went wrong!" once when a page's content lists could not be fetched. */
+/** Shows the "Something went wrong!" dialog once when a page's content lists could not be fetched. */
 import { useEffect } from "react";
 import { DIALOG } from "../../shared/constants.ts";
 import type { ContentLists } from "../api/contentLists.ts";

@@ -1,5 +1,5 @@
 /**
- * Desktop navigation (§2, §4): hovering a section opens its panel (serve, do,
+ * Desktop navigation: hovering a section opens its panel (serve, do,
  * are or none); mouse leave, a click in the panel or on the section's own
  * link, Esc, and every navigation close it. The chevron button toggles the
  * panel for keyboard and touch users.

@@ -1,5 +1,5 @@
 /**
- * Small screens (§2, §4): a collapsible menu with the four links, open or
+ * Small screens: a collapsible menu with the four links, open or
  * closed. While open, its button shows a close icon (×) and reads "Close
  * menu"; a tap outside the menu, Esc, or any navigation closes it. On a short
  * screen the open menu scrolls within itself (navigation.css).

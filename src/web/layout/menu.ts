@@ -1,4 +1,4 @@
-/** §2: the top navigation and the entries of its three mega-menu panels. */
+/** The top navigation and the entries of its three mega-menu panels. */
 import { CAPABILITIES } from "../../shared/capabilities.ts";
 import type { ContentCategory } from "../../shared/content.ts";
 import { entryAnchor } from "../../shared/entryAnchor.ts";

@@ -1,5 +1,5 @@
 /**
- * React.lazy with the time-out of spec §9: a part that has not loaded after
+ * React.lazy with a time-out (shared/constants.ts): a part that has not loaded after
  * 120 000 ms fails, and the route's error screen shows instead.
  */
 import { type ComponentType, lazy } from "react";

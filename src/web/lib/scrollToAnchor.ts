@@ -1,5 +1,5 @@
 /**
- * Spec §2/§9: a link with an anchor scrolls smoothly to it; if the target is
+ * A link with an anchor scrolls smoothly to it; if the target is
  * not in the page yet (a list still loading), it keeps looking for up to
  * 10 000 ms, then gives up quietly. Returns a function that cancels the wait.
  */

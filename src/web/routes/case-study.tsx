@@ -2,7 +2,7 @@
  * A case study at /weserve/case-studies/<slug>, inside Who We Serve (see
  * routes/weserve.tsx): a modal over the list when See More led here, else a
  * page of its own. The study comes from Who We Serve's loader. An unknown
- * slug shows what every unknown path shows (§2): Home.
+ * slug shows what every unknown path shows: Home.
  */
 import {
   type MetaFunction,

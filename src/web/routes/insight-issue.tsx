@@ -1,7 +1,7 @@
 /**
  * An Insight issue at /insight/<slug>, rendered by the server from the
  * database like the archive (routes/insight.tsx). A slug no published issue
- * has shows what every unknown path shows (§2): Home, which the server sends
+ * has shows what every unknown path shows: Home, which the server sends
  * with status 404 (rendered once at UNKNOWN_INSIGHT_ISSUE_PATH, so that it
  * hydrates as this route).
  */

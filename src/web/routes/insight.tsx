@@ -1,5 +1,5 @@
 /**
- * The Insight archive (issue 11): every issue sent, newest first, rendered by
+ * The Insight archive: every issue sent, newest first, rendered by
  * the server from the database and kept until the archive changes (ADR 010).
  * The site's API has no archive, so the browser never asks for this page's
  * data: it loads the page (features/insight/loadFromServer.ts).

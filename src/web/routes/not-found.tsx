@@ -1,4 +1,4 @@
-/** §2: any other path shows Home's content; the server answers it with 404 (ADR 002). */
+/** Any other path shows Home's content; the server answers it with 404 (ADR 002). */
 import type { MetaFunction } from "react-router";
 import { notFoundMeta } from "../lib/seo.ts";
 

@@ -1,9 +1,9 @@
 /**
- * Who We Are (spec §2): the leadership carousel and the ethos flip cards,
+ * Who We Are: the leadership carousel and the ethos flip cards,
  * with the team and the ethos from the server's render (loader) or, after a
  * move in the browser, from the API (clientLoader, api/contentLists.ts).
  *
- * The carousel is the spec's lazily loaded part (§8, §9): if it fails to
+ * The carousel is the spec's lazily loaded part: if it fails to
  * load, the error reaches the root's default error screen, so this route
  * deliberately exports no ErrorBoundary.
  */

@@ -1,5 +1,5 @@
 /**
- * What We Do (spec §2): the capabilities, from the server's render (loader)
+ * What We Do: the capabilities, from the server's render (loader)
  * or, after a move in the browser, from the API (clientLoader), and the
  * methodology.
  */

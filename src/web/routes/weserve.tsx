@@ -1,5 +1,5 @@
 /**
- * Who We Serve (spec §2): case studies, then the industries and tech needs we
+ * Who We Serve: case studies, then the industries and tech needs we
  * work in, from the server's render (loader) or, after a move in the
  * browser, from the API (clientLoader, api/contentLists.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The content area (issue 9, point 5): the six lists the public pages show,
+ * The content area: the six lists the public pages show,
  * and the site facts, one at a time, chosen from a side list (a row of tabs
  * on a phone). A list can be reordered and its records hidden; a record opens
  * in its form with its versions, as the site facts do.

@@ -1,5 +1,5 @@
 /**
- * The site facts (issue 9, point 5): what the pages say about the firm
+ * The site facts: what the pages say about the firm
  * outside its lists (the mission, the two invitations, the contact address,
  * the LinkedIn link), in one form beside its versions, with the public page
  * one click away.

@@ -1,5 +1,5 @@
 /**
- * The newsletter area (issue 11): the issues at /newsletter, a new one at
+ * The newsletter area: the issues at /newsletter, a new one at
  * newsletter/new, and one issue at newsletter/:id, written while it is a
  * draft and watched while it is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * §2 capabilities: cards show a name and the start of their description;
+ * Capabilities: cards show a name and the start of their description;
  * hover or focus reveals the whole description (capabilities.css). A link to
  * a card's anchor (#capabilities-automation, as the mega-menu has) marks it.
  */

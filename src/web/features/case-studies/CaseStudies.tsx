@@ -1,5 +1,5 @@
 /**
- * Spec §2/§4: the Case Studies section of Who We Serve. Each card's See More
+ * The Case Studies section of Who We Serve. Each card's See More
  * goes to the case study's own address; over this list, that address shows
  * the study in a modal (routes/case-study.tsx), and Back or Close returns here.
  */

@@ -1,6 +1,6 @@
 /**
  * One case study's text: title, summary, then The Opportunity, The Solution
- * and The Work (spec §2), and an invitation to talk. The modal and the case
+ * and The Work, and an invitation to talk. The modal and the case
  * study's own page both show it.
  */
 import { Link } from "react-router";

@@ -1,5 +1,5 @@
 /**
- * The inquiry form (§3, §4, §5): browser validation from the shared field
+ * The inquiry form: browser validation from the shared field
  * rules, then the rules' own check before sending (a value the browser
  * accepts and the server would refuse is marked next to its field, and
  * nothing is sent); while sending, the button is disabled with a spinner;

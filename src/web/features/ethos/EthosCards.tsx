@@ -1,5 +1,5 @@
 /**
- * The ethos flip cards (spec §2, §4): the front shows the title, the back its
+ * The ethos flip cards: the front shows the title, the back its
  * description. A card flips on pointer enter and on focus, and back on pointer
  * leave and on blur. Both faces stay in the accessibility tree; the card is
  * named by its title and described by its description.

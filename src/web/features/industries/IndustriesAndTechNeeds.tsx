@@ -1,4 +1,4 @@
-/** Spec §2/§4: the two-panel Industries & Tech Needs section of Who We Serve. */
+/** The two-panel Industries & Tech Needs section of Who We Serve. */
 import { Link } from "react-router";
 import type { ContentItem } from "../../../shared/content.ts";
 import { ANCHORS, ROUTES } from "../../../shared/routes.ts";

@@ -1,7 +1,7 @@
 /**
  * One panel of Industries & Tech Needs: a list of entries and a detail stage.
  * Hovering or focusing an entry shows its image and description; the detail
- * clears when the pointer or the focus leaves it (spec §4). A tap or a click
+ * clears when the pointer or the focus leaves it. A tap or a click
  * chooses an entry, and so does a link to its anchor (#industries-finance, as
  * the mega-menu has): a chosen entry stays shown until another is chosen.
  *

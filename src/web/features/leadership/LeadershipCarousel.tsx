@@ -1,5 +1,5 @@
 /**
- * The leadership carousel (spec §2, §9), loaded lazily by the /weare route.
+ * The leadership carousel, loaded lazily by the /weare route.
  * A CSS scroll-snap track: touch swipe is native scrolling; the pagination
  * dots, the previous/next buttons and the arrow keys scroll it one slide at a
  * time. Slides per view and spacing come from CAROUSEL through the custom
@@ -60,7 +60,7 @@ function pad(value: number): string {
   return String(value).padStart(2, "0");
 }
 
-/** An empty list (a non-200 answer, §8) leaves the section without a carousel. */
+/** An empty list (a non-200 answer) leaves the section without a carousel. */
 export default function LeadershipCarousel({ members }: { members: TeamMember[] }) {
   return members.length > 0 ? <Carousel members={members} /> : null;
 }

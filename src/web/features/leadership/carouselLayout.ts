@@ -1,5 +1,5 @@
 /**
- * The carousel's responsive layout, generated from CAROUSEL (spec §9) so the
+ * The carousel's responsive layout, generated from CAROUSEL so the
  * numbers live in one place. The CSS sets two custom properties on the track,
  * --per-view and --gap, at each breakpoint; leadership.css sizes the slides
  * from them. Inlined with the site's styles (root.tsx), the layout is right

@@ -1,5 +1,5 @@
 /**
- * §2 methodology: the lines appear one after another (a cascade with damping
+ * Methodology: the lines appear one after another (a cascade with damping
  * 0.2 of the 1000 ms animation) the first time the section comes into view.
  * Each line's delay is set through the CSSOM once it is in the document: a
  * style attribute in the server's HTML would need 'unsafe-inline' in the

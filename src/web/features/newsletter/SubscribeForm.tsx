@@ -1,5 +1,5 @@
 /**
- * The Insight subscribe form (§4, §8): the address is checked with the shared
+ * The Insight subscribe form: the address is checked with the shared
  * rule before sending (an address the browser accepts and the server would
  * refuse is marked under the field, and nothing is sent); then submitting
  * (spinner, cannot be pressed twice), then Subscribe again; the outcome is
