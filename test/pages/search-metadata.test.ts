@@ -7,7 +7,12 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
-import { caseStudyPath, INSIGHT_PATH, SCREEN_PATHS } from "../../src/shared/routes.ts";
+import {
+  caseStudyPath,
+  INSIGHT_PATH,
+  PRIVACY_PATH,
+  SCREEN_PATHS,
+} from "../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -51,6 +56,7 @@ describe("search metadata of the served pages", () => {
     ...SCREEN_PATHS,
     ...caseStudies.map((s: { slug: string }) => caseStudyPath(s.slug)),
     INSIGHT_PATH,
+    PRIVACY_PATH,
   ];
 
   beforeAll(async () => {
