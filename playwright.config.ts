@@ -19,6 +19,10 @@ export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
   workers: 2,
+  // Two browsers, the server and its mail on two cores: a console journey
+  // takes 15 to 20 s on a quiet machine and past 30 s on a busy one, which
+  // says nothing about the site. Every wait inside still has its own limit.
+  timeout: 60_000,
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
