@@ -206,3 +206,18 @@ test("the footer's invitation leads to the archive, from the keyboard too", asyn
   await expect(heading(page)).toHaveText("Insight");
   await expectNoAxeViolations(page);
 });
+
+test("Home shows the latest issue sent, never a draft, and its link opens the issue", async ({
+  page,
+}) => {
+  await open(page, `${ORIGIN}/`);
+  const latest = page.getByRole("region", { name: /^Latest from/ });
+  await expect(latest.getByText("Latest Insight issue")).toBeVisible();
+  await expect(latest).toContainText(NEWEST.summary);
+  await expect(latest.locator("time")).toHaveText("March 12, 2026");
+  await expect(latest).not.toContainText(OLDER.title);
+  await expect(latest).not.toContainText(DRAFT_TITLE);
+  await latest.getByRole("link", { name: NEWEST.title }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/insight/${NEWEST.slug}`);
+  await expect(heading(page)).toHaveText(NEWEST.title);
+});

@@ -12,12 +12,23 @@ export type TeamMember = z.infer<typeof teamMemberSchema>;
 export type ContentItem = z.infer<typeof contentItemSchema>;
 export type CaseStudy = z.infer<typeof caseStudySchema>;
 
+/** The one result a case study is remembered by: "38%", "more accurate 90-day cash forecast". */
+export interface Outcome {
+  figure: string;
+  label: string;
+}
+
 /**
  * A case study as the server reads it for the pages: with when it was first
- * written and last changed (ISO 8601), which date its Article. The API's
- * answer has no dates, so a list fetched in the browser has none.
+ * written and last changed (ISO 8601), which date its Article, and its
+ * outcome when it has one (Home shows it). The API's answer has neither, so
+ * a list fetched in the browser has none.
  */
-export type DatedCaseStudy = CaseStudy & { datePublished?: string; dateModified?: string };
+export type DatedCaseStudy = CaseStudy & {
+  datePublished?: string;
+  dateModified?: string;
+  outcome?: Outcome;
+};
 
 /** The three sections of a case study, in the order the page shows them. */
 export const CASE_STUDY_SECTIONS = [

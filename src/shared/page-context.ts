@@ -5,6 +5,7 @@
  */
 import type { ContentCategory, ContentItem, DatedCaseStudy, TeamMember } from "./content.ts";
 import type { FieldReasons } from "./field-rules.ts";
+import type { SiteHighlights } from "./highlights.ts";
 import type { InquiryValues } from "./inquiry.ts";
 import type { InsightIssue, InsightSummary } from "./insight.ts";
 import type { PageFacts } from "./site-facts.ts";
@@ -26,6 +27,8 @@ export interface ContentReader {
   insightIssues(): Promise<InsightSummary[]>;
   /** A published issue with its body; null for any other slug (a draft's too). */
   insightIssue(slug: string): Promise<InsightIssue | null>;
+  /** What Home and the menu put forward (shared/highlights.ts); the root loader hands it to every page. */
+  highlights(): Promise<SiteHighlights>;
   /** The facts the firm edits in the console; the root loader hands them to every page. */
   facts(): Promise<PageFacts>;
   /** The privacy notice, for its own page only (it is too long to travel with every page). */

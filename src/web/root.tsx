@@ -35,7 +35,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     ...rootSeoData(args),
     facts: await args.context.content.facts(),
-    hasPastIssues: (await args.context.content.insightIssues()).length > 0,
+    highlights: await args.context.content.highlights(),
     formToken: args.context?.forms?.token ?? "",
     // The forms' CAPTCHA widget, only while the server has one switched on (ADR 017).
     captcha: args.context?.captcha ?? null,

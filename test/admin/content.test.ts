@@ -289,6 +289,44 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
     expect((await t.app.inject({ url: page })).statusCode).toBe(200);
   });
 
+  it("saves a case study's outcome figure, and refuses a figure without its measure beside the field", async () => {
+    const study = (await listOf("case-studies")).entries[1] as Entry;
+    const url = `${CONTENT_API}/case-studies/${study.id}`;
+    const lonely = await editor.request("PUT", url, {
+      fields: { ...study.fields, outcomeFigure: "4×", outcomeLabel: " " },
+      hidden: false,
+      version: study.version,
+    });
+    expect(lonely.statusCode).toBe(400);
+    expect(lonely.json().fields).toEqual({
+      outcomeLabel: "Say what the figure measures, or clear the figure.",
+    });
+
+    const fields = {
+      ...study.fields,
+      outcomeFigure: "4×",
+      outcomeLabel: "faster maintenance planning",
+    };
+    const saved = await editor.request("PUT", url, {
+      fields,
+      hidden: false,
+      version: study.version,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().fields).toMatchObject({ outcomeFigure: "4×" });
+    const highlights = await t.app.content.highlights();
+    expect(highlights.outcomes[1]).toMatchObject({
+      slug: study.fields.slug,
+      figure: "4×",
+      label: "faster maintenance planning",
+    });
+    // The spec's API answers as it always did: the outcome is the pages' alone.
+    const listed = await publicJson("/api/v1/case-studies/");
+    expect(Object.keys(listed[1]).sort()).toEqual(
+      ["opportunity", "slug", "solution", "summary", "title", "work"].sort(),
+    );
+  });
+
   it("creates a record at the end of its list, and refuses a second with the same name", async () => {
     const fields = { name: "Quantum Readiness", description: "Knowing when it matters." };
     const created = await editor.request("POST", `${CONTENT_API}/capabilities`, {

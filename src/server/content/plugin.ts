@@ -16,6 +16,7 @@ import type {
   DatedCaseStudy,
   TeamMember,
 } from "../../shared/content.ts";
+import { highlightsOf, type SiteHighlights } from "../../shared/highlights.ts";
 import type { InsightIssue, InsightSummary } from "../../shared/insight.ts";
 import type { ContentReader, PrivacyNotice } from "../../shared/page-context.ts";
 import { type PageFacts, pageFacts } from "../../shared/site-facts.ts";
@@ -62,6 +63,11 @@ export class SiteContent implements ContentReader {
     const listed = (await this.insightIssues()).some((issue) => issue.slug === slug);
     if (!listed) return null;
     return this.cached(`insight-issue:${slug}`, () => readPublishedIssue(this.database.db, slug));
+  }
+
+  /** Made from the two lists above, which are kept: nothing to keep of its own. */
+  async highlights(): Promise<SiteHighlights> {
+    return highlightsOf(await this.caseStudies(), await this.insightIssues());
   }
 
   /** The mission, the invitations, the contact address and the network link (every page shows some). */

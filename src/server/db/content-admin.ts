@@ -3,7 +3,7 @@
  * (hidden ones too), and the writes, each guarded by the version the editor
  * loaded (`where id = ? and version = ?`, setting version = version + 1).
  * One list is one table, or one category of content_items; a list's fields
- * are columns of the same name, except imagePath (image_path).
+ * are columns of the same name, in snake case where the name has two words.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { EntryFields, ListSpec, VersionedEntity } from "../../shared/admin/content.ts";
@@ -31,7 +31,12 @@ type VersionedRow = Selectable<Database[VersionedTable]>;
 // The writes below are cast: Kysely types the columns of a union of tables as
 // the ones they all share, and a list's own columns come from its spec.
 
-const columnOf = (field: string) => (field === "imagePath" ? "image_path" : field);
+const COLUMNS: Readonly<Record<string, string>> = {
+  imagePath: "image_path",
+  outcomeFigure: "outcome_figure",
+  outcomeLabel: "outcome_label",
+};
+const columnOf = (field: string) => COLUMNS[field] ?? field;
 
 function fieldNamesOf(spec: ListSpec): string[] {
   return [...spec.fields.map((field) => field.name), ...(spec.image ? ["imagePath"] : [])];

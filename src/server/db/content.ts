@@ -53,6 +53,8 @@ export async function listCaseStudies(db: Kysely<Database>): Promise<DatedCaseSt
       "title",
       "summary",
       ...CASE_STUDY_SECTIONS.map(({ key }) => key),
+      "outcome_figure",
+      "outcome_label",
       "created_at",
       "updated_at",
     ])
@@ -60,8 +62,9 @@ export async function listCaseStudies(db: Kysely<Database>): Promise<DatedCaseSt
     .orderBy("position")
     .orderBy("id")
     .execute();
-  return rows.map(({ created_at, updated_at, ...row }) => ({
+  return rows.map(({ created_at, updated_at, outcome_figure, outcome_label, ...row }) => ({
     ...row,
+    ...(outcome_figure ? { outcome: { figure: outcome_figure, label: outcome_label } } : {}),
     // PostgreSQL reads back a Date, SQLite the ISO string it stored.
     datePublished: new Date(created_at).toISOString(),
     dateModified: new Date(updated_at).toISOString(),

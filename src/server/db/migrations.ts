@@ -443,6 +443,18 @@ function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable("users").addColumn("totp_last_step", "integer").execute();
       },
     },
+    "010_case_study_outcomes": {
+      async up(db: AnyDb) {
+        // The one result a case study is remembered by, which Home shows:
+        // a figure ("38%") and what it measures. Empty for a study without one.
+        for (const column of ["outcome_figure", "outcome_label"]) {
+          await db.schema
+            .alterTable("case_studies")
+            .addColumn(column, "text", (c) => c.notNull().defaultTo(""))
+            .execute();
+        }
+      },
+    },
   };
 }
 

@@ -76,6 +76,9 @@ export interface CaseStudiesTable extends Timestamps, Versioned {
   opportunity: string;
   solution: string;
   work: string;
+  /** The result Home shows ("38%"), and what it measures; both empty when there is none. */
+  outcome_figure: Generated<string>;
+  outcome_label: Generated<string>;
 }
 
 export interface SiteMetaTable extends Timestamps {

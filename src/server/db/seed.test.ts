@@ -26,8 +26,9 @@ describe("seedOnce", () => {
     expect(await listItems(database.db, "capabilities")).toEqual(items.capabilities);
     const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
     expect(await listCaseStudies(database.db)).toEqual(
-      caseStudies.map((study: object) => ({
+      caseStudies.map(({ outcomeFigure, outcomeLabel, ...study }: Record<string, unknown>) => ({
         ...study,
+        outcome: { figure: outcomeFigure, label: outcomeLabel },
         datePublished: expect.any(String),
         dateModified: expect.any(String),
       })),
@@ -100,6 +101,40 @@ describe("seedOnce", () => {
       .execute();
     expect(await seedOnce(database.db, "content")).toBe(false);
     expect(await listCaseStudies(database.db)).toHaveLength(2);
+  });
+
+  it("gives studies seeded before outcomes existed their figure once, keeping the firm's own", async () => {
+    await seedOnce(database.db, "content");
+    await database.db
+      .updateTable("case_studies")
+      .set({ outcome_figure: "", outcome_label: "" })
+      .execute();
+    await database.db
+      .updateTable("case_studies")
+      .set({ outcome_figure: "2×", outcome_label: "faster month-end close" })
+      .where("slug", "=", "finance-ar-forecast")
+      .execute();
+    await database.db
+      .deleteFrom("site_meta")
+      .where("key", "=", "case_study_outcomes_seeded_at")
+      .execute();
+
+    expect(await seedOnce(database.db, "content")).toBe(true);
+    const outcomes = (await listCaseStudies(database.db)).map((study) => study.outcome);
+    expect(outcomes).toEqual([
+      { figure: "2×", label: "faster month-end close" },
+      { figure: "31%", label: "less unplanned downtime" },
+      { figure: "27%", label: "more marketing revenue per email" },
+    ]);
+
+    // Cleared by the firm afterwards: the next start leaves it cleared.
+    await database.db
+      .updateTable("case_studies")
+      .set({ outcome_figure: "", outcome_label: "" })
+      .where("slug", "=", "e-commerce-automated-customer-targeting")
+      .execute();
+    expect(await seedOnce(database.db, "content")).toBe(false);
+    expect((await listCaseStudies(database.db))[2]?.outcome).toBeUndefined();
   });
 
   it("runs only once, so edits and deletions made later are kept", async () => {

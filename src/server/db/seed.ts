@@ -2,9 +2,9 @@
  * Loads the seed content from content/ into an empty site. Each part runs
  * once per database: a marker row, inserted in the same transaction, records
  * that it happened, so content the firm later edits or deletes is never
- * restored. The case studies, the site facts and the privacy notice (a site
- * fact that came last) have their own markers because they came later: a
- * database seeded before them still gets them once.
+ * restored. The case studies, their outcome figures, the site facts and the
+ * privacy notice (a site fact) have their own markers because they came
+ * later: a database seeded before them still gets them once.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ export const SEED_MARKER = "seeded_at";
 const CASE_STUDIES_MARKER = "case_studies_seeded_at";
 const SITE_FACTS_MARKER = "site_facts_seeded_at";
 const PRIVACY_NOTICE_MARKER = "privacy_notice_seeded_at";
+const OUTCOMES_MARKER = "case_study_outcomes_seeded_at";
 
 const text = z.string().trim().min(1);
 const teamFile = z.array(
@@ -48,6 +49,8 @@ const caseStudiesFile = z.array(
     opportunity: paragraphs,
     solution: paragraphs,
     work: paragraphs,
+    outcomeFigure: text,
+    outcomeLabel: text,
   }),
 );
 
@@ -150,6 +153,8 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
             opportunity: study.opportunity.join(PARAGRAPH_BREAK),
             solution: study.solution.join(PARAGRAPH_BREAK),
             work: study.work.join(PARAGRAPH_BREAK),
+            outcome_figure: study.outcomeFigure,
+            outcome_label: study.outcomeLabel,
             ...stamps,
           })),
         )
@@ -157,9 +162,23 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
         .execute();
     }
 
+    // A study seeded before outcomes existed gets its figure, unless the firm gave it one.
+    const outcomes = await claim(trx, OUTCOMES_MARKER, now);
+    if (outcomes) {
+      for (const study of caseStudies) {
+        await trx
+          .updateTable("case_studies")
+          .set({ outcome_figure: study.outcomeFigure, outcome_label: study.outcomeLabel })
+          .where("slug", "=", study.slug)
+          .where("outcome_figure", "=", "")
+          .where("outcome_label", "=", "")
+          .execute();
+      }
+    }
+
     const siteFacts = await claim(trx, SITE_FACTS_MARKER, now);
     const privacyNotice = await claim(trx, PRIVACY_NOTICE_MARKER, now);
     if (siteFacts || privacyNotice) await insertMissingFacts(trx, facts, now);
-    return site || studies || siteFacts || privacyNotice;
+    return site || studies || outcomes || siteFacts || privacyNotice;
   });
 }

@@ -215,6 +215,7 @@ function withDraft(content: ContentReader, draft: InsightIssue): ContentReader {
     team: () => content.team(),
     items: (category) => content.items(category),
     caseStudies: () => content.caseStudies(),
+    highlights: () => content.highlights(),
     facts: () => content.facts(),
     privacyNotice: () => content.privacyNotice(),
     insightIssues: () => content.insightIssues(),

@@ -112,15 +112,47 @@ const itemFields = z.strictObject({
   description: text("a description", 1000, "multiline"),
 });
 const itemWithImageFields = itemFields.extend({ imagePath });
+/**
+ * A text that may be left empty. Absent reads as empty, so a version saved
+ * before the field existed can still be restored.
+ */
+const optionalText = (max: number) =>
+  ruledText("text")
+    .transform((value) => value.trim())
+    .pipe(z.string().max(max, `Keep it to ${max} characters.`))
+    .default("");
+
+export const OUTCOME_LIMITS = { figure: 12, label: 80 } as const;
+
 /** A case study's sections: paragraphs separated by a blank line. */
-const caseStudyFields = z.strictObject({
-  slug,
-  title: text("a title", 160),
-  summary: text("a summary", 600, "multiline"),
-  opportunity: text("the opportunity", 20_000, "multiline"),
-  solution: text("the solution", 20_000, "multiline"),
-  work: text("the work", 20_000, "multiline"),
-});
+const caseStudyFields = z
+  .strictObject({
+    slug,
+    title: text("a title", 160),
+    summary: text("a summary", 600, "multiline"),
+    opportunity: text("the opportunity", 20_000, "multiline"),
+    solution: text("the solution", 20_000, "multiline"),
+    work: text("the work", 20_000, "multiline"),
+    outcomeFigure: optionalText(OUTCOME_LIMITS.figure),
+    outcomeLabel: optionalText(OUTCOME_LIMITS.label),
+  })
+  .superRefine(({ outcomeFigure, outcomeLabel }, context) => {
+    // A figure without its measure, or a measure without its figure, says nothing on Home.
+    if (outcomeFigure && !outcomeLabel) {
+      context.addIssue({
+        code: "custom",
+        path: ["outcomeLabel"],
+        message: "Say what the figure measures, or clear the figure.",
+      });
+    }
+    if (outcomeLabel && !outcomeFigure) {
+      context.addIssue({
+        code: "custom",
+        path: ["outcomeFigure"],
+        message: "Give the figure, or clear what it measures.",
+      });
+    }
+  });
 
 export interface FieldSpec {
   name: string;
@@ -236,6 +268,16 @@ export const LIST_SPECS: Record<ContentList, ListSpec> = {
       { name: "opportunity", label: "The Opportunity", hint: PARAGRAPHS_HINT, rows: 10 },
       { name: "solution", label: "The Solution", hint: PARAGRAPHS_HINT, rows: 10 },
       { name: "work", label: "The Work", hint: PARAGRAPHS_HINT, rows: 10 },
+      {
+        name: "outcomeFigure",
+        label: "Outcome figure",
+        hint: `Optional. The result Home shows in large type, e.g. 38%. At most ${OUTCOME_LIMITS.figure} characters.`,
+      },
+      {
+        name: "outcomeLabel",
+        label: "What the figure measures",
+        hint: "Read after the figure, e.g. more accurate 90-day cash forecast.",
+      },
     ],
     schema: caseStudyFields,
     publicPath: `${ROUTES.weServe}#${ANCHORS.caseStudies}`,

@@ -9,6 +9,9 @@
  */
 import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import type { SiteHighlights } from "../../shared/highlights.ts";
+import { caseStudyPath } from "../../shared/routes.ts";
+import { useHighlights } from "../hooks/useHighlights.ts";
 import { CONTACT_LINK, MENU, type MenuSection, type PanelId } from "./menu.ts";
 
 interface PanelProps {
@@ -17,21 +20,54 @@ interface PanelProps {
   onNavigate: () => void;
 }
 
+/** Who We Serve's panel shows the case study the firm put first, with its figure. */
+function FeaturedCaseStudy({
+  study,
+  onNavigate,
+}: {
+  study: NonNullable<SiteHighlights["featured"]>;
+  onNavigate: () => void;
+}) {
+  return (
+    <div className="mega-panel__featured">
+      <p className="mega-panel__eyebrow">Featured case study</p>
+      <Link to={caseStudyPath(study.slug)} onClick={onNavigate}>
+        {study.title}
+      </Link>
+      {study.outcome ? (
+        <p className="mega-panel__outcome">
+          <strong>{study.outcome.figure}</strong> {study.outcome.label}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function Panel({ section, open, onNavigate }: PanelProps) {
+  const { featured } = useHighlights();
   return (
     <div className="mega-panel" id={`panel-${section.id}`} hidden={!open}>
       <div className="mega-panel__inner container">
-        <p className="mega-panel__title">
-          <Link to={section.to} onClick={onNavigate}>
-            {section.label}
-          </Link>
-        </p>
+        <div>
+          <p className="mega-panel__title">
+            <Link to={section.to} onClick={onNavigate}>
+              {section.label}
+            </Link>
+          </p>
+          {section.id === "serve" && featured ? (
+            <FeaturedCaseStudy study={featured} onNavigate={onNavigate} />
+          ) : null}
+        </div>
         <div className="mega-panel__groups">
           {section.groups.map((group) => (
-            <div key={group.label} className="mega-panel__group">
+            <div
+              key={group.label}
+              className={`mega-panel__group ${group.links.length > 0 ? "mega-panel__group--entries" : ""}`}
+            >
               <Link className="mega-panel__heading" to={group.to} onClick={onNavigate}>
                 {group.label}
               </Link>
+              <p className="mega-panel__line">{group.line}</p>
               {group.links.length > 0 ? (
                 <ul>
                   {group.links.map((link) => (
@@ -39,6 +75,7 @@ function Panel({ section, open, onNavigate }: PanelProps) {
                       <Link to={link.to} onClick={onNavigate}>
                         {link.label}
                       </Link>
+                      <p className="mega-panel__line">{link.line}</p>
                     </li>
                   ))}
                 </ul>

@@ -1,20 +1,16 @@
-import { Link, useRouteLoaderData } from "react-router";
+import { Link } from "react-router";
 import { COPYRIGHT_YEAR } from "../../shared/constants.ts";
 import { INSIGHT_PATH, PRIVACY_PATH, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { NEWSLETTER_ANCHOR } from "../features/insight/anchors.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
+import { useHighlights } from "../hooks/useHighlights.ts";
 import { useSiteFacts } from "../hooks/useSiteFacts.ts";
-
-/** Whether an Insight issue was ever sent (the root loader's read): only then is there a past issue to read. */
-function useHasPastIssues(): boolean {
-  const root = useRouteLoaderData("root") as { hasPastIssues?: boolean } | undefined;
-  return root?.hasPastIssues === true;
-}
 
 export function SiteFooter() {
   const { mission, newsletterInvitation, networkUrl } = useSiteFacts();
-  const hasPastIssues = useHasPastIssues();
+  // Only once an issue was sent is there a past issue to read.
+  const hasPastIssues = useHighlights().latestIssue !== null;
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">

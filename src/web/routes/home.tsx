@@ -1,6 +1,8 @@
 import { Link, type MetaFunction } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
+import { HomeLatest, HomeOutcomes } from "../features/home/HomeHighlights.tsx";
+import { useHighlights } from "../hooks/useHighlights.ts";
 import { useSiteFacts } from "../hooks/useSiteFacts.ts";
 import { routeMeta } from "../lib/seo.ts";
 
@@ -30,6 +32,7 @@ const PATHS = [
 
 export default function HomePage() {
   const { mission } = useSiteFacts();
+  const highlights = useHighlights();
   return (
     <>
       <section className="video-hero home-hero" aria-labelledby="home-hero-title">
@@ -59,6 +62,9 @@ export default function HomePage() {
           </div>
         </div>
       </section>
+
+      <HomeOutcomes outcomes={highlights.outcomes} />
+      <HomeLatest {...highlights} />
 
       <section className="section section--warm" aria-labelledby="home-paths-title">
         <div className="container">
