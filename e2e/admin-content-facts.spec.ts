@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { SITE_FACTS_TEXTS } from "../src/shared/admin/site-facts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const FACTS_PATH = "/admin/content/site-facts";
@@ -139,10 +140,7 @@ test.describe("the site facts", () => {
     test("the form and its versions fit the screen and pass axe", async ({ page }) => {
       await openFacts(page, "facts-phone");
       await expectNoAxeViolations(page);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await versions(page).getByText("What it said").first().click();
       await expectNoAxeViolations(page);
     });

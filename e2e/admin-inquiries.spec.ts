@@ -13,6 +13,7 @@ import { API_PATHS } from "../src/shared/api-paths.ts";
 import type { Inquiry } from "../src/shared/inquiry.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const uniqueWord = (label: string) => `${label}${randomBytes(4).toString("hex")}`;
@@ -52,14 +53,6 @@ async function searchFor(page: Page, word: string) {
 }
 
 const inquiryLink = (page: Page) => page.getByRole("link", { name: "Ada Lovelace" });
-
-/** Nothing but the table's own wrapper scrolls sideways. */
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 test("an editor finds an inquiry, answers, assigns and notes it, replies and exports it", async ({
   page,

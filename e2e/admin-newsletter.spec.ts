@@ -27,6 +27,7 @@ import { COLORS } from "../src/shared/design-tokens.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { mailboxMessages } from "./support/mailbox.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
 import { previewFrame, test as previewTest } from "./support/previews.ts";
 import { expect, type Locator, loadFailure, type Page } from "./support/test.ts";
 
@@ -119,13 +120,6 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
   );
   expect(summary).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 test.describe("writing an issue", () => {

@@ -2,6 +2,7 @@ import { AUTH_TEXTS } from "../src/shared/admin/auth.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { accountLockedUntil, consoleAccount, signInToConsole } from "./support/console.ts";
 import { findInMail } from "./support/mailbox.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
 import { expect, loadFailure, test } from "./support/test.ts";
 
 test("an owner signs in, sees every area, and signs out", async ({ page }) => {
@@ -108,11 +109,7 @@ for (const width of [1440, 375]) {
     await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectNoAxeViolations(page);
-    // The page itself never scrolls sideways.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
   });
 }
 

@@ -9,6 +9,7 @@ import { openDatabase } from "../src/server/db/connection.ts";
 import { SUBSCRIBER_TEXTS } from "../src/shared/admin/subscribers.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 /** An address of this run's own, so parallel tests and reruns never meet. */
@@ -47,14 +48,6 @@ async function expectListLoaded(page: Page) {
   await expect(
     page.getByRole("table", { name: /New subscriptions and unsubscriptions/ }),
   ).toBeAttached();
-}
-
-/** Nothing on the page is wider than the window: no sideways scrolling. */
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 test("an owner finds a subscriber, reads its history and erases it after typing the address", async ({

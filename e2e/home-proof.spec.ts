@@ -8,7 +8,7 @@
 import { caseStudyPath } from "../src/shared/routes.ts";
 import { MENU } from "../src/web/layout/menu.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { open } from "./support/page.ts";
+import { expectNoSidewaysScroll, open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const FIGURES = [
@@ -20,13 +20,6 @@ const FINANCE = caseStudyPath("finance-ar-forecast");
 
 const outcomes = (page: Page) => page.getByRole("region", { name: /What the work changed/ });
 const latest = (page: Page) => page.getByRole("region", { name: /^Latest from/ });
-
-async function expectNoSideScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 for (const width of [375, 1440]) {
   test(`at ${width} px, Home shows the studies' figures and the latest study, each leading on`, async ({
@@ -45,7 +38,7 @@ for (const width of [375, 1440]) {
       name: "E-Commerce: Automated Customer Targeting",
     });
     await expect(study).toBeVisible();
-    await expectNoSideScroll(page);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
 
     await outcomes(page).getByRole("link", { name: "Finance case study" }).click();

@@ -12,7 +12,7 @@ import { migrateToLatest } from "../src/server/db/migrations.ts";
 import { SITE } from "../src/shared/site.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { newDatabaseFile, type OwnServer, startOwnServer } from "./support/own-server.ts";
-import { open, waitUntilSettled } from "./support/page.ts";
+import { expectNoSidewaysScroll, open, waitUntilSettled } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const PORT = 4311;
@@ -93,13 +93,6 @@ const markDocument = (page: Page) =>
 const documentMarked = (page: Page) =>
   page.evaluate(() => (window as { documentMark?: boolean }).documentMark === true);
 
-async function expectNoSideScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 for (const width of [375, 1440]) {
   test(`at ${width} px: the archive lists the issues, and one opens as an article`, async ({
     page,
@@ -117,7 +110,7 @@ for (const width of [375, 1440]) {
     await expect(
       page.locator('link[rel="alternate"][type="application/atom+xml"]'),
     ).toHaveAttribute("href", "/insight/feed.xml");
-    await expectNoSideScroll(page);
+    await expectNoSidewaysScroll(page);
     await waitUntilSettled(page);
     await expectNoAxeViolations(page);
 
@@ -142,7 +135,7 @@ for (const width of [375, 1440]) {
     await expect(page).toHaveTitle(`${NEWEST.title} · Insight | ${SITE.firmName}`);
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
     await expect(page.getByRole("complementary", { name: "Enjoyed this issue?" })).toBeVisible();
-    await expectNoSideScroll(page);
+    await expectNoSidewaysScroll(page);
     await waitUntilSettled(page);
     await expectNoAxeViolations(page);
 

@@ -13,6 +13,14 @@ export async function open(page: Page, path: string) {
   return response;
 }
 
+/** The page itself never scrolls sideways (a wide table may, inside its own wrapper). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
 /**
  * Opens Home, then follows its link to `path` (/weserve, /wedo, /weare or
  * /contact-us) as a visitor does: the next page is rendered in the browser,
