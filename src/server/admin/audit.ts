@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import type { AuditAction } from "../../shared/admin/audit-log.ts";
 import { purgeAudit, recordAudit } from "../db/audit.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 
@@ -15,7 +16,7 @@ declare module "fastify" {
   interface FastifyInstance {
     audit(
       request: FastifyRequest,
-      action: string,
+      action: AuditAction,
       target?: string,
       detail?: Record<string, unknown> & { actor?: string },
     ): Promise<void>;

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { AuditAction } from "../../shared/admin/audit-log.ts";
 import {
   type CampaignDetail,
   campaignDetailSchema,
@@ -295,7 +296,7 @@ export default async function newsletterRoutes(
   /** Pause, resume and cancel: a state change that either happens or is refused with `wrongState`. */
   function stateChange(
     path: string,
-    action: string,
+    action: AuditAction,
     change: (id: number) => Promise<boolean>,
     wrongState: string,
     after?: () => Promise<void> | void,

@@ -3,13 +3,14 @@
  * and, after the configured retention, removed; nothing edits them.
  */
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import type { AuditAction } from "../../shared/admin/audit-log.ts";
 import type { Database } from "./schema.ts";
 import { containsText } from "./text-search.ts";
 
 export interface AuditEntry {
   userId: number | null;
   actor: string;
-  action: string;
+  action: AuditAction;
   target?: string | undefined;
   ip?: string | undefined;
   detail?: Record<string, unknown> | undefined;

@@ -8,6 +8,57 @@ import { ADMIN_API } from "./auth.ts";
 
 export const AUDIT_PATH = `${ADMIN_API}/audit`;
 
+/** Every action the audit log records: a closed list, so a misspelt one does not compile. */
+export const AUDIT_ACTIONS = [
+  "sign-in",
+  "sign-in-failed",
+  "sign-in-locked",
+  "sign-out",
+  "sign-out-everywhere",
+  "owner-created",
+  "password-link-issued",
+  "password-reset-requested",
+  "password-reset",
+  "password-changed",
+  "password-change-refused",
+  "second-factor-enabled",
+  "second-factor-disabled",
+  "second-factor-off-refused",
+  "second-factor-requirement",
+  "invitation-accepted",
+  "invitation-resent",
+  "person-invited",
+  "person-removed",
+  "role-changed",
+  "inquiry-status-changed",
+  "inquiry-assigned",
+  "inquiry-unassigned",
+  "inquiry-note-added",
+  "inquiries-exported",
+  "subscriber-unsubscribed",
+  "subscriber-erased",
+  "subscribers-exported",
+  "content-created",
+  "content-saved",
+  "content-restored",
+  "content-reordered",
+  "content-hidden",
+  "content-shown",
+  "content-imported",
+  "media-uploaded",
+  "campaign-created",
+  "campaign-edited",
+  "campaign-deleted",
+  "campaign-test-sent",
+  "campaign-scheduled",
+  "campaign-unscheduled",
+  "campaign-sent",
+  "campaign-paused",
+  "campaign-resumed",
+  "campaign-cancelled",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export const AUDIT_PAGE_SIZE = 50;
 
 const optionalText = (max: number) =>
