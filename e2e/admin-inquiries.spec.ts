@@ -160,6 +160,55 @@ test("a viewer reads an inquiry without the controls to change it", async ({ pag
   await expectNoAxeViolations(page);
 });
 
+test("an owner erases what a person sent, after typing their address", async ({
+  page,
+  request,
+}) => {
+  const word = uniqueWord("erase");
+  await sendInquiry(request, word);
+  await sendInquiry(request, word, { comments: `A second message. (${word})` });
+  const owner = await consoleAccount("owner", word);
+  await signInToConsole(page, owner, "/admin/inquiries");
+  await page.getByRole("searchbox", { name: "Search" }).fill(word);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(inquiryLink(page)).toHaveCount(2);
+  await inquiryLink(page).first().click();
+
+  const request_ = page.getByRole("region", { name: "On the person's request" });
+  await request_.getByRole("button", { name: "Erase what they sent…" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Erase everything this person sent?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`ada.${word}@example.com`);
+  await expectNoAxeViolations(page);
+  const field = dialog.getByLabel("Type the address to confirm");
+  await field.fill("someone@example.com");
+  await dialog.getByRole("button", { name: "Erase for good" }).click();
+  await expect(field).toHaveAccessibleDescription(/Type the address exactly as shown above/);
+  await expect(dialog).toBeVisible();
+
+  await field.fill(`ada.${word}@example.com`);
+  await dialog.getByRole("button", { name: "Erase for good" }).click();
+  await expect(page).toHaveURL(/\/admin\/inquiries$/);
+  await expect(
+    page.getByText(`Erased what ada.${word}@example.com sent: 2 inquiries`),
+  ).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search" }).fill(word);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${word}`));
+  await expect(page.getByText("No inquiries match this filter.")).toBeVisible();
+});
+
+test("an editor sees no way to erase", async ({ page, request }) => {
+  const word = uniqueWord("noerase");
+  await sendInquiry(request, word);
+  const editor = await consoleAccount("editor", word);
+  await signInToConsole(page, editor, "/admin/inquiries");
+  await searchFor(page, word);
+  await inquiryLink(page).click();
+  await expect(page.getByRole("heading", { name: "Ada Lovelace", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "On the person's request" })).toHaveCount(0);
+});
+
 test.describe("at 375 px", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 

@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { openDatabase } from "../src/server/db/connection.ts";
+import { ERASURE_TEXTS } from "../src/shared/admin/erasure.ts";
 import { SUBSCRIBER_TEXTS } from "../src/shared/admin/subscribers.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
@@ -79,7 +80,7 @@ test("an owner finds a subscriber, reads its history and erases it after typing 
   const confirmation = dialog.getByRole("textbox", { name: "Type the address to confirm" });
   await confirmation.fill("someone-else@subscribers-e2e.example");
   await dialog.getByRole("button", { name: "Erase for good" }).click();
-  await expect(dialog.getByText(SUBSCRIBER_TEXTS.confirmMismatch)).toBeVisible();
+  await expect(dialog.getByText(ERASURE_TEXTS.confirmMismatch)).toBeVisible();
   await expect(confirmation).toBeFocused();
 
   await confirmation.fill(email);
@@ -249,7 +250,7 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
     await page.getByRole("textbox", { name: "Type the address to confirm" }).fill("margaret@");
     await page.getByRole("button", { name: "Erase for good" }).click();
     await expect(
-      page.getByRole("alertdialog").getByText(SUBSCRIBER_TEXTS.confirmMismatch),
+      page.getByRole("alertdialog").getByText(ERASURE_TEXTS.confirmMismatch),
     ).toBeVisible();
     await page.screenshot({ path: `${dir}/subscribers-erase-dialog-${width}.png` });
     await page.keyboard.press("Escape");

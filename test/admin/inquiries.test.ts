@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
 import { insertInquiry } from "../../src/server/db/inquiries.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
+import { ERASURE_TEXTS } from "../../src/shared/admin/erasure.ts";
 import {
   INBOX_PAGE_SIZE,
   INBOX_TEXTS,
@@ -19,7 +20,7 @@ import {
   replyLink,
 } from "../../src/shared/admin/inquiries.ts";
 import type { Inquiry } from "../../src/shared/inquiry.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
@@ -364,6 +365,71 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
       const [entry] = await auditOf("inquiries-exported");
       expect(entry?.actor).toBe("inbox-viewer@firm.example");
       expect(JSON.parse(entry?.detail ?? "{}")).toEqual({ filter, rows: 1 });
+    });
+  });
+
+  describe("an owner, on the person's request", () => {
+    it("erases every inquiry from the address with its notes and mail, and nothing of anyone else's", async () => {
+      await createAccount(t.database, "owner", "inbox-owner@firm.example");
+      const owner = await signIn(t.app, "inbox-owner@firm.example");
+      const session = await openSession(t.app);
+      const sendComment = async (email: string) => {
+        const response = await post(t.app, session, "/api/v1/send-comment", {
+          ...VALID_INQUIRY,
+          email,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().id as number;
+      };
+      const address = `ada.erased.${engine.engine}@example.com`;
+      const first = await sendComment(address);
+      const second = await sendComment(address.toUpperCase());
+      const other = await sendComment(`someone.else.${engine.engine}@example.com`);
+      await editor.request("POST", inquiryPath(INQUIRY_PATHS.notes, first), {
+        body: "Called back.",
+      });
+      const mailMentioning = async (text: string) =>
+        (await t.database.db.selectFrom("outbox").select("message").execute()).filter((row) =>
+          row.message.toLowerCase().includes(text),
+        ).length;
+      expect(await mailMentioning(address)).toBeGreaterThanOrEqual(2);
+      const othersMail = await mailMentioning(`someone.else.${engine.engine}`);
+      expect(othersMail).toBeGreaterThan(0);
+      const url = inquiryPath(INQUIRY_PATHS.one, first);
+
+      const editorTries = await editor.request("DELETE", url, { email: address });
+      expect(editorTries.statusCode).toBe(403);
+      const mistyped = await owner.request("DELETE", url, { email: `x${address}` });
+      expect(mistyped.statusCode).toBe(400);
+      expect(mistyped.json().fields).toEqual({ email: ERASURE_TEXTS.confirmMismatch });
+      expect((await viewer.request("GET", url)).statusCode).toBe(200);
+
+      const erased = await owner.request("DELETE", url, { email: ` ${address.toUpperCase()} ` });
+      expect(erased.statusCode, erased.body).toBe(200);
+      expect(erased.json()).toEqual({ inquiries: 2, mailDeleted: expect.any(Number) });
+      expect(erased.json().mailDeleted).toBeGreaterThanOrEqual(2);
+      for (const id of [first, second]) {
+        expect((await viewer.request("GET", inquiryPath(INQUIRY_PATHS.one, id))).statusCode).toBe(
+          404,
+        );
+      }
+      expect(await mailMentioning(address)).toBe(0);
+      const notes = await t.database.db
+        .selectFrom("inquiry_notes")
+        .select("id")
+        .where("inquiry_id", "=", first)
+        .execute();
+      expect(notes).toEqual([]);
+      expect((await viewer.request("GET", inquiryPath(INQUIRY_PATHS.one, other))).statusCode).toBe(
+        200,
+      );
+      expect(await mailMentioning(`someone.else.${engine.engine}`)).toBe(othersMail);
+
+      const [entry] = await auditOf("inquiry-erased");
+      expect(entry?.actor).toBe("inbox-owner@firm.example");
+      expect(entry?.target).toBe(`inquiry:${first}`);
+      expect(JSON.parse(entry?.detail ?? "{}")).toEqual(erased.json());
+      expect(entry?.detail).not.toContain(address);
     });
   });
 

@@ -16,6 +16,7 @@ import {
   unsubscribeSecret,
 } from "../../src/server/security/unsubscribe-token.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
+import { ERASURE_TEXTS } from "../../src/shared/admin/erasure.ts";
 import {
   CONSENT_VIA,
   PAGE_SIZE,
@@ -320,7 +321,7 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       email: "erase-me@erasure.exampl",
     });
     expect(mistyped.statusCode).toBe(400);
-    expect(mistyped.json()).toMatchObject({ fields: { email: SUBSCRIBER_TEXTS.confirmMismatch } });
+    expect(mistyped.json()).toMatchObject({ fields: { email: ERASURE_TEXTS.confirmMismatch } });
     expect(await mailTo(email)).toBe(2);
 
     const erased = await owner.request("DELETE", subscriberPath(id), {

@@ -920,6 +920,7 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "PUT /api/admin/inquiries/:id/status": { body: valuesOf(["status"]) },
   "PUT /api/admin/inquiries/:id/assignee": { body: { assigneeId: 1 } },
   "POST /api/admin/inquiries/:id/notes": { body: valuesOf(["body"]), multiline: ["body"] },
+  "DELETE /api/admin/inquiries/:id": { body: valuesOf(["email"]) },
   "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
   "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },
   "POST /api/admin/newsletter": {

@@ -8,7 +8,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { generateSecret, generateURI, verify } from "otplib";
-import { z } from "zod";
 import {
   ACCOUNT_PATHS,
   ACCOUNT_TEXTS,
@@ -20,7 +19,7 @@ import {
   totpConfirmSchema,
   totpSetupSchema,
 } from "../../shared/admin/account.ts";
-import { messageSchema } from "../../shared/schemas.ts";
+import { fieldRefusalSchema, messageSchema } from "../../shared/schemas.ts";
 import { SITE } from "../../shared/site.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { newRecoveryCodes } from "../auth/recovery-codes.ts";
@@ -36,8 +35,6 @@ import {
 } from "../db/totp.ts";
 import { type ConsoleUser, findUserById, setPasswordHash } from "../db/users.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
-
-const refusalSchema = z.object({ message: z.string(), fields: z.record(z.string(), z.string()) });
 
 /** Routes that check a password or a code: a stolen session must not guess at leisure. */
 const GUESS_LIMIT = { rateLimit: { max: 10, timeWindow: "1 minute" } };
@@ -86,7 +83,7 @@ export default async function accountRoutes(
     {
       schema: {
         body: changePasswordSchema,
-        response: { 200: messageSchema, 400: refusalSchema },
+        response: { 200: messageSchema, 400: fieldRefusalSchema },
       },
       config: { role: "viewer", ...GUESS_LIMIT },
     },
@@ -126,7 +123,7 @@ export default async function accountRoutes(
     {
       schema: {
         body: totpConfirmSchema,
-        response: { 200: totpConfirmedSchema, 400: refusalSchema },
+        response: { 200: totpConfirmedSchema, 400: fieldRefusalSchema },
       },
       config: { role: "viewer", beforeSecondFactor: true, ...GUESS_LIMIT },
     },
@@ -152,7 +149,7 @@ export default async function accountRoutes(
     {
       schema: {
         body: secondFactorOffSchema,
-        response: { 200: secondFactorOffDoneSchema, 400: refusalSchema },
+        response: { 200: secondFactorOffDoneSchema, 400: fieldRefusalSchema },
       },
       config: { role: "viewer", ...GUESS_LIMIT },
     },

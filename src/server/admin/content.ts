@@ -10,7 +10,6 @@
 import multipart from "@fastify/multipart";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
   CONTENT_LISTS,
   CONTENT_PATHS,
@@ -31,6 +30,7 @@ import {
   visibilitySchema,
 } from "../../shared/admin/content.ts";
 import { idParamsSchema, rowIdSchema } from "../../shared/row-id.ts";
+import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import { ContentEditor, ContentRefusal } from "../content/editing.ts";
 import type { StoredEntry } from "../db/content-admin.ts";
 import { recordMedia } from "../db/media.ts";
@@ -42,10 +42,6 @@ import siteFactsRoutes from "./site-facts.ts";
 
 const MEGABYTE = 1024 * 1024;
 
-const refusalSchema = z.object({
-  message: z.string(),
-  fields: z.record(z.string(), z.string()).optional(),
-});
 const versionParams = idParamsSchema.extend({ version: rowIdSchema });
 const editor = { role: "editor" } as const;
 
@@ -82,7 +78,10 @@ export default async function contentRoutes(
     routes.post(
       CONTENT_PATHS.list(list),
       {
-        schema: { body: createSchemaOf(spec), response: { 201: entrySchema, 409: refusalSchema } },
+        schema: {
+          body: createSchemaOf(spec),
+          response: { 201: entrySchema, 409: fieldRefusalSchema },
+        },
         config: editor,
       },
       async (request, reply) => {
@@ -95,7 +94,10 @@ export default async function contentRoutes(
     routes.put(
       CONTENT_PATHS.order(list),
       {
-        schema: { body: reorderSchema, response: { 200: listAnswerSchema, 409: refusalSchema } },
+        schema: {
+          body: reorderSchema,
+          response: { 200: listAnswerSchema, 409: fieldRefusalSchema },
+        },
         config: editor,
       },
       async (request) => {
@@ -118,7 +120,7 @@ export default async function contentRoutes(
         schema: {
           params: idParamsSchema,
           body: saveSchemaOf(spec),
-          response: { 200: entrySchema, 409: refusalSchema },
+          response: { 200: entrySchema, 409: fieldRefusalSchema },
         },
         config: editor,
       },
@@ -145,7 +147,7 @@ export default async function contentRoutes(
         schema: {
           params: idParamsSchema,
           body: visibilitySchema,
-          response: { 200: entrySchema, 409: refusalSchema },
+          response: { 200: entrySchema, 409: fieldRefusalSchema },
         },
         config: editor,
       },
@@ -186,7 +188,7 @@ export default async function contentRoutes(
         schema: {
           params: versionParams,
           body: restoreSchema,
-          response: { 200: entrySchema, 409: refusalSchema },
+          response: { 200: entrySchema, 409: fieldRefusalSchema },
         },
         config: editor,
       },

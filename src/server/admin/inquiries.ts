@@ -1,17 +1,20 @@
 /**
  * The console's inquiries inbox. Viewers read and export; editors and owners
- * also handle an inquiry: its status, its assignee and internal notes. Every
- * change and every export is audited.
+ * also handle an inquiry: its status, its assignee and internal notes; only
+ * an owner erases what a person sent, on their request. Every change and
+ * every export is audited.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { confirmAddressSchema, ERASURE_TEXTS } from "../../shared/admin/erasure.ts";
 import {
   assigneesSchema,
   assignmentSchema,
   INBOX_TEXTS,
   INQUIRY_PATHS,
   inboxCountsSchema,
+  inquirerErasureSchema,
   inquiryDetailSchema,
   inquiryFilterSchema,
   inquiryIdSchema,
@@ -20,12 +23,14 @@ import {
   noteSchema,
   statusChangeSchema,
 } from "../../shared/admin/inquiries.ts";
+import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import {
   addInquiryNote,
   assignablePeople,
   assignInquiry,
   countByStatus,
   EXPORT_COLUMNS,
+  eraseInquirer,
   exportInquiries,
   findInquiry,
   listInquiries,
@@ -180,6 +185,33 @@ export default async function inquiriesRoutes(
       // The note's text stays out of the log: it may say things about the visitor.
       await app.audit(request, "inquiry-note-added", targetOf(id), { note: noteId });
       return reply.code(201).send(await current(id));
+    },
+  );
+  routes.delete(
+    INQUIRY_PATHS.one,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: confirmAddressSchema,
+        response: { 200: inquirerErasureSchema, 400: fieldRefusalSchema },
+      },
+      config: { role: "owner" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const inquiry = await current(id);
+      // The typed address proves the owner meant this person; checked here
+      // too, so no client erases by id alone.
+      if (request.body.email !== inquiry.email.toLowerCase()) {
+        return reply.code(400).send({
+          message: ERASURE_TEXTS.confirmMismatch,
+          fields: { email: ERASURE_TEXTS.confirmMismatch },
+        });
+      }
+      const erasure = await eraseInquirer(database, id);
+      if (!erasure) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      await app.audit(request, "inquiry-erased", targetOf(id), { ...erasure });
+      return erasure;
     },
   );
 }

@@ -19,6 +19,7 @@ import {
   NEWSLETTER_TEXTS,
 } from "../../shared/admin/newsletter.ts";
 import { UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
+import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import { cancelSend, pauseSend, resumeSend } from "../db/campaign-sends.ts";
 import {
   type CampaignRecord,
@@ -40,8 +41,7 @@ import { authorOf } from "./author.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
 const messageSchema = z.object({ message: z.string() });
-const refusalSchema = messageSchema.extend({ fields: z.record(z.string(), z.string()).optional() });
-const refusals = { 400: refusalSchema, 404: messageSchema, 409: refusalSchema };
+const refusals = { 400: fieldRefusalSchema, 404: messageSchema, 409: fieldRefusalSchema };
 
 const targetOf = (id: number) => `campaign:${id}`;
 

@@ -17,12 +17,12 @@ import {
   siteFactsVersionsSchema,
 } from "../../shared/admin/site-facts.ts";
 import { rowIdSchema } from "../../shared/row-id.ts";
+import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import { SiteFactsEditor } from "../content/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { StoredFacts } from "../db/site-facts.ts";
 import { authorOf } from "./author.ts";
 
-const refusalSchema = z.object({ message: z.string() });
 const versionParams = z.object({ version: rowIdSchema });
 const editor = { role: "editor" } as const;
 const TARGET = "site-facts";
@@ -52,7 +52,7 @@ export default async function siteFactsRoutes(
     {
       schema: {
         body: siteFactsSaveSchema,
-        response: { 200: siteFactsAnswerSchema, 409: refusalSchema },
+        response: { 200: siteFactsAnswerSchema, 409: fieldRefusalSchema },
       },
       config: editor,
     },
@@ -84,7 +84,7 @@ export default async function siteFactsRoutes(
       schema: {
         params: versionParams,
         body: siteFactsRestoreSchema,
-        response: { 200: siteFactsAnswerSchema, 404: refusalSchema, 409: refusalSchema },
+        response: { 200: siteFactsAnswerSchema, 404: fieldRefusalSchema, 409: fieldRefusalSchema },
       },
       config: editor,
     },

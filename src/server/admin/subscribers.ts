@@ -7,9 +7,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { confirmAddressSchema, ERASURE_TEXTS } from "../../shared/admin/erasure.ts";
 import {
   CONSENT_VIA,
-  eraseSubscriberSchema,
   PAGE_SIZE,
   SUBSCRIBER_ROUTES,
   SUBSCRIBER_TEXTS,
@@ -20,6 +20,7 @@ import {
   subscriberListSchema,
   subscriberStatsSchema,
 } from "../../shared/admin/subscribers.ts";
+import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import {
   eraseSubscriber,
   exportSubscribers,
@@ -35,7 +36,6 @@ import type { AdminAreaOptions } from "./plugin.ts";
 const EXPORT_COLUMNS = ["address", "status", "subscribed_at", "via", "unsubscribed_at"];
 
 const messageSchema = z.object({ message: z.string() });
-const refusalSchema = messageSchema.extend({ fields: z.record(z.string(), z.string()) });
 
 const target = (id: number) => `subscription:${id}`;
 
@@ -124,8 +124,8 @@ export default async function subscribersRoutes(
     {
       schema: {
         params: subscriberIdSchema,
-        body: eraseSubscriberSchema,
-        response: { 204: z.null(), 400: refusalSchema },
+        body: confirmAddressSchema,
+        response: { 204: z.null(), 400: fieldRefusalSchema },
       },
       config: { role: "owner" },
     },
@@ -136,8 +136,8 @@ export default async function subscribersRoutes(
       // it too, so no client can erase by id alone.
       if (request.body.email !== subscriber.email) {
         return reply.code(400).send({
-          message: SUBSCRIBER_TEXTS.confirmMismatch,
-          fields: { email: SUBSCRIBER_TEXTS.confirmMismatch },
+          message: ERASURE_TEXTS.confirmMismatch,
+          fields: { email: ERASURE_TEXTS.confirmMismatch },
         });
       }
       const erasure = await eraseSubscriber(database, id, secret);

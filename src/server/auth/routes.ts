@@ -20,6 +20,7 @@ import {
   signInRefusalSchema,
   signInSchema,
 } from "../../shared/admin/auth.ts";
+import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import {
   createSession,
@@ -54,7 +55,6 @@ export interface AuthRouteOptions {
 
 const messageSchema = z.object({ message: z.string() });
 /** A refused request: the message, and one reason per field when the form was at fault. */
-const refusalSchema = messageSchema.extend({ fields: z.record(z.string(), z.string()).optional() });
 /** An answer with no body. */
 export const NO_CONTENT = { 204: z.null() };
 
@@ -203,7 +203,10 @@ export default async function authRoutes(
   routes.post(
     AUTH_PATHS.password,
     {
-      schema: { body: setPasswordSchema, response: { 200: messageSchema, 400: refusalSchema } },
+      schema: {
+        body: setPasswordSchema,
+        response: { 200: messageSchema, 400: fieldRefusalSchema },
+      },
       config: { role: "public", rateLimit: { max: 10, timeWindow: "15 minutes" } },
     },
     async (request, reply) => {

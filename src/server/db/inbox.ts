@@ -21,6 +21,8 @@ import {
   type Person,
   type StatusCounts,
 } from "../../shared/admin/inquiries.ts";
+import type { DatabaseHandle } from "./connection.ts";
+import { mailAddress } from "./outbox.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { containsText } from "./text-search.ts";
 
@@ -200,6 +202,55 @@ export async function findInquiry(
     comments: row.comments,
     notes: await notesOf(db, id),
   };
+}
+
+/** What erasing a person's inquiries deleted. */
+export interface InquirerErasure {
+  inquiries: number;
+  /** The firm's notifications of them and the person's acknowledgements, queued or sent. */
+  mailDeleted: number;
+}
+
+/** The mail an inquiry makes (mail/mail-queue.ts). */
+const INQUIRY_MAIL_KINDS = ["inquiry-notification", "inquiry-acknowledgement"];
+
+/**
+ * Erases what the person who sent inquiry `id` sent through the contact form:
+ * every inquiry from their address (its notes go with it) and the mail those
+ * made, addressed to them or answering to them (the firm's notification has
+ * their address as Reply-To). Undefined when there is no such inquiry.
+ */
+export function eraseInquirer(
+  { db, engine }: DatabaseHandle,
+  id: number,
+): Promise<InquirerErasure | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("inquiries")
+      .select("email")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const email = row.email.toLowerCase();
+    const mail = await trx
+      .deleteFrom("outbox")
+      .where("kind", "in", INQUIRY_MAIL_KINDS)
+      .where((eb) =>
+        eb.or([
+          eb(mailAddress(engine, "to"), "=", email),
+          eb(mailAddress(engine, "replyTo"), "=", email),
+        ]),
+      )
+      .executeTakeFirst();
+    const inquiries = await trx
+      .deleteFrom("inquiries")
+      .where(sql<string>`lower(email)`, "=", email)
+      .executeTakeFirst();
+    return {
+      inquiries: Number(inquiries.numDeletedRows),
+      mailDeleted: Number(mail.numDeletedRows),
+    };
+  });
 }
 
 /** Sets the status; answers the one before, or undefined when there is no such inquiry. */

@@ -40,6 +40,16 @@ export type ClaimedMessage =
   | (Claimed & { newsletter: null; message: MailMessage })
   | (Claimed & { newsletter: NewsletterCopy; message: NewsletterRef });
 
+/**
+ * The lower-cased address in a message's `to` or `replyTo`, each an address
+ * string or `{ name, address }` (mail/message.ts): for erasing a person's mail.
+ */
+export function mailAddress(engine: Engine, field: "to" | "replyTo") {
+  return engine === "postgres"
+    ? sql<string>`lower(coalesce(message::jsonb -> ${sql.lit(field)} ->> 'address', message::jsonb ->> ${sql.lit(field)}))`
+    : sql<string>`lower(coalesce(json_extract(message, ${sql.lit(`$.${field}.address`)}), json_extract(message, ${sql.lit(`$.${field}`)})))`;
+}
+
 export interface NewsletterCopy {
   campaignId: number;
   subscriptionId: number;

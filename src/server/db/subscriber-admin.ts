@@ -17,6 +17,7 @@ import {
 import { normalizeEmail } from "../../shared/subscription.ts";
 import { hasStatus, statusOf } from "./audience.ts";
 import type { DatabaseHandle, Engine } from "./connection.ts";
+import { mailAddress } from "./outbox.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { containsText } from "./text-search.ts";
 
@@ -237,16 +238,6 @@ export async function isErased(
   return row !== undefined;
 }
 
-/**
- * The lower-cased recipient of an outbox message: its `to` is an address
- * string or `{ name, address }` (mail/message.ts).
- */
-function recipientOf(engine: Engine) {
-  return engine === "postgres"
-    ? sql<string>`lower(coalesce(message::jsonb -> 'to' ->> 'address', message::jsonb ->> 'to'))`
-    : sql<string>`lower(coalesce(json_extract(message, '$.to.address'), json_extract(message, '$.to')))`;
-}
-
 export interface Erasure {
   emailHash: string;
   /** How many queued or sent e-mails to the address were deleted. */
@@ -275,7 +266,9 @@ export function eraseSubscriber(
     // Newsletter copies name their subscription; every other message, its address.
     const mail = await trx
       .deleteFrom("outbox")
-      .where((eb) => eb.or([eb(recipientOf(engine), "=", email), eb("subscription_id", "=", id)]))
+      .where((eb) =>
+        eb.or([eb(mailAddress(engine, "to"), "=", email), eb("subscription_id", "=", id)]),
+      )
       .executeTakeFirst();
     await trx.deleteFrom("subscriptions").where("id", "=", id).execute();
     const emailHash = erasureHash(secret, email);

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "inquiry-unassigned",
   "inquiry-note-added",
   "inquiries-exported",
+  "inquiry-erased",
   "subscriber-unsubscribed",
   "subscriber-erased",
   "subscribers-exported",

@@ -49,7 +49,16 @@ export const INBOX_TEXTS = {
   unknownPerson: "That person has no console account. Choose someone from the list.",
   noteEmpty: "Write the note first.",
   noteTooLong: `Keep a note to ${NOTE_MAX} characters.`,
+  erased: (email: string, inquiries: number) =>
+    `Erased what ${email} sent: ${inquiries === 1 ? "1 inquiry" : `${inquiries} inquiries`}, with their notes and the e-mails about them.`,
 } as const;
+
+/** What an erasure deleted, for the console's message. */
+export const inquirerErasureSchema = z.object({
+  inquiries: z.number().int(),
+  mailDeleted: z.number().int(),
+});
+export type InquirerErasureView = z.infer<typeof inquirerErasureSchema>;
 
 // ---- Requests ----
 

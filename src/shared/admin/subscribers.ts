@@ -150,17 +150,6 @@ export const SUBSCRIBER_TEXTS = {
   notFound: "This subscriber does not exist. It may have been erased.",
   alreadyUnsubscribed: "This address had already unsubscribed.",
   unsubscribed: "Unsubscribed. The address gets no more newsletters.",
-  confirmMismatch: "Type the address exactly as shown above to confirm.",
   erased: (email: string) =>
     `${email} was erased: its subscription, its consent history and every e-mail to it are gone.`,
 } as const;
-
-/** The erasure's confirmation: the person types the address they mean to erase. */
-export const eraseSubscriberSchema = z.object({
-  email: ruledText("text")
-    .trim()
-    .toLowerCase()
-    .min(1, "Type the address to confirm.")
-    .max(EMAIL_MAX_LENGTH),
-});
-export type EraseSubscriber = z.infer<typeof eraseSubscriberSchema>;

@@ -3,7 +3,7 @@
  * address), fifty to a page, with how many are new at a glance and the
  * current filter's rows as a CSV download.
  */
-import { Link, useSearchParams } from "react-router";
+import { Link, useLocation, useSearchParams } from "react-router";
 import {
   INQUIRY_PATHS,
   type InquiryFilter,
@@ -17,8 +17,14 @@ import { InboxTable } from "./InboxTable.tsx";
 import { filterOf, type InboxQuery, inboxParams, inboxQueryFrom } from "./inbox-query.ts";
 import { TurnedAway } from "./TurnedAway.tsx";
 
+/** What a screen that leads back here may say: an erasure's outcome. */
+export interface InboxState {
+  notice?: string;
+}
+
 export function InboxScreen() {
   const [params, setParams] = useSearchParams();
+  const notice = (useLocation().state as InboxState | null)?.notice;
   const query = inboxQueryFrom(params);
   const filter = filterOf(query);
   const { data, error, loading } = useResource<InquiryPage>(
@@ -46,6 +52,7 @@ export function InboxScreen() {
           Export CSV
         </a>
       </div>
+      {notice ? <Notice tone="success">{notice}</Notice> : null}
       <InboxFilters filter={filter} counts={data?.counts} onApply={apply} />
       {error ? <Notice tone="error">{error}</Notice> : null}
       {data ? (

@@ -2,12 +2,14 @@
  * One inquiry: everything the visitor sent, a reply through the firm's own
  * mail client, and its handling. Editors and owners change its status and
  * assignee and add notes; a viewer reads the same page without the controls.
+ * An owner erases what the person sent, on their request.
  */
 import { type ReactNode, useState } from "react";
-import { Link, useLocation, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import {
   INBOX_TEXTS,
   INQUIRY_PATHS,
+  type InquirerErasureView,
   type InquiryDetail,
   inquiryIdSchema,
   inquiryPath,
@@ -15,11 +17,14 @@ import {
   replyLink,
 } from "../../../shared/admin/inquiries.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
+import { api } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
+import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { AssigneeForm } from "./AssigneeForm.tsx";
 import { INBOX_ROUTE, personName } from "./format.ts";
+import type { InboxState } from "./InboxScreen.tsx";
 import type { FromList } from "./InboxTable.tsx";
 import { Moment } from "./Moment.tsx";
 import { NoteForm } from "./NoteForm.tsx";
@@ -66,7 +71,8 @@ function InquiryView({
   inquiry: InquiryDetail;
   onSaved(inquiry: InquiryDetail): void;
 }) {
-  const handles = hasRole(useMe().role, "editor");
+  const { role } = useMe();
+  const handles = hasRole(role, "editor");
   const people = useResource<{ people: Person[] }>(handles ? INQUIRY_PATHS.assignees : null);
   const name = `${inquiry.firstName} ${inquiry.lastName}`;
 
@@ -147,8 +153,54 @@ function InquiryView({
             <NoteForm key={`note-${inquiry.id}`} inquiry={inquiry} onSaved={onSaved} />
           ) : null}
         </section>
+
+        {hasRole(role, "owner") ? <EraseRequest inquiry={inquiry} /> : null}
       </div>
     </>
+  );
+}
+
+/** Erasing what the person sent, everything from their address, after they asked. */
+function EraseRequest({ inquiry }: { inquiry: InquiryDetail }) {
+  const [erasing, setErasing] = useState(false);
+  const navigate = useNavigate();
+
+  async function erase(values: { email: string }) {
+    const erased = await api.delete<InquirerErasureView>(
+      inquiryPath(INQUIRY_PATHS.one, inquiry.id),
+      values,
+    );
+    const state: InboxState = { notice: INBOX_TEXTS.erased(inquiry.email, erased.inquiries) };
+    navigate(INBOX_ROUTE, { state });
+  }
+
+  return (
+    <section className="panel request-actions" aria-labelledby="inquiry-request">
+      <h2 id="inquiry-request">On the person's request</h2>
+      <div className="request-action">
+        <p>
+          Deletes every inquiry from this address, their notes, and the e-mails the site sent about
+          them.
+        </p>
+        <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
+          Erase what they sent…
+        </button>
+        <EraseDialog
+          open={erasing}
+          title="Erase everything this person sent?"
+          email={inquiry.email}
+          erase={erase}
+          onClose={() => setErasing(false)}
+        >
+          <p>
+            Every inquiry sent from this address, with its notes, and the firm's notifications and
+            the acknowledgements the site sent about them, queued or sent, are deleted. This cannot
+            be undone.
+          </p>
+          <p>Copies already in people's own mailboxes are not reached: delete those by hand.</p>
+        </EraseDialog>
+      </div>
+    </section>
   );
 }
 

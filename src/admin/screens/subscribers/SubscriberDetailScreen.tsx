@@ -4,7 +4,7 @@
  * them. A viewer reads only.
  */
 import { useState } from "react";
-import { Link, useLocation, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import {
   SUBSCRIBER_TEXTS,
@@ -16,11 +16,11 @@ import {
 import { ApiError, api } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
+import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { formatMoment } from "./dates.ts";
-import { EraseDialog } from "./EraseDialog.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
-import type { FromList } from "./SubscriberListScreen.tsx";
+import type { FromList, ListState } from "./SubscriberListScreen.tsx";
 
 const EVENT_WORDS = { subscribed: "Subscribed", unsubscribed: "Unsubscribed" } as const;
 
@@ -101,6 +101,13 @@ function RequestActions({
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [erasing, setErasing] = useState(false);
+  const navigate = useNavigate();
+
+  async function erase(values: { email: string }) {
+    await api.delete(subscriberPath(subscriber.id), values);
+    const state: ListState = { notice: SUBSCRIBER_TEXTS.erased(subscriber.email) };
+    navigate("/subscribers", { state });
+  }
 
   async function unsubscribe() {
     setBusy(true);
@@ -139,7 +146,22 @@ function RequestActions({
           <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
             Erase completely…
           </button>
-          <EraseDialog open={erasing} subscriber={subscriber} onClose={() => setErasing(false)} />
+          <EraseDialog
+            open={erasing}
+            title="Erase this subscriber completely?"
+            email={subscriber.email}
+            erase={erase}
+            onClose={() => setErasing(false)}
+          >
+            <p>
+              Its subscription, its consent history and every e-mail to it, queued or sent, are
+              deleted. This cannot be undone.
+            </p>
+            <p>
+              A keyed hash of the address stays, so that an import skips it. If the person
+              subscribes again on the website, that is new consent and is accepted.
+            </p>
+          </EraseDialog>
         </div>
       ) : null}
     </section>
