@@ -8,7 +8,7 @@
  * real server build (npm test builds it first), on both engines.
  */
 import escapeHtml from "escape-html";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   EXPIRED_CONFIRM_LINK_MESSAGE,
   INVALID_CONFIRM_LINK_MESSAGE,
@@ -428,11 +428,10 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
     });
     try {
       await second.ready();
-      const deadline = Date.now() + 5000;
-      while ((await row(email)) !== undefined && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(await row(email)).toBeUndefined();
+      await vi.waitFor(async () => expect(await row(email)).toBeUndefined(), {
+        timeout: 5000,
+        interval: 20,
+      });
     } finally {
       await second.close();
     }

@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { withoutAddresses } from "../../src/server/ops/logger.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
@@ -36,11 +36,12 @@ function tokenIn(mail: ReceivedMail | undefined, pattern: RegExp): string {
 
 /** Waits for a log line that `match` finds; fails after `limitMs`. */
 async function logged(t: TestApp, match: RegExp, limitMs = 10_000) {
-  const deadline = Date.now() + limitMs;
-  while (!t.logs.some((line) => match.test(line))) {
-    if (Date.now() > deadline) throw new Error(`no log line matched ${match}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!t.logs.some((line) => match.test(line))) throw new Error(`no log line matched ${match}`);
+    },
+    { timeout: limitMs, interval: 20 },
+  );
 }
 
 function expectNothingPersonal(logs: string[], tokens: string[]) {

@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startServer } from "../support/server-process.ts";
 
 const BUSY_CLIENTS = 20;
@@ -54,11 +54,12 @@ function connection(origin: string, { busy }: { busy: boolean }) {
 }
 
 async function until(condition: () => boolean, limitMs = 10_000) {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error("condition not met in time");
+    },
+    { timeout: limitMs, interval: 20 },
+  );
 }
 
 describe("shutdown with keep-alive connections open", () => {
