@@ -33,6 +33,7 @@ import {
   storePendingSecret,
   unusedRecoveryCodes,
 } from "../db/totp.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { type ConsoleUser, findUserById, setPasswordHash } from "../db/users.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
@@ -91,13 +92,16 @@ export default async function accountRoutes(
       const user = userOf(request);
       const { currentPassword, newPassword } = request.body;
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-        await app.audit(request, "password-change-refused");
+        await app.auditNoChange(request, "password-change-refused");
         return refuseField(reply, "currentPassword", ACCOUNT_TEXTS.wrongPassword);
       }
-      await setPasswordHash(db, user.id, await hashPassword(newPassword));
-      // Whoever else knew the old password is signed out; this session stays.
-      await deleteOtherSessions(db, user.id, request.sessionId as string);
-      await app.audit(request, "password-changed");
+      const passwordHash = await hashPassword(newPassword);
+      await inTransaction(db, async (trx) => {
+        await setPasswordHash(trx, user.id, passwordHash);
+        // Whoever else knew the old password is signed out; this session stays.
+        await deleteOtherSessions(trx, user.id, request.sessionId as string);
+        await app.audit(trx, request, "password-changed");
+      });
       return { message: ACCOUNT_TEXTS.passwordChanged };
     },
   );
@@ -135,12 +139,14 @@ export default async function accountRoutes(
       const { valid } = await verify({ secret, token: request.body.code, epochTolerance: 30 });
       if (!valid) return refuseField(reply, "code", ACCOUNT_TEXTS.wrongCode);
       const { codes, hashes } = newRecoveryCodes();
-      if (!(await enableSecondFactor(db, user.id, secret, hashes))) {
-        throw app.httpErrors.conflict(ACCOUNT_TEXTS.noSetupStarted);
-      }
-      await app.audit(request, "second-factor-enabled");
-      const enabled = (await findUserById(db, user.id)) as ConsoleUser;
-      return { recoveryCodes: codes, me: await meOf(app, enabled) };
+      const enabled = await inTransaction(db, async (trx) => {
+        const enabled = await enableSecondFactor(trx, user.id, secret, hashes);
+        if (enabled) await app.audit(trx, request, "second-factor-enabled");
+        return enabled;
+      });
+      if (!enabled) throw app.httpErrors.conflict(ACCOUNT_TEXTS.noSetupStarted);
+      const updated = (await findUserById(db, user.id)) as ConsoleUser;
+      return { recoveryCodes: codes, me: await meOf(app, updated) };
     },
   );
 
@@ -164,11 +170,13 @@ export default async function accountRoutes(
         (await verifyPassword(user.passwordHash, confirmation)) ||
         (await verifySecondFactor(db, user, confirmation.replace(/\s/g, "")));
       if (!confirmed) {
-        await app.audit(request, "second-factor-off-refused");
+        await app.auditNoChange(request, "second-factor-off-refused");
         return refuseField(reply, "confirmation", ACCOUNT_TEXTS.notConfirmed);
       }
-      await disableSecondFactor(db, user.id);
-      await app.audit(request, "second-factor-disabled");
+      await inTransaction(db, async (trx) => {
+        await disableSecondFactor(trx, user.id);
+        await app.audit(trx, request, "second-factor-disabled");
+      });
       return { me: await meOf(app, { ...user, totpSecret: null, secondFactor: false }) };
     },
   );

@@ -34,6 +34,7 @@ import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import { ContentEditor, ContentRefusal } from "../content/editing.ts";
 import type { StoredEntry } from "../db/content-admin.ts";
 import { recordMedia } from "../db/media.ts";
+import { inTransaction } from "../db/transaction.ts";
 import mediaFiles from "../media/files.ts";
 import { storeImage } from "../media/images.ts";
 import { authorOf } from "./author.ts";
@@ -85,8 +86,13 @@ export default async function contentRoutes(
         config: editor,
       },
       async (request, reply) => {
-        const entry = await content.create(spec, request.body, authorOf(request));
-        await app.audit(request, "content-created", target(entry.id), { title: titleOf(entry) });
+        const entry = await inTransaction(database.db, async (trx) => {
+          const entry = await content.within(trx).create(spec, request.body, authorOf(request));
+          await app.audit(trx, request, "content-created", target(entry.id), {
+            title: titleOf(entry),
+          });
+          return entry;
+        });
         return reply.code(201).send(entry);
       },
     );
@@ -102,9 +108,13 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { orderVersion, ids } = request.body;
-        const ordered = await content.reorder(spec, orderVersion, ids, authorOf(request));
-        await app.audit(request, "content-reordered", list, { ids });
-        return ordered;
+        return inTransaction(database.db, async (trx) => {
+          const ordered = await content
+            .within(trx)
+            .reorder(spec, orderVersion, ids, authorOf(request));
+          await app.audit(trx, request, "content-reordered", list, { ids });
+          return ordered;
+        });
       },
     );
 
@@ -126,18 +136,16 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { version, ...state } = request.body;
-        const entry = await content.save(
-          spec,
-          request.params.id,
-          version,
-          state,
-          authorOf(request),
-        );
-        await app.audit(request, "content-saved", target(entry.id), {
-          title: titleOf(entry),
-          version: entry.version,
+        return inTransaction(database.db, async (trx) => {
+          const entry = await content
+            .within(trx)
+            .save(spec, request.params.id, version, state, authorOf(request));
+          await app.audit(trx, request, "content-saved", target(entry.id), {
+            title: titleOf(entry),
+            version: entry.version,
+          });
+          return entry;
         });
-        return entry;
       },
     );
 
@@ -153,18 +161,17 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { version, hidden } = request.body;
-        const entry = await content.setHidden(
-          spec,
-          request.params.id,
-          version,
-          hidden,
-          authorOf(request),
-        );
-        await app.audit(request, hidden ? "content-hidden" : "content-shown", target(entry.id), {
-          title: titleOf(entry),
-          version: entry.version,
+        return inTransaction(database.db, async (trx) => {
+          const entry = await content
+            .within(trx)
+            .setHidden(spec, request.params.id, version, hidden, authorOf(request));
+          const action = hidden ? "content-hidden" : "content-shown";
+          await app.audit(trx, request, action, target(entry.id), {
+            title: titleOf(entry),
+            version: entry.version,
+          });
+          return entry;
         });
-        return entry;
       },
     );
 
@@ -194,19 +201,17 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { id, version: from } = request.params;
-        const entry = await content.restore(
-          spec,
-          id,
-          request.body.version,
-          from,
-          authorOf(request),
-        );
-        await app.audit(request, "content-restored", target(id), {
-          title: titleOf(entry),
-          from,
-          version: entry.version,
+        return inTransaction(database.db, async (trx) => {
+          const entry = await content
+            .within(trx)
+            .restore(spec, id, request.body.version, from, authorOf(request));
+          await app.audit(trx, request, "content-restored", target(id), {
+            title: titleOf(entry),
+            from,
+            version: entry.version,
+          });
+          return entry;
         });
-        return entry;
       },
     );
   }
@@ -243,11 +248,13 @@ export default async function contentRoutes(
           : error;
       });
       const image = await storeImage(bytes, kind, config.MEDIA_DIR);
-      const id = await recordMedia(database.db, image, request.user?.id ?? null);
-      await app.audit(request, "media-uploaded", `media:${id}`, {
-        kind,
-        file: file.filename,
-        bytes: image.bytes,
+      await inTransaction(database.db, async (trx) => {
+        const id = await recordMedia(trx, image, request.user?.id ?? null);
+        await app.audit(trx, request, "media-uploaded", `media:${id}`, {
+          kind,
+          file: file.filename,
+          bytes: image.bytes,
+        });
       });
       return reply.code(201).send({
         imagePath: image.imagePath,

@@ -36,7 +36,8 @@ import {
   listInquiries,
   setInquiryStatus,
 } from "../db/inbox.ts";
-import type { ConsoleUser } from "../db/users.ts";
+import { inTransaction } from "../db/transaction.ts";
+import { type ConsoleUser, findUserById } from "../db/users.ts";
 import { sendCsv } from "./csv.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
@@ -82,7 +83,7 @@ export default async function inquiriesRoutes(
     },
     async (request, reply) => {
       const rows = await exportInquiries(db, request.query);
-      await app.audit(request, "inquiries-exported", undefined, {
+      await app.auditNoChange(request, "inquiries-exported", undefined, {
         filter: request.query,
         rows: rows.length,
       });
@@ -125,12 +126,17 @@ export default async function inquiriesRoutes(
     async (request) => {
       const { id } = request.params;
       const { status } = request.body;
-      const before = await setInquiryStatus(db, id, status);
-      if (!before) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
-      await app.audit(request, "inquiry-status-changed", targetOf(id), {
-        from: before,
-        to: status,
+      const before = await inTransaction(db, async (trx) => {
+        const before = await setInquiryStatus(trx, id, status);
+        if (before) {
+          await app.audit(trx, request, "inquiry-status-changed", targetOf(id), {
+            from: before,
+            to: status,
+          });
+        }
+        return before;
       });
+      if (!before) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
       return current(id);
     },
   );
@@ -148,17 +154,23 @@ export default async function inquiriesRoutes(
     async (request) => {
       const { id } = request.params;
       const { assigneeId } = request.body;
-      const outcome = await assignInquiry(db, id, assigneeId);
+      const outcome = await inTransaction(db, async (trx) => {
+        const outcome = await assignInquiry(trx, id, assigneeId);
+        if (outcome === "assigned") {
+          const assignee = assigneeId === null ? undefined : await findUserById(trx, assigneeId);
+          await app.audit(
+            trx,
+            request,
+            assignee ? "inquiry-assigned" : "inquiry-unassigned",
+            targetOf(id),
+            assignee ? { assignee: assignee.email } : undefined,
+          );
+        }
+        return outcome;
+      });
       if (outcome === "no-inquiry") throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
       if (outcome === "no-person") throw app.httpErrors.badRequest(INBOX_TEXTS.unknownPerson);
-      const inquiry = await current(id);
-      await app.audit(
-        request,
-        assigneeId === null ? "inquiry-unassigned" : "inquiry-assigned",
-        targetOf(id),
-        inquiry.assignee ? { assignee: inquiry.assignee.email } : undefined,
-      );
-      return inquiry;
+      return current(id);
     },
   );
 
@@ -175,15 +187,16 @@ export default async function inquiriesRoutes(
     async (request, reply) => {
       const { id } = request.params;
       const person = personOf(request);
-      const noteId = await addInquiryNote(
-        db,
-        id,
-        { id: person.id, name: person.name || person.email },
-        request.body.body,
-      );
+      const noteId = await inTransaction(db, async (trx) => {
+        const author = { id: person.id, name: person.name || person.email };
+        const noteId = await addInquiryNote(trx, id, author, request.body.body);
+        // The note's text stays out of the log: it may say things about the visitor.
+        if (noteId !== undefined) {
+          await app.audit(trx, request, "inquiry-note-added", targetOf(id), { note: noteId });
+        }
+        return noteId;
+      });
       if (noteId === undefined) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
-      // The note's text stays out of the log: it may say things about the visitor.
-      await app.audit(request, "inquiry-note-added", targetOf(id), { note: noteId });
       return reply.code(201).send(await current(id));
     },
   );
@@ -208,9 +221,12 @@ export default async function inquiriesRoutes(
           fields: { email: ERASURE_TEXTS.confirmMismatch },
         });
       }
-      const erasure = await eraseInquirer(database, id);
+      const erasure = await inTransaction(db, async (trx) => {
+        const erasure = await eraseInquirer({ ...database, db: trx }, id);
+        if (erasure) await app.audit(trx, request, "inquiry-erased", targetOf(id), { ...erasure });
+        return erasure;
+      });
       if (!erasure) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
-      await app.audit(request, "inquiry-erased", targetOf(id), { ...erasure });
       return erasure;
     },
   );

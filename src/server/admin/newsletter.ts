@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Transaction } from "kysely";
 import { z } from "zod";
 import type { AuditAction } from "../../shared/admin/audit-log.ts";
 import {
@@ -34,6 +35,8 @@ import {
   updateDraft,
 } from "../db/campaigns.ts";
 import { enqueueMail } from "../db/outbox.ts";
+import type { Database } from "../db/schema.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { newMessageId } from "../mail/message.ts";
 import { listId } from "../newsletter/composer.ts";
 import { personalise, renderIssue } from "../newsletter/render.ts";
@@ -116,9 +119,16 @@ export default async function newsletterRoutes(
       config: { role: "editor" },
     },
     async (request, reply) => {
-      const id = await createCampaign(db, request.body, authorOf(request));
+      const id = await inTransaction(db, async (trx) => {
+        const id = await createCampaign(trx, request.body, authorOf(request));
+        if (id !== "slug-taken") {
+          await app.audit(trx, request, "campaign-created", targetOf(id), {
+            slug: request.body.slug,
+          });
+        }
+        return id;
+      });
       if (id === "slug-taken") return refuse(reply, id, "");
-      await app.audit(request, "campaign-created", targetOf(id), { slug: request.body.slug });
       return reply.code(201).send(await detail(id));
     },
   );
@@ -137,9 +147,12 @@ export default async function newsletterRoutes(
     },
     async (request, reply) => {
       const { id } = request.params;
-      const refusal = await updateDraft(db, id, request.body);
+      const refusal = await inTransaction(db, async (trx) => {
+        const refusal = await updateDraft(trx, id, request.body);
+        if (!refusal) await app.audit(trx, request, "campaign-edited", targetOf(id));
+        return refusal;
+      });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);
-      await app.audit(request, "campaign-edited", targetOf(id));
       return detail(id);
     },
   );
@@ -149,9 +162,12 @@ export default async function newsletterRoutes(
     { schema: { ...byId, response: { 204: z.null(), ...refusals } }, config: { role: "editor" } },
     async (request, reply) => {
       const { id } = request.params;
-      const refusal = await deleteDraft(db, id);
+      const refusal = await inTransaction(db, async (trx) => {
+        const refusal = await deleteDraft(trx, id);
+        if (!refusal) await app.audit(trx, request, "campaign-deleted", targetOf(id));
+        return refusal;
+      });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);
-      await app.audit(request, "campaign-deleted", targetOf(id));
       return reply.code(204).send(null);
     },
   );
@@ -231,8 +247,8 @@ export default async function newsletterRoutes(
       const { campaign, issue } = await rendered(request.params.id);
       const to = authorOf(request).name;
       const { html, text } = personalise(issue, sampleUnsubscribeUrl);
-      await app.withOutbox((trx) =>
-        enqueueMail(trx, "newsletter-test", {
+      await app.withOutbox(async (trx) => {
+        await enqueueMail(trx, "newsletter-test", {
           messageId: newMessageId(config.MAIL_FROM),
           from: config.MAIL_FROM,
           to,
@@ -240,9 +256,9 @@ export default async function newsletterRoutes(
           html,
           text,
           headers: { "List-Id": listId(origin) },
-        }),
-      );
-      await app.audit(request, "campaign-test-sent", targetOf(campaign.id), { to });
+        });
+        await app.audit(trx, request, "campaign-test-sent", targetOf(campaign.id), { to });
+      });
       return { message: NEWSLETTER_TEXTS.testSent(to) };
     },
   );
@@ -262,20 +278,19 @@ export default async function newsletterRoutes(
         });
       }
       const { issue } = await rendered(id);
-      const refusal = await scheduleSend(db, id, {
-        at,
-        rate: config.NEWSLETTER_RATE_PER_SECOND,
-        rendered: issue,
+      const refusal = await inTransaction(db, async (trx) => {
+        const refusal = await scheduleSend(trx, id, {
+          at,
+          rate: config.NEWSLETTER_RATE_PER_SECOND,
+          rendered: issue,
+        });
+        if (!refusal) {
+          const action = request.body.at ? "campaign-scheduled" : "campaign-sent";
+          await app.audit(trx, request, action, targetOf(id), { at: at.toISOString() });
+        }
+        return refusal;
       });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notDraft);
-      await app.audit(
-        request,
-        request.body.at ? "campaign-scheduled" : "campaign-sent",
-        targetOf(id),
-        {
-          at: at.toISOString(),
-        },
-      );
       app.newsletter.wake();
       return detail(id);
     },
@@ -286,9 +301,12 @@ export default async function newsletterRoutes(
     { schema: { ...byId, response: answer }, config: { role: "editor" } },
     async (request, reply) => {
       const { id } = request.params;
-      const refusal = await unschedule(db, id);
+      const refusal = await inTransaction(db, async (trx) => {
+        const refusal = await unschedule(trx, id);
+        if (!refusal) await app.audit(trx, request, "campaign-unscheduled", targetOf(id));
+        return refusal;
+      });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notScheduled);
-      await app.audit(request, "campaign-unscheduled", targetOf(id));
       return detail(id);
     },
   );
@@ -297,7 +315,7 @@ export default async function newsletterRoutes(
   function stateChange(
     path: string,
     action: AuditAction,
-    change: (id: number) => Promise<boolean>,
+    change: (trx: Transaction<Database>, id: number) => Promise<boolean>,
     wrongState: string,
     after?: () => Promise<void> | void,
   ) {
@@ -307,8 +325,12 @@ export default async function newsletterRoutes(
       async (request, reply) => {
         const { id } = request.params;
         await campaignOr404(id);
-        if (!(await change(id))) return refuse(reply, "wrong-state", wrongState);
-        await app.audit(request, action, targetOf(id));
+        const changed = await inTransaction(db, async (trx) => {
+          const changed = await change(trx, id);
+          if (changed) await app.audit(trx, request, action, targetOf(id));
+          return changed;
+        });
+        if (!changed) return refuse(reply, "wrong-state", wrongState);
         await after?.();
         return detail(id);
       },
@@ -318,20 +340,20 @@ export default async function newsletterRoutes(
   stateChange(
     NEWSLETTER_PATHS.pause(":id"),
     "campaign-paused",
-    (id) => pauseSend(db, id),
+    (trx, id) => pauseSend(trx, id),
     NEWSLETTER_TEXTS.notRunning,
   );
   stateChange(
     NEWSLETTER_PATHS.resume(":id"),
     "campaign-resumed",
-    (id) => resumeSend(db, engine, id),
+    (trx, id) => resumeSend(trx, engine, id),
     NEWSLETTER_TEXTS.notPaused,
     () => app.newsletter.wake(),
   );
   stateChange(
     NEWSLETTER_PATHS.cancel(":id"),
     "campaign-cancelled",
-    (id) => cancelSend(db, id),
+    (trx, id) => cancelSend(trx, id),
     NEWSLETTER_TEXTS.notRunning,
     () => app.newsletter.archiveChanged(),
   );

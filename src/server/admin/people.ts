@@ -26,6 +26,7 @@ import {
   removePerson,
   setSecondFactorRequired,
 } from "../db/people.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { issueUserToken } from "../db/user-tokens.ts";
 import { type ConsoleUser, ensureUser, findUserById } from "../db/users.ts";
 import accountRoutes from "./account.ts";
@@ -74,11 +75,12 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
       // The account and its invitation are made together, or neither is.
       const user = await app.withOutbox(async (trx) => {
         const { user, created } = await ensureUser(trx, request.body);
-        if (created) await sendInvitation(trx, user);
-        return created ? user : undefined;
+        if (!created) return undefined;
+        await sendInvitation(trx, user);
+        await app.audit(trx, request, "person-invited", user.email, { role: user.role });
+        return user;
       });
       if (!user) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyInvited);
-      await app.audit(request, "person-invited", user.email, { role: user.role });
       return reply.code(201).send(await personById(user.id));
     },
   );
@@ -93,8 +95,10 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
       const user = await findUserById(db, request.params.id);
       if (!user) throw app.httpErrors.notFound(PEOPLE_TEXTS.notFound);
       if (user.passwordHash !== null) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyAccepted);
-      await app.withOutbox((trx) => sendInvitation(trx, user));
-      await app.audit(request, "invitation-resent", user.email);
+      await app.withOutbox(async (trx) => {
+        await sendInvitation(trx, user);
+        await app.audit(trx, request, "invitation-resent", user.email);
+      });
       return reply.code(202).send({ message: PEOPLE_TEXTS.invitationSent });
     },
   );
@@ -111,10 +115,15 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
     },
     async (request) => {
       const { role } = request.body;
-      const change = await changeRole(database, request.params.id, role);
+      const change = await inTransaction(db, async (trx) => {
+        const change = await changeRole({ ...database, db: trx }, request.params.id, role);
+        if ("done" in change && change.done.from !== role) {
+          const { email, from } = change.done;
+          await app.audit(trx, request, "role-changed", email, { from, to: role });
+        }
+        return change;
+      });
       if ("refused" in change) throw refusal(change.refused);
-      const { email, from } = change.done;
-      if (from !== role) await app.audit(request, "role-changed", email, { from, to: role });
       return personById(request.params.id);
     },
   );
@@ -123,10 +132,15 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
     PEOPLE_PATHS.person,
     { schema: { params: personParamsSchema, response: NO_CONTENT }, config: OWNER },
     async (request, reply) => {
-      const removal = await removePerson(database, request.params.id);
+      const removal = await inTransaction(db, async (trx) => {
+        const removal = await removePerson({ ...database, db: trx }, request.params.id);
+        if ("done" in removal) {
+          const { email, role } = removal.done;
+          await app.audit(trx, request, "person-removed", email, { role });
+        }
+        return removal;
+      });
       if ("refused" in removal) throw refusal(removal.refused);
-      const { email, role } = removal.done;
-      await app.audit(request, "person-removed", email, { role });
       return reply.code(204).send(null);
     },
   );
@@ -149,8 +163,10 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
         throw app.httpErrors.conflict(PEOPLE_TEXTS.ownSecondFactorFirst);
       }
       if (required !== (await app.secondFactorRequired())) {
-        await setSecondFactorRequired(db, required);
-        await app.audit(request, "second-factor-requirement", undefined, { required });
+        await inTransaction(db, async (trx) => {
+          await setSecondFactorRequired(trx, required);
+          await app.audit(trx, request, "second-factor-requirement", undefined, { required });
+        });
       }
       return { required };
     },

@@ -21,6 +21,7 @@ import { fieldRefusalSchema } from "../../shared/schemas.ts";
 import { SiteFactsEditor } from "../content/site-facts.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { StoredFacts } from "../db/site-facts.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { authorOf } from "./author.ts";
 
 const versionParams = z.object({ version: rowIdSchema });
@@ -58,10 +59,13 @@ export default async function siteFactsRoutes(
     },
     async (request) => {
       const { version, fields } = request.body;
-      const saved = await facts.save(version, fields, authorOf(request));
-      await app.audit(request, "content-saved", TARGET, {
-        changed: saved.changed,
-        version: saved.version,
+      const saved = await inTransaction(database.db, async (trx) => {
+        const saved = await facts.within(trx).save(version, fields, authorOf(request));
+        await app.audit(trx, request, "content-saved", TARGET, {
+          changed: saved.changed,
+          version: saved.version,
+        });
+        return saved;
       });
       return answer(saved);
     },
@@ -90,11 +94,16 @@ export default async function siteFactsRoutes(
     },
     async (request) => {
       const from = request.params.version;
-      const restored = await facts.restore(request.body.version, from, authorOf(request));
-      await app.audit(request, "content-restored", TARGET, {
-        from,
-        changed: restored.changed,
-        version: restored.version,
+      const restored = await inTransaction(database.db, async (trx) => {
+        const restored = await facts
+          .within(trx)
+          .restore(request.body.version, from, authorOf(request));
+        await app.audit(trx, request, "content-restored", TARGET, {
+          from,
+          changed: restored.changed,
+          version: restored.version,
+        });
+        return restored;
       });
       return answer(restored);
     },

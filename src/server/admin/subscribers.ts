@@ -29,6 +29,7 @@ import {
   subscriberStats,
 } from "../db/subscriber-admin.ts";
 import { unsubscribe } from "../db/subscriptions.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { unsubscribeSecret } from "../security/unsubscribe-token.ts";
 import { sendCsv } from "./csv.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
@@ -82,7 +83,7 @@ export default async function subscribersRoutes(
     },
     async (request, reply) => {
       const rows = await exportSubscribers(db, request.query);
-      await app.audit(request, "subscribers-exported", undefined, {
+      await app.auditNoChange(request, "subscribers-exported", undefined, {
         filter: request.query,
         rows: rows.length,
       });
@@ -111,10 +112,14 @@ export default async function subscribersRoutes(
     async (request, reply) => {
       const { id } = request.params;
       await subscriberOr404(id);
-      if (!(await unsubscribe(db, id, CONSENT_VIA.console))) {
+      const done = await inTransaction(db, async (trx) => {
+        const done = await unsubscribe(trx, id, CONSENT_VIA.console);
+        if (done) await app.audit(trx, request, "subscriber-unsubscribed", target(id));
+        return done;
+      });
+      if (!done) {
         return reply.code(409).send({ message: SUBSCRIBER_TEXTS.alreadyUnsubscribed });
       }
-      await app.audit(request, "subscriber-unsubscribed", target(id));
       return subscriberOr404(id);
     },
   );
@@ -140,12 +145,17 @@ export default async function subscribersRoutes(
           fields: { email: ERASURE_TEXTS.confirmMismatch },
         });
       }
-      const erasure = await eraseSubscriber(database, id, secret);
-      if (!erasure) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
-      await app.audit(request, "subscriber-erased", target(id), {
-        emailHash: erasure.emailHash,
-        mailDeleted: erasure.mailDeleted,
+      const erasure = await inTransaction(db, async (trx) => {
+        const erasure = await eraseSubscriber({ ...database, db: trx }, id, secret);
+        if (erasure) {
+          await app.audit(trx, request, "subscriber-erased", target(id), {
+            emailHash: erasure.emailHash,
+            mailDeleted: erasure.mailDeleted,
+          });
+        }
+        return erasure;
       });
+      if (!erasure) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
       return reply.code(204).send(null);
     },
   );

@@ -35,6 +35,7 @@ import {
   type ThrottlePolicy,
   takeBackAttempt,
 } from "../db/sign-in-throttle.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { consumeUserToken, issueUserToken } from "../db/user-tokens.ts";
 import { type ConsoleUser, findUserByEmail, findUserById, setPasswordHash } from "../db/users.ts";
 import { afterAnswer } from "./after-answer.ts";
@@ -79,7 +80,7 @@ export default async function authRoutes(
 
   /** A refused sign-in, counted already: only its record remains. */
   function refuse(request: FastifyRequest, email: string, reason: string) {
-    return app.audit(request, "sign-in-failed", email, { actor: email, reason });
+    return app.auditNoChange(request, "sign-in-failed", email, { actor: email, reason });
   }
 
   routes.post(
@@ -96,7 +97,7 @@ export default async function authRoutes(
       const keys = signInKeys(email, request.ip, devices.deviceOf(request, email), throttle);
       const admission = await admitAttempt(db, keys);
       if (!admission.admitted) {
-        await app.audit(request, "sign-in-locked", email, { actor: email });
+        await app.auditNoChange(request, "sign-in-locked", email, { actor: email });
         const seconds = Math.ceil((admission.lockedUntil.getTime() - Date.now()) / 1000);
         return reply
           .code(429)
@@ -123,16 +124,19 @@ export default async function authRoutes(
       devices.remember(request, reply, email);
       // A new session id at every sign-in: an id planted before it opens nothing.
       const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await deleteSession(db, hashToken(previous));
-      const token = await createSession(
-        db,
-        user.id,
-        { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
-        limits,
-      );
-      setSessionCookie(request, reply, token);
       request.user = user;
-      await app.audit(request, "sign-in");
+      const token = await inTransaction(db, async (trx) => {
+        if (previous) await deleteSession(trx, hashToken(previous));
+        const token = await createSession(
+          trx,
+          user.id,
+          { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+          limits,
+        );
+        await app.audit(trx, request, "sign-in");
+        return token;
+      });
+      setSessionCookie(request, reply, token);
       return meOf(app, user);
     },
   );
@@ -150,9 +154,11 @@ export default async function authRoutes(
     AUTH_PATHS.session,
     { schema: { response: NO_CONTENT }, config: { role: "viewer", beforeSecondFactor: true } },
     async (request, reply) => {
-      await deleteSession(db, request.sessionId as string);
+      await inTransaction(db, async (trx) => {
+        await deleteSession(trx, request.sessionId as string);
+        await app.audit(trx, request, "sign-out");
+      });
       clearSessionCookie(request, reply);
-      await app.audit(request, "sign-out");
       return reply.code(204).send(null);
     },
   );
@@ -161,9 +167,11 @@ export default async function authRoutes(
     AUTH_PATHS.sessions,
     { schema: { response: NO_CONTENT }, config: { role: "viewer", beforeSecondFactor: true } },
     async (request, reply) => {
-      await deleteUserSessions(db, (request.user as ConsoleUser).id);
+      await inTransaction(db, async (trx) => {
+        await deleteUserSessions(trx, (request.user as ConsoleUser).id);
+        await app.audit(trx, request, "sign-out-everywhere");
+      });
       clearSessionCookie(request, reply);
-      await app.audit(request, "sign-out-everywhere");
       return reply.code(204).send(null);
     },
   );
@@ -172,15 +180,12 @@ export default async function authRoutes(
 
   async function sendResetLink(request: FastifyRequest, email: string) {
     const user = await findUserByEmail(db, email);
-    if (user) {
-      await app.withOutbox(async (trx) => {
-        const token = await issueUserToken(trx, user.id, "reset");
-        await app.mail.accountLink(trx, "reset", user.email, token);
-      });
-    }
-    await app.audit(request, "password-reset-requested", email, {
-      actor: email,
-      known: Boolean(user),
+    const detail = { actor: email, known: Boolean(user) };
+    if (!user) return app.auditNoChange(request, "password-reset-requested", email, detail);
+    await app.withOutbox(async (trx) => {
+      const token = await issueUserToken(trx, user.id, "reset");
+      await app.mail.accountLink(trx, "reset", user.email, token);
+      await app.audit(trx, request, "password-reset-requested", email, detail);
     });
   }
 
@@ -211,18 +216,20 @@ export default async function authRoutes(
     },
     async (request, reply) => {
       const passwordHash = await hashPassword(request.body.password);
-      const used = await consumeUserToken(db, request.body.token);
-      const user = used && (await findUserById(db, used.userId));
+      const user = await inTransaction(db, async (trx) => {
+        const used = await consumeUserToken(trx, request.body.token);
+        const user = used && (await findUserById(trx, used.userId));
+        if (!user) return undefined;
+        await setPasswordHash(trx, user.id, passwordHash);
+        // Whoever held the old password is out now.
+        await deleteUserSessions(trx, user.id);
+        await clearAccount(trx, user.email);
+        request.user = user;
+        const action = used.purpose === "invite" ? "invitation-accepted" : "password-reset";
+        await app.audit(trx, request, action);
+        return user;
+      });
       if (!user) return reply.code(400).send({ message: AUTH_TEXTS.badLink });
-      await setPasswordHash(db, user.id, passwordHash);
-      // Whoever held the old password is out now.
-      await deleteUserSessions(db, user.id);
-      await clearAccount(db, user.email);
-      request.user = user;
-      await app.audit(
-        request,
-        used.purpose === "invite" ? "invitation-accepted" : "password-reset",
-      );
       return { message: AUTH_TEXTS.passwordSet };
     },
   );

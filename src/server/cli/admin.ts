@@ -39,27 +39,29 @@ async function main() {
       publicOrigin: config.PUBLIC_ORIGIN,
       unsubscribeSecret: await unsubscribeSecret(db, config.UNSUBSCRIBE_SECRET),
     });
-    const { user, created } = await ensureUser(db, {
-      email: email.data,
-      name: values.name ?? "",
-      role: "owner",
-    });
-    const purpose = user.passwordHash ? "reset" : "invite";
-    // The running server's outbox sender delivers it (at once, or at its next start).
-    const link = await inOutboxTransaction(
+    // The account, its link and the audit entry are kept together, or none is.
+    // The running server's outbox sender delivers the mail (at once, or at its next start).
+    const { user, created, link } = await inOutboxTransaction(
       db,
       async (trx) => {
+        const { user, created } = await ensureUser(trx, {
+          email: email.data,
+          name: values.name ?? "",
+          role: "owner",
+        });
+        const purpose = user.passwordHash ? "reset" : "invite";
         const token = await issueUserToken(trx, user.id, purpose);
-        return mail.accountLink(trx, purpose, user.email, token);
+        const link = await mail.accountLink(trx, purpose, user.email, token);
+        await recordAudit(trx, {
+          userId: null,
+          actor: "command line",
+          action: created ? "owner-created" : "password-link-issued",
+          target: user.email,
+        });
+        return { user, created, link };
       },
       () => {},
     );
-    await recordAudit(db, {
-      userId: null,
-      actor: "command line",
-      action: created ? "owner-created" : "password-link-issued",
-      target: user.email,
-    });
     console.log(
       created
         ? `Created ${user.role} ${user.email}.`

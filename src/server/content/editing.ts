@@ -5,7 +5,7 @@
  * transaction. A save names the version it was based on; when another save
  * came first it is refused (409) and nothing is written.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
 import {
   CONTENT_TEXTS,
@@ -75,6 +75,15 @@ export class ContentEditor {
     private readonly db: Kysely<Database>,
   ) {}
 
+  /** The same editor writing inside `trx`: a change and its audit entry commit together. */
+  within(trx: Transaction<Database>): ContentEditor {
+    return new ContentEditor(this.content, trx);
+  }
+
+  private edit<T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.content.edit(write, this.db);
+  }
+
   /** A list with its hidden records, and the version of its order. */
   async list(spec: ListSpec): Promise<OrderedList> {
     const [entries, orderVersion] = await Promise.all([
@@ -110,7 +119,7 @@ export class ContentEditor {
   }
 
   create(spec: ListSpec, state: EntryState, author: Author): Promise<StoredEntry> {
-    return this.content.edit((trx) => createIn(trx, spec, state, author));
+    return this.edit((trx) => createIn(trx, spec, state, author));
   }
 
   save(
@@ -120,7 +129,7 @@ export class ContentEditor {
     state: EntryState,
     author: Author,
   ): Promise<StoredEntry> {
-    return this.content.edit((trx) => saveIn(trx, spec, id, loadedVersion, () => state, author));
+    return this.edit((trx) => saveIn(trx, spec, id, loadedVersion, () => state, author));
   }
 
   setHidden(
@@ -130,7 +139,7 @@ export class ContentEditor {
     hidden: boolean,
     author: Author,
   ): Promise<StoredEntry> {
-    return this.content.edit((trx) =>
+    return this.edit((trx) =>
       saveIn(
         trx,
         spec,
@@ -151,7 +160,7 @@ export class ContentEditor {
     fromVersion: number,
     author: Author,
   ): Promise<StoredEntry> {
-    return this.content.edit(async (trx) => {
+    return this.edit(async (trx) => {
       const earlier = await findVersion(trx, spec.entity, keyOf(id), fromVersion);
       if (!earlier) throw new ContentRefusal(404, CONTENT_TEXTS.noSuchVersion);
       const state = storedState(spec).safeParse(earlier.data);
@@ -173,7 +182,7 @@ export class ContentEditor {
     ids: readonly number[],
     author: Author,
   ): Promise<OrderedList> {
-    return this.content.edit(async (trx) => {
+    return this.edit(async (trx) => {
       const orderVersion = await latestVersion(trx, ORDER_ENTITY, spec.list);
       const entries = await listEntries(trx, spec);
       if (

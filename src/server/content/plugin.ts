@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type {
   ContentCategory,
   ContentItem,
@@ -26,6 +26,7 @@ import { type ContentChanges, readContentChanges } from "../db/content-changes.t
 import { listPublishedIssues, readPublishedIssue } from "../db/insight-archive.ts";
 import type { Database } from "../db/schema.ts";
 import { readStoredFacts } from "../db/site-facts.ts";
+import { afterCommit, inTransaction } from "../db/transaction.ts";
 import { renderPageMarkdown } from "../newsletter/markdown.ts";
 import { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 
@@ -94,15 +95,20 @@ export class SiteContent implements ContentReader {
     return this.cached("changes", () => readContentChanges(this.database.db));
   }
 
-  /** Writes content in one transaction; once it commits, every instance shows it. */
-  async edit<T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    const result = await this.database.db.transaction().execute(async (trx) => {
+  /**
+   * Writes content in one transaction (the caller's, when `db` is one); once
+   * it commits, every instance shows it.
+   */
+  edit<T>(
+    write: (trx: Transaction<Database>) => Promise<T>,
+    db: Kysely<Database> = this.database.db,
+  ): Promise<T> {
+    return inTransaction(db, async (trx) => {
       const written = await write(trx);
       await this.feed.announce(trx);
+      afterCommit(trx, () => this.changed());
       return written;
     });
-    this.changed();
-    return result;
   }
 
   /** Calls `listener` whenever content changed (here or on another instance). */

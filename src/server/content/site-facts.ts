@@ -6,7 +6,7 @@
  * version: a save names the version it was based on, and when another save
  * came first it is refused (409) and nothing is written.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { CONTENT_TEXTS } from "../../shared/admin/content.ts";
 import {
   SITE_FACTS_ENTITY,
@@ -45,6 +45,15 @@ export class SiteFactsEditor {
     private readonly db: Kysely<Database>,
   ) {}
 
+  /** The same editor writing inside `trx`: a change and its audit entry commit together. */
+  within(trx: Transaction<Database>): SiteFactsEditor {
+    return new SiteFactsEditor(this.content, trx);
+  }
+
+  private edit<T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.content.edit(write, this.db);
+  }
+
   current(): Promise<StoredFacts> {
     return readStoredFacts(this.db);
   }
@@ -69,12 +78,12 @@ export class SiteFactsEditor {
   }
 
   save(loadedVersion: number, facts: SiteFacts, author: Author): Promise<SavedFacts> {
-    return this.content.edit((trx) => saveFactsIn(trx, loadedVersion, facts, author));
+    return this.edit((trx) => saveFactsIn(trx, loadedVersion, facts, author));
   }
 
   /** Writes an earlier version's facts as the newest version. */
   restore(loadedVersion: number, fromVersion: number, author: Author): Promise<SavedFacts> {
-    return this.content.edit(async (trx) => {
+    return this.edit(async (trx) => {
       const earlier = await findVersion(trx, record.entity, record.key, fromVersion);
       if (!earlier) throw new ContentRefusal(404, CONTENT_TEXTS.noSuchVersion);
       const facts = siteFactsSchema.safeParse(earlier.data);

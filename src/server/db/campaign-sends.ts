@@ -19,6 +19,7 @@ import { onlyActive } from "./audience.ts";
 import type { Engine } from "./connection.ts";
 import type { OutboxTransaction } from "./outbox.ts";
 import { type Database, nowIso } from "./schema.ts";
+import { inTransaction } from "./transaction.ts";
 
 /** The due time of a held message: later than any real one, so no claim takes it. */
 export const HELD_UNTIL = "9999-12-31T00:00:00.000Z";
@@ -228,7 +229,7 @@ export async function finishSentCampaigns(db: Kysely<Database>): Promise<number>
  * queuing batch in flight), then its unsent messages are held.
  */
 export function pauseSend(db: Kysely<Database>, id: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = nowIso();
     const paused = await trx
       .updateTable("campaigns")
@@ -257,7 +258,7 @@ export function resumeSend(
   id: number,
   now = Date.now(),
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const resumed = await trx
       .updateTable("campaigns")
       .set({
@@ -301,7 +302,7 @@ async function respace(
  * the sender sees the campaign cancelled (newsletter/composer.ts).
  */
 export function cancelSend(db: Kysely<Database>, id: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = nowIso();
     const cancelled = await trx
       .updateTable("campaigns")

@@ -25,6 +25,7 @@ import type { DatabaseHandle } from "./connection.ts";
 import { mailAddress } from "./outbox.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { containsText } from "./text-search.ts";
+import { inTransaction } from "./transaction.ts";
 
 type InquiryQuery = SelectQueryBuilder<Database, "inquiries", object>;
 
@@ -224,7 +225,7 @@ export function eraseInquirer(
   { db, engine }: DatabaseHandle,
   id: number,
 ): Promise<InquirerErasure | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom("inquiries")
       .select("email")
@@ -259,7 +260,7 @@ export async function setInquiryStatus(
   id: number,
   status: InquiryStatus,
 ): Promise<InquiryStatus | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const before = await trx
       .selectFrom("inquiries")
       .select("status")

@@ -7,6 +7,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { MailMessage, NewsletterRef } from "../mail/message.ts";
 import type { Engine } from "./connection.ts";
 import { type Database, type MailPriority, nowIso } from "./schema.ts";
+import { afterCommit, inTransaction } from "./transaction.ts";
 
 declare const inOutbox: unique symbol;
 
@@ -96,17 +97,19 @@ export async function enqueueMails(
 }
 
 /**
- * Runs `work` in one transaction in which it may queue mail, then calls
- * `afterCommit` (the sender's wake-up) once the transaction has committed.
+ * Runs `work` in one transaction (the caller's, when `db` is one) in which it
+ * may queue mail, then calls `wake` (the sender's wake-up) once the outermost
+ * transaction has committed.
  */
-export async function inOutboxTransaction<T>(
+export function inOutboxTransaction<T>(
   db: Kysely<Database>,
   work: (trx: OutboxTransaction) => Promise<T>,
-  afterCommit: () => void,
+  wake: () => void,
 ): Promise<T> {
-  const result = await db.transaction().execute((trx) => work(trx as OutboxTransaction));
-  afterCommit();
-  return result;
+  return inTransaction(db, (trx) => {
+    afterCommit(trx, wake);
+    return work(trx as OutboxTransaction);
+  });
 }
 
 export interface ClaimOptions {

@@ -10,6 +10,7 @@ import type { Role } from "../../shared/admin/roles.ts";
 import { SECOND_FACTOR_SETTING } from "../auth/plugin.ts";
 import type { DatabaseHandle, Engine } from "./connection.ts";
 import { type Database, nowIso } from "./schema.ts";
+import { inTransaction } from "./transaction.ts";
 
 const iso = (value: Date | string | null | undefined) =>
   value ? new Date(value).toISOString() : null;
@@ -120,7 +121,7 @@ export function changeRole(
   id: number,
   role: Role,
 ): Promise<GuardedChange<{ email: string; from: Role }>> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await takeTurnsWithOwnerChanges(trx, engine);
     const person = await personToChange(trx, id);
     if (!person) return { refused: "missing" };
@@ -137,7 +138,7 @@ export function removePerson(
   { db, engine }: DatabaseHandle,
   id: number,
 ): Promise<GuardedChange<{ email: string; role: Role }>> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await takeTurnsWithOwnerChanges(trx, engine);
     const person = await personToChange(trx, id);
     if (!person) return { refused: "missing" };

@@ -16,6 +16,7 @@ import { siteFactsSchema } from "../../shared/site-facts.ts";
 import { PARAGRAPH_BREAK } from "./content.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { insertMissingFacts } from "./site-facts.ts";
+import { inTransaction } from "./transaction.ts";
 
 export const SEED_MARKER = "seeded_at";
 const CASE_STUDIES_MARKER = "case_studies_seeded_at";
@@ -104,7 +105,7 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
   const now = nowIso();
   const stamps = { created_at: now, updated_at: now };
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const site = await claim(trx, SEED_MARKER, now);
     if (site && team.length > 0) {
       await trx

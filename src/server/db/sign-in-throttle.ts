@@ -11,6 +11,7 @@
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
+import { inTransaction } from "./transaction.ts";
 
 export interface ThrottlePolicy {
   /** Failures before the first lock. */
@@ -65,7 +66,7 @@ export async function admitAttempt(
   // One order for everyone: two attempts sharing keys never wait on each other crosswise.
   const ordered = [...keys].sort((a, b) => (a.key < b.key ? -1 : 1));
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       for (const key of ordered) await countAttempt(trx, key, now);
     });
     return { admitted: true };

@@ -20,6 +20,7 @@ import type { DatabaseHandle, Engine } from "./connection.ts";
 import { mailAddress } from "./outbox.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { containsText } from "./text-search.ts";
+import { inTransaction } from "./transaction.ts";
 
 /** A timestamp as read: PostgreSQL gives a Date, SQLite the ISO text. */
 type Stored = Date | string;
@@ -255,7 +256,7 @@ export function eraseSubscriber(
   id: number,
   secret: string,
 ): Promise<Erasure | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom("subscriptions")
       .select("email")

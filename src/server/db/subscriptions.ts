@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { CONSENT_VIA } from "../../shared/admin/subscribers.ts";
 import { type Database, nowIso, type SubscriptionEventsTable } from "./schema.ts";
+import { inTransaction } from "./transaction.ts";
 
 export interface Subscription {
   id: number;
@@ -24,14 +25,6 @@ export const CONFIRMED_VIA = CONSENT_VIA.confirmation;
 export const LAPSED_VIA = CONSENT_VIA.lapsed;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
-
-/** Runs `work` in the caller's transaction, or in a new one when the caller has none. */
-function inTransaction<T>(
-  db: Kysely<Database>,
-  work: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
 
 /** Adds a line to the consent history (subscription_events). */
 async function recordConsent(

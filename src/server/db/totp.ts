@@ -6,6 +6,7 @@
  */
 import type { Kysely } from "kysely";
 import { type Database, nowIso } from "./schema.ts";
+import { inTransaction } from "./transaction.ts";
 
 /** Stores a new unconfirmed secret; false when the account's second factor is already on. */
 export async function storePendingSecret(
@@ -46,7 +47,7 @@ export function enableSecondFactor(
   secret: string,
   recoveryCodeHashes: string[],
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = nowIso();
     const result = await trx
       .updateTable("users")
@@ -66,7 +67,7 @@ export function enableSecondFactor(
 }
 
 export function disableSecondFactor(db: Kysely<Database>, userId: number): Promise<void> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await trx
       .updateTable("users")
       .set({ totp_secret: null, totp_enabled_at: null, updated_at: nowIso() })

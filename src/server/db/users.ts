@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Role } from "../../shared/admin/roles.ts";
 import { type Database, nowIso } from "./schema.ts";
+import { inTransaction } from "./transaction.ts";
 
 export interface ConsoleUser {
   id: number;
@@ -89,7 +90,7 @@ export function setPasswordHash(
   userId: number,
   passwordHash: string,
 ): Promise<void> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await trx
       .updateTable("users")
       .set({ password_hash: passwordHash, updated_at: nowIso() })
