@@ -39,8 +39,8 @@ import botDefence from "./security/bot-defence.ts";
 import errors from "./security/errors.ts";
 import headers from "./security/headers.ts";
 import rateLimit from "./security/rate-limit.ts";
+import { signingSecret } from "./security/signing-secret.ts";
 import { proxyTrust } from "./security/trust-proxy.ts";
-import { unsubscribeSecret } from "./security/unsubscribe-token.ts";
 import xsrf from "./security/xsrf.ts";
 import canonicalPaths from "./static/canonical-paths.ts";
 import site from "./static/site.ts";
@@ -84,7 +84,7 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const secret = await unsubscribeSecret(database.db, config.UNSUBSCRIBE_SECRET);
+  const secret = await signingSecret(database.db, config.UNSUBSCRIBE_SECRET);
 
   await app.register(gracefulClose);
   await app.register(errors);
@@ -102,7 +102,7 @@ export async function buildApp({
   });
   await app.register(canonicalPaths);
   await app.register(apiContract);
-  await app.register(mail, { config, database, unsubscribeSecret: secret });
+  await app.register(mail, { config, database, signingSecret: secret });
   await app.register(content, { database, databaseUrl: config.DATABASE_URL });
   await app.register(newsletter, { config, database });
   await app.register(pages, {

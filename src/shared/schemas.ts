@@ -70,11 +70,16 @@ export const itemsQuerySchema = z.object({
   }),
 });
 
-/** An unsubscribe link's token: `<subscription id>.<signature>`. */
+/**
+ * An unsubscribe link's token: `<subscription id>.<signature>`
+ * (server/security/unsubscribe-token.ts); the id is its first group.
+ */
+export const UNSUBSCRIBE_TOKEN_PATTERN = /^(\d{1,15})\.[A-Za-z0-9_-]{43}$/;
+
 export const unsubscribeTokenSchema = z.object({
   token: z
     .string({ error: "is required" })
-    .regex(/^\d{1,15}\.[A-Za-z0-9_-]{43}$/, "is not a valid unsubscribe token"),
+    .regex(UNSUBSCRIBE_TOKEN_PATTERN, "is not a valid unsubscribe token"),
 });
 
 /**

@@ -11,10 +11,8 @@ import type { Database, SubscriptionEventsTable } from "../../src/server/db/sche
 import { erasureHash, isErased, monthKeys } from "../../src/server/db/subscriber-admin.ts";
 import { subscribe, unsubscribe } from "../../src/server/db/subscriptions.ts";
 import { formService } from "../../src/server/forms/service.ts";
-import {
-  signUnsubscribeToken,
-  unsubscribeSecret,
-} from "../../src/server/security/unsubscribe-token.ts";
+import { signingSecret } from "../../src/server/security/signing-secret.ts";
+import { signUnsubscribeToken } from "../../src/server/security/unsubscribe-token.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { ERASURE_TEXTS } from "../../src/shared/admin/erasure.ts";
 import {
@@ -60,7 +58,7 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
     viewer = await signIn(t.app, "subs-viewer@firm.example");
     editor = await signIn(t.app, "subs-editor@firm.example");
     owner = await signIn(t.app, "subs-owner@firm.example");
-    secret = await unsubscribeSecret(t.database.db, t.config.UNSUBSCRIBE_SECRET);
+    secret = await signingSecret(t.database.db, t.config.UNSUBSCRIBE_SECRET);
   });
   afterAll(() => t.close());
 

@@ -79,7 +79,7 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
       inquiryTo: "inbox@firm.example",
       acknowledgeInquiries: false,
       publicOrigin: "http://localhost",
-      unsubscribeSecret: "x".repeat(32),
+      signingSecret: "x".repeat(32),
     });
     await db.deleteFrom("outbox").execute();
     for (let i = 0; i < COUNT; i += 1) {

@@ -5,5 +5,5 @@ import type { Author } from "../content/editing.ts";
 export function authorOf(request: FastifyRequest): Author {
   const user = request.user;
   if (!user) throw new Error("a console route ran without its signed-in person");
-  return { userId: user.id, name: user.email };
+  return { userId: user.id, recordedAs: user.email };
 }

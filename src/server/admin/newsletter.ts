@@ -245,7 +245,7 @@ export default async function newsletterRoutes(
     },
     async (request) => {
       const { campaign, issue } = await rendered(request.params.id);
-      const to = authorOf(request).name;
+      const to = authorOf(request).recordedAs;
       const { html, text } = personalise(issue, sampleUnsubscribeUrl);
       await app.withOutbox(async (trx) => {
         await enqueueMail(trx, "newsletter-test", {

@@ -10,7 +10,7 @@ import authRoutes from "../auth/routes.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { SessionLimits } from "../db/sessions.ts";
-import { unsubscribeSecret } from "../security/unsubscribe-token.ts";
+import { signingSecret } from "../security/signing-secret.ts";
 import audit from "./audit.ts";
 import consoleFiles from "./console-files.ts";
 import contentRoutes from "./content.ts";
@@ -46,7 +46,7 @@ export default fp(
         freeFailures: config.SIGN_IN_FREE_FAILURES,
         lockMs: config.SIGN_IN_LOCK_SECONDS * 1000,
       },
-      serverSecret: await unsubscribeSecret(database.db, config.UNSUBSCRIBE_SECRET),
+      serverSecret: await signingSecret(database.db, config.UNSUBSCRIBE_SECRET),
     });
     const area = { config, database };
     await app.register(inquiriesRoutes, area);

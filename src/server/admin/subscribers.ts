@@ -30,7 +30,7 @@ import {
 } from "../db/subscriber-admin.ts";
 import { unsubscribe } from "../db/subscriptions.ts";
 import { inTransaction } from "../db/transaction.ts";
-import { unsubscribeSecret } from "../security/unsubscribe-token.ts";
+import { signingSecret } from "../security/signing-secret.ts";
 import { sendCsv } from "./csv.ts";
 import type { AdminAreaOptions } from "./plugin.ts";
 
@@ -48,7 +48,7 @@ export default async function subscribersRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   // The same secret the unsubscribe links are signed with (the configured one,
   // or the one kept in site_meta): erasure hashes are keyed by it.
-  const secret = await unsubscribeSecret(db, config.UNSUBSCRIBE_SECRET);
+  const secret = await signingSecret(db, config.UNSUBSCRIBE_SECRET);
 
   async function subscriberOr404(id: number) {
     const subscriber = await findSubscriber(db, id);

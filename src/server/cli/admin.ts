@@ -14,7 +14,7 @@ import { inOutboxTransaction } from "../db/outbox.ts";
 import { issueUserToken } from "../db/user-tokens.ts";
 import { ensureUser } from "../db/users.ts";
 import { MailQueue } from "../mail/mail-queue.ts";
-import { unsubscribeSecret } from "../security/unsubscribe-token.ts";
+import { signingSecret } from "../security/signing-secret.ts";
 
 const USAGE = 'Usage: npm run admin:create -- --email you@firm.example [--name "Your Name"]';
 
@@ -37,7 +37,7 @@ async function main() {
       inquiryTo: config.INQUIRY_TO,
       acknowledgeInquiries: config.INQUIRY_ACK,
       publicOrigin: config.PUBLIC_ORIGIN,
-      unsubscribeSecret: await unsubscribeSecret(db, config.UNSUBSCRIBE_SECRET),
+      signingSecret: await signingSecret(db, config.UNSUBSCRIBE_SECRET),
     });
     // The account, its link and the audit entry are kept together, or none is.
     // The running server's outbox sender delivers the mail (at once, or at its next start).

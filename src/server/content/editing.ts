@@ -36,9 +36,11 @@ import { type Database, nowIso } from "../db/schema.ts";
 import type { SiteContent } from "./plugin.ts";
 
 /** Who makes a change: a console user, or a tool (the import). */
+/** Who a change is by, as its record keeps it. */
 export interface Author {
   userId: number | null;
-  name: string;
+  /** What the record shows: the person's e-mail address, or the tool that made the change. */
+  recordedAs: string;
 }
 
 /** The author of the version a record had before its first versioned change. */
@@ -202,7 +204,7 @@ export class ContentEditor {
         version: orderVersion + 1,
         data: ids,
         userId: author.userId,
-        author: author.name,
+        author: author.recordedAs,
         at: nowIso(),
       }).catch((error: unknown) => {
         throw isUniqueViolation(error) ? staleOrder() : error;
@@ -271,7 +273,7 @@ export async function createIn(
     version: 1,
     data: state,
     userId: author.userId,
-    author: author.name,
+    author: author.recordedAs,
     at: now,
   });
   return { id, version: 1, updatedAt: now, ...state };
@@ -306,7 +308,7 @@ export async function saveIn(
   await recordChange(trx, {
     ...record,
     from: { version: loadedVersion, data: stateOf(current), at: current.updatedAt },
-    to: { data: state, userId: author.userId, author: author.name, at: now },
+    to: { data: state, userId: author.userId, author: author.recordedAs, at: now },
   });
   return { id, version: loadedVersion + 1, updatedAt: now, ...state };
 }

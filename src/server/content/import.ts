@@ -22,7 +22,7 @@ import { type Author, createIn, saveIn } from "./editing.ts";
 import type { SiteContent } from "./plugin.ts";
 import { saveFactsIn } from "./site-facts.ts";
 
-export const IMPORT_AUTHOR: Author = { userId: null, name: "import" };
+export const IMPORT_AUTHOR: Author = { userId: null, recordedAs: "import" };
 
 export interface ImportReport {
   /** "list: key" of each record added or changed. */
@@ -108,7 +108,7 @@ export async function importContent(
     if (report.created.length + report.updated.length > 0) {
       await recordAudit(trx, {
         userId: null,
-        actor: IMPORT_AUTHOR.name,
+        actor: IMPORT_AUTHOR.recordedAs,
         action: "content-imported",
         target: contentDir,
         detail: { created: report.created, updated: report.updated },

@@ -119,7 +119,7 @@ export async function saveFactsIn(
   await recordChange(trx, {
     ...record,
     from: { version: loadedVersion, data: current.facts, at: current.updatedAt },
-    to: { data: facts, userId: author.userId, author: author.name, at: now },
+    to: { data: facts, userId: author.userId, author: author.recordedAs, at: now },
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? stale() : error;
   });

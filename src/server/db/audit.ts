@@ -113,7 +113,7 @@ export async function searchAudit(
   return {
     entries: rows.map((row) => ({
       ...row,
-      at: new Date(row.at).toISOString(),
+      at: row.at,
       detail: parseDetail(row.detail),
     })),
     total: Number(count.total),

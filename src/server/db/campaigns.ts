@@ -15,9 +15,6 @@ import type { Author } from "../content/editing.ts";
 import { isUniqueViolation } from "./content-versions.ts";
 import { type Database, nowIso } from "./schema.ts";
 
-const iso = (value: Date | string | null): string | null =>
-  value === null ? null : new Date(value).toISOString();
-
 export interface CampaignRecord extends CampaignRow {
   summary: string;
   body: string;
@@ -55,14 +52,14 @@ function toRecord(row: RecordColumns): CampaignRecord {
     body: row.body,
     status: row.status,
     version: row.version,
-    scheduledAt: iso(row.scheduled_at),
-    startedAt: iso(row.started_at),
-    queuedAllAt: iso(row.queued_all_at),
-    finishedAt: iso(row.finished_at),
+    scheduledAt: row.scheduled_at,
+    startedAt: row.started_at,
+    queuedAllAt: row.queued_all_at,
+    finishedAt: row.finished_at,
     recipients: row.recipients,
     rate: row.rate,
     author: row.author,
-    updatedAt: iso(row.updated_at) ?? "",
+    updatedAt: row.updated_at ?? "",
   };
 }
 
@@ -123,7 +120,7 @@ export function createCampaign(
       .values({
         ...draft,
         user_id: author.userId,
-        author: author.name,
+        author: author.recordedAs,
         created_at: now,
         updated_at: now,
       })

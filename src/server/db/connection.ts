@@ -95,9 +95,30 @@ function reportLostConnections(pool: pg.Pool, log: ConnectionLog): void {
   pool.on("error", () => {});
 }
 
+/**
+ * PostgreSQL's timestamps are read as the ISO-8601 text SQLite stores (in
+ * UTC, to the millisecond), so every row has one type of time whichever
+ * engine it came from, and nothing further up converts it.
+ */
+const TIMESTAMP_TYPES = [pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP];
+const isoTimestamps: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    const parse = pg.types.getTypeParser(oid, format ?? "text");
+    if (!TIMESTAMP_TYPES.includes(oid)) return parse;
+    return (value: string) => {
+      const time = parse(value) as Date | number;
+      return time instanceof Date ? time.toISOString() : time;
+    };
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      types: isoTimestamps,
+    });
     reportLostConnections(pool, options.log ?? processWarning);
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),

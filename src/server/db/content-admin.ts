@@ -50,7 +50,7 @@ function toEntry(spec: ListSpec, row: VersionedRow): StoredEntry {
     id: row.id,
     version: row.version,
     hidden: row.hidden === 1,
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: row.updated_at,
     fields,
   };
 }

@@ -23,10 +23,6 @@ export interface ContentChanges {
   issueWithdrawnAt: string | null;
 }
 
-/** PostgreSQL reads a time back as a Date, SQLite as the ISO string it stored. */
-const iso = (time: Date | string | null | undefined): string | undefined =>
-  time == null ? undefined : new Date(time).toISOString();
-
 /** The later of two ISO 8601 times (either may be missing). */
 export function later(a: string | undefined, b: string | undefined): string | undefined {
   if (!a || !b) return a ?? b;
@@ -67,17 +63,17 @@ export async function readContentChanges(db: Kysely<Database>): Promise<ContentC
       .executeTakeFirst(),
   ]);
   const parts: Record<string, string | undefined> = {
-    team: iso(team?.at),
-    "case-studies": iso(caseStudies?.at),
-    facts: iso(facts?.at),
+    team: team?.at,
+    "case-studies": caseStudies?.at,
+    facts: facts?.at,
   };
-  for (const row of items) parts[row.category] = iso(row.at);
-  for (const row of orders) parts[row.entity_key] = later(parts[row.entity_key], iso(row.at));
+  for (const row of items) parts[row.category] = row.at;
+  for (const row of orders) parts[row.entity_key] = later(parts[row.entity_key], row.at);
   return {
     parts: Object.fromEntries(
       Object.entries(parts).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ) as ContentChanges["parts"],
-    setUpAt: iso(setUp?.created_at) ?? null,
-    issueWithdrawnAt: iso(withdrawn?.at) ?? null,
+    setUpAt: setUp?.created_at ?? null,
+    issueWithdrawnAt: withdrawn?.at ?? null,
   };
 }

@@ -92,13 +92,13 @@ export function isUniqueViolation(error: unknown): boolean {
 function toVersion(row: {
   version: number;
   author: string;
-  created_at: Date | string;
+  created_at: string;
   data: string;
 }): VersionRow {
   return {
     version: row.version,
     author: row.author,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: row.created_at,
     data: JSON.parse(row.data),
   };
 }

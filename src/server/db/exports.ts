@@ -6,12 +6,10 @@ import type { Kysely } from "kysely";
 import { onlyActive } from "./audience.ts";
 import type { Database } from "./schema.ts";
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 export async function activeSubscribers(db: Kysely<Database>) {
   const rows = await onlyActive(db.selectFrom("subscriptions").select(["email", "subscribed_at"]))
     .orderBy("subscribed_at")
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({ email: row.email, subscribed_at: iso(row.subscribed_at) }));
+  return rows.map((row) => ({ email: row.email, subscribed_at: row.subscribed_at }));
 }

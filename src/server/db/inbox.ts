@@ -29,8 +29,6 @@ import { inTransaction } from "./transaction.ts";
 
 type InquiryQuery = SelectQueryBuilder<Database, "inquiries", object>;
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 /** The search's words; each must appear in one of the searched fields. */
 const MAX_WORDS = 8;
 
@@ -95,7 +93,7 @@ function assigneeOf(row: SummaryRow): Person | null {
 function toSummary(row: SummaryRow): InquirySummary {
   return {
     id: row.id,
-    receivedAt: iso(row.created_at),
+    receivedAt: row.created_at,
     firstName: row.first_name,
     lastName: row.last_name,
     company: row.company,
@@ -145,7 +143,7 @@ export async function exportInquiries(db: Kysely<Database>, filter: InquiryFilte
   const rows = await summaries(db, filter).execute();
   return rows.map((row) => ({
     id: row.id,
-    received_at: iso(row.created_at),
+    received_at: row.created_at,
     status: row.status,
     inquiry_type: row.inquiry_type,
     first_name: row.first_name,
@@ -186,7 +184,7 @@ async function notesOf(db: Kysely<Database>, inquiryId: number): Promise<NoteVie
     id: row.id,
     author: row.author,
     body: row.body,
-    createdAt: iso(row.created_at),
+    createdAt: row.created_at,
   }));
 }
 

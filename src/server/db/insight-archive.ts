@@ -31,14 +31,13 @@ function summaryOf(row: {
   slug: string;
   title: string;
   summary: string;
-  started_at: Date | string;
+  started_at: string;
 }): InsightSummary {
   return {
     slug: row.slug,
     title: row.title,
     summary: row.summary,
-    // PostgreSQL reads back a Date, SQLite the ISO string it stored.
-    publishedAt: new Date(row.started_at).toISOString(),
+    publishedAt: row.started_at,
   };
 }
 

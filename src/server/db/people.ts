@@ -12,9 +12,6 @@ import type { DatabaseHandle, Engine } from "./connection.ts";
 import { type Database, nowIso } from "./schema.ts";
 import { inTransaction } from "./transaction.ts";
 
-const iso = (value: Date | string | null | undefined) =>
-  value ? new Date(value).toISOString() : null;
-
 function peopleQuery(db: Kysely<Database>) {
   return db
     .selectFrom("users")
@@ -53,7 +50,7 @@ type PersonRow = Awaited<ReturnType<ReturnType<typeof peopleQuery>["executeTakeF
 
 /** The last sign-in is the later of the audit log's (kept for its retention) and a live session's. */
 function toPerson(row: PersonRow): Person {
-  const times = [iso(row.auditedAt), iso(row.openedAt)].filter((t): t is string => t !== null);
+  const times = [row.auditedAt, row.openedAt].filter((t): t is string => t != null);
   return {
     id: row.id,
     email: row.email,

@@ -3,8 +3,12 @@ import type { ColumnType, Generated } from "kysely";
 import type { CampaignStatus } from "../../shared/admin/newsletter.ts";
 import type { Role } from "../../shared/admin/roles.ts";
 
-/** Written as an ISO-8601 string; PostgreSQL reads back a Date, SQLite the string. */
-export type Timestamp = ColumnType<Date | string, string, string>;
+/**
+ * An ISO-8601 string, written and read back as one on both engines
+ * (PostgreSQL's timestamps are turned into the same text as they are read:
+ * connection.ts).
+ */
+export type Timestamp = ColumnType<string, string, string>;
 
 interface Timestamps {
   created_at: Timestamp;

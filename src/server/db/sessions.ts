@@ -124,8 +124,8 @@ export async function listUserSessions(
     .execute();
   return rows.map((row) => ({
     id: row.id,
-    createdAt: new Date(row.created_at).toISOString(),
-    lastSeenAt: new Date(row.last_seen_at).toISOString(),
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
     ip: row.ip,
     userAgent: row.user_agent,
   }));

@@ -30,7 +30,7 @@ export async function readStoredFacts(db: Kysely<Database>): Promise<StoredFacts
     );
   }
   const facts = Object.fromEntries(SITE_FACT_KEYS.map((key) => [key, byKey.get(key)])) as SiteFacts;
-  const times = rows.map((row) => new Date(row.updated_at).toISOString()).sort();
+  const times = rows.map((row) => row.updated_at).sort();
   return {
     facts,
     version: Math.max(...rows.map((row) => row.version)),

@@ -22,12 +22,6 @@ import { type Database, nowIso } from "./schema.ts";
 import { containsText } from "./text-search.ts";
 import { inTransaction } from "./transaction.ts";
 
-/** A timestamp as read: PostgreSQL gives a Date, SQLite the ISO text. */
-type Stored = Date | string;
-
-const iso = (value: Stored) => new Date(value).toISOString();
-const isoOrNull = (value: Stored | null) => (value === null ? null : iso(value));
-
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
 
 /** Narrows a query on subscriptions to the filter: part of the address, and the status. */
@@ -51,10 +45,10 @@ const ROW_COLUMNS = [
 interface StoredRow {
   id: number;
   email: string;
-  subscribed_at: Stored;
+  subscribed_at: string;
   subscribed_via: string;
-  unsubscribed_at: Stored | null;
-  confirmed_at: Stored | null;
+  unsubscribed_at: string | null;
+  confirmed_at: string | null;
 }
 
 function toRow(row: StoredRow): SubscriberRow {
@@ -62,9 +56,9 @@ function toRow(row: StoredRow): SubscriberRow {
     id: row.id,
     email: row.email,
     status: statusOf(row),
-    subscribedAt: iso(row.subscribed_at),
+    subscribedAt: row.subscribed_at,
     subscribedVia: row.subscribed_via,
-    unsubscribedAt: isoOrNull(row.unsubscribed_at),
+    unsubscribedAt: row.unsubscribed_at,
   };
 }
 
@@ -100,9 +94,9 @@ export async function exportSubscribers(db: Kysely<Database>, filter: Subscriber
   return rows.map((row) => ({
     address: row.email,
     status: statusOf(row),
-    subscribed_at: iso(row.subscribed_at),
+    subscribed_at: row.subscribed_at,
     via: row.subscribed_via,
-    unsubscribed_at: isoOrNull(row.unsubscribed_at) ?? "",
+    unsubscribed_at: row.unsubscribed_at ?? "",
   }));
 }
 
@@ -118,7 +112,7 @@ export function monthKeys(now: Date, count = GROWTH_MONTHS): string[] {
  * An event's calendar month as "YYYY-MM" (UTC). SQLite keeps the ISO text
  * the app wrote; PostgreSQL a timestamptz, which to_char formats in UTC.
  */
-function monthOf(engine: Engine, column: Expression<Stored>) {
+function monthOf(engine: Engine, column: Expression<string>) {
   return engine === "postgres"
     ? sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM')`
     : sql<string>`substr(${column}, 1, 7)`;
@@ -204,7 +198,7 @@ export async function findSubscriber(
   return {
     ...toRow(row),
     unsubscribedVia: row.unsubscribed_via,
-    events: events.map((event) => ({ ...event, at: iso(event.at) })),
+    events: events.map((event) => ({ ...event, at: event.at })),
   };
 }
 

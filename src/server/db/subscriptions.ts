@@ -24,8 +24,6 @@ export interface StoredSubscription extends Subscription {
 export const CONFIRMED_VIA = CONSENT_VIA.confirmation;
 export const LAPSED_VIA = CONSENT_VIA.lapsed;
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 /** Adds a line to the consent history (subscription_events). */
 async function recordConsent(
   db: Kysely<Database>,
@@ -113,7 +111,7 @@ async function subscribeIn(
     .executeTakeFirst();
   if (row && !pending) await recordConsent(db, row.id, "subscribed", via, now);
   return row
-    ? { id: row.id, email: row.email, subscribedAt: iso(row.subscribed_at), unsubscribedAt: null }
+    ? { id: row.id, email: row.email, subscribedAt: row.subscribed_at, unsubscribedAt: null }
     : null;
 }
 
@@ -133,7 +131,7 @@ export async function findPendingSubscription(
     row && {
       id: row.id,
       email: row.email,
-      subscribedAt: iso(row.subscribed_at),
+      subscribedAt: row.subscribed_at,
       unsubscribedAt: null,
     }
   );
@@ -152,9 +150,9 @@ export async function findSubscription(
     row && {
       id: row.id,
       email: row.email,
-      subscribedAt: iso(row.subscribed_at),
-      unsubscribedAt: row.unsubscribed_at ? iso(row.unsubscribed_at) : null,
-      confirmedAt: row.confirmed_at ? iso(row.confirmed_at) : null,
+      subscribedAt: row.subscribed_at,
+      unsubscribedAt: row.unsubscribed_at ? row.unsubscribed_at : null,
+      confirmedAt: row.confirmed_at ? row.confirmed_at : null,
     }
   );
 }

@@ -23,7 +23,7 @@ import {
 export interface MailQueueOptions extends MailSettings {
   acknowledgeInquiries: boolean;
   publicOrigin: string;
-  unsubscribeSecret: string;
+  signingSecret: string;
 }
 
 export class MailQueue {
@@ -55,7 +55,7 @@ export class MailQueue {
     validHours: number,
   ): Promise<void> {
     const url = new URL(CONFIRM_SUBSCRIPTION_PATH, this.options.publicOrigin);
-    url.searchParams.set("token", signConfirmToken(this.options.unsubscribeSecret, subscription));
+    url.searchParams.set("token", signConfirmToken(this.options.signingSecret, subscription));
     await enqueueMail(
       trx,
       "subscription-confirmation",
@@ -76,6 +76,6 @@ export class MailQueue {
   }
 
   unsubscribeUrl(subscription: Subscription): string {
-    return unsubscribeUrl(this.options.publicOrigin, this.options.unsubscribeSecret, subscription);
+    return unsubscribeUrl(this.options.publicOrigin, this.options.signingSecret, subscription);
   }
 }

@@ -26,11 +26,11 @@ declare module "fastify" {
 export interface MailOptions {
   config: Config;
   database: DatabaseHandle;
-  unsubscribeSecret: string;
+  signingSecret: string;
 }
 
 export default fp(
-  async function mail(app: FastifyInstance, { config, database, unsubscribeSecret }: MailOptions) {
+  async function mail(app: FastifyInstance, { config, database, signingSecret }: MailOptions) {
     const mailer = config.SMTP_URL
       ? smtpMailer(config.SMTP_URL)
       : mailboxMailer(config.MAILBOX_DIR, app.log);
@@ -50,7 +50,7 @@ export default fp(
         db: database.db,
         from: config.MAIL_FROM,
         publicOrigin: config.PUBLIC_ORIGIN,
-        unsubscribeSecret,
+        signingSecret,
       }),
     });
 
@@ -61,7 +61,7 @@ export default fp(
         inquiryTo: config.INQUIRY_TO,
         acknowledgeInquiries: config.INQUIRY_ACK,
         publicOrigin: config.PUBLIC_ORIGIN,
-        unsubscribeSecret,
+        signingSecret,
       }),
     );
     app.decorate("withOutbox", <T>(work: (trx: OutboxTransaction) => Promise<T>) =>

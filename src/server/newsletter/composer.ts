@@ -18,7 +18,7 @@ export interface ComposerOptions {
   db: Kysely<Database>;
   from: string;
   publicOrigin: string;
-  unsubscribeSecret: string;
+  signingSecret: string;
 }
 
 /** RFC 2919: the list's name and a list identifier under the site's own domain. */
@@ -27,7 +27,7 @@ export function listId(publicOrigin: string): string {
 }
 
 export function newsletterComposer(options: ComposerOptions): ComposeNewsletter {
-  const { db, from, publicOrigin, unsubscribeSecret } = options;
+  const { db, from, publicOrigin, signingSecret } = options;
   // A campaign's issue never changes once its send was asked for.
   const issues = new Map<number, Promise<FrozenCampaign | undefined>>();
   const issueOf = (campaignId: number) => {
@@ -52,7 +52,7 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
     if (!subscription || subscription.unsubscribedAt) {
       return { drop: "address unsubscribed before its turn" };
     }
-    const link = unsubscribeUrl(publicOrigin, unsubscribeSecret, subscription);
+    const link = unsubscribeUrl(publicOrigin, signingSecret, subscription);
     const { html, text } = personalise(issue, link);
     return {
       send: {

@@ -3,14 +3,11 @@
  * secret, and bound to the subscription's start time, so a link from an
  * earlier subscription stops working once the address subscribes again.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Kysely } from "kysely";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { UNSUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { LARGEST_ROW_ID } from "../../shared/row-id.ts";
-import { type Database, nowIso } from "../db/schema.ts";
+import { UNSUBSCRIBE_TOKEN_PATTERN } from "../../shared/schemas.ts";
 import type { Subscription } from "../db/subscriptions.ts";
-
-const SECRET_KEY = "unsubscribe_secret";
 
 function signature(
   secret: string,
@@ -34,7 +31,7 @@ export function signUnsubscribeToken(secret: string, subscription: Subscription)
 
 /** The subscription id a token names, or null when the token is malformed or no id can be that large. */
 export function tokenSubscriptionId(token: string): number | null {
-  const match = /^(\d{1,15})\.[A-Za-z0-9_-]{43}$/.exec(token);
+  const match = UNSUBSCRIBE_TOKEN_PATTERN.exec(token);
   const id = match ? Number(match[1]) : null;
   return id !== null && id <= LARGEST_ROW_ID ? id : null;
 }
@@ -43,32 +40,4 @@ export function tokenMatches(secret: string, token: string, subscription: Subscr
   const expected = Buffer.from(signUnsubscribeToken(secret, subscription));
   const given = Buffer.from(token);
   return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-/**
- * The signing secret: UNSUBSCRIBE_SECRET when set, otherwise one generated on
- * the first start and kept in the database, shared by every instance.
- */
-export async function unsubscribeSecret(
-  db: Kysely<Database>,
-  configured: string | undefined,
-): Promise<string> {
-  if (configured) return configured;
-  const now = nowIso();
-  await db
-    .insertInto("site_meta")
-    .values({
-      key: SECRET_KEY,
-      value: randomBytes(32).toString("base64url"),
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((c) => c.column("key").doNothing())
-    .execute();
-  const row = await db
-    .selectFrom("site_meta")
-    .select("value")
-    .where("key", "=", SECRET_KEY)
-    .executeTakeFirstOrThrow();
-  return row.value;
 }
