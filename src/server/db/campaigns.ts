@@ -59,7 +59,7 @@ function toRecord(row: RecordColumns): CampaignRecord {
     recipients: row.recipients,
     rate: row.rate,
     author: row.author,
-    updatedAt: row.updated_at ?? "",
+    updatedAt: row.updated_at,
   };
 }
 
