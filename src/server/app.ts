@@ -57,6 +57,8 @@ export interface AppOptions {
   renderer: PageRenderer | null;
   /** The HTTP server to serve on (`npm run dev` puts Vite's middleware in front). */
   serverFactory?: FastifyServerFactory<Server>;
+  /** The clock the forms' minimum time-to-submit is measured with (epoch ms); tests pass their own. */
+  now?: () => number;
 }
 
 export async function buildApp({
@@ -66,6 +68,7 @@ export async function buildApp({
   loggerInstance,
   renderer,
   serverFactory,
+  now,
 }: AppOptions) {
   const app = Fastify({
     ...(serverFactory ? { serverFactory } : {}),
@@ -93,7 +96,7 @@ export async function buildApp({
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
   await app.register(compress, { encodings: ["br", "gzip"] });
   await app.register(xsrf, { origin: config.PUBLIC_ORIGIN, secret });
-  await app.register(botDefence, { config, database });
+  await app.register(botDefence, { config, database, ...(now ? { now } : {}) });
   await app.register(rateLimit, {
     publicWritesPerMinute: config.RATE_LIMIT_PER_MINUTE,
     consoleWritesPerMinute: config.RATE_LIMIT_CONSOLE_PER_MINUTE,

@@ -53,12 +53,14 @@ export interface StartOptions {
   withPages?: boolean;
   /** Renders the pages; by default stubRenderer(). */
   renderer?: PageRenderer;
+  /** The server's clock for the forms' minimum time-to-submit; by default the real one. */
+  now?: () => number;
 }
 
 export async function startApp(
   engine: EngineCase,
   env: Record<string, string> = {},
-  { withPages = true, renderer: given }: StartOptions = {},
+  { withPages = true, renderer: given, now }: StartOptions = {},
 ): Promise<TestApp> {
   const testDb: TestDatabase = await engine.create();
   const config = loadConfig({
@@ -92,6 +94,7 @@ export async function startApp(
     database,
     renderer: withPages ? (given ?? renderer) : null,
     logger: { level: "info", stream },
+    ...(now ? { now } : {}),
   });
   await app.ready();
   return {

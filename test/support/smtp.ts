@@ -1,4 +1,5 @@
 /** A real SMTP server (the smtp-server package) that records what it accepts. */
+import { EventEmitter } from "node:events";
 import type { AddressInfo } from "node:net";
 import PostalMime, { type Email } from "postal-mime";
 import { SMTPServer } from "smtp-server";
@@ -23,25 +24,40 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** Polls `select` until it yields at least `count` messages. */
-async function collect(
+/**
+ * Resolves once `select` yields at least `count` messages, checked at each
+ * message the server accepts; fails after `timeoutMs` with what it has.
+ */
+function collect(
+  arrivals: EventEmitter,
   select: () => ReceivedMail[],
   count: number,
   what: string,
   timeoutMs = 15_000,
 ): Promise<ReceivedMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = select();
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline)
-      throw new Error(`expected ${count} ${what}, received ${mails.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const mails = select();
+      if (mails.length < count) return;
+      stop();
+      resolve(mails);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`expected ${count} ${what}, received ${select().length}`));
+    }, timeoutMs);
+    const stop = () => {
+      clearTimeout(timer);
+      arrivals.off("mail", check);
+    };
+    arrivals.on("mail", check);
+    check();
+  });
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
+  const arrivals = new EventEmitter();
   let refusals = 0;
   const server = new SMTPServer({
     authOptional: true,
@@ -66,6 +82,7 @@ export async function startSmtp(): Promise<TestSmtp> {
           parsed: await PostalMime.parse(raw),
           recipients: session.envelope.rcptTo.map((r) => r.address),
         });
+        arrivals.emit("mail");
         callback();
       });
     },
@@ -84,9 +101,10 @@ export async function startSmtp(): Promise<TestSmtp> {
     refuseNext(count) {
       refusals = count;
     },
-    waitFor: (count, timeoutMs) => collect(() => received, count, "messages", timeoutMs),
+    waitFor: (count, timeoutMs) => collect(arrivals, () => received, count, "messages", timeoutMs),
     waitForMailTo: (address, count = 1) =>
       collect(
+        arrivals,
         () => received.filter((mail) => mail.recipients.includes(address)),
         count,
         `messages to ${address}`,
