@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CHROMIUM_LAUNCH } from "../e2e/support/chromium.ts";
-import { openDatabase } from "../src/server/db/connection.ts";
-import { migrateToLatest } from "../src/server/db/migrations.ts";
-import { renderIssue } from "../src/server/newsletter/render.ts";
+import { renderIssue } from "../src/server/features/newsletter/render.ts";
+import { openDatabase } from "../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
 import {
   caseStudyPath,
   INSIGHT_PATH,

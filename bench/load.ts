@@ -21,7 +21,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/server/db/connection.ts";
+import { openDatabase } from "../src/server/platform/db/connection.ts";
 import { acknowledgedButLost, type Losses } from "./support/acknowledged.ts";
 import { percentile } from "./support/latency-sampler.ts";
 import { type LoadRecord, runLoad, SLOW_MS } from "./support/load-generator.ts";

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
 import { INQUIRY_PATHS } from "../src/shared/admin/inquiries.ts";
 import { API_PATHS } from "../src/shared/api-paths.ts";
-import type { Inquiry } from "../src/shared/inquiry.ts";
+import type { Inquiry } from "../src/shared/schemas.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";

@@ -6,8 +6,8 @@
  * 1280 and 375 px. With `npm run screenshots:console` it also writes the screenshots.
  */
 import { mkdirSync } from "node:fs";
-import { openDatabase } from "../src/server/db/connection.ts";
-import { ensureUser } from "../src/server/db/users.ts";
+import { ensureUser } from "../src/server/platform/console/users.ts";
+import { openDatabase } from "../src/server/platform/db/connection.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { CONSOLE_PASSWORD, consoleAccount, signInToConsole } from "./support/console.ts";
 import { findInMail } from "./support/mailbox.ts";

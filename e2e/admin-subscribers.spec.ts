@@ -5,7 +5,7 @@
  * 375 px. With `npm run screenshots:console` it also writes the area's screenshots.
  */
 import { mkdirSync } from "node:fs";
-import { openDatabase } from "../src/server/db/connection.ts";
+import { openDatabase } from "../src/server/platform/db/connection.ts";
 import { ERASURE_TEXTS } from "../src/shared/admin/erasure.ts";
 import { SUBSCRIBER_TEXTS } from "../src/shared/admin/subscribers.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";

@@ -1,4 +1,4 @@
-import { TOKEN_PATTERN } from "../src/server/security/xsrf.ts";
+import { TOKEN_PATTERN } from "../src/server/platform/security/xsrf.ts";
 import { ACCENT_COLOR, COPYRIGHT_YEAR, DIALOG } from "../src/shared/constants.ts";
 import { FIELD_REASONS } from "../src/shared/field-rules.ts";
 import { SITE } from "../src/shared/site.ts";

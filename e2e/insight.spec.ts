@@ -7,8 +7,8 @@
  * archive is kept in memory until a change comes through app.content.edit,
  * which a row written into the shared test server's database does not make.
  */
-import { openDatabase } from "../src/server/db/connection.ts";
-import { migrateToLatest } from "../src/server/db/migrations.ts";
+import { openDatabase } from "../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
 import { SITE } from "../src/shared/site.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { newDatabaseFile, type OwnServer, startOwnServer } from "./support/own-server.ts";

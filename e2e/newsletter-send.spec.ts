@@ -6,9 +6,9 @@
  * at /insight/<slug>. On a server of its own, so no other test's subscribers,
  * mailbox or archive are touched.
  */
-import { hashPassword } from "../src/server/auth/passwords.ts";
-import { openDatabase } from "../src/server/db/connection.ts";
-import { ensureUser, setPasswordHash } from "../src/server/db/users.ts";
+import { hashPassword } from "../src/server/features/people/passwords.ts";
+import { ensureUser, setPasswordHash } from "../src/server/platform/console/users.ts";
+import { openDatabase } from "../src/server/platform/db/connection.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { addSubscribers } from "../test/support/newsletter.ts";
 import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";

@@ -9,7 +9,7 @@
 import { createServer } from "node:http";
 import type { ServerBuild } from "react-router";
 import { createServer as createViteServer } from "vite";
-import { pageRendererFor } from "../src/server/pages/renderer.ts";
+import { pageRendererFor } from "../src/server/features/pages/renderer.ts";
 import { startOrExit, startSite } from "../src/server/start.ts";
 
 startOrExit(async () => {

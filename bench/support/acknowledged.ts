@@ -4,7 +4,7 @@
  * every inquiry answered 200 must be stored under the id it was given, with
  * the marker its comments carried. Returns what is missing.
  */
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import type { LoadRecord } from "./load-generator.ts";
 
 /** Well under SQLite's and PostgreSQL's limits on bound parameters. */

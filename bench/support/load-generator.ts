@@ -12,7 +12,7 @@
  * the connection waits briefly and goes on with a new socket.
  */
 import http from "node:http";
-import type { Inquiry } from "../../src/shared/inquiry.ts";
+import type { Inquiry } from "../../src/shared/schemas.ts";
 import { VALID_INQUIRY } from "../../test/support/fixtures.ts";
 
 /** The five main pages and the content calls of the public API. */

@@ -2,9 +2,9 @@
  * Console accounts for browser tests, made in the test server's own database
  * (as an accepted invitation leaves them), and signing in through the page.
  */
-import { hashPassword } from "../../src/server/auth/passwords.ts";
-import { openDatabase } from "../../src/server/db/connection.ts";
-import { ensureUser, setPasswordHash } from "../../src/server/db/users.ts";
+import { hashPassword } from "../../src/server/features/people/passwords.ts";
+import { ensureUser, setPasswordHash } from "../../src/server/platform/console/users.ts";
+import { openDatabase } from "../../src/server/platform/db/connection.ts";
 import type { Role } from "../../src/shared/admin/roles.ts";
 import { expect, type Page } from "./test.ts";
 

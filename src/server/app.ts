@@ -1,7 +1,8 @@
 /**
- * Builds the one Fastify server: security first, then mail, the public API
- * (/api/v1), the health probes, and the built site. Each concern is its own plugin;
- * every route's schema is a Zod schema, and its types come from it.
+ * Builds the one Fastify server: the platform first (security, the outbox,
+ * the console's gate), then each feature with its routes, the health probes,
+ * and the built site. Each is its own plugin; every route's schema is a Zod
+ * schema, and its types come from it.
  */
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
@@ -16,34 +17,32 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import admin from "./admin/plugin.ts";
-import confirmSubscription from "./api/confirm-subscription.ts";
-import apiContract from "./api/contract.ts";
-import api from "./api/routes.ts";
-import { oneClickUnsubscribe, unsubscribeApi } from "./api/unsubscribe.ts";
-import type { Config } from "./config.ts";
-import content from "./content/plugin.ts";
-import type { DatabaseHandle } from "./db/connection.ts";
-import textBodies from "./http/text-bodies.ts";
-import mail from "./mail/plugin.ts";
-import newsletter from "./newsletter/plugin.ts";
-import gracefulClose from "./ops/graceful-close.ts";
-import health from "./ops/health.ts";
-import { privateLoggerSettings } from "./ops/logger.ts";
-import overload from "./ops/overload.ts";
-import { serverTimeouts } from "./ops/timeouts.ts";
-import crawlers from "./pages/crawlers.ts";
-import pages from "./pages/plugin.ts";
-import type { PageRenderer } from "./pages/renderer.ts";
-import botDefence from "./security/bot-defence.ts";
-import errors from "./security/errors.ts";
-import headers from "./security/headers.ts";
-import rateLimit from "./security/rate-limit.ts";
-import { signingSecret } from "./security/signing-secret.ts";
-import { proxyTrust } from "./security/trust-proxy.ts";
-import xsrf from "./security/xsrf.ts";
-import canonicalPaths from "./static/canonical-paths.ts";
-import site from "./static/site.ts";
+import content from "./features/content/index.ts";
+import inquiries from "./features/inquiries/index.ts";
+import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
+import publicSite, { type PageRenderer } from "./features/pages/index.ts";
+import people from "./features/people/index.ts";
+import subscriptions from "./features/subscriptions/index.ts";
+import type { Config } from "./platform/config.ts";
+import consoleService from "./platform/console/plugin.ts";
+import type { DatabaseHandle } from "./platform/db/connection.ts";
+import apiContract from "./platform/http/api-contract.ts";
+import textBodies from "./platform/http/text-bodies.ts";
+import gracefulClose from "./platform/ops/graceful-close.ts";
+import health from "./platform/ops/health.ts";
+import { privateLoggerSettings } from "./platform/ops/logger.ts";
+import overload from "./platform/ops/overload.ts";
+import { serverTimeouts } from "./platform/ops/timeouts.ts";
+import outbox from "./platform/outbox/plugin.ts";
+import botDefence from "./platform/security/bot-defence.ts";
+import errors from "./platform/security/errors.ts";
+import headers from "./platform/security/headers.ts";
+import rateLimit from "./platform/security/rate-limit.ts";
+import { signingSecret } from "./platform/security/signing-secret.ts";
+import { proxyTrust } from "./platform/security/trust-proxy.ts";
+import xsrf from "./platform/security/xsrf.ts";
+import canonicalPaths from "./platform/static/canonical-paths.ts";
+import site from "./platform/static/site.ts";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -51,7 +50,7 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions["logger"];
-  /** The server's logger (ops/logger.ts), made before the app; takes the place of `logger`. */
+  /** The server's logger (platform/ops/logger.ts), made before the app; takes the place of `logger`. */
   loggerInstance?: FastifyBaseLogger;
   /** Renders the pages (from the server build); null serves the API only. */
   renderer: PageRenderer | null;
@@ -78,7 +77,7 @@ export async function buildApp({
     trustProxy: proxyTrust(config.TRUST_PROXY),
     ...serverTimeouts(config),
     // A request arriving on an open connection while the server closes is
-    // served (ops/graceful-close.ts), not refused with 503.
+    // served (platform/ops/graceful-close.ts), not refused with 503.
     return503OnClosing: false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
@@ -105,20 +104,26 @@ export async function buildApp({
   });
   await app.register(canonicalPaths);
   await app.register(apiContract);
-  await app.register(mail, { config, database, signingSecret: secret });
-  await app.register(content, { database, databaseUrl: config.DATABASE_URL });
-  await app.register(newsletter, { config, database });
-  await app.register(pages, {
-    renderer,
-    origin: config.PUBLIC_ORIGIN,
-    secret,
+  await app.register(outbox, {
+    config,
+    database,
+    composeNewsletter: newsletterComposer({
+      db: database.db,
+      from: config.MAIL_FROM,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      signingSecret: secret,
+    }),
   });
-  await app.register(crawlers, { origin: config.PUBLIC_ORIGIN });
-  await app.register(api);
-  await app.register(unsubscribeApi, { database, secret });
-  await app.register(oneClickUnsubscribe, { database, secret });
-  await app.register(confirmSubscription, { config, database, secret });
-  await app.register(admin, { config, database });
+  await app.register(consoleService, { config, database });
+  // The features; each names the plugins it needs (fastify-plugin's
+  // dependencies), and the start fails when one is missing.
+  const area = { config, database };
+  await app.register(content, area);
+  await app.register(inquiries, area);
+  await app.register(subscriptions, { ...area, secret });
+  await app.register(newsletter, area);
+  await app.register(people, { ...area, secret });
+  await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });
   return app;

@@ -8,12 +8,12 @@
  */
 import closeWithGrace from "close-with-grace";
 import { type App, type AppOptions, buildApp } from "./app.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { openDatabase } from "./db/connection.ts";
-import { migrateToLatest } from "./db/migrations.ts";
-import { seedOnce } from "./db/seed.ts";
-import { createLogger, DROPPED_LINES_MESSAGE } from "./ops/logger.ts";
-import type { PageRenderer } from "./pages/renderer.ts";
+import { seedOnce } from "./features/content/index.ts";
+import type { PageRenderer } from "./features/pages/index.ts";
+import { type Config, ConfigError, loadConfig } from "./platform/config.ts";
+import { openDatabase } from "./platform/db/connection.ts";
+import { migrateToLatest } from "./platform/db/migrations.ts";
+import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
 
 /** How long the last lines may take to leave at exit; a stalled reader does not get longer. */
 const LOG_FLUSH_LIMIT_MS = 500;

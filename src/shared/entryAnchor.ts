@@ -4,7 +4,7 @@
  * industries is #industries-finance. The mega-menu links to these, and the
  * pages give each entry its anchor as an id.
  */
-import type { ContentCategory } from "./content.ts";
+import type { ContentCategory } from "./content-categories.ts";
 
 export function entryAnchor(category: ContentCategory, name: string): string {
   return `${category}-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;

@@ -4,10 +4,8 @@
  * (field-rules.ts), without loading a validation library; schemas.ts builds
  * the server's validation from the same rules.
  */
-import type { z } from "zod";
 import { CAPABILITIES, type Capability } from "./capabilities.ts";
 import { checkFields, type FieldReasons, type FieldRule } from "./field-rules.ts";
-import type { inquirySchema } from "./schemas.ts";
 
 export type { FieldRule } from "./field-rules.ts";
 
@@ -42,9 +40,6 @@ export const INQUIRY_FIELDS = {
 } as const satisfies Record<string, FieldRule>;
 
 export type InquiryField = keyof typeof INQUIRY_FIELDS;
-
-/** The inquiry as the server accepts it (optional fields default to ""). */
-export type Inquiry = z.infer<typeof inquirySchema>;
 
 /** The inquiry as a form holds it: every field as the visitor typed it. */
 export type InquiryValues = Record<InquiryField, string>;

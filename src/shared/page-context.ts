@@ -3,7 +3,8 @@
  * (React Router's load context): the content, read from the database, the
  * site's public origin for canonical addresses, and the forms' service.
  */
-import type { ContentCategory, ContentItem, DatedCaseStudy, TeamMember } from "./content.ts";
+import type { ContentItem, DatedCaseStudy, TeamMember } from "./content.ts";
+import type { ContentCategory } from "./content-categories.ts";
 import type { FieldReasons } from "./field-rules.ts";
 import type { SiteHighlights } from "./highlights.ts";
 import type { InquiryValues } from "./inquiry.ts";

@@ -7,7 +7,7 @@
  * before sending: the form and the server cannot disagree, even in wording.
  */
 import { z } from "zod";
-import { CONTENT_CATEGORIES } from "./content.ts";
+import { CONTENT_CATEGORIES } from "./content-categories.ts";
 import { characterReason, checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
 import { INQUIRY_FIELDS, INQUIRY_TYPES } from "./inquiry.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "./subscription.ts";
@@ -61,6 +61,9 @@ export const inquirySchema = z.strictObject(
   },
   { error: "must be a JSON object" },
 );
+
+/** The inquiry as the server accepts it (optional fields default to ""). */
+export type Inquiry = z.infer<typeof inquirySchema>;
 
 export const subscribeQuerySchema = z.object({ emailId: checkedText(SUBSCRIBE_EMAIL_RULE) });
 

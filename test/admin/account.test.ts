@@ -7,7 +7,7 @@
  */
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../../src/server/auth/tokens.ts";
+import { hashToken } from "../../src/server/platform/console/tokens.ts";
 import {
   ACCOUNT_PATHS,
   ACCOUNT_TEXTS,

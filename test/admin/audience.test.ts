@@ -8,11 +8,14 @@ import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
-import { claimCampaignToQueue, queueBatch } from "../../src/server/db/campaign-sends.ts";
-import { activeSubscribers } from "../../src/server/db/exports.ts";
-import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
-import { eraseSubscriber } from "../../src/server/db/subscriber-admin.ts";
-import { LAPSED_VIA } from "../../src/server/db/subscriptions.ts";
+import {
+  claimCampaignToQueue,
+  queueBatch,
+} from "../../src/server/features/newsletter/campaign-sends.ts";
+import { activeSubscribers } from "../../src/server/features/subscriptions/exports.ts";
+import { LAPSED_VIA } from "../../src/server/features/subscriptions/queries.ts";
+import { eraseSubscriber } from "../../src/server/features/subscriptions/subscribers.ts";
+import { inOutboxTransaction } from "../../src/server/platform/outbox/queue.ts";
 import {
   SUBSCRIBER_ROUTES,
   type SubscriberList,

@@ -6,9 +6,9 @@
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertInquiry } from "../../src/server/db/inquiries.ts";
-import type { Database } from "../../src/server/db/schema.ts";
-import { subscribe } from "../../src/server/db/subscriptions.ts";
+import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
+import { subscribe } from "../../src/server/features/subscriptions/queries.ts";
+import type { Database } from "../../src/server/platform/db/schema.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { CONTENT_API } from "../../src/shared/admin/content.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";

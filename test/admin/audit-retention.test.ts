@@ -1,10 +1,10 @@
 /**
  * The audit log keeps an entry AUDIT_RETENTION_DAYS, then
- * removes it, at start and daily (src/server/admin/audit.ts).
+ * removes it, at start and daily (src/server/platform/audit/plugin.ts).
  */
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import audit from "../../src/server/admin/audit.ts";
+import audit from "../../src/server/platform/audit/plugin.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 

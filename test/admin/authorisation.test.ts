@@ -6,8 +6,8 @@
  */
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import consoleAuth from "../../src/server/auth/plugin.ts";
-import xsrf, { XSRF_REJECTED_MESSAGE } from "../../src/server/security/xsrf.ts";
+import consoleAuth from "../../src/server/platform/console/gate.ts";
+import xsrf, { XSRF_REJECTED_MESSAGE } from "../../src/server/platform/security/xsrf.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { ROLES, type Role } from "../../src/shared/admin/roles.ts";
 import { LARGEST_ROW_ID } from "../../src/shared/row-id.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ASSET_CACHE_CONTROL } from "../../src/server/static/site.ts";
+import { ASSET_CACHE_CONTROL } from "../../src/server/platform/static/site.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES, type EngineCase } from "../support/engines.ts";
 

@@ -9,7 +9,7 @@
  * kept, and a line break refused where one line is the rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertInquiry } from "../../src/server/db/inquiries.ts";
+import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
 import { CONTENT_PATHS, type Entry } from "../../src/shared/admin/content.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { type CampaignDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";

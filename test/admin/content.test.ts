@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ASPECT_RATIO, MAX_UPSCALE } from "../../src/server/media/images.ts";
+import { MAX_ASPECT_RATIO, MAX_UPSCALE } from "../../src/server/platform/media/images.ts";
 import {
   CONTENT_API,
   CONTENT_TEXTS,

@@ -6,7 +6,7 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
-import { insertInquiry } from "../../src/server/db/inquiries.ts";
+import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { ERASURE_TEXTS } from "../../src/shared/admin/erasure.ts";
 import {
@@ -19,7 +19,7 @@ import {
   inquiryPath,
   replyLink,
 } from "../../src/shared/admin/inquiries.ts";
-import type { Inquiry } from "../../src/shared/inquiry.ts";
+import type { Inquiry } from "../../src/shared/schemas.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";

@@ -5,8 +5,8 @@
  * link read from an old mail or a shared screen opens nothing afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueUserToken } from "../../src/server/db/user-tokens.ts";
-import { ensureUser } from "../../src/server/db/users.ts";
+import { issueUserToken } from "../../src/server/features/people/user-tokens.ts";
+import { ensureUser } from "../../src/server/platform/console/users.ts";
 import { ACCOUNT_PATHS } from "../../src/shared/admin/account.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";

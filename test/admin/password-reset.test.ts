@@ -8,8 +8,8 @@
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import type { Database } from "../../src/server/db/schema.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import type { Database } from "../../src/server/platform/db/schema.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, createAccount } from "../support/console.ts";

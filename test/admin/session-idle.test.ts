@@ -5,9 +5,9 @@
  * is passed in, so a minute of activity takes no time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import { createSession, findSession } from "../../src/server/db/sessions.ts";
-import { ensureUser } from "../../src/server/db/users.ts";
+import { createSession, findSession } from "../../src/server/platform/console/sessions.ts";
+import { ensureUser } from "../../src/server/platform/console/users.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 
 const MINUTE = 60_000;

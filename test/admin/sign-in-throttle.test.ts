@@ -3,14 +3,14 @@
  * an hour are over in no time, and every step is seen at its exact moment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
 import {
   admitAttempt,
   clearAccount,
   recordSuccess,
   type ThrottleKey,
   takeBackAttempt,
-} from "../../src/server/db/sign-in-throttle.ts";
+} from "../../src/server/features/people/sign-in-throttle.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 
 const policy = { freeFailures: 3, lockMs: 60_000 };

@@ -9,11 +9,15 @@
 
 import { generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../../src/server/auth/tokens.ts";
-import { lockLengthMs } from "../../src/server/db/sign-in-throttle.ts";
-import { enableSecondFactor, pendingSecret, storePendingSecret } from "../../src/server/db/totp.ts";
-import { issueUserToken } from "../../src/server/db/user-tokens.ts";
-import { ensureUser } from "../../src/server/db/users.ts";
+import { lockLengthMs } from "../../src/server/features/people/sign-in-throttle.ts";
+import {
+  enableSecondFactor,
+  pendingSecret,
+  storePendingSecret,
+} from "../../src/server/features/people/totp.ts";
+import { issueUserToken } from "../../src/server/features/people/user-tokens.ts";
+import { hashToken } from "../../src/server/platform/console/tokens.ts";
+import { ensureUser } from "../../src/server/platform/console/users.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import {

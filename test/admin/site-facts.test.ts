@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import { CONTENT_TEXTS } from "../../src/shared/admin/content.ts";
 import {
   SITE_FACTS_PATHS,

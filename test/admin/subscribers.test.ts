@@ -7,12 +7,16 @@ import { parse } from "csv-parse/sync";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
-import type { Database, SubscriptionEventsTable } from "../../src/server/db/schema.ts";
-import { erasureHash, isErased, monthKeys } from "../../src/server/db/subscriber-admin.ts";
-import { subscribe, unsubscribe } from "../../src/server/db/subscriptions.ts";
-import { formService } from "../../src/server/forms/service.ts";
-import { signingSecret } from "../../src/server/security/signing-secret.ts";
-import { signUnsubscribeToken } from "../../src/server/security/unsubscribe-token.ts";
+import { formService } from "../../src/server/features/pages/form-service.ts";
+import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
+import {
+  erasureHash,
+  isErased,
+  monthKeys,
+} from "../../src/server/features/subscriptions/subscribers.ts";
+import { signUnsubscribeToken } from "../../src/server/features/subscriptions/unsubscribe-token.ts";
+import type { Database, SubscriptionEventsTable } from "../../src/server/platform/db/schema.ts";
+import { signingSecret } from "../../src/server/platform/security/signing-secret.ts";
 import { AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { ERASURE_TEXTS } from "../../src/shared/admin/erasure.ts";
 import {

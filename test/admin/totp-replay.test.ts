@@ -6,10 +6,10 @@
  */
 import { generate, generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifySecondFactor } from "../../src/server/auth/second-factor.ts";
-import { hashToken } from "../../src/server/auth/tokens.ts";
-import { enableSecondFactor, storePendingSecret } from "../../src/server/db/totp.ts";
-import { type ConsoleUser, findUserById } from "../../src/server/db/users.ts";
+import { verifySecondFactor } from "../../src/server/features/people/second-factor.ts";
+import { enableSecondFactor, storePendingSecret } from "../../src/server/features/people/totp.ts";
+import { hashToken } from "../../src/server/platform/console/tokens.ts";
+import { type ConsoleUser, findUserById } from "../../src/server/platform/console/users.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, createAccount, TEST_PASSWORD } from "../support/console.ts";

@@ -7,10 +7,10 @@
  */
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUBSCRIBED_MESSAGE } from "../../src/server/api/routes.ts";
-import { countTrip } from "../../src/server/db/bot-trips.ts";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
-import { tokenSigner } from "../../src/server/security/xsrf.ts";
+import { SUBSCRIBED_MESSAGE } from "../../src/server/features/pages/api.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { countTrip } from "../../src/server/platform/security/bot-trips.ts";
+import { tokenSigner } from "../../src/server/platform/security/xsrf.ts";
 import { DEFENCE_PATHS, DEFENCE_WINDOW_DAYS } from "../../src/shared/admin/defences.ts";
 import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../src/shared/bot-defence.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";

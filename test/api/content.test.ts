@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTENT_CATEGORIES } from "../../src/shared/content.ts";
+import { CONTENT_CATEGORIES } from "../../src/shared/content-categories.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 

@@ -5,7 +5,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
-import apiContract from "../../src/server/api/contract.ts";
+import apiContract from "../../src/server/platform/http/api-contract.ts";
 import { messageSchema } from "../../src/shared/schemas.ts";
 
 async function appWithContract() {

@@ -9,23 +9,23 @@
  */
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { buildApp } from "../../src/server/app.ts";
+import { SUBSCRIBED_MESSAGE } from "../../src/server/features/pages/api.ts";
+import { formService } from "../../src/server/features/pages/form-service.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import {
   EXPIRED_CONFIRM_LINK_MESSAGE,
   INVALID_CONFIRM_LINK_MESSAGE,
-} from "../../src/server/api/confirm-subscription.ts";
-import { SUBSCRIBED_MESSAGE } from "../../src/server/api/routes.ts";
-import { maskEmail } from "../../src/server/api/unsubscribe.ts";
-import { buildApp } from "../../src/server/app.ts";
+} from "../../src/server/features/subscriptions/confirm-routes.ts";
+import { signConfirmToken } from "../../src/server/features/subscriptions/confirm-token.ts";
 import {
   CONFIRMED_VIA,
   LAPSED_VIA,
   purgeUnconfirmed,
   unsubscribe,
-} from "../../src/server/db/subscriptions.ts";
-import { formService } from "../../src/server/forms/service.ts";
-import { confirmationLapsedBefore } from "../../src/server/forms/writes.ts";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
-import { signConfirmToken } from "../../src/server/security/confirm-token.ts";
+} from "../../src/server/features/subscriptions/queries.ts";
+import { maskEmail } from "../../src/server/features/subscriptions/unsubscribe-routes.ts";
+import { confirmationLapsedBefore } from "../../src/server/features/subscriptions/writes.ts";
 import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INTERNAL_ERROR_MESSAGE } from "../../src/server/security/errors.ts";
+import { INTERNAL_ERROR_MESSAGE } from "../../src/server/platform/security/errors.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 

@@ -9,8 +9,8 @@
  * invalid link like any other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVALID_LINK_MESSAGE } from "../../src/server/api/unsubscribe.ts";
-import { formService } from "../../src/server/forms/service.ts";
+import { formService } from "../../src/server/features/pages/form-service.ts";
+import { INVALID_LINK_MESSAGE } from "../../src/server/features/subscriptions/unsubscribe-routes.ts";
 import { characterReason, checkField, FIELD_REASONS } from "../../src/shared/field-rules.ts";
 import {
   checkInquiry,

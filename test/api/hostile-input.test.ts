@@ -16,7 +16,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import { API_ROOT } from "../../src/shared/api-paths.ts";
 import { countRows, openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";

@@ -5,7 +5,7 @@
  * what the write limit counts, so a believed forgery is a fresh limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STRICT_TRANSPORT_SECURITY } from "../../src/server/security/headers.ts";
+import { STRICT_TRANSPORT_SECURITY } from "../../src/server/platform/security/headers.ts";
 import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 

@@ -1,8 +1,11 @@
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RATE_LIMITED_MESSAGE } from "../../src/server/security/rate-limit.ts";
-import { REDIS_BACK_MESSAGE, REDIS_DOWN_MESSAGE } from "../../src/server/security/redis-client.ts";
+import { RATE_LIMITED_MESSAGE } from "../../src/server/platform/security/rate-limit.ts";
+import {
+  REDIS_BACK_MESSAGE,
+  REDIS_DOWN_MESSAGE,
+} from "../../src/server/platform/security/redis-client.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";

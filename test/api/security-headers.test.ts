@@ -5,10 +5,13 @@
  * only on answers sent over HTTPS.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_PATH } from "../../src/server/admin/console-files.ts";
-import { hashInlineScripts, hashInlineStyles } from "../../src/server/pages/inline-scripts.ts";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
-import { STRICT_TRANSPORT_SECURITY } from "../../src/server/security/headers.ts";
+import {
+  hashInlineScripts,
+  hashInlineStyles,
+} from "../../src/server/features/pages/inline-scripts.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { CONSOLE_PATH } from "../../src/server/platform/console/console-files.ts";
+import { STRICT_TRANSPORT_SECURITY } from "../../src/server/platform/security/headers.ts";
 import { CAPTCHA_SERVICES, type CaptchaProvider } from "../../src/shared/captcha.ts";
 import { caseStudyPath, PAGE_PATHS } from "../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../support/app.ts";

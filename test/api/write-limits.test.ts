@@ -9,12 +9,12 @@
  */
 import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "../../src/server/db/sessions.ts";
-import type { PageRenderer } from "../../src/server/pages/renderer.ts";
+import type { PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { createSession } from "../../src/server/platform/console/sessions.ts";
 import limits, {
   RATE_LIMITED_MESSAGE,
   type WriteRoute,
-} from "../../src/server/security/rate-limit.ts";
+} from "../../src/server/platform/security/rate-limit.ts";
 import { API_PATHS, serverPath } from "../../src/shared/api-paths.ts";
 import { ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../src/shared/routes.ts";
 import { openSession, type Session, startApp, stubRenderer, type TestApp } from "../support/app.ts";

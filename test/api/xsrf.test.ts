@@ -3,7 +3,7 @@ import {
   CROSS_SITE_REJECTED_MESSAGE,
   TOKEN_PATTERN,
   XSRF_REJECTED_MESSAGE,
-} from "../../src/server/security/xsrf.ts";
+} from "../../src/server/platform/security/xsrf.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/server/db/connection.ts";
-import { sqliteDriver } from "../../src/server/db/sqlite-driver.ts";
+import { openDatabase } from "../../src/server/platform/db/connection.ts";
+import { sqliteDriver } from "../../src/server/platform/db/sqlite-driver.ts";
 
 describe("a SQLite transaction", () => {
   const file = join(mkdtempSync(join(tmpdir(), "sqlite-transactions-")), "site.db");

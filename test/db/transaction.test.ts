@@ -5,8 +5,8 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import { afterCommit, inTransaction } from "../../src/server/db/transaction.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { afterCommit, inTransaction } from "../../src/server/platform/db/transaction.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 
 describe.each(ENGINES)("inTransaction on $engine", (engine) => {

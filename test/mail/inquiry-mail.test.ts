@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { inquiryAcknowledgement, inquiryNotification } from "../../src/server/mail/templates.ts";
+import {
+  inquiryAcknowledgement,
+  inquiryNotification,
+} from "../../src/server/features/inquiries/mail.ts";
 import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
-import { mailboxMailer } from "../../src/server/mail/transport.ts";
+import { mailboxMailer } from "../../src/server/platform/outbox/transport.ts";
 
 function recordingLog() {
   const warnings: unknown[] = [];

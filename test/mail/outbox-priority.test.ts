@@ -6,17 +6,17 @@
 import type { FastifyBaseLogger } from "fastify";
 import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import type { MailPriority } from "../../src/server/platform/db/schema.ts";
+import type { MailMessage } from "../../src/server/platform/outbox/message.ts";
 import {
   claimQuery,
   enqueueMail,
   enqueueMails,
   inOutboxTransaction,
-} from "../../src/server/db/outbox.ts";
-import type { MailPriority } from "../../src/server/db/schema.ts";
-import type { MailMessage } from "../../src/server/mail/message.ts";
-import { OutboxSender, type RetryPolicy } from "../../src/server/mail/outbox-sender.ts";
-import type { Mailer } from "../../src/server/mail/transport.ts";
+} from "../../src/server/platform/outbox/queue.ts";
+import { OutboxSender, type RetryPolicy } from "../../src/server/platform/outbox/sender.ts";
+import type { Mailer } from "../../src/server/platform/outbox/transport.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 
 const POLICY: RetryPolicy = {

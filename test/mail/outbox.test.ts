@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { retryDelay } from "../../src/server/mail/outbox-sender.ts";
+import { retryDelay } from "../../src/server/platform/outbox/sender.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";

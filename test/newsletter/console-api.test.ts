@@ -4,7 +4,7 @@
  * editor's own address, and the audit of every write.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer } from "../../src/server/pages/renderer.ts";
+import { loadPageRenderer } from "../../src/server/features/pages/renderer.ts";
 import { type CampaignDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";

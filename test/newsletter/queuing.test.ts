@@ -10,10 +10,10 @@ import {
   type QueuingCampaign,
   QueuingStopped,
   queueBatch,
-} from "../../src/server/db/campaign-sends.ts";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
-import { eraseSubscriber } from "../../src/server/db/subscriber-admin.ts";
+} from "../../src/server/features/newsletter/campaign-sends.ts";
+import { eraseSubscriber } from "../../src/server/features/subscriptions/subscribers.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { inOutboxTransaction } from "../../src/server/platform/outbox/queue.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
 

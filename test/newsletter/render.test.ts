@@ -9,7 +9,7 @@ import {
   personalise,
   renderIssue,
   UNSUBSCRIBE_URL_PLACEHOLDER,
-} from "../../src/server/newsletter/render.ts";
+} from "../../src/server/features/newsletter/render.ts";
 import { COLORS } from "../../src/shared/design-tokens.ts";
 import { SITE } from "../../src/shared/site.ts";
 

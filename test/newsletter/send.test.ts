@@ -5,7 +5,7 @@
  * cancel taking effect from the next copy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HELD_UNTIL } from "../../src/server/db/campaign-sends.ts";
+import { HELD_UNTIL } from "../../src/server/platform/outbox/queue.ts";
 import type { CampaignDetail } from "../../src/shared/admin/newsletter.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../support/app.ts";

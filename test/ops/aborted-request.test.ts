@@ -8,7 +8,10 @@
  * TypeError the library's own key threw.
  */
 import { describe, expect, it } from "vitest";
-import { CONNECTION_GONE_MESSAGE, clientKey } from "../../src/server/security/rate-limit.ts";
+import {
+  CONNECTION_GONE_MESSAGE,
+  clientKey,
+} from "../../src/server/platform/security/rate-limit.ts";
 
 describe("the write limit's key", () => {
   it("ends a request whose address is gone as the client's doing, with no TypeError", () => {

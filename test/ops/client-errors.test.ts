@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
-import { answerClientError } from "../../src/server/ops/client-errors.ts";
+import { answerClientError } from "../../src/server/platform/ops/client-errors.ts";
 
 const app = { log: { info() {} } } as unknown as FastifyInstance;
 

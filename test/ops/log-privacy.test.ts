@@ -8,7 +8,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { withoutAddresses } from "../../src/server/ops/logger.ts";
+import { withoutAddresses } from "../../src/server/platform/ops/logger.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { anonymous, createAccount, signIn, TEST_PASSWORD } from "../support/console.ts";

@@ -6,7 +6,7 @@
  * the content has nothing for is not there. Rendered by the real server build.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import { CONTENT_API, type Entry, type ListAnswer } from "../../src/shared/admin/content.ts";
 import { highlightsOf } from "../../src/shared/highlights.ts";
 import { MENU } from "../../src/web/layout/menu.ts";

@@ -10,10 +10,10 @@
 import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashInlineContent } from "../../src/server/pages/inline-scripts.ts";
-import { FEED_ENTRIES, feedIssues } from "../../src/server/pages/insight-feed.ts";
-import { policyForPage } from "../../src/server/pages/page-cache.ts";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/pages/renderer.ts";
+import { hashInlineContent } from "../../src/server/features/pages/inline-scripts.ts";
+import { FEED_ENTRIES, feedIssues } from "../../src/server/features/pages/insight-feed.ts";
+import { policyForPage } from "../../src/server/features/pages/page-cache.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import type { CampaignStatus } from "../../src/shared/admin/newsletter.ts";
 import type { InsightIssue, InsightSummary } from "../../src/shared/insight.ts";
 import type { ContentReader } from "../../src/shared/page-context.ts";

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listenForChanges } from "../../src/server/content/change-feed.ts";
-import { SiteContent } from "../../src/server/content/plugin.ts";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
+import { listenForChanges } from "../../src/server/features/content/change-feed.ts";
+import { SiteContent } from "../../src/server/features/content/site-content.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, POSTGRES_SKIP_REASON, type TestDatabase } from "../support/engines.ts";
 import { type ServerProcess, startServer } from "../support/server-process.ts";
 

@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/ops/health.ts";
-import { DATABASE_UNAVAILABLE_MESSAGE } from "../../src/server/security/errors.ts";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/platform/ops/health.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "../../src/server/platform/security/errors.ts";
 import {
   ENGINES,
   POSTGRES_SKIP_REASON,

@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/server/db/connection.ts";
-import { EXPORT_COLUMNS } from "../../src/server/db/inbox.ts";
-import { insertInquiry } from "../../src/server/db/inquiries.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
-import { subscribe, unsubscribe } from "../../src/server/db/subscriptions.ts";
+import { EXPORT_COLUMNS } from "../../src/server/features/inquiries/inbox.ts";
+import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
+import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
+import { openDatabase } from "../../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, request as forward, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { createAccount, TEST_PASSWORD } from "../support/console.ts";

@@ -5,7 +5,7 @@
  * two server processes sending one campaign send each copy once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
 import { startServer } from "../support/server-process.ts";

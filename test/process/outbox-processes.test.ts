@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import { inOutboxTransaction } from "../../src/server/db/outbox.ts";
-import { MailQueue } from "../../src/server/mail/mail-queue.ts";
+import { InquiryMail } from "../../src/server/features/inquiries/mail.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { inOutboxTransaction } from "../../src/server/platform/outbox/queue.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { clientFor, startServer } from "../support/server-process.ts";
@@ -74,18 +74,16 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
     smtp.received.length = 0;
     const COUNT = 40;
     const { db } = database;
-    const queue = new MailQueue({
+    const mail = new InquiryMail({
       from: "site@firm.example",
       inquiryTo: "inbox@firm.example",
-      acknowledgeInquiries: false,
-      publicOrigin: "http://localhost",
-      signingSecret: "x".repeat(32),
+      acknowledge: false,
     });
     await db.deleteFrom("outbox").execute();
     for (let i = 0; i < COUNT; i += 1) {
       await inOutboxTransaction(
         db,
-        (trx) => queue.inquiry(trx, { ...VALID_INQUIRY, comments: `batch ${i}` }),
+        (trx) => mail.queue(trx, { ...VALID_INQUIRY, comments: `batch ${i}` }),
         () => {},
       );
     }

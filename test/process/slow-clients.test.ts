@@ -13,13 +13,13 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientErrorAnswer } from "../../src/server/ops/client-errors.ts";
+import { clientErrorAnswer } from "../../src/server/platform/ops/client-errors.ts";
 import { clientFor, type ServerProcess, startServer } from "../support/server-process.ts";
 
 const SLOW_CLIENTS = 50;
 const REQUEST_TIMEOUT_MS = 1_000;
 const HEADERS_TIMEOUT_MS = 500;
-/** Node checks the time-outs every quarter of the headers time-out (ops/timeouts.ts). */
+/** Node checks the time-outs every quarter of the headers time-out (platform/ops/timeouts.ts). */
 const CHECK_INTERVAL_MS = HEADERS_TIMEOUT_MS / 4;
 /** For a machine busy with other work. */
 const SLACK_MS = 750;

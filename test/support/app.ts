@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../../src/server/app.ts";
-import { type Config, loadConfig } from "../../src/server/config.ts";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
-import type { Database } from "../../src/server/db/schema.ts";
-import { seedOnce } from "../../src/server/db/seed.ts";
-import type { PageRenderer } from "../../src/server/pages/renderer.ts";
+import { seedOnce } from "../../src/server/features/content/seed.ts";
+import type { PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { type Config, loadConfig } from "../../src/server/platform/config.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
+import type { Database } from "../../src/server/platform/db/schema.ts";
 import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
 import type { EngineCase, TestDatabase } from "./engines.ts";
 

@@ -3,9 +3,9 @@
  * invitation flow would leave them), then signed in through the real route.
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { hashPassword } from "../../src/server/auth/passwords.ts";
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import { ensureUser, setPasswordHash } from "../../src/server/db/users.ts";
+import { hashPassword } from "../../src/server/features/people/passwords.ts";
+import { ensureUser, setPasswordHash } from "../../src/server/platform/console/users.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import type { Role } from "../../src/shared/admin/roles.ts";
 import { openSession } from "./app.ts";

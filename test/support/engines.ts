@@ -8,8 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { type DatabaseHandle, openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 export const POSTGRES_SKIP_REASON = "PostgreSQL tests skipped: TEST_DATABASE_URL is not set";

@@ -1,4 +1,4 @@
-import type { Inquiry } from "../../src/shared/inquiry.ts";
+import type { Inquiry } from "../../src/shared/schemas.ts";
 
 export const VALID_INQUIRY: Inquiry = {
   firstName: "Grace",

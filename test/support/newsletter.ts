@@ -1,6 +1,7 @@
 /** Subscribers and issues for the newsletter's tests and benchmark, made straight in the database. */
-import type { DatabaseHandle } from "../../src/server/db/connection.ts";
-import { renderIssue } from "../../src/server/newsletter/render.ts";
+
+import { renderIssue } from "../../src/server/features/newsletter/render.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import type { CampaignDraft } from "../../src/shared/admin/newsletter.ts";
 
 /** Rows per INSERT: well under both engines' limit on bound parameters. */

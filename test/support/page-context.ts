@@ -1,8 +1,9 @@
 /** What the server hands the pages' loaders, over a fresh SQLite database seeded from content/. */
-import { SiteContent } from "../../src/server/content/plugin.ts";
-import { openDatabase } from "../../src/server/db/connection.ts";
-import { migrateToLatest } from "../../src/server/db/migrations.ts";
-import { seedOnce } from "../../src/server/db/seed.ts";
+
+import { seedOnce } from "../../src/server/features/content/seed.ts";
+import { SiteContent } from "../../src/server/features/content/site-content.ts";
+import { openDatabase } from "../../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
 import type { PageContext } from "../../src/shared/page-context.ts";
 
 export async function seededPageContext(origin = "http://localhost"): Promise<PageContext> {

@@ -6,15 +6,13 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { ConfigError, loadConfig } from "../config.ts";
-import { recordAudit } from "../db/audit.ts";
-import { openDatabase } from "../db/connection.ts";
-import { migrateToLatest } from "../db/migrations.ts";
-import { inOutboxTransaction } from "../db/outbox.ts";
-import { issueUserToken } from "../db/user-tokens.ts";
-import { ensureUser } from "../db/users.ts";
-import { MailQueue } from "../mail/mail-queue.ts";
-import { signingSecret } from "../security/signing-secret.ts";
+import { AccountMail, issueUserToken } from "../features/people/index.ts";
+import { recordAudit } from "../platform/audit/queries.ts";
+import { ConfigError, loadConfig } from "../platform/config.ts";
+import { ensureUser } from "../platform/console/users.ts";
+import { openDatabase } from "../platform/db/connection.ts";
+import { migrateToLatest } from "../platform/db/migrations.ts";
+import { inOutboxTransaction } from "../platform/outbox/queue.ts";
 
 const USAGE = 'Usage: npm run admin:create -- --email you@firm.example [--name "Your Name"]';
 
@@ -32,13 +30,7 @@ async function main() {
   });
   try {
     await migrateToLatest(db, engine);
-    const mail = new MailQueue({
-      from: config.MAIL_FROM,
-      inquiryTo: config.INQUIRY_TO,
-      acknowledgeInquiries: config.INQUIRY_ACK,
-      publicOrigin: config.PUBLIC_ORIGIN,
-      signingSecret: await signingSecret(db, config.UNSUBSCRIBE_SECRET),
-    });
+    const mail = new AccountMail({ from: config.MAIL_FROM, publicOrigin: config.PUBLIC_ORIGIN });
     // The account, its link and the audit entry are kept together, or none is.
     // The running server's outbox sender delivers the mail (at once, or at its next start).
     const { user, created, link } = await inOutboxTransaction(
@@ -51,7 +43,7 @@ async function main() {
         });
         const purpose = user.passwordHash ? "reset" : "invite";
         const token = await issueUserToken(trx, user.id, purpose);
-        const link = await mail.accountLink(trx, purpose, user.email, token);
+        const link = await mail.link(trx, purpose, user.email, token);
         await recordAudit(trx, {
           userId: null,
           actor: "command line",

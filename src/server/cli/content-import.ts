@@ -1,17 +1,21 @@
 /**
  * `npm run content:import -- --from content/`: loads or updates the site's
- * content from JSON files in the seed's format (content/import.ts). Safe to
+ * content from JSON files in the seed's format (features/content/import.ts). Safe to
  * run again: records that match the files are left alone. On PostgreSQL the
  * running servers show the change at once (the content change feed); a
  * server on SQLite shows it after its next start.
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config.ts";
-import { type ChangeFeed, listenForChanges, SOLO_FEED } from "../content/change-feed.ts";
-import { importContent } from "../content/import.ts";
-import { SiteContent } from "../content/plugin.ts";
-import { openDatabase } from "../db/connection.ts";
-import { migrateToLatest } from "../db/migrations.ts";
+import {
+  type ChangeFeed,
+  importContent,
+  listenForChanges,
+  SiteContent,
+  SOLO_FEED,
+} from "../features/content/index.ts";
+import { ConfigError, loadConfig } from "../platform/config.ts";
+import { openDatabase } from "../platform/db/connection.ts";
+import { migrateToLatest } from "../platform/db/migrations.ts";
 
 const USAGE = "Usage: npm run content:import -- --from content/";
 

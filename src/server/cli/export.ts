@@ -8,13 +8,13 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { Kysely } from "kysely";
-import { csvText } from "../admin/csv.ts";
-import { ConfigError, loadConfig } from "../config.ts";
-import { openDatabase } from "../db/connection.ts";
-import { activeSubscribers } from "../db/exports.ts";
-import { EXPORT_COLUMNS, exportInquiries } from "../db/inbox.ts";
-import { migrateToLatest } from "../db/migrations.ts";
-import type { Database } from "../db/schema.ts";
+import { EXPORT_COLUMNS, exportInquiries } from "../features/inquiries/index.ts";
+import { activeSubscribers } from "../features/subscriptions/index.ts";
+import { ConfigError, loadConfig } from "../platform/config.ts";
+import { csvText } from "../platform/console/csv.ts";
+import { openDatabase } from "../platform/db/connection.ts";
+import { migrateToLatest } from "../platform/db/migrations.ts";
+import type { Database } from "../platform/db/schema.ts";
 
 const EXPORTS = {
   subscribers: { rows: activeSubscribers, columns: ["email", "subscribed_at"] },

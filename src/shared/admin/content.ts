@@ -5,7 +5,7 @@
  * all use these definitions.
  */
 import { z } from "zod";
-import { CATEGORIES_WITH_IMAGES, type ContentCategory } from "../content.ts";
+import { CATEGORIES_WITH_IMAGES, type ContentCategory } from "../content-categories.ts";
 import { ANCHORS, ROUTES } from "../routes.ts";
 import { rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";

@@ -7,10 +7,11 @@ import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
 import { CAPTCHA_HEADER, FORM_TRAP_HEADER } from "../../shared/bot-defence.ts";
 import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
-import type { CaseStudy, ContentCategory, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { CaseStudy, ContentItem, TeamMember } from "../../shared/content.ts";
+import type { ContentCategory } from "../../shared/content-categories.ts";
 import type { FieldReasons } from "../../shared/field-rules.ts";
-import type { Inquiry } from "../../shared/inquiry.ts";
 import type {
+  Inquiry,
   inquiryReceivedSchema,
   messageSchema,
   unsubscribeStateSchema,
@@ -97,7 +98,7 @@ async function post<T>(
  * success, or `{message}` on failure; each caller checks the status first.
  */
 export type MessageBody = Partial<z.infer<typeof messageSchema>> & {
-  /** A 400 answer: one reason per refused field (src/server/security/errors.ts). */
+  /** A 400 answer: one reason per refused field (src/server/platform/security/errors.ts). */
   fields?: unknown;
 };
 

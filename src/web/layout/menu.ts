@@ -3,7 +3,7 @@
  * with the one line the desktop panel shows under it.
  */
 import { CAPABILITIES, type Capability } from "../../shared/capabilities.ts";
-import type { ContentCategory } from "../../shared/content.ts";
+import type { ContentCategory } from "../../shared/content-categories.ts";
 import { entryAnchor } from "../../shared/entryAnchor.ts";
 import { ANCHORS, ROUTES } from "../../shared/routes.ts";
 

@@ -18,13 +18,13 @@ import {
   INQUIRY_FIELDS,
   INQUIRY_TYPE_PLACEHOLDER,
   INQUIRY_TYPES,
-  type Inquiry,
   type InquiryField,
   type InquiryValues,
   inquiryValuesFrom,
 } from "../../../shared/inquiry.ts";
 import { type CaptchaWidget, FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { ROUTES } from "../../../shared/routes.ts";
+import type { Inquiry } from "../../../shared/schemas.ts";
 import { fieldReasonsOf, sendComment } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";

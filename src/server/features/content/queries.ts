@@ -1,0 +1,84 @@
+/**
+ * The public lists: what the API and the pages show, in the firm's order,
+ * without the records the console has hidden.
+ */
+import type { Kysely } from "kysely";
+import {
+  CASE_STUDY_SECTIONS,
+  type ContentItem,
+  type DatedCaseStudy,
+  type TeamMember,
+} from "../../../shared/content.ts";
+import {
+  CATEGORIES_WITH_IMAGES,
+  type ContentCategory,
+} from "../../../shared/content-categories.ts";
+import type { Database } from "../../platform/db/schema.ts";
+
+export async function listTeam(db: Kysely<Database>): Promise<TeamMember[]> {
+  const rows = await db
+    .selectFrom("team_members")
+    .select(["fullname", "title", "image_path", "bio"])
+    .where("hidden", "=", 0)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map(({ image_path, ...rest }) => ({ ...rest, imagePath: image_path }));
+}
+
+export async function listItems(
+  db: Kysely<Database>,
+  category: ContentCategory,
+): Promise<ContentItem[]> {
+  const rows = await db
+    .selectFrom("content_items")
+    .select(["name", "description", "image_path"])
+    .where("category", "=", category)
+    .where("hidden", "=", 0)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  const withImages = CATEGORIES_WITH_IMAGES.includes(category);
+  return rows.map(({ name, description, image_path }) =>
+    withImages && image_path ? { name, description, imagePath: image_path } : { name, description },
+  );
+}
+
+/** A section's paragraphs are stored as one text, separated by blank lines. */
+export const PARAGRAPH_BREAK = "\n\n";
+
+export async function listCaseStudies(db: Kysely<Database>): Promise<DatedCaseStudy[]> {
+  const rows = await db
+    .selectFrom("case_studies")
+    .select([
+      "slug",
+      "title",
+      "summary",
+      ...CASE_STUDY_SECTIONS.map(({ key }) => key),
+      "outcome_figure",
+      "outcome_label",
+      "created_at",
+      "updated_at",
+    ])
+    .where("hidden", "=", 0)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map(({ created_at, updated_at, outcome_figure, outcome_label, ...row }) => ({
+    ...row,
+    ...(outcome_figure ? { outcome: { figure: outcome_figure, label: outcome_label } } : {}),
+    // PostgreSQL reads back a Date, SQLite the ISO string it stored.
+    datePublished: new Date(created_at).toISOString(),
+    dateModified: new Date(updated_at).toISOString(),
+    opportunity: paragraphs(row.opportunity),
+    solution: paragraphs(row.solution),
+    work: paragraphs(row.work),
+  }));
+}
+
+function paragraphs(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,233 @@
+/**
+ * The console's inquiries inbox. Viewers read and export; editors and owners
+ * also handle an inquiry: its status, its assignee and internal notes; only
+ * an owner erases what a person sent, on their request. Every change and
+ * every export is audited.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { confirmAddressSchema, ERASURE_TEXTS } from "../../../shared/admin/erasure.ts";
+import {
+  assigneesSchema,
+  assignmentSchema,
+  INBOX_TEXTS,
+  INQUIRY_PATHS,
+  inboxCountsSchema,
+  inquirerErasureSchema,
+  inquiryDetailSchema,
+  inquiryFilterSchema,
+  inquiryIdSchema,
+  inquiryListQuerySchema,
+  inquiryPageSchema,
+  noteSchema,
+  statusChangeSchema,
+} from "../../../shared/admin/inquiries.ts";
+import { fieldRefusalSchema } from "../../../shared/schemas.ts";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { sendCsv } from "../../platform/console/csv.ts";
+import { type ConsoleUser, findUserById } from "../../platform/console/users.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import {
+  addInquiryNote,
+  assignablePeople,
+  assignInquiry,
+  countByStatus,
+  EXPORT_COLUMNS,
+  eraseInquirer,
+  exportInquiries,
+  findInquiry,
+  listInquiries,
+  setInquiryStatus,
+} from "./inbox.ts";
+
+/** The gate (platform/console/gate.ts) has set the person on every route that needs a role. */
+function personOf(request: FastifyRequest): ConsoleUser {
+  if (!request.user) throw new Error("a console route ran without a signed-in person");
+  return request.user;
+}
+
+const targetOf = (id: number) => `inquiry:${id}`;
+
+export default async function inquiriesRoutes(
+  app: FastifyInstance,
+  { database }: AdminAreaOptions,
+) {
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  /** The inquiry as it is now, for the answer to every change. */
+  async function current(id: number) {
+    const inquiry = await findInquiry(db, id);
+    if (!inquiry) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+    return inquiry;
+  }
+
+  routes.get(
+    INQUIRY_PATHS.list,
+    {
+      schema: { querystring: inquiryListQuerySchema, response: { 200: inquiryPageSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const { page, ...filter } = request.query;
+      return listInquiries(db, filter, page);
+    },
+  );
+
+  routes.get(
+    INQUIRY_PATHS.export,
+    {
+      schema: { querystring: inquiryFilterSchema, response: { 200: z.string() } },
+      config: { role: "viewer" },
+    },
+    async (request, reply) => {
+      const rows = await exportInquiries(db, request.query);
+      await app.auditNoChange(request, "inquiries-exported", undefined, {
+        filter: request.query,
+        rows: rows.length,
+      });
+      const day = new Date().toISOString().slice(0, 10);
+      return sendCsv(reply, `inquiries-${day}.csv`, rows, [...EXPORT_COLUMNS]);
+    },
+  );
+
+  routes.get(
+    INQUIRY_PATHS.counts,
+    { schema: { response: { 200: inboxCountsSchema } }, config: { role: "viewer" } },
+    async () => ({ counts: await countByStatus(db, {}) }),
+  );
+
+  routes.get(
+    INQUIRY_PATHS.assignees,
+    { schema: { response: { 200: assigneesSchema } }, config: { role: "viewer" } },
+    async () => ({ people: await assignablePeople(db) }),
+  );
+
+  routes.get(
+    INQUIRY_PATHS.one,
+    {
+      schema: { params: inquiryIdSchema, response: { 200: inquiryDetailSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => current(request.params.id),
+  );
+
+  routes.put(
+    INQUIRY_PATHS.status,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: statusChangeSchema,
+        response: { 200: inquiryDetailSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { status } = request.body;
+      const before = await inTransaction(db, async (trx) => {
+        const before = await setInquiryStatus(trx, id, status);
+        if (before) {
+          await app.audit(trx, request, "inquiry-status-changed", targetOf(id), {
+            from: before,
+            to: status,
+          });
+        }
+        return before;
+      });
+      if (!before) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      return current(id);
+    },
+  );
+
+  routes.put(
+    INQUIRY_PATHS.assignee,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: assignmentSchema,
+        response: { 200: inquiryDetailSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { assigneeId } = request.body;
+      const outcome = await inTransaction(db, async (trx) => {
+        const outcome = await assignInquiry(trx, id, assigneeId);
+        if (outcome === "assigned") {
+          const assignee = assigneeId === null ? undefined : await findUserById(trx, assigneeId);
+          await app.audit(
+            trx,
+            request,
+            assignee ? "inquiry-assigned" : "inquiry-unassigned",
+            targetOf(id),
+            assignee ? { assignee: assignee.email } : undefined,
+          );
+        }
+        return outcome;
+      });
+      if (outcome === "no-inquiry") throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      if (outcome === "no-person") throw app.httpErrors.badRequest(INBOX_TEXTS.unknownPerson);
+      return current(id);
+    },
+  );
+
+  routes.post(
+    INQUIRY_PATHS.notes,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: noteSchema,
+        response: { 201: inquiryDetailSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const person = personOf(request);
+      const noteId = await inTransaction(db, async (trx) => {
+        const author = { id: person.id, name: person.name || person.email };
+        const noteId = await addInquiryNote(trx, id, author, request.body.body);
+        // The note's text stays out of the log: it may say things about the visitor.
+        if (noteId !== undefined) {
+          await app.audit(trx, request, "inquiry-note-added", targetOf(id), { note: noteId });
+        }
+        return noteId;
+      });
+      if (noteId === undefined) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      return reply.code(201).send(await current(id));
+    },
+  );
+  routes.delete(
+    INQUIRY_PATHS.one,
+    {
+      schema: {
+        params: inquiryIdSchema,
+        body: confirmAddressSchema,
+        response: { 200: inquirerErasureSchema, 400: fieldRefusalSchema },
+      },
+      config: { role: "owner" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const inquiry = await current(id);
+      // The typed address proves the owner meant this person; checked here
+      // too, so no client erases by id alone.
+      if (request.body.email !== inquiry.email.toLowerCase()) {
+        return reply.code(400).send({
+          message: ERASURE_TEXTS.confirmMismatch,
+          fields: { email: ERASURE_TEXTS.confirmMismatch },
+        });
+      }
+      const erasure = await inTransaction(db, async (trx) => {
+        const erasure = await eraseInquirer({ ...database, db: trx }, id);
+        if (erasure) await app.audit(trx, request, "inquiry-erased", targetOf(id), { ...erasure });
+        return erasure;
+      });
+      if (!erasure) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+      return erasure;
+    },
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * Inquiries: the contact form's write and the mail it makes, and the
+ * console's inbox. What the rest of the server may use of this feature.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import inboxRoutes from "./console.ts";
+import { InquiryMail } from "./mail.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Queues an inquiry's mail inside its write's transaction. */
+    inquiryMail: InquiryMail;
+  }
+}
+
+export default fp(
+  async function inquiries(app: FastifyInstance, { config, database }: AdminAreaOptions) {
+    app.decorate(
+      "inquiryMail",
+      new InquiryMail({
+        from: config.MAIL_FROM,
+        inquiryTo: config.INQUIRY_TO,
+        acknowledge: config.INQUIRY_ACK,
+      }),
+    );
+    await app.register(inboxRoutes, { config, database });
+  },
+  { name: "inquiries", dependencies: ["console", "outbox"] },
+);
+
+export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";
+export { type InquiryWriter, storeInquiry } from "./writes.ts";

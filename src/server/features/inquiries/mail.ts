@@ -1,0 +1,111 @@
+/**
+ * The mail an inquiry makes: the firm's notification and, when
+ * INQUIRY_ACK is on, the visitor's acknowledgement. The comments keep their
+ * lines, indented under their label, so none of them can pass for a field of
+ * its own. Queued inside the inquiry's own transaction.
+ */
+import escapeHtml from "escape-html";
+import { INQUIRY_FIELDS, type InquiryField } from "../../../shared/inquiry.ts";
+import type { Inquiry } from "../../../shared/schemas.ts";
+import { SITE } from "../../../shared/site.ts";
+import { linesOf, mailPage, oneLine, paragraph } from "../../platform/outbox/layout.ts";
+import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
+
+export interface InquiryMailSettings {
+  from: string;
+  /** Where the firm reads its inquiries. */
+  inquiryTo: string;
+  /** Whether the visitor gets an acknowledgement too. */
+  acknowledge: boolean;
+}
+
+const ORDER = Object.keys(INQUIRY_FIELDS) as InquiryField[];
+
+/** A field's value as the notification shows it: on one line unless the field is multi-line. */
+function shownValue(inquiry: Inquiry, field: InquiryField): string {
+  const value = inquiry[field] || "-";
+  return INQUIRY_FIELDS[field].kind === "longtext" ? value : oneLine(value);
+}
+
+/** "Label: value", or a multi-line value below its label, each line indented. */
+function textField(inquiry: Inquiry, field: InquiryField): string {
+  const { label, kind } = INQUIRY_FIELDS[field];
+  const value = shownValue(inquiry, field);
+  if (kind !== "longtext") return `${label}: ${value}`;
+  return [`${label}:`, ...linesOf(value).map((line) => (line ? `  ${line}` : ""))].join("\n");
+}
+
+export function inquiryNotification(
+  inquiry: Inquiry,
+  settings: Pick<InquiryMailSettings, "from" | "inquiryTo">,
+): MailMessage {
+  const name = oneLine(`${inquiry.firstName} ${inquiry.lastName}`);
+  const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
+  const subject = `New inquiry: ${inquiry.inquiryType} from ${name}${company}`;
+  const text = [
+    `A visitor sent an inquiry through the website. Reply to this e-mail to answer ${name}.`,
+    "",
+    ...ORDER.map((field) => textField(inquiry, field)),
+  ].join("\n");
+  const rows = ORDER.map(
+    (field) =>
+      `<tr><th style="text-align:left;vertical-align:top;padding:6px 12px 6px 0;white-space:nowrap">${escapeHtml(
+        INQUIRY_FIELDS[field].label,
+      )}</th><td style="padding:6px 0;white-space:pre-wrap">${escapeHtml(shownValue(inquiry, field))}</td></tr>`,
+  ).join("\n");
+  return {
+    messageId: newMessageId(settings.from),
+    from: settings.from,
+    to: settings.inquiryTo,
+    replyTo: { name, address: inquiry.email },
+    subject,
+    text,
+    html: mailPage(
+      subject,
+      `<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+${paragraph(`Reply to this e-mail to answer ${name}.`)}
+<table style="border-collapse:collapse;font-size:15px">${rows}</table>`,
+    ),
+  };
+}
+
+export function inquiryAcknowledgement(
+  inquiry: Inquiry,
+  settings: Pick<InquiryMailSettings, "from" | "inquiryTo">,
+): MailMessage {
+  const greeting = `Dear ${oneLine(inquiry.firstName)},`;
+  const lines = [
+    `thank you for writing to ${SITE.firmName}. We have received your inquiry about ${inquiry.inquiryType}.`,
+    "A partner will read it and reply to you personally, usually within two business days.",
+    "If anything changes in the meantime, simply reply to this e-mail.",
+  ];
+  const subject = `We received your inquiry, ${oneLine(inquiry.firstName)}`;
+  return {
+    messageId: newMessageId(settings.from),
+    from: settings.from,
+    to: { name: oneLine(`${inquiry.firstName} ${inquiry.lastName}`), address: inquiry.email },
+    replyTo: { name: SITE.firmName, address: settings.inquiryTo },
+    subject,
+    text: [greeting, "", ...lines, "", `The ${SITE.shortName} team`].join("\n"),
+    html: mailPage(
+      subject,
+      [greeting, ...lines, `The ${SITE.shortName} team`].map(paragraph).join("\n"),
+    ),
+  };
+}
+
+export class InquiryMail {
+  constructor(private readonly settings: InquiryMailSettings) {}
+
+  async queue(trx: OutboxTransaction, inquiry: Inquiry): Promise<void> {
+    await enqueueMail(trx, "inquiry-notification", inquiryNotification(inquiry, this.settings));
+    if (this.settings.acknowledge) {
+      await enqueueMail(
+        trx,
+        "inquiry-acknowledgement",
+        inquiryAcknowledgement(inquiry, this.settings),
+      );
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Storing an inquiry, used by the API route and by the form posted without
+ * JavaScript alike: the row and the mail it causes commit in one
+ * transaction (withOutbox), so both ways store the same row and queue the
+ * same mail.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Inquiry } from "../../../shared/schemas.ts";
+import { insertInquiry } from "./queries.ts";
+
+/** What storing an inquiry needs of the app: the outbox's transaction and this feature's mail. */
+export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail">;
+
+/** Stores an inquiry (already validated) and queues its notification; its id. */
+export function storeInquiry(app: InquiryWriter, inquiry: Inquiry): Promise<number> {
+  return app.withOutbox(async (trx) => {
+    const id = await insertInquiry(trx, inquiry);
+    await app.inquiryMail.queue(trx, inquiry);
+    return id;
+  });
+}

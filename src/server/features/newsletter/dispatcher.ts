@@ -1,0 +1,102 @@
+/**
+ * Starts the sends whose time has come and queues their messages, in each
+ * instance. A campaign is taken with a lease (one instance queues it at a
+ * time), queued in batches that each move its cursor, and given back when
+ * the process stops; a queuing cut off by a crash is taken again once its
+ * lease ends. It also marks sent the campaigns with nothing left to send.
+ */
+import { randomUUID } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import type { Database } from "../../platform/db/schema.ts";
+import { PollingWorker } from "../../platform/ops/polling-worker.ts";
+import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
+import {
+  claimCampaignToQueue,
+  finishSentCampaigns,
+  nextSlot,
+  type QueuingCampaign,
+  QueuingStopped,
+  queueBatch,
+  releaseCampaign,
+} from "./campaign-sends.ts";
+
+export interface DispatcherOptions {
+  db: Kysely<Database>;
+  /** Runs a batch in one transaction and wakes the outbox sender once it commits. */
+  withOutbox: <T>(work: (trx: OutboxTransaction) => Promise<T>) => Promise<T>;
+  log: FastifyBaseLogger;
+  pollMs: number;
+  /** How long a claim on a campaign's queuing holds; renewed by every batch. */
+  leaseMs: number;
+  messageId: () => string;
+  /** A send began or a campaign finished: the archive may have changed. */
+  onArchiveChange: () => Promise<void>;
+}
+
+export class CampaignDispatcher extends PollingWorker {
+  readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
+
+  constructor(private readonly options: DispatcherOptions) {
+    super();
+  }
+
+  protected async sleepTime(): Promise<number> {
+    return this.options.pollMs;
+  }
+
+  protected async round(): Promise<void> {
+    const { db, log, leaseMs, onArchiveChange } = this.options;
+    try {
+      if ((await finishSentCampaigns(db)) > 0) await onArchiveChange();
+      while (!this.stopped) {
+        const campaign = await claimCampaignToQueue(db, this.worker, leaseMs);
+        if (!campaign) return;
+        if (campaign.started) await onArchiveChange();
+        await this.queue(campaign);
+      }
+    } catch (error) {
+      log.error({ err: error }, "newsletter dispatch failed; retrying on the next poll");
+    }
+  }
+
+  private async queue(campaign: QueuingCampaign): Promise<void> {
+    const { db, withOutbox, leaseMs, messageId, log } = this.options;
+    let slot = await nextSlot(db, campaign.id);
+    let { cursor } = campaign;
+    let queued = 0;
+    while (!this.stopped) {
+      const current = { ...campaign, cursor };
+      const batch = await withOutbox((trx) =>
+        queueBatch(trx, {
+          campaign: current,
+          worker: this.worker,
+          leaseMs,
+          firstSlot: slot,
+          messageId,
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof QueuingStopped) return undefined;
+        throw error;
+      });
+      if (!batch) {
+        log.info(
+          { campaignId: campaign.id, queued },
+          "newsletter queuing stopped: paused, cancelled or taken over",
+        );
+        return;
+      }
+      queued += batch.inserted;
+      ({ cursor, nextSlot: slot } = batch);
+      if (batch.done) {
+        log.info({ campaignId: campaign.id, queued }, "newsletter queued");
+        return;
+      }
+      // SQLite's driver is synchronous: without a turn of the event loop
+      // between batches, every request would wait for the whole queuing.
+      await nextTurn();
+    }
+    await releaseCampaign(db, campaign.id, this.worker);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The newsletter: the dispatcher that starts scheduled sends and queues
+ * their copies in the outbox, running while the server does, and the
+ * console's routes (console.ts), which write the campaigns and wake the
+ * dispatcher. The outbox's sender delivers the copies, composed by
+ * composer.ts.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { newMessageId } from "../../platform/outbox/message.ts";
+import newsletterRoutes from "./console.ts";
+import { CampaignDispatcher } from "./dispatcher.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    newsletter: {
+      /** Starts a send asked for now without waiting for the next poll. */
+      wake(): void;
+      /** Tells every instance the archive changed (a send began or was cancelled). */
+      archiveChanged(): Promise<void>;
+    };
+  }
+}
+
+export default fp(
+  async function newsletter(app: FastifyInstance, { config, database }: AdminAreaOptions) {
+    // The archive is content: an empty edit announces the change to every
+    // instance, whose caches and rendered pages then drop it.
+    const archiveChanged = () => app.content.edit(async () => undefined);
+    const dispatcher = new CampaignDispatcher({
+      db: database.db,
+      withOutbox: app.withOutbox,
+      log: app.log,
+      pollMs: config.OUTBOX_POLL_MS,
+      leaseMs: config.OUTBOX_LEASE_MS,
+      messageId: () => newMessageId(config.MAIL_FROM),
+      onArchiveChange: archiveChanged,
+    });
+    app.decorate("newsletter", { wake: () => dispatcher.wake(), archiveChanged });
+    app.addHook("onReady", async () => dispatcher.start());
+    app.addHook("onClose", async () => dispatcher.stop());
+    await app.register(newsletterRoutes, { config, database });
+  },
+  { name: "newsletter", dependencies: ["outbox", "content", "console", "subscriptions"] },
+);

@@ -1,0 +1,96 @@
+/**
+ * An Insight issue rendered once: the e-mail's HTML and plain-text parts, with
+ * a placeholder where each recipient's unsubscribe URL goes, and the HTML of
+ * its archive page. `personalise` makes one recipient's copy by substitution,
+ * so a send of any size renders the issue a single time (ADR 019).
+ */
+import escapeHtml from "escape-html";
+import { compile } from "html-to-text";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { insightIssuePath } from "../../../shared/routes.ts";
+import { renderMarkdown } from "../../platform/markdown/markdown.ts";
+import { IssueEmail } from "./issue-email.tsx";
+
+export interface IssueSource {
+  slug: string;
+  title: string;
+  summary: string;
+  /** Markdown. */
+  body: string;
+}
+
+export interface RenderedIssue {
+  emailHtml: string;
+  emailText: string;
+  webHtml: string;
+}
+
+/**
+ * The placeholder the e-mail carries where each recipient's own unsubscribe
+ * URL goes. Its characters are ones neither React's escaping nor html-to-text
+ * change, and the `.invalid` domain (RFC 2606) cannot be anyone's real link.
+ */
+export const UNSUBSCRIBE_URL_PLACEHOLDER = "https://unsubscribe.invalid/{{recipient}}";
+
+/** The doctype @react-email/render writes; renderToStaticMarkup writes none. */
+const XHTML_DOCTYPE =
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
+
+/** Headings keep their case in the text part: upper case would change names (dbt, iPhone). */
+const HEADINGS_AS_WRITTEN = ["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({
+  selector,
+  options: { uppercase: false },
+}));
+
+/** The plain-text part: links as "text [url]", no pictures, no hidden preview line. */
+const toPlainText = compile({
+  wordwrap: 78,
+  selectors: [
+    ...HEADINGS_AS_WRITTEN,
+    { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
+    { selector: "img", format: "skip" },
+    // The hidden preview line (@react-email/preview marks it so).
+    { selector: "[data-skip-in-text=true]", format: "skip" },
+  ],
+});
+
+export function renderIssue(issue: IssueSource, options: { origin: string }): RenderedIssue {
+  const issueUrl = new URL(insightIssuePath(issue.slug), options.origin).href;
+  const { webHtml, emailHtml: bodyHtml } = renderMarkdown(issue.body, { pageUrl: issueUrl });
+  const emailHtml =
+    XHTML_DOCTYPE +
+    renderToStaticMarkup(
+      createElement(IssueEmail, {
+        title: issue.title,
+        summary: issue.summary,
+        issueUrl,
+        bodyHtml,
+        unsubscribeUrl: UNSUBSCRIBE_URL_PLACEHOLDER,
+      }),
+    );
+  const emailText = toPlainText(emailHtml);
+  // A copy without its unsubscribe link must never go out: refuse to render
+  // one, should a library ever start to rewrite the placeholder.
+  if (!emailHtml.includes(UNSUBSCRIBE_URL_PLACEHOLDER)) {
+    throw new Error("The e-mail's HTML lost the unsubscribe placeholder.");
+  }
+  if (!emailText.includes(UNSUBSCRIBE_URL_PLACEHOLDER)) {
+    throw new Error("The e-mail's text lost the unsubscribe placeholder.");
+  }
+  return { emailHtml, emailText, webHtml };
+}
+
+/** One recipient's copy: the placeholder replaced by their URL (HTML-escaped in the HTML part). */
+export function personalise(
+  rendered: Pick<RenderedIssue, "emailHtml" | "emailText">,
+  unsubscribeUrl: string,
+): { html: string; text: string } {
+  // split/join rather than replaceAll: a "$&" in the URL must stay literal.
+  const substitute = (part: string, value: string) =>
+    part.split(UNSUBSCRIBE_URL_PLACEHOLDER).join(value);
+  return {
+    html: substitute(rendered.emailHtml, escapeHtml(unsubscribeUrl)),
+    text: substitute(rendered.emailText, unsubscribeUrl),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The forms' service that the pages' actions write through (PageContext's
+ * `forms`) when a form is posted without JavaScript: the same schemas as the
+ * API (shared/schemas.ts), then the same writes (each feature's writes.ts), so a form post
+ * and an API call are one code path from validation to mail.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
+import type { InquiryValues } from "../../../shared/inquiry.ts";
+import type { FormService, FormWrite } from "../../../shared/page-context.ts";
+import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts";
+import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
+import { fieldReasons } from "../../platform/security/errors.ts";
+import { type InquiryWriter, storeInquiry } from "../inquiries/index.ts";
+import {
+  ALREADY_SUBSCRIBED_MESSAGE,
+  type SubscriptionWriter,
+  storeSubscription,
+} from "../subscriptions/index.ts";
+
+/** Why a page rendered for a GET cannot write (its actions never run). */
+const NOT_A_POST = "Only a form post can write.";
+
+export interface FormServiceOptions {
+  /** The token every form carries (form-token.ts). */
+  token: string;
+  /** Why this post is refused, or null when it may write. */
+  refusal: string | null;
+  /**
+   * The post tripped a trap against scripts (platform/security/bot-defence.ts): a
+   * valid one is answered as if written, and nothing is stored or sent.
+   */
+  trapped?: boolean;
+  /** The request's log, where a failed write is reported. */
+  log: FastifyBaseLogger;
+}
+
+export function formService(
+  app: InquiryWriter & SubscriptionWriter,
+  { token, refusal, trapped = false, log }: FormServiceOptions,
+): FormService {
+  /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */
+  async function write<T>(what: string, work: () => Promise<T>): Promise<T> {
+    if (refusal) throw new Error(`refused form post wrote nothing: ${refusal}`);
+    try {
+      return await work();
+    } catch (error) {
+      log.error({ err: error }, `form post: ${what} failed`);
+      throw error;
+    }
+  }
+
+  return {
+    token,
+    refusal,
+    sendInquiry: (values: InquiryValues) =>
+      write("inquiry", async (): Promise<FormWrite<"sent">> => {
+        const parsed = inquirySchema.safeParse(values);
+        if (!parsed.success)
+          return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
+        if (trapped) return { outcome: "sent" };
+        const id = await storeInquiry(app, parsed.data);
+        log.info({ inquiry: id }, "inquiry received from a form post");
+        return { outcome: "sent" };
+      }),
+    subscribe: (email: string) =>
+      write("subscription", async (): ReturnType<FormService["subscribe"]> => {
+        const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
+        if (!parsed.success)
+          return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
+        if (trapped) return { outcome: "subscribed" };
+        const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form);
+        return created
+          ? { outcome: "subscribed" }
+          : { outcome: "already", message: ALREADY_SUBSCRIBED_MESSAGE };
+      }),
+  };
+}
+
+/** The service of a page rendered for a GET: the token for its forms, and no writes. */
+export function pageFormService(token: string): FormService {
+  const refuse = () => Promise.reject(new Error(NOT_A_POST));
+  return { token, refusal: NOT_A_POST, sendInquiry: refuse, subscribe: refuse };
+}

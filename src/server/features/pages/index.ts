@@ -1,0 +1,21 @@
+/**
+ * The public site: its pages rendered from the current content, the forms
+ * posted without JavaScript, the API the pages call (/api/v1), and the
+ * crawlers' files. What the rest of the server may use of this feature.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import api from "./api.ts";
+import crawlers from "./crawlers.ts";
+import pages, { type PagesOptions } from "./plugin.ts";
+
+export default fp(
+  async function publicSite(app: FastifyInstance, options: PagesOptions) {
+    await app.register(pages, options);
+    await app.register(crawlers, { origin: options.origin });
+    await app.register(api);
+  },
+  { name: "public-site", dependencies: ["content", "inquiries", "subscriptions"] },
+);
+
+export { loadPageRenderer, type PageRenderer } from "./renderer.ts";

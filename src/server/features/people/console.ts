@@ -1,0 +1,174 @@
+/**
+ * The console's people routes (owner only): the accounts, invitations by
+ * e-mail, roles, removals and the "second factor for everyone" setting. The
+ * audit log's and each person's own account routes are registered from here
+ * too (audit-routes.ts, account.ts).
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  inviteSchema,
+  PEOPLE_PATHS,
+  PEOPLE_TEXTS,
+  peopleListSchema,
+  personParamsSchema,
+  personSchema,
+  roleChangeSchema,
+  secondFactorSettingSchema,
+} from "../../../shared/admin/people.ts";
+import { messageSchema } from "../../../shared/schemas.ts";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { type ConsoleUser, ensureUser, findUserById } from "../../platform/console/users.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
+import accountRoutes from "./account-console.ts";
+import auditRoutes from "./audit-console.ts";
+import {
+  changeRole,
+  findPerson,
+  listPeople,
+  removePerson,
+  setSecondFactorRequired,
+} from "./queries.ts";
+import { NO_CONTENT } from "./sign-in-routes.ts";
+import { issueUserToken } from "./user-tokens.ts";
+
+const OWNER = { role: "owner" } as const;
+
+export default async function peopleRoutes(app: FastifyInstance, options: AdminAreaOptions) {
+  const { database } = options;
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(accountRoutes, options);
+  await app.register(auditRoutes, options);
+
+  async function personById(id: number) {
+    const person = await findPerson(db, id);
+    if (!person) throw app.httpErrors.notFound(PEOPLE_TEXTS.notFound);
+    return person;
+  }
+
+  function refusal(reason: "missing" | "last-owner") {
+    return reason === "missing"
+      ? app.httpErrors.notFound(PEOPLE_TEXTS.notFound)
+      : app.httpErrors.conflict(PEOPLE_TEXTS.lastOwner);
+  }
+
+  async function sendInvitation(trx: OutboxTransaction, user: ConsoleUser) {
+    const token = await issueUserToken(trx, user.id, "invite");
+    await app.accountMail.link(trx, "invite", user.email, token);
+  }
+
+  routes.get(
+    PEOPLE_PATHS.people,
+    { schema: { response: { 200: peopleListSchema } }, config: OWNER },
+    async () => ({ people: await listPeople(db) }),
+  );
+
+  routes.post(
+    PEOPLE_PATHS.people,
+    {
+      schema: { body: inviteSchema, response: { 201: personSchema } },
+      config: { ...OWNER, rateLimit: { max: 20, timeWindow: "1 minute" } },
+    },
+    async (request, reply) => {
+      // The account and its invitation are made together, or neither is.
+      const user = await app.withOutbox(async (trx) => {
+        const { user, created } = await ensureUser(trx, request.body);
+        if (!created) return undefined;
+        await sendInvitation(trx, user);
+        await app.audit(trx, request, "person-invited", user.email, { role: user.role });
+        return user;
+      });
+      if (!user) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyInvited);
+      return reply.code(201).send(await personById(user.id));
+    },
+  );
+
+  routes.post(
+    PEOPLE_PATHS.invitation,
+    {
+      schema: { params: personParamsSchema, response: { 202: messageSchema } },
+      config: { ...OWNER, rateLimit: { max: 20, timeWindow: "1 minute" } },
+    },
+    async (request, reply) => {
+      const user = await findUserById(db, request.params.id);
+      if (!user) throw app.httpErrors.notFound(PEOPLE_TEXTS.notFound);
+      if (user.passwordHash !== null) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyAccepted);
+      await app.withOutbox(async (trx) => {
+        await sendInvitation(trx, user);
+        await app.audit(trx, request, "invitation-resent", user.email);
+      });
+      return reply.code(202).send({ message: PEOPLE_TEXTS.invitationSent });
+    },
+  );
+
+  routes.patch(
+    PEOPLE_PATHS.person,
+    {
+      schema: {
+        params: personParamsSchema,
+        body: roleChangeSchema,
+        response: { 200: personSchema },
+      },
+      config: OWNER,
+    },
+    async (request) => {
+      const { role } = request.body;
+      const change = await inTransaction(db, async (trx) => {
+        const change = await changeRole({ ...database, db: trx }, request.params.id, role);
+        if ("done" in change && change.done.from !== role) {
+          const { email, from } = change.done;
+          await app.audit(trx, request, "role-changed", email, { from, to: role });
+        }
+        return change;
+      });
+      if ("refused" in change) throw refusal(change.refused);
+      return personById(request.params.id);
+    },
+  );
+
+  routes.delete(
+    PEOPLE_PATHS.person,
+    { schema: { params: personParamsSchema, response: NO_CONTENT }, config: OWNER },
+    async (request, reply) => {
+      const removal = await inTransaction(db, async (trx) => {
+        const removal = await removePerson({ ...database, db: trx }, request.params.id);
+        if ("done" in removal) {
+          const { email, role } = removal.done;
+          await app.audit(trx, request, "person-removed", email, { role });
+        }
+        return removal;
+      });
+      if ("refused" in removal) throw refusal(removal.refused);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.get(
+    PEOPLE_PATHS.secondFactorSetting,
+    { schema: { response: { 200: secondFactorSettingSchema } }, config: OWNER },
+    async () => ({ required: await app.secondFactorRequired() }),
+  );
+
+  routes.put(
+    PEOPLE_PATHS.secondFactorSetting,
+    {
+      schema: { body: secondFactorSettingSchema, response: { 200: secondFactorSettingSchema } },
+      config: OWNER,
+    },
+    async (request) => {
+      const { required } = request.body;
+      if (required && !(request.user as ConsoleUser).secondFactor) {
+        throw app.httpErrors.conflict(PEOPLE_TEXTS.ownSecondFactorFirst);
+      }
+      if (required !== (await app.secondFactorRequired())) {
+        await inTransaction(db, async (trx) => {
+          await setSecondFactorRequired(trx, required);
+          await app.audit(trx, request, "second-factor-requirement", undefined, { required });
+        });
+      }
+      return { required };
+    },
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * People: signing in to the console (passwords, sessions, second factor,
+ * resets), the console's accounts and invitations, each person's own
+ * account, and the audit log's screen. What the rest of the server may use
+ * of this feature.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { type AdminAreaOptions, sessionLimitsOf } from "../../platform/console/area.ts";
+import peopleRoutes from "./console.ts";
+import { AccountMail } from "./mail.ts";
+import signInRoutes from "./sign-in-routes.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Queues an invitation or a reset link inside its token's transaction. */
+    accountMail: AccountMail;
+  }
+}
+
+export interface PeopleOptions extends AdminAreaOptions {
+  /** The server's signing secret: signs the cookie a browser that signed in before is known by. */
+  secret: string;
+}
+
+export default fp(
+  async function people(app: FastifyInstance, { config, database, secret }: PeopleOptions) {
+    app.decorate(
+      "accountMail",
+      new AccountMail({ from: config.MAIL_FROM, publicOrigin: config.PUBLIC_ORIGIN }),
+    );
+    await app.register(signInRoutes, {
+      database,
+      limits: sessionLimitsOf(config),
+      throttle: {
+        freeFailures: config.SIGN_IN_FREE_FAILURES,
+        lockMs: config.SIGN_IN_LOCK_SECONDS * 1000,
+      },
+      serverSecret: secret,
+    });
+    await app.register(peopleRoutes, { config, database });
+  },
+  { name: "people", dependencies: ["console", "outbox"] },
+);
+
+export { AccountMail } from "./mail.ts";
+export { issueUserToken } from "./user-tokens.ts";

@@ -1,0 +1,162 @@
+/**
+ * The console's subscribers: viewers find, read and export them; an editor
+ * unsubscribes an address on the person's request; only an owner erases one
+ * (docs/privacy/erasure.md). Every change and export is audited, and an
+ * erasure's audit entry names the subscription and the hash, never the address.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { confirmAddressSchema, ERASURE_TEXTS } from "../../../shared/admin/erasure.ts";
+import {
+  CONSENT_VIA,
+  PAGE_SIZE,
+  SUBSCRIBER_ROUTES,
+  SUBSCRIBER_TEXTS,
+  subscriberDetailSchema,
+  subscriberFilterSchema,
+  subscriberIdSchema,
+  subscriberListQuerySchema,
+  subscriberListSchema,
+  subscriberStatsSchema,
+} from "../../../shared/admin/subscribers.ts";
+import { fieldRefusalSchema } from "../../../shared/schemas.ts";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { sendCsv } from "../../platform/console/csv.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import { signingSecret } from "../../platform/security/signing-secret.ts";
+import { unsubscribe } from "./queries.ts";
+import {
+  eraseSubscriber,
+  exportSubscribers,
+  findSubscriber,
+  listSubscribers,
+  subscriberStats,
+} from "./subscribers.ts";
+
+const EXPORT_COLUMNS = ["address", "status", "subscribed_at", "via", "unsubscribed_at"];
+
+const messageSchema = z.object({ message: z.string() });
+
+const target = (id: number) => `subscription:${id}`;
+
+export default async function subscribersRoutes(
+  app: FastifyInstance,
+  { config, database }: AdminAreaOptions,
+) {
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  // The same secret the unsubscribe links are signed with (the configured one,
+  // or the one kept in site_meta): erasure hashes are keyed by it.
+  const secret = await signingSecret(db, config.UNSUBSCRIBE_SECRET);
+
+  async function subscriberOr404(id: number) {
+    const subscriber = await findSubscriber(db, id);
+    if (!subscriber) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
+    return subscriber;
+  }
+
+  routes.get(
+    SUBSCRIBER_ROUTES.list,
+    {
+      schema: { querystring: subscriberListQuerySchema, response: { 200: subscriberListSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const { page, ...filter } = request.query;
+      const { items, total } = await listSubscribers(db, filter, page);
+      return { items, total, page, pageSize: PAGE_SIZE };
+    },
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.stats,
+    { schema: { response: { 200: subscriberStatsSchema } }, config: { role: "viewer" } },
+    () => subscriberStats(database),
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.export,
+    {
+      schema: { querystring: subscriberFilterSchema, response: { 200: z.string() } },
+      config: { role: "viewer" },
+    },
+    async (request, reply) => {
+      const rows = await exportSubscribers(db, request.query);
+      await app.auditNoChange(request, "subscribers-exported", undefined, {
+        filter: request.query,
+        rows: rows.length,
+      });
+      return sendCsv(reply, "subscribers.csv", rows, EXPORT_COLUMNS);
+    },
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.one,
+    {
+      schema: { params: subscriberIdSchema, response: { 200: subscriberDetailSchema } },
+      config: { role: "viewer" },
+    },
+    (request) => subscriberOr404(request.params.id),
+  );
+
+  routes.post(
+    SUBSCRIBER_ROUTES.unsubscribe,
+    {
+      schema: {
+        params: subscriberIdSchema,
+        response: { 200: subscriberDetailSchema, 409: messageSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await subscriberOr404(id);
+      const done = await inTransaction(db, async (trx) => {
+        const done = await unsubscribe(trx, id, CONSENT_VIA.console);
+        if (done) await app.audit(trx, request, "subscriber-unsubscribed", target(id));
+        return done;
+      });
+      if (!done) {
+        return reply.code(409).send({ message: SUBSCRIBER_TEXTS.alreadyUnsubscribed });
+      }
+      return subscriberOr404(id);
+    },
+  );
+
+  routes.delete(
+    SUBSCRIBER_ROUTES.one,
+    {
+      schema: {
+        params: subscriberIdSchema,
+        body: confirmAddressSchema,
+        response: { 204: z.null(), 400: fieldRefusalSchema },
+      },
+      config: { role: "owner" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const subscriber = await subscriberOr404(id);
+      // The typed address proves the person meant this one; the server checks
+      // it too, so no client can erase by id alone.
+      if (request.body.email !== subscriber.email) {
+        return reply.code(400).send({
+          message: ERASURE_TEXTS.confirmMismatch,
+          fields: { email: ERASURE_TEXTS.confirmMismatch },
+        });
+      }
+      const erasure = await inTransaction(db, async (trx) => {
+        const erasure = await eraseSubscriber({ ...database, db: trx }, id, secret);
+        if (erasure) {
+          await app.audit(trx, request, "subscriber-erased", target(id), {
+            emailHash: erasure.emailHash,
+            mailDeleted: erasure.mailDeleted,
+          });
+        }
+        return erasure;
+      });
+      if (!erasure) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Subscriptions to Insight: subscribing, confirming (double opt-in),
+ * unsubscribing (page, API and one-click), who the audience is, the
+ * console's subscribers and the exports. What the rest of the server may use
+ * of this feature.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import confirmSubscription from "./confirm-routes.ts";
+import subscribersRoutes from "./console.ts";
+import { SubscriptionMail } from "./mail.ts";
+import { oneClickUnsubscribe, unsubscribeApi } from "./unsubscribe-routes.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Queues a subscription's mail inside its write's transaction. */
+    subscriptionMail: SubscriptionMail;
+  }
+}
+
+export interface SubscriptionsOptions extends AdminAreaOptions {
+  /** The server's signing secret: unsubscribe and confirmation links. */
+  secret: string;
+}
+
+export default fp(
+  async function subscriptions(
+    app: FastifyInstance,
+    { config, database, secret }: SubscriptionsOptions,
+  ) {
+    app.decorate(
+      "subscriptionMail",
+      new SubscriptionMail({
+        from: config.MAIL_FROM,
+        publicOrigin: config.PUBLIC_ORIGIN,
+        signingSecret: secret,
+      }),
+    );
+    await app.register(confirmSubscription, { config, database, secret });
+    await app.register(unsubscribeApi, { database, secret });
+    await app.register(oneClickUnsubscribe, { database, secret });
+    await app.register(subscribersRoutes, { config, database });
+  },
+  { name: "subscriptions", dependencies: ["console", "outbox"] },
+);
+
+export { onlyActive } from "./audience.ts";
+export { activeSubscribers } from "./exports.ts";
+export { unsubscribeHeaders } from "./mail.ts";
+export { findSubscription, type Subscription } from "./queries.ts";
+export { maskEmail } from "./unsubscribe-routes.ts";
+export { unsubscribeUrl } from "./unsubscribe-token.ts";
+export {
+  ALREADY_SUBSCRIBED_MESSAGE,
+  confirmByLink,
+  SUBSCRIBED_MESSAGE,
+  storeSubscription,
+  type Writer as SubscriptionWriter,
+} from "./writes.ts";

@@ -1,0 +1,124 @@
+/**
+ * The mail a subscription makes: the welcome, with its unsubscribe link and
+ * headers, and with double opt-in the confirmation link. Queued inside the
+ * subscription's own transaction.
+ */
+import escapeHtml from "escape-html";
+import { COLORS } from "../../../shared/design-tokens.ts";
+import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
+import { SITE } from "../../../shared/site.ts";
+import { mailPage, oneLine, paragraph } from "../../platform/outbox/layout.ts";
+import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
+import { signConfirmToken } from "./confirm-token.ts";
+import type { Subscription } from "./queries.ts";
+import { unsubscribeUrl } from "./unsubscribe-token.ts";
+
+export interface SubscriptionMailSettings {
+  from: string;
+  publicOrigin: string;
+  signingSecret: string;
+}
+
+/** RFC 2369 and RFC 8058 headers: mail clients offer a one-click unsubscribe. */
+export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return {
+    "List-Unsubscribe": `<${unsubscribeUrl}>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  };
+}
+
+export function welcome(
+  email: string,
+  unsubscribeUrl: string,
+  settings: Pick<SubscriptionMailSettings, "from">,
+): MailMessage {
+  const subject = `Welcome to Insight from ${SITE.firmName}`;
+  const lines = [
+    "Thank you for subscribing to Insight.",
+    "Once a month we send practical notes on data, cloud and machine learning from the people doing the work: what worked, what did not, and what we would do again.",
+    "Your first issue arrives with the next edition.",
+  ];
+  return {
+    messageId: newMessageId(settings.from),
+    from: settings.from,
+    to: email,
+    subject,
+    headers: unsubscribeHeaders(unsubscribeUrl),
+    text: [
+      ...lines,
+      "",
+      `The ${SITE.shortName} team`,
+      "",
+      `To stop receiving Insight, open: ${unsubscribeUrl}`,
+    ].join("\n"),
+    html: mailPage(
+      subject,
+      `${lines.map(paragraph).join("\n")}
+${paragraph(`The ${SITE.shortName} team`)}
+<p style="font-size:13px;color:${COLORS.inkSoft}">You receive this because ${escapeHtml(email)} subscribed on our website.
+<a href="${escapeHtml(unsubscribeUrl)}" style="color:${COLORS.accentInk}">Unsubscribe</a>.</p>`,
+    ),
+  };
+}
+
+/**
+ * Double opt-in (NEWSLETTER_DOUBLE_OPT_IN): asks the person behind a new
+ * subscription to confirm their address. Not a list message: it carries no
+ * unsubscribe headers, since nothing is sent to an address that does not confirm.
+ */
+export function subscriptionConfirmation(
+  email: string,
+  confirmUrl: string,
+  validHours: number,
+  settings: Pick<SubscriptionMailSettings, "from">,
+): MailMessage {
+  const subject = "Please confirm your subscription to Insight";
+  const lead = `Someone, hopefully you, asked to receive Insight, the monthly newsletter of ${SITE.firmName}, at ${oneLine(email)}. To start receiving it, open this link and confirm:`;
+  const expiry = `The link works for ${validHours} hours. If you did not ask for Insight, ignore this e-mail: without a confirmation, nothing more is sent to you.`;
+  return {
+    messageId: newMessageId(settings.from),
+    from: settings.from,
+    to: email,
+    subject,
+    text: [lead, "", confirmUrl, "", expiry, "", `The ${SITE.shortName} team`].join("\n"),
+    html: mailPage(
+      subject,
+      `${paragraph(lead)}
+<p style="margin:0 0 16px"><a href="${escapeHtml(confirmUrl)}" style="color:${COLORS.accentInk}">Confirm my subscription</a></p>
+${paragraph(expiry)}
+${paragraph(`The ${SITE.shortName} team`)}`,
+    ),
+  };
+}
+
+export class SubscriptionMail {
+  constructor(private readonly settings: SubscriptionMailSettings) {}
+
+  async welcome(trx: OutboxTransaction, subscription: Subscription): Promise<void> {
+    await enqueueMail(
+      trx,
+      "welcome",
+      welcome(subscription.email, this.unsubscribeUrl(subscription), this.settings),
+    );
+  }
+
+  /** Double opt-in: the link that confirms a new subscription, working for `validHours`. */
+  async confirmation(
+    trx: OutboxTransaction,
+    subscription: Subscription,
+    validHours: number,
+  ): Promise<void> {
+    const url = new URL(CONFIRM_SUBSCRIPTION_PATH, this.settings.publicOrigin);
+    url.searchParams.set("token", signConfirmToken(this.settings.signingSecret, subscription));
+    await enqueueMail(
+      trx,
+      "subscription-confirmation",
+      subscriptionConfirmation(subscription.email, url.toString(), validHours, this.settings),
+    );
+  }
+
+  unsubscribeUrl(subscription: Subscription): string {
+    return unsubscribeUrl(this.settings.publicOrigin, this.settings.signingSecret, subscription);
+  }
+}

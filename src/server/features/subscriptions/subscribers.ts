@@ -1,0 +1,277 @@
+/**
+ * The console's view of the newsletter list: finding, counting and exporting
+ * subscribers, one subscriber's consent history, and erasure on request
+ * (docs/privacy/erasure.md). Writes of consent itself live in subscriptions.ts.
+ */
+import { createHmac } from "node:crypto";
+import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import {
+  GROWTH_MONTHS,
+  type MonthGrowth,
+  PAGE_SIZE,
+  type SubscriberDetail,
+  type SubscriberFilter,
+  type SubscriberRow,
+  type SubscriberStats,
+} from "../../../shared/admin/subscribers.ts";
+import { normalizeEmail } from "../../../shared/subscription.ts";
+import type { DatabaseHandle, Engine } from "../../platform/db/connection.ts";
+import { type Database, nowIso } from "../../platform/db/schema.ts";
+import { containsText } from "../../platform/db/text-search.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import { mailAddress } from "../../platform/outbox/queue.ts";
+import { hasStatus, statusOf } from "./audience.ts";
+
+type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
+
+/** Narrows a query on subscriptions to the filter: part of the address, and the status. */
+function filtered<O>(query: SubscriptionQuery<O>, { q, status }: SubscriberFilter) {
+  let narrowed = query;
+  if (q) narrowed = narrowed.where(containsText(sql.ref("email"), q));
+  if (status !== "all") narrowed = narrowed.where((eb) => hasStatus(eb, status));
+  return narrowed;
+}
+
+const ROW_COLUMNS = [
+  "id",
+  "email",
+  "subscribed_at",
+  "subscribed_via",
+  "unsubscribed_at",
+  "unsubscribed_via",
+  "confirmed_at",
+] as const;
+
+interface StoredRow {
+  id: number;
+  email: string;
+  subscribed_at: string;
+  subscribed_via: string;
+  unsubscribed_at: string | null;
+  confirmed_at: string | null;
+}
+
+function toRow(row: StoredRow): SubscriberRow {
+  return {
+    id: row.id,
+    email: row.email,
+    status: statusOf(row),
+    subscribedAt: row.subscribed_at,
+    subscribedVia: row.subscribed_via,
+    unsubscribedAt: row.unsubscribed_at,
+  };
+}
+
+/** Newest consent first (a returning subscriber comes back to the top), then newest row. */
+function newestFirst<O>(query: SubscriptionQuery<O>) {
+  return query.orderBy("subscribed_at", "desc").orderBy("id", "desc");
+}
+
+/** One page of the filtered list, and how many match in all. */
+export async function listSubscribers(
+  db: Kysely<Database>,
+  filter: SubscriberFilter,
+  page: number,
+): Promise<{ items: SubscriberRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    newestFirst(filtered(db.selectFrom("subscriptions").select(ROW_COLUMNS), filter))
+      .limit(PAGE_SIZE)
+      .offset((page - 1) * PAGE_SIZE)
+      .execute(),
+    filtered(
+      db.selectFrom("subscriptions").select((eb) => eb.fn.countAll<number | string>().as("n")),
+      filter,
+    ).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toRow), total: Number(count.n) };
+}
+
+/** Every row of the filter, for the CSV export. */
+export async function exportSubscribers(db: Kysely<Database>, filter: SubscriberFilter) {
+  const rows = await newestFirst(
+    filtered(db.selectFrom("subscriptions").select(ROW_COLUMNS), filter),
+  ).execute();
+  return rows.map((row) => ({
+    address: row.email,
+    status: statusOf(row),
+    subscribed_at: row.subscribed_at,
+    via: row.subscribed_via,
+    unsubscribed_at: row.unsubscribed_at ?? "",
+  }));
+}
+
+/** "2025-03" for each of the last `count` calendar months (UTC), oldest first. */
+export function monthKeys(now: Date, count = GROWTH_MONTHS): string[] {
+  return Array.from({ length: count }, (_, index) => {
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (count - 1 - index)));
+    return month.toISOString().slice(0, 7);
+  });
+}
+
+/**
+ * An event's calendar month as "YYYY-MM" (UTC). SQLite keeps the ISO text
+ * the app wrote; PostgreSQL a timestamptz, which to_char formats in UTC.
+ */
+function monthOf(engine: Engine, column: Expression<string>) {
+  return engine === "postgres"
+    ? sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM')`
+    : sql<string>`substr(${column}, 1, 7)`;
+}
+
+/** New subscriptions and unsubscriptions per month, from the consent history. */
+async function monthlyGrowth({ db, engine }: DatabaseHandle, now: Date): Promise<MonthGrowth[]> {
+  const keys = monthKeys(now);
+  const since = `${keys[0]}-01T00:00:00.000Z`;
+  const rows = await db
+    .selectFrom("subscription_events")
+    .select((eb) => [
+      monthOf(engine, eb.ref("at")).as("month"),
+      "event",
+      eb.fn.countAll<number | string>().as("n"),
+    ])
+    .where("at", ">=", since)
+    .groupBy(["month", "event"])
+    .execute();
+  const months = new Map(keys.map((month) => [month, { month, subscribed: 0, unsubscribed: 0 }]));
+  for (const row of rows) {
+    const bucket = months.get(row.month);
+    if (bucket) bucket[row.event] = Number(row.n);
+  }
+  return [...months.values()];
+}
+
+/**
+ * The counts by status and the growth chart's months. Active addresses are
+ * the confirmed ones, those an issue goes to; with double opt-in, an address
+ * not yet confirmed is counted apart.
+ */
+export async function subscriberStats(
+  database: DatabaseHandle,
+  now = new Date(),
+): Promise<SubscriberStats> {
+  const [counts, months] = await Promise.all([
+    database.db
+      .selectFrom("subscriptions")
+      .select((eb) => [
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((filter) => hasStatus(filter, "active"))
+          .as("active"),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((filter) => hasStatus(filter, "awaiting"))
+          .as("awaiting"),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((filter) => hasStatus(filter, "unsubscribed"))
+          .as("unsubscribed"),
+      ])
+      .executeTakeFirstOrThrow(),
+    monthlyGrowth(database, now),
+  ]);
+  return {
+    active: Number(counts.active),
+    awaitingConfirmation: Number(counts.awaiting),
+    unsubscribed: Number(counts.unsubscribed),
+    months,
+  };
+}
+
+/** One subscriber with their consent history, oldest first. */
+export async function findSubscriber(
+  db: Kysely<Database>,
+  id: number,
+): Promise<SubscriberDetail | undefined> {
+  const row = await db
+    .selectFrom("subscriptions")
+    .select(ROW_COLUMNS)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const events = await db
+    .selectFrom("subscription_events")
+    .select(["at", "event", "via"])
+    .where("subscription_id", "=", id)
+    .orderBy("at")
+    .orderBy("id")
+    .execute();
+  return {
+    ...toRow(row),
+    unsubscribedVia: row.unsubscribed_via,
+    events: events.map((event) => ({ ...event, at: event.at })),
+  };
+}
+
+/**
+ * The key that makes an erased address's hash this site's own: derived from
+ * the server's secret for this one purpose, so the hashes cannot be matched
+ * against a list of addresses without the secret, nor against another site's.
+ */
+function erasureKey(secret: string): Buffer {
+  return createHmac("sha256", secret).update("erased-subscribers").digest();
+}
+
+/** The salted SHA-256 (an HMAC) of the lower-cased address, as hex. */
+export function erasureHash(secret: string, email: string): string {
+  return createHmac("sha256", erasureKey(secret)).update(normalizeEmail(email)).digest("hex");
+}
+
+/**
+ * Whether an address was erased on request. An import must skip such an
+ * address; the website does not ask, since subscribing there is new consent.
+ */
+export async function isErased(
+  db: Kysely<Database>,
+  email: string,
+  secret: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("erased_subscribers")
+    .select("email_hash")
+    .where("email_hash", "=", erasureHash(secret, email))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface Erasure {
+  emailHash: string;
+  /** How many queued or sent e-mails to the address were deleted. */
+  mailDeleted: number;
+}
+
+/**
+ * Erases a subscriber in one transaction: the e-mails addressed to them, the
+ * subscription (its consent history goes with it, by the foreign key's
+ * cascade), and keeps only the salted hash. Undefined when there is no such
+ * subscriber.
+ */
+export function eraseSubscriber(
+  { db, engine }: DatabaseHandle,
+  id: number,
+  secret: string,
+): Promise<Erasure | undefined> {
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom("subscriptions")
+      .select("email")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const email = normalizeEmail(row.email);
+    // Newsletter copies name their subscription; every other message, its address.
+    const mail = await trx
+      .deleteFrom("outbox")
+      .where((eb) =>
+        eb.or([eb(mailAddress(engine, "to"), "=", email), eb("subscription_id", "=", id)]),
+      )
+      .executeTakeFirst();
+    await trx.deleteFrom("subscriptions").where("id", "=", id).execute();
+    const emailHash = erasureHash(secret, email);
+    await trx
+      .insertInto("erased_subscribers")
+      .values({ email_hash: emailHash, erased_at: nowIso() })
+      .onConflict((conflict) => conflict.column("email_hash").doUpdateSet({ erased_at: nowIso() }))
+      .execute();
+    return { emailHash, mailDeleted: Number(mail.numDeletedRows) };
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * Subscribing, used by the API routes and by the forms posted without
+ * JavaScript alike: each write commits its row and the e-mail it causes in
+ * one transaction (withOutbox), so both ways store the same row and queue the
+ * same mail. With double opt-in, confirming a subscription from its e-mail's
+ * link is one of them too.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
+import { normalizeEmail } from "../../../shared/subscription.ts";
+import type { Database } from "../../platform/db/schema.ts";
+import { confirmTokenMatches, readConfirmToken } from "./confirm-token.ts";
+import {
+  confirmSubscription,
+  findPendingSubscription,
+  findSubscription,
+  type Subscription,
+  subscribe,
+} from "./queries.ts";
+
+/** How new subscribers join the Insight list; features/subscriptions/confirm-routes.ts decorates the app with it. */
+export interface NewsletterSignup {
+  /** NEWSLETTER_DOUBLE_OPT_IN: a new subscriber confirms the address by e-mail before the welcome. */
+  doubleOptIn: boolean;
+  /** NEWSLETTER_CONFIRM_HOURS: how long a confirmation link works and a subscription waits for it. */
+  confirmHours: number;
+  /** The server's secret, which signs the confirmation links (as the unsubscribe links). */
+  secret: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    newsletterSignup: NewsletterSignup;
+  }
+}
+
+/** What a write needs of the app: the outbox's transaction, this feature's mail, and how subscribers join. */
+export type Writer = Pick<FastifyInstance, "withOutbox" | "subscriptionMail" | "newsletterSignup">;
+
+export const SUBSCRIBED_MESSAGE = "Subscribed to Insight.";
+export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscribed to Insight.";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The moment (ISO-8601) before which a subscription still waiting for its confirmation has lapsed. */
+export function confirmationLapsedBefore(confirmHours: number): string {
+  return new Date(Date.now() - confirmHours * HOUR_MS).toISOString();
+}
+
+/**
+ * Subscribes an address (already validated) from the website and queues the
+ * welcome; null when it is subscribed already. `via` tells the consent
+ * history which way the visitor came: the page's script or a form posted
+ * without JavaScript. With double opt-in the confirmation link is queued
+ * instead, and an address that waits for its confirmation is not "already
+ * subscribed" (it gets no issue yet): its link is sent again, and its row
+ * stays as it is.
+ */
+export function storeSubscription(
+  app: Writer,
+  email: string,
+  via: ConsentVia,
+): Promise<Subscription | null> {
+  const address = normalizeEmail(email);
+  const { doubleOptIn, confirmHours } = app.newsletterSignup;
+  return app.withOutbox(async (trx) => {
+    if (!doubleOptIn) {
+      const created = await subscribe(trx, address, via);
+      if (created) await app.subscriptionMail.welcome(trx, created);
+      return created;
+    }
+    const lapsedBefore = confirmationLapsedBefore(confirmHours);
+    const waiting =
+      (await subscribe(trx, address, via, { lapsedBefore })) ??
+      (await findPendingSubscription(trx, address));
+    if (!waiting) return null;
+    await app.subscriptionMail.confirmation(trx, waiting, confirmHours);
+    return waiting;
+  });
+}
+
+/** Where a confirmation link stands: its subscription waits or is confirmed, or the link is refused. */
+export type ConfirmationLink =
+  | { state: "pending"; subscription: Subscription }
+  | { state: "confirmed"; subscription: Subscription }
+  | { state: "invalid" }
+  | { state: "expired" };
+
+/**
+ * Reads the subscription a confirmation link's token names. A link is
+ * refused when its signature fails (forged, or from before the address
+ * subscribed anew), when its subscription has ended, and as expired when its
+ * subscription has waited too long. A link whose row is gone (purged) or no
+ * longer matches can only be judged by the time it carries, unchecked: that
+ * only picks the words of the refusal.
+ */
+export async function confirmationLink(
+  db: Kysely<Database>,
+  { secret, confirmHours }: NewsletterSignup,
+  token: string,
+): Promise<ConfirmationLink> {
+  const claim = readConfirmToken(token);
+  if (!claim) return { state: "invalid" };
+  const lapsedBefore = Date.parse(confirmationLapsedBefore(confirmHours));
+  const subscription = await findSubscription(db, claim.id);
+  if (
+    !subscription ||
+    subscription.unsubscribedAt !== null ||
+    !confirmTokenMatches(secret, token, subscription)
+  ) {
+    return { state: claim.askedAt < lapsedBefore ? "expired" : "invalid" };
+  }
+  if (subscription.confirmedAt !== null) return { state: "confirmed", subscription };
+  return Date.parse(subscription.subscribedAt) < lapsedBefore
+    ? { state: "expired" }
+    : { state: "pending", subscription };
+}
+
+/**
+ * Confirms the subscription of a confirmation link and queues its welcome,
+ * in one transaction: of simultaneous confirmations only the one whose
+ * update changed the row queues it; the others read the link again.
+ */
+export function confirmByLink(
+  app: Writer,
+  token: string,
+): Promise<Exclude<ConfirmationLink, { state: "pending" }>> {
+  return app.withOutbox(async (trx) => {
+    const link = await confirmationLink(trx, app.newsletterSignup, token);
+    if (link.state !== "pending") return link;
+    if (await confirmSubscription(trx, link.subscription)) {
+      await app.subscriptionMail.welcome(trx, link.subscription);
+      return { state: "confirmed", subscription: link.subscription };
+    }
+    // Confirmed by a simultaneous request, or ended meanwhile: the link as it stands now.
+    const now = await confirmationLink(trx, app.newsletterSignup, token);
+    return now.state === "pending" ? { state: "invalid" } : now;
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Records what a person did, with who (the signed-in person, or the address a
+ * failed sign-in typed), when and from where.
+ *
+ * `app.audit(trx, request, action, target, detail)` records a change, and
+ * takes the change's transaction: the entry and the change commit together
+ * or not at all, so no change is ever kept without its entry. The type says
+ * so; a plain database handle is refused by the checker.
+ * `app.auditNoChange(request, action, target, detail)` records what changed
+ * nothing (a refused attempt, a download), on its own.
+ *
+ * Entries older than AUDIT_RETENTION_DAYS are removed at start and daily.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { Transaction } from "kysely";
+import type { AuditAction } from "../../../shared/admin/audit-log.ts";
+import type { DatabaseHandle } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
+import { type AuditEntry, purgeAudit, recordAudit } from "./queries.ts";
+
+/** What the entry says beyond who, what and when; `actor` names who acted when no one is signed in. */
+type AuditDetail = Record<string, unknown> & { actor?: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    audit(
+      trx: Transaction<Database>,
+      request: FastifyRequest,
+      action: AuditAction,
+      target?: string,
+      detail?: AuditDetail,
+    ): Promise<void>;
+    auditNoChange(
+      request: FastifyRequest,
+      action: AuditAction,
+      target?: string,
+      detail?: AuditDetail,
+    ): Promise<void>;
+  }
+}
+
+export interface AuditOptions {
+  database: DatabaseHandle;
+  retentionDays: number;
+}
+
+export default fp(
+  async function audit(app: FastifyInstance, { database, retentionDays }: AuditOptions) {
+    const { db } = database;
+    const entryOf = (
+      request: FastifyRequest,
+      action: AuditAction,
+      target: string | undefined,
+      detail: AuditDetail | undefined,
+    ): AuditEntry => {
+      const { actor, ...rest } = detail ?? {};
+      return {
+        userId: request.user?.id ?? null,
+        actor: request.user?.email ?? actor ?? "anonymous",
+        action,
+        target,
+        ip: request.ip,
+        detail: Object.keys(rest).length ? rest : undefined,
+      };
+    };
+    app.decorate("audit", (trx, request, action, target, detail) =>
+      recordAudit(trx, entryOf(request, action, target, detail)),
+    );
+    app.decorate("auditNoChange", (request, action, target, detail) =>
+      recordAudit(db, entryOf(request, action, target, detail)),
+    );
+
+    const purge = () =>
+      purgeAudit(db, retentionDays * DAY_MS).catch((err: unknown) =>
+        app.log.error({ err }, "audit log purge failed"),
+      );
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook("onReady", async () => {
+      await purge();
+      timer = setInterval(purge, DAY_MS).unref();
+    });
+    app.addHook("onClose", async () => clearInterval(timer));
+  },
+  { name: "audit" },
+);

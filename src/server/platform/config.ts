@@ -1,0 +1,229 @@
+/**
+ * Environment configuration, validated once at start. A bad value stops the
+ * process with one line naming the variable, so a typo never half-starts a site.
+ */
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { CaptchaProvider } from "../../shared/captcha.ts";
+import { SITE } from "../../shared/site.ts";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** Paths are resolved against the working directory (the package root under npm). */
+const path = (fallback: string) =>
+  z
+    .string()
+    .min(1)
+    .default(fallback)
+    .transform((value) => (value === ":memory:" ? value : resolve(value)));
+
+const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
+
+/** The CAPTCHA services whose widget and verification the site knows. */
+export const CAPTCHA_PROVIDERS = [
+  "turnstile",
+  "hcaptcha",
+] as const satisfies readonly CaptchaProvider[];
+
+const DEFAULT_PUBLIC_ORIGIN = "http://localhost:3000";
+
+/** Names Fastify (proxy-addr) knows for the private ranges. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies' X-Forwarded-* headers to believe: none (`false`), the nearest
+ * N (a hop count), or those at the listed addresses. `true` would let any
+ * client choose its own address, and so its own rate limit.
+ */
+const trustedProxies = z.string().transform((value, context): false | number | string[] => {
+  if (value === "false" || value === "0") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true") {
+    context.addIssue({
+      code: "custom",
+      message:
+        "would believe any client's X-Forwarded-For; write the number of proxies in front of the site (e.g. 1) or their addresses (e.g. 127.0.0.1 or 10.0.0.0/8)",
+    });
+    return z.NEVER;
+  }
+  const entries = value.split(",").map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    context.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(wrong)} is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
+const variables = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// URL")
+    .optional(),
+  SQLITE_FILE: path("data/site.db"),
+  PUBLIC_ORIGIN: z
+    .url()
+    .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
+    .optional(),
+  STATIC_DIR: path("build/client"),
+  SERVER_BUILD: path("build/server/index.js"),
+  CONTENT_DIR: path("content"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  TRUST_PROXY: trustedProxies.default(false),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_CONSOLE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  REDIS_URL: z
+    .url()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  // Sets the keys apart when several sites (or test runs) share one Redis.
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]+$/, "may hold only letters, digits and _ : . -")
+    .default("site:"),
+  FORM_MIN_SECONDS: z.coerce.number().min(0).max(600).default(3),
+  CAPTCHA_PROVIDER: z.enum(CAPTCHA_PROVIDERS).optional(),
+  CAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  CAPTCHA_SECRET: z.string().min(1).optional(),
+  CAPTCHA_VERIFY_URL: z.url().optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
+
+  SMTP_URL: z
+    .url()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default(`"${SITE.firmName}" <${SITE.contactEmail}>`),
+  INQUIRY_TO: z.email().default(SITE.contactEmail),
+  INQUIRY_ACK: booleanFlag.default(false),
+  MAILBOX_DIR: path("data/mail"),
+  UNSUBSCRIBE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  OUTBOX_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  // Insight issues leave at this pace, so the SMTP provider does not throttle them.
+  NEWSLETTER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+  NEWSLETTER_DOUBLE_OPT_IN: booleanFlag.default(false),
+  NEWSLETTER_CONFIRM_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
+
+  ADMIN_DIR: path("build/admin"),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  MEDIA_DIR: path("data/media"),
+  UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
+});
+
+const envSchema = variables
+  .superRefine((env, context) => {
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      context.addIssue({
+        code: "custom",
+        path: ["HEADERS_TIMEOUT_MS"],
+        message: `must not exceed REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}), which includes the headers`,
+      });
+    }
+    if (env.CAPTCHA_PROVIDER !== undefined) {
+      for (const name of ["CAPTCHA_SITE_KEY", "CAPTCHA_SECRET"] as const) {
+        if (env[name] === undefined) {
+          context.addIssue({
+            code: "custom",
+            path: [name],
+            message: `must be set when CAPTCHA_PROVIDER=${env.CAPTCHA_PROVIDER}: the provider gives it with the site's registration`,
+          });
+        }
+      }
+    }
+    if (env.NODE_ENV === "production" && env.PUBLIC_ORIGIN === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["PUBLIC_ORIGIN"],
+        message: `must be set when NODE_ENV=production: the links in every e-mail point to it (else to ${DEFAULT_PUBLIC_ORIGIN})`,
+      });
+    }
+  })
+  .transform((env) => ({ ...env, PUBLIC_ORIGIN: env.PUBLIC_ORIGIN ?? DEFAULT_PUBLIC_ORIGIN }));
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration from an environment; empty values count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in variables.shape && value !== ""),
+  );
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? "environment");
+  throw new ConfigError(
+    `Invalid environment variable ${shownValue(name, present[name])}: ${issue?.message}`,
+  );
+}
+
+/** Variables whose value a refusal never shows, not even in part. */
+const SECRET_NAME = /(SECRET|PASSWORD|TOKEN)$/;
+
+/** Query parameters that carry a credential (password=, sslpassword=, api_key=, access_token=). */
+const CREDENTIAL_PARAMETER = /([?&;][^=&#;]*(?:pass|secret|token|key|auth)[^=&#;]*=)[^&#;]*/gi;
+
+/**
+ * A refused value as the start-up line shows it: the variable and the value,
+ * except that a secret's value is never shown and a URL's credentials are
+ * masked. The start-up line lands in logs and terminals read by more people
+ * than those who hold the site's secrets.
+ */
+function shownValue(name: string, value: string | undefined): string {
+  if (value !== undefined && SECRET_NAME.test(name)) return `${name} (value hidden)`;
+  return `${name}=${JSON.stringify(withoutCredentials(value ?? ""))}`;
+}
+
+/**
+ * Masks the password of `scheme://user:password@host` (user alone when there
+ * is no password, as a token often stands there) and credentials passed as
+ * query parameters. The credentials run to the last @, so a password holding
+ * / or @ unencoded is masked whole; a misspelt scheme (`smtp//`) is masked too.
+ */
+export function withoutCredentials(value: string): string {
+  const end = value.lastIndexOf("@");
+  let masked = value;
+  if (end !== -1) {
+    const slashes = value.indexOf("//");
+    const start = slashes === -1 || slashes > end ? 0 : slashes + 2;
+    const userInfo = value.slice(start, end);
+    const colon = userInfo.indexOf(":");
+    const shown = colon === -1 ? "***" : `${userInfo.slice(0, colon)}:***`;
+    masked = `${value.slice(0, start)}${shown}${value.slice(end)}`;
+  }
+  return masked.replace(CREDENTIAL_PARAMETER, "$1***");
+}

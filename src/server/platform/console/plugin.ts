@@ -1,0 +1,24 @@
+/**
+ * The firm's console, as a service the features build on: the audit log, the
+ * gate every route under /api/admin passes (each declares its role to
+ * gate.ts), the bot-defence screen, and the single-page app at /admin
+ * (console-files.ts). Each feature registers its own console routes after
+ * this plugin, with the options below.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import audit from "../audit/plugin.ts";
+import botTripsRoutes from "../security/bot-trips-console.ts";
+import { type AdminAreaOptions, sessionLimitsOf } from "./area.ts";
+import consoleFiles from "./console-files.ts";
+import gate from "./gate.ts";
+
+export default fp(
+  async function consoleService(app: FastifyInstance, { config, database }: AdminAreaOptions) {
+    await app.register(audit, { database, retentionDays: config.AUDIT_RETENTION_DAYS });
+    await app.register(gate, { database, limits: sessionLimitsOf(config) });
+    await app.register(botTripsRoutes, { config, database });
+    await app.register(consoleFiles, { root: config.ADMIN_DIR });
+  },
+  { name: "console", dependencies: ["xsrf", "rate-limit"] },
+);

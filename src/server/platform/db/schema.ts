@@ -1,0 +1,318 @@
+/** Row types of every table, as Kysely sees them. */
+import type { ColumnType, Generated } from "kysely";
+import type { CampaignStatus } from "../../../shared/admin/newsletter.ts";
+import type { Role } from "../../../shared/admin/roles.ts";
+
+/**
+ * An ISO-8601 string, written and read back as one on both engines
+ * (PostgreSQL's timestamps are turned into the same text as they are read:
+ * connection.ts).
+ */
+export type Timestamp = ColumnType<string, string, string>;
+
+interface Timestamps {
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Content rows the console edits: a version for stale-save checks, and a hidden flag (0 or 1). */
+interface Versioned {
+  version: Generated<number>;
+  hidden: Generated<number>;
+}
+
+export interface SubscriptionsTable extends Timestamps {
+  id: Generated<number>;
+  email: string;
+  subscribed_at: Timestamp;
+  subscribed_via: string;
+  unsubscribed_at: Timestamp | null;
+  unsubscribed_via: string | null;
+  /**
+   * When the address was confirmed: at once without double opt-in, from the
+   * confirmation link with it (NEWSLETTER_DOUBLE_OPT_IN). Issues go only to
+   * confirmed, active addresses.
+   */
+  confirmed_at: Timestamp | null;
+}
+
+export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
+
+export interface InquiriesTable extends Timestamps {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  company: string;
+  job_title: string;
+  email: string;
+  phone_number: string;
+  inquiry_type: string;
+  comments: string;
+  status: Generated<InquiryStatus>;
+  assignee_id: number | null;
+}
+
+export interface TeamMembersTable extends Timestamps, Versioned {
+  id: Generated<number>;
+  position: number;
+  fullname: string;
+  title: string;
+  image_path: string;
+  bio: string;
+}
+
+export interface ContentItemsTable extends Timestamps, Versioned {
+  id: Generated<number>;
+  category: string;
+  position: number;
+  name: string;
+  description: string;
+  image_path: string | null;
+}
+
+export interface CaseStudiesTable extends Timestamps, Versioned {
+  id: Generated<number>;
+  slug: string;
+  position: number;
+  title: string;
+  summary: string;
+  /** Each section's paragraphs, separated by a blank line. */
+  opportunity: string;
+  solution: string;
+  work: string;
+  /** The result Home shows ("38%"), and what it measures; both empty when there is none. */
+  outcome_figure: Generated<string>;
+  outcome_label: Generated<string>;
+}
+
+export interface SiteMetaTable extends Timestamps {
+  key: string;
+  value: string;
+}
+
+export type OutboxStatus = "pending" | "sent" | "failed";
+
+/** Transactional mail (someone waits for it) is always claimed before bulk mail (newsletters). */
+export type MailPriority = "transactional" | "bulk";
+
+export interface OutboxTable extends Timestamps {
+  id: Generated<number>;
+  /**
+   * What the message is for: inquiry-notification, inquiry-acknowledgement,
+   * welcome, subscription-confirmation, account-invite, account-reset,
+   * newsletter-test (transactional); newsletter (bulk).
+   */
+  kind: string;
+  priority: Generated<MailPriority>;
+  /** The complete message (addresses, subject, bodies, headers) as JSON. */
+  message: string;
+  status: OutboxStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  /** A sender's claim on the row; another sender may take it once this has passed. */
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  /**
+   * A newsletter message: the campaign and the subscription it is for. The
+   * message itself holds only its Message-ID; the sender composes the rest
+   * from the campaign when it sends. One row per pair at most (a unique index).
+   */
+  campaign_id: number | null;
+  subscription_id: number | null;
+}
+
+export interface UsersTable extends Timestamps {
+  id: Generated<number>;
+  email: string;
+  name: Generated<string>;
+  role: Role;
+  /** Argon2id (PHC string); null until the person sets a password through their link. */
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled_at: Timestamp | null;
+  /** The last TOTP time step accepted for the account; codes of it and earlier steps are spent. */
+  totp_last_step: number | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a leaked table holds no usable session. */
+  id: string;
+  user_id: number;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The absolute end, whatever the activity. */
+  expires_at: Timestamp;
+  ip: string;
+  user_agent: string;
+}
+
+export type UserTokenPurpose = "invite" | "reset";
+
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: UserTokenPurpose;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface SignInThrottleTable {
+  /** What is counted: an account at an address, an account's untrusted clients, an address, a device. */
+  key: string;
+  /** The account a key belongs to (null for an address's): its keys go when its password is set. */
+  account: string | null;
+  /** Attempts counted and not taken back by a success. */
+  failures: number;
+  locked_until: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  /** Kept as a plain number: the entry outlives the account. */
+  user_id: number | null;
+  /** Who, as an e-mail address, or "system"/the typed address of a failed sign-in. */
+  actor: string;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  /** JSON with the particulars. */
+  detail: string | null;
+}
+
+export interface InquiryNotesTable {
+  id: Generated<number>;
+  inquiry_id: number;
+  author_id: number | null;
+  author: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface SubscriptionEventsTable {
+  id: Generated<number>;
+  subscription_id: number;
+  event: "subscribed" | "unsubscribed";
+  /** How: the form or path (api, form, one-click, link, console, import). */
+  via: string;
+  at: Timestamp;
+}
+
+export interface ErasedSubscribersTable {
+  /** Salted SHA-256 of the lower-cased address. */
+  email_hash: string;
+  erased_at: Timestamp;
+}
+
+export interface SiteFactsTable extends Timestamps {
+  key: string;
+  value: string;
+  version: Generated<number>;
+}
+
+export interface ContentVersionsTable {
+  id: Generated<number>;
+  /** team, item, case-study or site-fact. */
+  entity: string;
+  entity_key: string;
+  version: number;
+  /** The whole record at this version, as JSON. */
+  data: string;
+  user_id: number | null;
+  author: string;
+  created_at: Timestamp;
+}
+
+export interface MediaTable {
+  id: Generated<number>;
+  original_path: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** JSON: the generated files by format and width. */
+  variants: string;
+  user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface BotTripsTable {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  /** A DefendedForm (shared/bot-defence.ts). */
+  form: string;
+  /** A TrapReason (shared/bot-defence.ts). */
+  reason: string;
+  count: number;
+}
+
+export interface CampaignsTable extends Timestamps {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  summary: string;
+  /** Markdown. */
+  body: string;
+  status: Generated<CampaignStatus>;
+  version: Generated<number>;
+  scheduled_at: Timestamp | null;
+  /** When sending began: the issue is published in the archive from then on. */
+  started_at: Timestamp | null;
+  /** When every active subscriber had a message queued. */
+  queued_all_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  /** Messages queued so far. */
+  recipients: Generated<number>;
+  /** The last subscription id queued: queuing resumes after it. */
+  queue_cursor: Generated<number>;
+  /** Messages per second, fixed when the send starts. */
+  rate: number | null;
+  /** Rendered when the send is asked for, so every copy and the archive show what was previewed. */
+  email_html: string | null;
+  email_text: string | null;
+  web_html: string | null;
+  /** A dispatcher's lease on queuing (several instances: one queues at a time). */
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  user_id: number | null;
+  author: string;
+}
+
+export interface Database {
+  campaigns: CampaignsTable;
+  subscriptions: SubscriptionsTable;
+  inquiries: InquiriesTable;
+  team_members: TeamMembersTable;
+  content_items: ContentItemsTable;
+  case_studies: CaseStudiesTable;
+  site_meta: SiteMetaTable;
+  outbox: OutboxTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  user_tokens: UserTokensTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_throttle: SignInThrottleTable;
+  audit_log: AuditLogTable;
+  inquiry_notes: InquiryNotesTable;
+  subscription_events: SubscriptionEventsTable;
+  erased_subscribers: ErasedSubscribersTable;
+  site_facts: SiteFactsTable;
+  content_versions: ContentVersionsTable;
+  media: MediaTable;
+  bot_trips: BotTripsTable;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,175 @@
+/**
+ * An uploaded picture, made ready for the public pages: its type is read
+ * from its bytes (never from its name), it is turned upright, cropped to the
+ * size the pages show it at, and written as AVIF and WebP without any of its
+ * metadata (no camera, place or author leaves the firm). The original is kept
+ * as it came, under originals/, and never served.
+ *
+ * Files are named by the hash of the original, so a name never changes its
+ * content: the pages can cache them for a year.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import sharp, { type Metadata } from "sharp";
+import { CONTENT_TEXTS, IMAGE_FORMATS, type ImageKind } from "../../../shared/admin/content.ts";
+
+/** Larger pictures are refused before they are decoded (a small file can unpack to gigabytes). */
+export const MAX_MEGAPIXELS = 50;
+
+/**
+ * A picture whose longer side is more than this many times its shorter side
+ * is refused from its header: cropped to the page's frame it would keep a
+ * sliver, and covering the frame with a strip of a few pixels makes the
+ * resize build a canvas of hundreds of megabytes.
+ */
+export const MAX_ASPECT_RATIO = 5;
+
+/** A picture that must be enlarged more than this to fill its frame is refused as too small. */
+export const MAX_UPSCALE = 4;
+
+export const ORIGINALS_FOLDER = "originals";
+
+/** sharp's name of a format we accept, and the type and extension we store it with. */
+const ACCEPTED: Record<string, { type: string; extension: string }> = {
+  jpeg: { type: "image/jpeg", extension: "jpg" },
+  png: { type: "image/png", extension: "png" },
+  webp: { type: "image/webp", extension: "webp" },
+  avif: { type: "image/avif", extension: "avif" },
+};
+
+/** An upload the pipeline refuses; its status and message are for the client. */
+export class ImageRefusal extends Error {
+  constructor(
+    readonly statusCode: 413 | 415 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Variant {
+  format: "avif" | "webp";
+  width: number;
+  height: number;
+  /** Relative to the media folder. */
+  path: string;
+}
+
+export interface StoredImage {
+  /** What a record stores: the WebP's name in its folder (the pages show the WebP). */
+  imagePath: string;
+  originalPath: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  variants: Variant[];
+}
+
+/** sharp reports AVIF as HEIF compressed with AV1; other HEIF (an iPhone's HEIC) is refused. */
+function formatOf(metadata: Metadata): string | undefined {
+  if (metadata.format === "heif") return metadata.compression === "av1" ? "avif" : undefined;
+  return metadata.format;
+}
+
+async function readMetadata(bytes: Buffer): Promise<Metadata> {
+  try {
+    return await sharp(bytes).metadata();
+  } catch {
+    throw new ImageRefusal(415, CONTENT_TEXTS.unsupportedType);
+  }
+}
+
+/**
+ * Refuses, from the header alone, what cannot make a good picture at the
+ * frame's size or would cost far more to process than its file suggests.
+ * The sides are those after the EXIF orientation is applied.
+ */
+function checkProportions(metadata: Metadata, kind: ImageKind): void {
+  const { width, height } = metadata.autoOrient;
+  if (width * height > MAX_MEGAPIXELS * 1_000_000) {
+    throw new ImageRefusal(413, CONTENT_TEXTS.tooManyPixels(MAX_MEGAPIXELS));
+  }
+  if (Math.max(width, height) > MAX_ASPECT_RATIO * Math.min(width, height)) {
+    throw new ImageRefusal(422, CONTENT_TEXTS.tooThin(width, height, MAX_ASPECT_RATIO));
+  }
+  const frame = IMAGE_FORMATS[kind];
+  if (Math.max(frame.width / width, frame.height / height) > MAX_UPSCALE) {
+    const least = {
+      width: Math.ceil(frame.width / MAX_UPSCALE),
+      height: Math.ceil(frame.height / MAX_UPSCALE),
+    };
+    throw new ImageRefusal(422, CONTENT_TEXTS.tooSmall({ width, height }, frame, least));
+  }
+}
+
+/** Both variants, made in memory: nothing is written unless every one succeeds. */
+async function encodeVariants(
+  bytes: Buffer,
+  kind: ImageKind,
+  name: string,
+): Promise<{ variant: Variant; data: Buffer }[]> {
+  const { width, height, folder } = IMAGE_FORMATS[kind];
+  // rotate() with no angle applies the EXIF orientation; the output then
+  // carries no metadata at all (sharp keeps none unless asked).
+  const upright = sharp(bytes, { limitInputPixels: MAX_MEGAPIXELS * 1_000_000 })
+    .rotate()
+    .resize(width, height, { fit: "cover", position: sharp.strategy.attention });
+  const encoded: { variant: Variant; data: Buffer }[] = [];
+  try {
+    for (const format of ["avif", "webp"] as const) {
+      const data =
+        format === "avif"
+          ? await upright.clone().avif({ quality: 55 }).toBuffer()
+          : await upright.clone().webp({ quality: 80 }).toBuffer();
+      encoded.push({
+        variant: { format, width, height, path: join(folder, `${name}.${format}`) },
+        data,
+      });
+    }
+  } catch {
+    // A header that promises pixels the file does not hold, or damaged data.
+    throw new ImageRefusal(422, CONTENT_TEXTS.unreadableImage);
+  }
+  return encoded;
+}
+
+/** Written beside its place, then moved there: a reader never sees half a file. */
+async function writeAtomically(path: string, data: Buffer): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const partial = `${path}.${randomUUID()}.part`;
+  await writeFile(partial, data);
+  await rename(partial, path);
+}
+
+export async function storeImage(
+  bytes: Buffer,
+  kind: ImageKind,
+  mediaDir: string,
+): Promise<StoredImage> {
+  const metadata = await readMetadata(bytes);
+  const accepted = ACCEPTED[formatOf(metadata) ?? ""];
+  if (!accepted || !metadata.width || !metadata.height) {
+    throw new ImageRefusal(415, CONTENT_TEXTS.unsupportedType);
+  }
+  checkProportions(metadata, kind);
+
+  const name = createHash("sha256").update(bytes).digest("hex").slice(0, 24);
+  const encoded = await encodeVariants(bytes, kind, name);
+  const originalPath = join(ORIGINALS_FOLDER, `${name}.${accepted.extension}`);
+  await writeAtomically(join(mediaDir, originalPath), bytes);
+  for (const { variant, data } of encoded)
+    await writeAtomically(join(mediaDir, variant.path), data);
+  const variants = encoded.map(({ variant }) => variant);
+
+  return {
+    imagePath: `${name}.webp`,
+    originalPath,
+    contentType: accepted.type,
+    width: metadata.width,
+    height: metadata.height,
+    bytes: bytes.length,
+    variants,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The outbox: the transport (SMTP, or a mailbox folder without SMTP_URL) and
+ * the sender, which runs while the server does. Routes write through
+ * `app.withOutbox`, which commits a row and its mail together and wakes the
+ * sender after the commit. Each feature composes its own mail; a newsletter
+ * copy is composed when it is sent, by the composer the app hands in.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "../config.ts";
+import type { DatabaseHandle } from "../db/connection.ts";
+import { inOutboxTransaction, type OutboxTransaction } from "./queue.ts";
+import { type ComposeNewsletter, OutboxSender } from "./sender.ts";
+import { mailboxMailer, smtpMailer } from "./transport.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Runs a write and the mail it queues in one transaction; the sender wakes after the commit. */
+    withOutbox<T>(work: (trx: OutboxTransaction) => Promise<T>): Promise<T>;
+  }
+}
+
+export interface OutboxOptions {
+  config: Config;
+  database: DatabaseHandle;
+  composeNewsletter: ComposeNewsletter;
+}
+
+export default fp(
+  async function outbox(
+    app: FastifyInstance,
+    { config, database, composeNewsletter }: OutboxOptions,
+  ) {
+    const mailer = config.SMTP_URL
+      ? smtpMailer(config.SMTP_URL)
+      : mailboxMailer(config.MAILBOX_DIR, app.log);
+    const sender = new OutboxSender({
+      db: database.db,
+      engine: database.engine,
+      mailer,
+      log: app.log,
+      policy: {
+        pollMs: config.OUTBOX_POLL_MS,
+        maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+        retryBaseMs: config.OUTBOX_RETRY_BASE_MS,
+        retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+        leaseMs: config.OUTBOX_LEASE_MS,
+      },
+      composeNewsletter,
+    });
+
+    app.decorate("withOutbox", <T>(work: (trx: OutboxTransaction) => Promise<T>) =>
+      inOutboxTransaction(database.db, work, () => sender.wake()),
+    );
+
+    app.addHook("onReady", async () => {
+      sender.start();
+      app.log.info({ via: mailer.description }, "outbox sender started");
+    });
+    app.addHook("onClose", async () => {
+      await sender.stop();
+      mailer.close();
+    });
+  },
+  { name: "outbox" },
+);

@@ -1,0 +1,190 @@
+/**
+ * Delivers the outbox from inside the server process: it claims due messages
+ * in small batches, transactional mail before bulk, sends each, and records
+ * the server's acceptance before anything else. A failure is retried with
+ * capped exponential back-off, up to a maximum number of attempts, then marked
+ * failed with the last error. See ADR 006 for the one window in which a
+ * message could still be sent twice. Between rounds it sleeps until the next
+ * message falls due (a newsletter's are spaced at its rate), at most a poll.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import type { Engine } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
+import { PollingWorker } from "../ops/polling-worker.ts";
+import type { MailMessage } from "./message.ts";
+import {
+  type ClaimedMessage,
+  claimBatch,
+  dropClaim,
+  HELD_UNTIL,
+  holdClaim,
+  markAttemptFailed,
+  markSent,
+  nextDueTime,
+  releaseClaims,
+} from "./queue.ts";
+import { type Mailer, SMTP_TIMEOUTS } from "./transport.ts";
+
+/** The longest one delivery can take before the SMTP time-outs give up on it. */
+const LONGEST_DELIVERY_MS =
+  SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout;
+
+export interface RetryPolicy {
+  pollMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How long a claim holds; longer than the SMTP time-outs, so a live sender keeps its row. */
+  leaseMs: number;
+}
+
+/** Delay before attempt `attempt + 1`: base, 2×base, 4×base … capped at max. */
+export function retryDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, "retryBaseMs" | "retryMaxMs">,
+) {
+  return Math.min(policy.retryBaseMs * 2 ** Math.max(0, attempt - 1), policy.retryMaxMs);
+}
+
+/**
+ * What to do with a claimed message: send it as composed, hold it (a paused
+ * campaign's copy), or withdraw it. A newsletter copy names the least time
+ * after it before this sender starts the next one (1/rate): copies fall due
+ * one interval apart already, and this keeps a sender that fell behind (a
+ * stall, a restart) from catching up in a burst.
+ */
+export type Composition =
+  | { send: MailMessage; spacingMs?: number }
+  | { hold: true }
+  | { drop: string };
+
+export type NewsletterCopyMessage = Extract<ClaimedMessage, { newsletter: object }>;
+
+/** Composes a newsletter copy from its campaign and subscription (features/newsletter/composer.ts). */
+export type ComposeNewsletter = (claimed: NewsletterCopyMessage) => Promise<Composition>;
+
+/**
+ * The shortest sleep between rounds. Short: a newsletter's copies fall due one
+ * interval apart (10 ms at 100 a second), and a longer floor would add itself
+ * to every copy's interval, holding the send under its rate.
+ */
+const MIN_SLEEP_MS = 1;
+
+interface SenderOptions {
+  db: Kysely<Database>;
+  engine: Engine;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  policy: RetryPolicy;
+  composeNewsletter: ComposeNewsletter;
+}
+
+export class OutboxSender extends PollingWorker {
+  readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  /** When this sender may start its next newsletter copy. */
+  private nextCopyAt = 0;
+
+  constructor(private readonly options: SenderOptions) {
+    super();
+  }
+
+  /** Until the next message falls due, within [MIN_SLEEP_MS, pollMs]; the poll when that is unknown. */
+  protected async sleepTime(): Promise<number> {
+    const { db, policy, log } = this.options;
+    try {
+      const due = await nextDueTime(db);
+      if (due === undefined) return policy.pollMs;
+      return Math.min(policy.pollMs, Math.max(MIN_SLEEP_MS, due - Date.now()));
+    } catch (error) {
+      log.error({ err: error }, "outbox due time unreadable; polling");
+      return policy.pollMs;
+    }
+  }
+
+  protected async round(): Promise<void> {
+    const { db, engine, policy, log } = this.options;
+    try {
+      while (!this.stopped) {
+        const claimedAt = Date.now();
+        const batch = await claimBatch(db, engine, this.worker, policy.leaseMs);
+        if (batch.length === 0) return;
+        await this.deliverBatch(batch, claimedAt + policy.leaseMs - LONGEST_DELIVERY_MS);
+      }
+    } catch (error) {
+      log.error({ err: error }, "outbox round failed; retrying on the next poll");
+    }
+  }
+
+  /**
+   * Sends a batch in order. After the first message, one is started only
+   * while the lease can still cover its whole delivery (before `startBy`), so
+   * no other sender can take it mid-send; the rest is given back for the next
+   * claim, as it is when the sender stops.
+   */
+  private async deliverBatch(batch: ClaimedMessage[], startBy: number): Promise<void> {
+    for (const [index, claimed] of batch.entries()) {
+      if (index > 0 && (this.stopped || Date.now() > startBy)) {
+        const unsent = batch.slice(index).map((message) => message.id);
+        await releaseClaims(this.options.db, unsent, this.worker);
+        return;
+      }
+      await this.deliver(claimed);
+    }
+  }
+
+  private compose(claimed: ClaimedMessage): Promise<Composition> {
+    return claimed.newsletter === null
+      ? Promise.resolve({ send: claimed.message })
+      : this.options.composeNewsletter(claimed);
+  }
+
+  /** Waits for the spacing the previous copy asked for, and notes this one's. */
+  private async pace(spacingMs: number | undefined): Promise<void> {
+    if (spacingMs === undefined) return;
+    const wait = this.nextCopyAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.nextCopyAt = Date.now() + spacingMs;
+  }
+
+  private async deliver(claimed: ClaimedMessage): Promise<void> {
+    const { db, mailer, policy, log } = this.options;
+    const composed = await this.compose(claimed);
+    if ("hold" in composed) {
+      await holdClaim(db, claimed.id, this.worker, HELD_UNTIL);
+      return;
+    }
+    if ("drop" in composed) {
+      await dropClaim(db, claimed.id, this.worker);
+      log.info(
+        { outboxId: claimed.id, kind: claimed.kind, reason: composed.drop },
+        "mail withdrawn",
+      );
+      return;
+    }
+    await this.pace(composed.spacingMs);
+    try {
+      await mailer.send(composed.send);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const retry = claimed.attempts < policy.maxAttempts;
+      const retryAt = retry ? new Date(Date.now() + retryDelay(claimed.attempts, policy)) : null;
+      await markAttemptFailed(db, claimed.id, this.worker, reason, retryAt);
+      log.warn(
+        {
+          outboxId: claimed.id,
+          kind: claimed.kind,
+          attempt: claimed.attempts,
+          retryAt,
+          err: error,
+        },
+        retry ? "mail not accepted; will retry" : "mail not accepted; giving up",
+      );
+      return;
+    }
+    // Accepted: record it before anything else, so it is never sent again.
+    await markSent(db, claimed.id, this.worker);
+    log.info({ outboxId: claimed.id, kind: claimed.kind, via: mailer.description }, "mail sent");
+  }
+}

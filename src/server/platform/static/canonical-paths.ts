@@ -1,0 +1,47 @@
+/**
+ * One address per page: `/WESERVE` and `/weserve/` answer 301 to `/weserve`,
+ * and `/weserve/case-studies/a-study/` to `/weserve/case-studies/a-study`, so
+ * links and search engines settle on the canonical path. Only the site's
+ * pages are rewritten; files and the API keep their paths.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../../shared/routes.ts";
+
+const PAGES = new Set(PAGE_PATHS);
+/**
+ * The pages of one case study or one issue: a slug (lowercase letters, digits
+ * and hyphens) after the route's fixed part. Anything else, an encoded `<` for
+ * one, names no page, so it is answered as unknown rather than redirected.
+ */
+const SLUG_PAGES = [CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE].map(
+  (route) => new RegExp(`^${route.replace(":slug", "[a-z0-9-]+")}$`),
+);
+
+function isPage(path: string): boolean {
+  return PAGES.has(path) || SLUG_PAGES.some((pattern) => pattern.test(path));
+}
+/** Cheap first test, so the common request pays nothing more. */
+const MAYBE_ODD = /[A-Z]|.\/$/;
+
+/** The canonical page path a request path stands for, or null when it is not a page. */
+function canonicalPagePath(path: string): string | null {
+  const canonical = path.toLowerCase().replace(/\/+$/, "") || "/";
+  return canonical !== path && isPage(canonical) ? canonical : null;
+}
+
+export default fp(
+  async function canonicalPaths(app: FastifyInstance) {
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.method !== "GET" && request.method !== "HEAD") return;
+      const query = request.url.indexOf("?");
+      const path = query === -1 ? request.url : request.url.slice(0, query);
+      if (!MAYBE_ODD.test(path)) return;
+      const canonical = canonicalPagePath(path);
+      if (canonical) {
+        return reply.redirect(`${canonical}${query === -1 ? "" : request.url.slice(query)}`, 301);
+      }
+    });
+  },
+  { name: "canonical-paths" },
+);

@@ -1,0 +1,6 @@
+/** The categories of the site's content items. */
+export const CONTENT_CATEGORIES = ["ethos", "industries", "techneeds", "capabilities"] as const;
+export type ContentCategory = (typeof CONTENT_CATEGORIES)[number];
+
+/** Categories whose items carry an image under images/items/. */
+export const CATEGORIES_WITH_IMAGES: readonly ContentCategory[] = ["industries", "techneeds"];

@@ -1,0 +1,153 @@
+/**
+ * The import rules in biome.json hold: for each rule, a file that breaks it
+ * fails `biome lint`, and a file beside it that keeps it passes. The probe
+ * files are written where the rule applies, linted in one run, and removed.
+ */
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+const run = promisify(execFile);
+
+interface Probe {
+  rule: string;
+  /** The folder the probe is written to, from the repository's root. */
+  folder: string;
+  source: string;
+  /** The lint rule the probe must break; null when it must pass. */
+  breaks: "noRestrictedImports" | "noImportCycles" | null;
+}
+
+const PROBES: Probe[] = [
+  {
+    rule: "the platform imports no feature",
+    folder: "src/server/platform/ops",
+    source:
+      'import { SiteContent } from "../../features/content/index.ts";\nexport const probe = SiteContent;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "the platform imports no feature (kept)",
+    folder: "src/server/platform/ops",
+    source: 'import { loadConfig } from "../config.ts";\nexport const probe = loadConfig;\n',
+    breaks: null,
+  },
+  {
+    rule: "a feature reaches another only through its index.ts",
+    folder: "src/server/features/pages",
+    source:
+      'import { ContentEditor } from "../content/editing.ts";\nexport const probe = ContentEditor;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "a feature reaches another only through its index.ts (kept)",
+    folder: "src/server/features/pages",
+    source:
+      'import { SiteContent } from "../content/index.ts";\nimport { pageFormService } from "./form-service.ts";\nimport { openDatabase } from "../../platform/db/connection.ts";\nexport const probe = [SiteContent, pageFormService, openDatabase];\n',
+    breaks: null,
+  },
+  {
+    rule: "a feature never imports the app",
+    folder: "src/server/features/people",
+    source: 'import { buildApp } from "../../app.ts";\nexport const probe = buildApp;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "no import cycles (kept)",
+    // src/server/platform/db/connection.ts imports schema.ts, which must not import it back.
+    folder: "src/server/platform/db",
+    source:
+      'import { openDatabase } from "./connection.ts";\nimport type { Database } from "./schema.ts";\nexport const probe: [typeof openDatabase, Database?] = [openDatabase];\n',
+    breaks: null,
+  },
+  {
+    rule: "src/shared imports neither web nor server",
+    folder: "src/shared",
+    source: 'import { buildApp } from "../server/app.ts";\nexport const probe = buildApp;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "src/web imports no server code",
+    folder: "src/web/features",
+    source: 'import { buildApp } from "../../server/app.ts";\nexport const probe = buildApp;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "web components import no web feature",
+    folder: "src/web/components",
+    source:
+      'import { InquiryForm } from "../features/contact/InquiryForm.tsx";\nexport const probe = InquiryForm;\n',
+    breaks: "noRestrictedImports",
+  },
+];
+
+/** A pair of files importing each other: the cycle rule's probe. */
+const CYCLE_FOLDER = "src/server/platform/ops";
+
+const tag = randomUUID().slice(0, 8);
+const written: string[] = [];
+const found = new Map<string, string[]>();
+
+function write(folder: string, name: string, source: string): string {
+  const path = `${folder}/${name}`;
+  writeFileSync(join(ROOT, path), source);
+  written.push(path);
+  return path;
+}
+
+const probePaths = PROBES.map((probe, index) =>
+  join(probe.folder, `lint-probe-${tag}-${index}.ts`),
+);
+const cycleA = `${CYCLE_FOLDER}/lint-probe-${tag}-cycle-a.ts`;
+const cycleB = `${CYCLE_FOLDER}/lint-probe-${tag}-cycle-b.ts`;
+
+beforeAll(async () => {
+  for (const [index, probe] of PROBES.entries()) {
+    write(probe.folder, `lint-probe-${tag}-${index}.ts`, probe.source);
+  }
+  write(
+    CYCLE_FOLDER,
+    `lint-probe-${tag}-cycle-a.ts`,
+    `import { b } from "./lint-probe-${tag}-cycle-b.ts";\nexport const a = () => b;\n`,
+  );
+  write(
+    CYCLE_FOLDER,
+    `lint-probe-${tag}-cycle-b.ts`,
+    `import { a } from "./lint-probe-${tag}-cycle-a.ts";\nexport const b = () => a;\n`,
+  );
+  const biome = join(ROOT, "node_modules/.bin/biome");
+  const output = await run(biome, ["lint", "--max-diagnostics=200", "--colors=off", ...written], {
+    cwd: ROOT,
+  }).then(
+    ({ stdout, stderr }) => stdout + stderr,
+    (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+  );
+  for (const match of output.matchAll(/^(\S+?):\d+:\d+ lint\/\w+\/(\w+)/gm)) {
+    const [, file = "", rule = ""] = match;
+    found.set(file, [...(found.get(file) ?? []), rule]);
+  }
+}, 60_000);
+
+afterAll(() => {
+  for (const path of written) rmSync(join(ROOT, path), { force: true });
+});
+
+describe("import rules (biome.json)", () => {
+  PROBES.forEach((probe, index) => {
+    const path = probePaths[index] ?? "";
+    it(`${probe.rule}: ${probe.breaks ? `a wrong import fails ${probe.breaks}` : "a right import passes"}`, () => {
+      const rules = found.get(path) ?? [];
+      if (probe.breaks) expect(rules).toContain(probe.breaks);
+      else expect(rules).toEqual([]);
+    });
+  });
+
+  it("no import cycles: two files importing each other fail noImportCycles", () => {
+    expect(found.get(cycleA)).toContain("noImportCycles");
+    expect(found.get(cycleB)).toContain("noImportCycles");
+  });
+});
