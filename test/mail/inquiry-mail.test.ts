@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   inquiryAcknowledgement,
   inquiryNotification,
-} from "../../src/server/features/inquiries/mail.ts";
+} from "../../src/server/features/inquiries/mail.tsx";
 import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -99,7 +99,7 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
     expect(mail.parsed.text).toContain(
       "Comments:\n  Hello <script>alert('x')</script>\n  Second line & more",
     );
-    expect(mail.parsed.html).toContain("Hello &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+    expect(mail.parsed.html).toContain("Hello &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;");
     expect(mail.parsed.html).toContain("Acme &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Sons");
     expect(mail.parsed.html).not.toMatch(/<script|<b>/);
   });

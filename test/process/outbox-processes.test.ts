@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InquiryMail } from "../../src/server/features/inquiries/mail.ts";
+import { InquiryMail } from "../../src/server/features/inquiries/mail.tsx";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { inOutboxTransaction } from "../../src/server/platform/outbox/queue.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import inboxRoutes from "./console.ts";
-import { InquiryMail } from "./mail.ts";
+import { InquiryMail } from "./mail.tsx";
 
 declare module "fastify" {
   interface FastifyInstance {

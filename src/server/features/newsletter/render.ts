@@ -7,9 +7,9 @@
 import escapeHtml from "escape-html";
 import { compile } from "html-to-text";
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { renderMarkdown } from "../../platform/markdown/markdown.ts";
+import { renderEmailHtml } from "../../platform/outbox/layout.tsx";
 import { IssueEmail } from "./issue-email.tsx";
 
 export interface IssueSource {
@@ -33,10 +33,6 @@ export interface RenderedIssue {
  */
 export const UNSUBSCRIBE_URL_PLACEHOLDER = "https://unsubscribe.invalid/{{recipient}}";
 
-/** The doctype @react-email/render writes; renderToStaticMarkup writes none. */
-const XHTML_DOCTYPE =
-  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
-
 /** Headings keep their case in the text part: upper case would change names (dbt, iPhone). */
 const HEADINGS_AS_WRITTEN = ["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({
   selector,
@@ -58,17 +54,15 @@ const toPlainText = compile({
 export function renderIssue(issue: IssueSource, options: { origin: string }): RenderedIssue {
   const issueUrl = new URL(insightIssuePath(issue.slug), options.origin).href;
   const { webHtml, emailHtml: bodyHtml } = renderMarkdown(issue.body, { pageUrl: issueUrl });
-  const emailHtml =
-    XHTML_DOCTYPE +
-    renderToStaticMarkup(
-      createElement(IssueEmail, {
-        title: issue.title,
-        summary: issue.summary,
-        issueUrl,
-        bodyHtml,
-        unsubscribeUrl: UNSUBSCRIBE_URL_PLACEHOLDER,
-      }),
-    );
+  const emailHtml = renderEmailHtml(
+    createElement(IssueEmail, {
+      title: issue.title,
+      summary: issue.summary,
+      issueUrl,
+      bodyHtml,
+      unsubscribeUrl: UNSUBSCRIBE_URL_PLACEHOLDER,
+    }),
+  );
   const emailText = toPlainText(emailHtml);
   // A copy without its unsubscribe link must never go out: refuse to render
   // one, should a library ever start to rewrite the placeholder.

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type AdminAreaOptions, sessionLimitsOf } from "../../platform/console/area.ts";
 import peopleRoutes from "./console.ts";
-import { AccountMail } from "./mail.ts";
+import { AccountMail } from "./mail.tsx";
 import signInRoutes from "./sign-in-routes.ts";
 
 declare module "fastify" {
@@ -43,5 +43,5 @@ export default fp(
   { name: "people", dependencies: ["console", "outbox"] },
 );
 
-export { AccountMail } from "./mail.ts";
+export { AccountMail } from "./mail.tsx";
 export { issueUserToken } from "./user-tokens.ts";

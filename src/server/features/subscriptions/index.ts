@@ -9,7 +9,7 @@ import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import confirmSubscription from "./confirm-routes.ts";
 import subscribersRoutes from "./console.ts";
-import { SubscriptionMail } from "./mail.ts";
+import { SubscriptionMail } from "./mail.tsx";
 import { oneClickUnsubscribe, unsubscribeApi } from "./unsubscribe-routes.ts";
 
 declare module "fastify" {
@@ -47,7 +47,7 @@ export default fp(
 
 export { onlyActive } from "./audience.ts";
 export { activeSubscribers } from "./exports.ts";
-export { unsubscribeHeaders } from "./mail.ts";
+export { unsubscribeHeaders } from "./mail.tsx";
 export { findSubscription, type Subscription } from "./queries.ts";
 export { maskEmail } from "./unsubscribe-routes.ts";
 export { unsubscribeUrl } from "./unsubscribe-token.ts";

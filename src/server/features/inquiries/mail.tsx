@@ -4,11 +4,20 @@
  * lines, indented under their label, so none of them can pass for a field of
  * its own. Queued inside the inquiry's own transaction.
  */
-import escapeHtml from "escape-html";
+
+import { COLORS } from "../../../shared/design-tokens.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../../shared/inquiry.ts";
 import type { Inquiry } from "../../../shared/schemas.ts";
 import { SITE } from "../../../shared/site.ts";
-import { linesOf, mailPage, oneLine, paragraph } from "../../platform/outbox/layout.ts";
+import { EMAIL_FONT } from "../../platform/markdown/markdown.ts";
+import {
+  linesOf,
+  MailFrame,
+  MailHeading,
+  oneLine,
+  Paragraph,
+  renderEmailHtml,
+} from "../../platform/outbox/layout.tsx";
 import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 
@@ -36,6 +45,36 @@ function textField(inquiry: Inquiry, field: InquiryField): string {
   return [`${label}:`, ...linesOf(value).map((line) => (line ? `  ${line}` : ""))].join("\n");
 }
 
+const cell = {
+  padding: "6px 0",
+  fontFamily: EMAIL_FONT,
+  fontSize: "15px",
+  lineHeight: "1.5",
+  color: COLORS.ink,
+  verticalAlign: "top",
+} as const;
+
+/** The inquiry's fields, one row each; a multi-line value keeps its lines. */
+function FieldTable({ inquiry }: { inquiry: Inquiry }) {
+  return (
+    <table cellPadding={0} cellSpacing={0} style={{ borderCollapse: "collapse", width: "100%" }}>
+      <tbody>
+        {ORDER.map((field) => (
+          <tr key={field}>
+            <th
+              scope="row"
+              style={{ ...cell, textAlign: "left", paddingRight: "12px", whiteSpace: "nowrap" }}
+            >
+              {INQUIRY_FIELDS[field].label}
+            </th>
+            <td style={{ ...cell, whiteSpace: "pre-wrap" }}>{shownValue(inquiry, field)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function inquiryNotification(
   inquiry: Inquiry,
   settings: Pick<InquiryMailSettings, "from" | "inquiryTo">,
@@ -48,12 +87,6 @@ export function inquiryNotification(
     "",
     ...ORDER.map((field) => textField(inquiry, field)),
   ].join("\n");
-  const rows = ORDER.map(
-    (field) =>
-      `<tr><th style="text-align:left;vertical-align:top;padding:6px 12px 6px 0;white-space:nowrap">${escapeHtml(
-        INQUIRY_FIELDS[field].label,
-      )}</th><td style="padding:6px 0;white-space:pre-wrap">${escapeHtml(shownValue(inquiry, field))}</td></tr>`,
-  ).join("\n");
   return {
     messageId: newMessageId(settings.from),
     from: settings.from,
@@ -61,11 +94,12 @@ export function inquiryNotification(
     replyTo: { name, address: inquiry.email },
     subject,
     text,
-    html: mailPage(
-      subject,
-      `<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
-${paragraph(`Reply to this e-mail to answer ${name}.`)}
-<table style="border-collapse:collapse;font-size:15px">${rows}</table>`,
+    html: renderEmailHtml(
+      <MailFrame title={subject}>
+        <MailHeading>{subject}</MailHeading>
+        <Paragraph>Reply to this e-mail to answer {name}.</Paragraph>
+        <FieldTable inquiry={inquiry} />
+      </MailFrame>,
     ),
   };
 }
@@ -88,9 +122,12 @@ export function inquiryAcknowledgement(
     replyTo: { name: SITE.firmName, address: settings.inquiryTo },
     subject,
     text: [greeting, "", ...lines, "", `The ${SITE.shortName} team`].join("\n"),
-    html: mailPage(
-      subject,
-      [greeting, ...lines, `The ${SITE.shortName} team`].map(paragraph).join("\n"),
+    html: renderEmailHtml(
+      <MailFrame title={subject}>
+        {[greeting, ...lines, `The ${SITE.shortName} team`].map((line) => (
+          <Paragraph key={line}>{line}</Paragraph>
+        ))}
+      </MailFrame>,
     ),
   };
 }

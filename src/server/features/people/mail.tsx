@@ -2,12 +2,10 @@
  * The mail a console account gets: an invitation or a password reset, each a
  * single-use link to set a password. Queued inside the token's own transaction.
  */
-import escapeHtml from "escape-html";
 import { SET_PASSWORD_PAGE } from "../../../shared/admin/auth.ts";
-import { COLORS } from "../../../shared/design-tokens.ts";
 import { SITE } from "../../../shared/site.ts";
 import type { UserTokenPurpose } from "../../platform/db/schema.ts";
-import { mailPage, paragraph } from "../../platform/outbox/layout.ts";
+import { MailFrame, MailLink, Paragraph, renderEmailHtml } from "../../platform/outbox/layout.tsx";
 import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 
@@ -44,11 +42,14 @@ export function accountLink(
     to,
     subject,
     text: [lead, "", link, "", expiry].join("\n"),
-    html: mailPage(
-      subject,
-      `${paragraph(lead)}
-<p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="color:${COLORS.accentInk}">Set your password</a></p>
-${paragraph(expiry)}`,
+    html: renderEmailHtml(
+      <MailFrame title={subject}>
+        <Paragraph>{lead}</Paragraph>
+        <Paragraph>
+          <MailLink href={link}>Set your password</MailLink>
+        </Paragraph>
+        <Paragraph>{expiry}</Paragraph>
+      </MailFrame>,
     ),
   };
 }

@@ -3,11 +3,15 @@
  * headers, and with double opt-in the confirmation link. Queued inside the
  * subscription's own transaction.
  */
-import escapeHtml from "escape-html";
-import { COLORS } from "../../../shared/design-tokens.ts";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
-import { mailPage, oneLine, paragraph } from "../../platform/outbox/layout.ts";
+import {
+  MailFrame,
+  MailLink,
+  oneLine,
+  Paragraph,
+  renderEmailHtml,
+} from "../../platform/outbox/layout.tsx";
 import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { signConfirmToken } from "./confirm-token.ts";
@@ -52,12 +56,16 @@ export function welcome(
       "",
       `To stop receiving Insight, open: ${unsubscribeUrl}`,
     ].join("\n"),
-    html: mailPage(
-      subject,
-      `${lines.map(paragraph).join("\n")}
-${paragraph(`The ${SITE.shortName} team`)}
-<p style="font-size:13px;color:${COLORS.inkSoft}">You receive this because ${escapeHtml(email)} subscribed on our website.
-<a href="${escapeHtml(unsubscribeUrl)}" style="color:${COLORS.accentInk}">Unsubscribe</a>.</p>`,
+    html: renderEmailHtml(
+      <MailFrame title={subject}>
+        {[...lines, `The ${SITE.shortName} team`].map((line) => (
+          <Paragraph key={line}>{line}</Paragraph>
+        ))}
+        <Paragraph small>
+          You receive this because {email} subscribed on our website.{" "}
+          <MailLink href={unsubscribeUrl}>Unsubscribe</MailLink>.
+        </Paragraph>
+      </MailFrame>,
     ),
   };
 }
@@ -82,12 +90,15 @@ export function subscriptionConfirmation(
     to: email,
     subject,
     text: [lead, "", confirmUrl, "", expiry, "", `The ${SITE.shortName} team`].join("\n"),
-    html: mailPage(
-      subject,
-      `${paragraph(lead)}
-<p style="margin:0 0 16px"><a href="${escapeHtml(confirmUrl)}" style="color:${COLORS.accentInk}">Confirm my subscription</a></p>
-${paragraph(expiry)}
-${paragraph(`The ${SITE.shortName} team`)}`,
+    html: renderEmailHtml(
+      <MailFrame title={subject}>
+        <Paragraph>{lead}</Paragraph>
+        <Paragraph>
+          <MailLink href={confirmUrl}>Confirm my subscription</MailLink>
+        </Paragraph>
+        <Paragraph>{expiry}</Paragraph>
+        <Paragraph>The {SITE.shortName} team</Paragraph>
+      </MailFrame>,
     ),
   };
 }
