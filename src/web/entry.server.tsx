@@ -1,5 +1,5 @@
 /**
- * Renders a page on the server (src/server/pages/ calls it once per page and
+ * Renders a page on the server (src/server/features/pages/ calls it once per page and
  * keeps the result, ADR 010). `prerender` waits for everything, the lazily
  * loaded carousel included, and writes each part in its place: a page that
  * streamed would show the carousel's placeholder until a script swapped the

@@ -1,6 +1,6 @@
-/** Loads a console resource and reloads it on demand or when its path changes. */
+/** Loads a console resource and reloads it on demand or when what it reads changes. */
 import { useCallback, useEffect, useState } from "react";
-import { ApiError, api } from "./client.ts";
+import { type Answer, ApiError, api, type Read, type ReadKey } from "./client.ts";
 
 export interface Resource<T> {
   data: T | undefined;
@@ -9,19 +9,23 @@ export interface Resource<T> {
   reload(): void;
 }
 
-export function useResource<T>(path: string | null): Resource<T> {
-  const [data, setData] = useState<T>();
+/** Loads what `request` reads (made by `read`); null loads nothing. */
+export function useResource<K extends ReadKey>(request: Read<K> | null): Resource<Answer<K>> {
+  const [data, setData] = useState<Answer<K>>();
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(path !== null);
+  const [loading, setLoading] = useState(request !== null);
   const [round, setRound] = useState(0);
+  // Each render makes a new request; its key and URL say whether it asks for something else.
+  const key = request?.key;
+  const url = request?.url;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` asks for a reload
   useEffect(() => {
-    if (path === null) return;
+    if (key === undefined || url === undefined) return;
     let current = true;
     setLoading(true);
     api
-      .get<T>(path)
+      .load({ key, url })
       .then((loaded) => {
         if (!current) return;
         setData(loaded);
@@ -34,7 +38,7 @@ export function useResource<T>(path: string | null): Resource<T> {
     return () => {
       current = false;
     };
-  }, [path, round]);
+  }, [key, url, round]);
 
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data, error, loading, reload };

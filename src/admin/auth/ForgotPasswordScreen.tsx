@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import type { z } from "zod";
-import { AUTH_PATHS, passwordResetSchema } from "../../shared/admin/auth.ts";
+import { passwordResetSchema } from "../../shared/admin/auth.ts";
 import { api } from "../api/client.ts";
 import { failureText } from "../api/refusal.ts";
 import { Field } from "../components/Field.tsx";
@@ -21,7 +21,7 @@ export function ForgotPasswordScreen() {
 
   const submit = handleSubmit(async (values) => {
     try {
-      const { message } = await api.post<{ message: string }>(AUTH_PATHS.passwordReset, values);
+      const { message } = await api.call("password.requestReset", { body: values });
       setOutcome({ tone: "success", text: message });
     } catch (error) {
       setOutcome({ tone: "error", text: failureText(error) });

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { z } from "zod";
-import { AUTH_PATHS, PASSWORD_MIN, passwordSchema } from "../../shared/admin/auth.ts";
+import { PASSWORD_MIN, passwordSchema } from "../../shared/admin/auth.ts";
 import { api } from "../api/client.ts";
 import { failureText } from "../api/refusal.ts";
 import { Field } from "../components/Field.tsx";
@@ -36,10 +36,7 @@ export function SetPasswordScreen() {
 
   const submit = handleSubmit(async ({ password }) => {
     try {
-      const { message } = await api.post<{ message: string }>(AUTH_PATHS.password, {
-        token,
-        password,
-      });
+      const { message } = await api.call("password.set", { body: { token, password } });
       window.history.replaceState(null, "", window.location.pathname);
       setOutcome({ tone: "success", text: message });
     } catch (error) {

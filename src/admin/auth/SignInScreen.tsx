@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
-import { AUTH_PATHS, type Me, type SignIn, signInSchema } from "../../shared/admin/auth.ts";
+import { type SignIn, signInSchema } from "../../shared/admin/auth.ts";
 import { ApiError, api } from "../api/client.ts";
 import { failureText } from "../api/refusal.ts";
 import { Field } from "../components/Field.tsx";
@@ -24,7 +24,7 @@ export function SignInScreen() {
   const submit = handleSubmit(async (values) => {
     setRefusal(null);
     try {
-      signedIn(await api.post<Me>(AUTH_PATHS.session, values));
+      signedIn(await api.call("session.signIn", { body: values }));
     } catch (error) {
       if (error instanceof ApiError && error.body.secondFactor) setNeedsCode(true);
       setRefusal(failureText(error));

@@ -12,7 +12,7 @@ import {
   useMemo,
   useState,
 } from "react";
-import { AUTH_PATHS, type Me } from "../../shared/admin/auth.ts";
+import type { Me } from "../../shared/admin/auth.ts";
 import { api, sessionEnded } from "../api/client.ts";
 import { failureText } from "../api/refusal.ts";
 
@@ -33,7 +33,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     api
-      .get<{ me: Me | null }>(AUTH_PATHS.session)
+      .call("session.read")
       .then((state) => setMe(state.me))
       .catch((error: unknown) => {
         setMe(null);
@@ -54,7 +54,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(async (everywhere = false) => {
-    await api.delete(everywhere ? AUTH_PATHS.sessions : AUTH_PATHS.session).catch(() => {});
+    await api.call(everywhere ? "session.signOutEverywhere" : "session.signOut").catch(() => {});
     setEndedBecause(null);
     setMe(null);
   }, []);

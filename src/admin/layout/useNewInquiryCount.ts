@@ -1,7 +1,6 @@
 /** How many inquiries are new, asked again on every move between screens. */
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { INQUIRY_PATHS, type StatusCounts } from "../../shared/admin/inquiries.ts";
 import { api } from "../api/client.ts";
 
 export function useNewInquiryCount(): number | null {
@@ -11,7 +10,7 @@ export function useNewInquiryCount(): number | null {
   useEffect(() => {
     let current = true;
     api
-      .get<{ counts: StatusCounts }>(INQUIRY_PATHS.counts)
+      .call("inquiries.counts")
       .then(({ counts }) => current && setCount(counts.new))
       // The count is a convenience: without it the navigation still works.
       .catch(() => current && setCount(null));

@@ -3,9 +3,9 @@
  * you are signed in. While the owner requires a second factor and this
  * account has none, setting it up is all the console allows.
  */
-import { ACCOUNT_PATHS, type Account } from "../../../shared/admin/account.ts";
 import { AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { ROLE_LABELS } from "../../../shared/admin/roles.ts";
+import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
@@ -17,7 +17,7 @@ import "./account.css";
 
 export default function AccountScreen() {
   const me = useMe();
-  const account = useResource<Account>(ACCOUNT_PATHS.account);
+  const account = useResource(read("account.read"));
 
   return (
     <div className="account">

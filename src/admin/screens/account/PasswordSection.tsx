@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { ACCOUNT_PATHS, changePasswordSchema } from "../../../shared/admin/account.ts";
+import { changePasswordSchema } from "../../../shared/admin/account.ts";
 import { PASSWORD_MIN } from "../../../shared/admin/auth.ts";
 import { api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
@@ -37,9 +37,8 @@ export function PasswordSection({ email, onChanged }: { email: string; onChanged
   const submit = handleSubmit(async ({ currentPassword, newPassword }) => {
     setOutcome(null);
     try {
-      const { message } = await api.put<{ message: string }>(ACCOUNT_PATHS.password, {
-        currentPassword,
-        newPassword,
+      const { message } = await api.call("account.changePassword", {
+        body: { currentPassword, newPassword },
       });
       reset();
       setOutcome({ tone: "success", text: message });

@@ -7,10 +7,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import {
-  ACCOUNT_PATHS,
   type TotpSetup as Setup,
   type TotpConfirm,
-  type TotpConfirmed,
   totpConfirmSchema,
 } from "../../../shared/admin/account.ts";
 import type { Me } from "../../../shared/admin/auth.ts";
@@ -35,7 +33,7 @@ export function TotpSetup({ onEnabled }: TotpSetupProps) {
     setStarting(true);
     setFailure(null);
     try {
-      setSetup(await api.post<Setup>(ACCOUNT_PATHS.secondFactor));
+      setSetup(await api.call("account.startSecondFactor"));
     } catch (error) {
       setFailure(failureText(error));
     } finally {
@@ -103,10 +101,9 @@ function ConfirmForm({ onEnabled }: TotpSetupProps) {
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const { me, recoveryCodes } = await api.post<TotpConfirmed>(
-        ACCOUNT_PATHS.secondFactorConfirm,
-        values,
-      );
+      const { me, recoveryCodes } = await api.call("account.confirmSecondFactor", {
+        body: values,
+      });
       onEnabled(me, recoveryCodes);
     } catch (error) {
       setFailure(showRefusal(error, setError, ["code"]));

@@ -2,11 +2,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import {
-  ACCOUNT_PATHS,
-  type SecondFactorOff,
-  secondFactorOffSchema,
-} from "../../../shared/admin/account.ts";
+import { type SecondFactorOff, secondFactorOffSchema } from "../../../shared/admin/account.ts";
 import type { Me } from "../../../shared/admin/auth.ts";
 import { api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
@@ -28,7 +24,7 @@ export function TurnOffForm({ onTurnedOff }: { onTurnedOff: (me: Me) => void }) 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const { me } = await api.delete<{ me: Me }>(ACCOUNT_PATHS.secondFactor, values);
+      const { me } = await api.call("account.turnOffSecondFactor", { body: values });
       onTurnedOff(me);
     } catch (error) {
       setFailure(showRefusal(error, setError, ["confirmation"]));

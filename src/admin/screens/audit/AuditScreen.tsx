@@ -5,7 +5,7 @@
  */
 import { createColumnHelper } from "@tanstack/react-table";
 import { Link, useSearchParams } from "react-router";
-import type { AuditEntryView, AuditPage } from "../../../shared/admin/audit-log.ts";
+import type { AuditEntryView } from "../../../shared/admin/audit-log.ts";
 import { useResource } from "../../api/useResource.ts";
 import { DataTable } from "../../components/DataTable.tsx";
 import { Notice } from "../../components/Notice.tsx";
@@ -86,7 +86,7 @@ export default function AuditScreen() {
   const [params, setParams] = useSearchParams();
   const filters = filtersFrom(params);
   const request = auditRequest(filters);
-  const log = useResource<AuditPage>(request.path ?? null);
+  const log = useResource(request.read ?? null);
   const data = log.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
 

@@ -3,8 +3,8 @@
  * them) and as the server takes it (instants: a day starts at midnight in the
  * owner's own time zone, and the end date's whole day is included).
  */
-import { AUDIT_PATH, auditQuerySchema } from "../../../shared/admin/audit-log.ts";
-import { withQuery } from "../../api/client.ts";
+import { auditQuerySchema } from "../../../shared/admin/audit-log.ts";
+import { type Read, read } from "../../api/client.ts";
 
 export interface AuditFilters {
   q: string;
@@ -34,10 +34,12 @@ function localMidnight(date: string, plusDays = 0): string | undefined {
   return moment.toISOString();
 }
 
-/** The API path for these filters, or the reason per field they cannot be asked. */
+/** The read for these filters, or the reason per field they cannot be asked. */
 export function auditRequest(
   filters: AuditFilters,
-): { path: string; fields?: never } | { path?: never; fields: Record<string, string> } {
+):
+  | { read: Read<"audit.search">; fields?: never }
+  | { read?: never; fields: Record<string, string> } {
   const query = {
     q: filters.q || undefined,
     action: filters.action || undefined,
@@ -51,7 +53,7 @@ export function auditRequest(
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
     return { fields };
   }
-  return { path: withQuery(AUDIT_PATH, query) };
+  return { read: read("audit.search", { query }) };
 }
 
 /** "role-changed" reads "Role changed". */

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { CONTENT_PATHS, type Entry, type ListSpec } from "../../../shared/admin/content.ts";
+import type { Entry, ListSpec } from "../../../shared/admin/content.ts";
 import { caseStudyPath } from "../../../shared/routes.ts";
 import { api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
@@ -30,7 +30,7 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
   const load = useCallback(async () => {
     if (id === null) return;
     try {
-      setEntry(await api.get<Entry>(CONTENT_PATHS.entry(spec.list, id)));
+      setEntry(await api.call("content.read", { params: { list: spec.list, id } }));
       setLoadFailure(null);
     } catch (error) {
       setLoadFailure(failureText(error));

@@ -8,7 +8,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useMemo, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
-  CONTENT_PATHS,
   createSchemaOf,
   type Entry,
   type EntryFields,
@@ -66,11 +65,11 @@ export function EntryForm({ spec, entry, onWritten, onReload }: EntryFormProps) 
     setOutcome(null);
     try {
       const saved = entry
-        ? await api.put<Entry>(CONTENT_PATHS.entry(spec.list, entry.id), {
-            ...values,
-            version: entry.version,
+        ? await api.call("content.save", {
+            params: { list: spec.list, id: entry.id },
+            body: { ...values, version: entry.version },
           })
-        : await api.post<Entry>(CONTENT_PATHS.list(spec.list), values);
+        : await api.call("content.create", { params: { list: spec.list }, body: values });
       if (entry) {
         setOutcome({
           tone: "success",

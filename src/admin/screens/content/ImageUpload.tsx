@@ -9,10 +9,9 @@ import {
   ACCEPTED_IMAGE_TYPES,
   IMAGE_FORMATS,
   type ImageKind,
-  MEDIA_API,
   type UploadAnswer,
 } from "../../../shared/admin/content.ts";
-import { api, withQuery } from "../../api/client.ts";
+import { api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import type { ControlProps } from "../../components/FieldFrame.tsx";
 
@@ -61,7 +60,7 @@ export function useImageUpload(kind: ImageKind) {
     const body = new FormData();
     body.append("file", file);
     try {
-      const answer = await api.post<UploadAnswer>(withQuery(MEDIA_API, { kind }), body);
+      const answer = await api.call("media.upload", { query: { kind }, body });
       setProgress(done(answer));
     } catch (error) {
       setProgress("");

@@ -8,13 +8,8 @@
 import { arrayMove } from "@dnd-kit/sortable";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import {
-  CONTENT_PATHS,
-  type Entry,
-  type ListAnswer,
-  type ListSpec,
-} from "../../../shared/admin/content.ts";
-import { ApiError, api } from "../../api/client.ts";
+import type { Entry, ListSpec } from "../../../shared/admin/content.ts";
+import { ApiError, api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
@@ -30,7 +25,7 @@ interface Outcome {
 }
 
 export function ListScreen({ spec }: { spec: ListSpec }) {
-  const loaded = useResource<ListAnswer>(CONTENT_PATHS.list(spec.list));
+  const loaded = useResource(read("content.list", { params: { list: spec.list } }));
   const [entries, setEntries] = useState<Entry[]>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // Moves are sent one after the other, each from the order the last one left.
@@ -58,9 +53,9 @@ export function ListScreen({ spec }: { spec: ListSpec }) {
       const name = titleOf(spec, moved.fields);
       queue.current = queue.current.then(async () => {
         try {
-          const answer = await api.put<ListAnswer>(CONTENT_PATHS.order(spec.list), {
-            orderVersion: orderVersion.current,
-            ids: after.map((entry) => entry.id),
+          const answer = await api.call("content.reorder", {
+            params: { list: spec.list },
+            body: { orderVersion: orderVersion.current, ids: after.map((entry) => entry.id) },
           });
           orderVersion.current = answer.orderVersion;
           setOutcome({
@@ -83,9 +78,9 @@ export function ListScreen({ spec }: { spec: ListSpec }) {
   async function setHidden(entry: Entry, hidden: boolean) {
     const name = titleOf(spec, entry.fields);
     try {
-      const saved = await api.put<Entry>(CONTENT_PATHS.visibility(spec.list, entry.id), {
-        hidden,
-        version: entry.version,
+      const saved = await api.call("content.setVisibility", {
+        params: { list: spec.list, id: entry.id },
+        body: { hidden, version: entry.version },
       });
       setEntries((current) => current.map((each) => (each.id === saved.id ? saved : each)));
       setOutcome({

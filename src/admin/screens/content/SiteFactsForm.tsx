@@ -8,11 +8,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import {
-  SITE_FACT_FIELDS,
-  SITE_FACTS_PATHS,
-  type SiteFactsAnswer,
-} from "../../../shared/admin/site-facts.ts";
+import { SITE_FACT_FIELDS, type SiteFactsAnswer } from "../../../shared/admin/site-facts.ts";
 import { type SiteFacts, siteFactsSchema } from "../../../shared/site-facts.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
@@ -54,9 +50,8 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
   const submit = handleSubmit(async (values) => {
     setOutcome(null);
     try {
-      const saved = await api.put<SiteFactsAnswer>(SITE_FACTS_PATHS.facts, {
-        fields: values.fields,
-        version: facts.version,
+      const saved = await api.call("siteFacts.save", {
+        body: { fields: values.fields, version: facts.version },
       });
       setOutcome({
         tone: "success",

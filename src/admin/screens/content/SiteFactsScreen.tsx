@@ -8,11 +8,10 @@ import { useCallback, useEffect, useState } from "react";
 import {
   SITE_FACT_FIELDS,
   SITE_FACTS_LABEL,
-  SITE_FACTS_PATHS,
   SITE_FACTS_PREVIEW,
   type SiteFactsAnswer,
 } from "../../../shared/admin/site-facts.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { PreviewLink } from "./PreviewLink.tsx";
@@ -30,7 +29,7 @@ export function SiteFactsScreen() {
 
   const load = useCallback(async () => {
     try {
-      setFacts(await api.get<SiteFactsAnswer>(SITE_FACTS_PATHS.facts));
+      setFacts(await api.call("siteFacts.read"));
       setLoadFailure(null);
     } catch (error) {
       setLoadFailure(failureText(error));
@@ -54,8 +53,9 @@ export function SiteFactsScreen() {
 
   async function restore(version: number) {
     if (!facts) throw new Error("The site facts have not loaded yet.");
-    const restored = await api.post<SiteFactsAnswer>(SITE_FACTS_PATHS.restore(version), {
-      version: facts.version,
+    const restored = await api.call("siteFacts.restore", {
+      params: { version },
+      body: { version: facts.version },
     });
     written(restored);
     return restored.version;
@@ -80,7 +80,7 @@ export function SiteFactsScreen() {
         <div className="content-edit__layout">
           <SiteFactsForm facts={facts} onWritten={written} onReload={reload} />
           <VersionHistory
-            path={SITE_FACTS_PATHS.versions}
+            versions={read("siteFacts.versions")}
             current={facts.version}
             writes={writes}
             labelOf={labelOf}

@@ -4,6 +4,7 @@
  * button that restores it (saved as a new version, so nothing is ever lost).
  */
 import { type ReactNode, useEffect, useState } from "react";
+import type { Read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
@@ -19,8 +20,8 @@ export interface HistoryVersion {
 }
 
 interface VersionHistoryProps {
-  /** Where the API lists the record's versions. */
-  path: string;
+  /** The read that lists the record's versions. */
+  versions: Read<"content.versions" | "siteFacts.versions">;
   /** The version the record is at now. */
   current: number;
   /** Changes after every write, to load the versions again. */
@@ -47,14 +48,14 @@ function changesOf(
 }
 
 export function VersionHistory({
-  path,
+  versions: request,
   current,
   writes,
   labelOf,
   renderValue = (_field, value) => value,
   restore,
 }: VersionHistoryProps) {
-  const { data, error, reload } = useResource<{ versions: HistoryVersion[] }>(path);
+  const { data, error, reload } = useResource(request);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [restoring, setRestoring] = useState<number | null>(null);
 
@@ -78,7 +79,7 @@ export function VersionHistory({
     }
   }
 
-  const versions = data?.versions ?? [];
+  const versions: HistoryVersion[] = data?.versions ?? [];
   return (
     <section className="panel versions" aria-labelledby="versions-title">
       <h3 id="versions-title">Versions</h3>

@@ -1,12 +1,11 @@
 /** A list entry's versions (VersionHistory), its picture shown as a picture. */
 import {
-  CONTENT_PATHS,
   type Entry,
   IMAGE_LABELS,
   imageUrl,
   type ListSpec,
 } from "../../../shared/admin/content.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
 import { VersionHistory } from "./VersionHistory.tsx";
 
 interface VersionsPanelProps {
@@ -26,7 +25,7 @@ export function VersionsPanel({ spec, entry, writes, onRestored }: VersionsPanel
   const { image } = spec;
   return (
     <VersionHistory
-      path={CONTENT_PATHS.versions(spec.list, entry.id)}
+      versions={read("content.versions", { params: { list: spec.list, id: entry.id } })}
       current={entry.version}
       writes={writes}
       labelOf={(field) => labelOf(spec, field)}
@@ -42,10 +41,10 @@ export function VersionsPanel({ spec, entry, writes, onRestored }: VersionsPanel
         )
       }
       restore={async (version) => {
-        const restored = await api.post<Entry>(
-          CONTENT_PATHS.restore(spec.list, entry.id, version),
-          { version: entry.version },
-        );
+        const restored = await api.call("content.restore", {
+          params: { list: spec.list, id: entry.id, version },
+          body: { version: entry.version },
+        });
         onRestored(restored);
         return restored.version;
       }}

@@ -1,14 +1,7 @@
 /** Gives an inquiry to one of the console's people, or to nobody. */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
-import {
-  type Assignment,
-  assignmentSchema,
-  INQUIRY_PATHS,
-  type InquiryDetail,
-  inquiryPath,
-  type Person,
-} from "../../../shared/admin/inquiries.ts";
+import { type Assignment, assignmentSchema, type Person } from "../../../shared/admin/inquiries.ts";
 import { api } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { personName } from "./format.ts";
@@ -36,7 +29,7 @@ export function AssigneeForm({
 
   const submit = handleSubmit(async (values) => {
     const saved = await attempt(
-      () => api.put<InquiryDetail>(inquiryPath(INQUIRY_PATHS.assignee, inquiry.id), values),
+      () => api.call("inquiries.assign", { params: { id: inquiry.id }, body: values }),
       (result) =>
         result.assignee ? `Assigned to ${personName(result.assignee)}.` : "Nobody has it now.",
     );

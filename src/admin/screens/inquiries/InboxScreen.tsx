@@ -4,12 +4,8 @@
  * current filter's rows as a CSV download.
  */
 import { Link, useLocation, useSearchParams } from "react-router";
-import {
-  INQUIRY_PATHS,
-  type InquiryFilter,
-  type InquiryPage,
-} from "../../../shared/admin/inquiries.ts";
-import { withQuery } from "../../api/client.ts";
+import { INQUIRY_PATHS, type InquiryFilter } from "../../../shared/admin/inquiries.ts";
+import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { InboxFilters } from "./InboxFilters.tsx";
@@ -27,8 +23,8 @@ export function InboxScreen() {
   const notice = (useLocation().state as InboxState | null)?.notice;
   const query = inboxQueryFrom(params);
   const filter = filterOf(query);
-  const { data, error, loading } = useResource<InquiryPage>(
-    withQuery(INQUIRY_PATHS.list, { ...filter, page: query.page }),
+  const { data, error, loading } = useResource(
+    read("inquiries.list", { query: { ...filter, page: query.page } }),
   );
   // A new filter starts at its first page, and replaces the address rather than adding to the
   // history: choosing in a list with the arrow keys would otherwise leave a step per option.

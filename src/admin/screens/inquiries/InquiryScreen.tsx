@@ -8,16 +8,12 @@ import { type ReactNode, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import {
   INBOX_TEXTS,
-  INQUIRY_PATHS,
-  type InquirerErasureView,
   type InquiryDetail,
   inquiryIdSchema,
-  inquiryPath,
-  type Person,
   replyLink,
 } from "../../../shared/admin/inquiries.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
@@ -37,8 +33,8 @@ export function InquiryScreen() {
   const from = useLocation().state as Partial<FromList> | null;
   const back = `${INBOX_ROUTE}${from?.listSearch ? `?${from.listSearch}` : ""}`;
   const id = parsed.success ? parsed.data.id : null;
-  const { data, error } = useResource<InquiryDetail>(
-    id === null ? null : inquiryPath(INQUIRY_PATHS.one, id),
+  const { data, error } = useResource(
+    id === null ? null : read("inquiries.read", { params: { id } }),
   );
   // The answer to the last change is the inquiry as it is now.
   const [changed, setChanged] = useState<InquiryDetail | null>(null);
@@ -73,7 +69,7 @@ function InquiryView({
 }) {
   const { role } = useMe();
   const handles = hasRole(role, "editor");
-  const people = useResource<{ people: Person[] }>(handles ? INQUIRY_PATHS.assignees : null);
+  const people = useResource(handles ? read("inquiries.assignees") : null);
   const name = `${inquiry.firstName} ${inquiry.lastName}`;
 
   return (
@@ -166,10 +162,10 @@ function EraseRequest({ inquiry }: { inquiry: InquiryDetail }) {
   const navigate = useNavigate();
 
   async function erase(values: { email: string }) {
-    const erased = await api.delete<InquirerErasureView>(
-      inquiryPath(INQUIRY_PATHS.one, inquiry.id),
-      values,
-    );
+    const erased = await api.call("inquiries.erase", {
+      params: { id: inquiry.id },
+      body: values,
+    });
     const state: InboxState = { notice: INBOX_TEXTS.erased(inquiry.email, erased.inquiries) };
     navigate(INBOX_ROUTE, { state });
   }

@@ -1,14 +1,7 @@
 /** Adds an internal note: seen in the console only, never by the visitor. */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
-import {
-  INQUIRY_PATHS,
-  type InquiryDetail,
-  inquiryPath,
-  type NewNote,
-  NOTE_MAX,
-  noteSchema,
-} from "../../../shared/admin/inquiries.ts";
+import { type NewNote, NOTE_MAX, noteSchema } from "../../../shared/admin/inquiries.ts";
 import { api } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import type { HandlingFormProps } from "./handling.ts";
@@ -25,7 +18,7 @@ export function NoteForm({ inquiry, onSaved }: HandlingFormProps) {
 
   const submit = handleSubmit(async (values) => {
     const saved = await attempt(
-      () => api.post<InquiryDetail>(inquiryPath(INQUIRY_PATHS.notes, inquiry.id), values),
+      () => api.call("inquiries.addNote", { params: { id: inquiry.id }, body: values }),
       () => "Note added.",
     );
     if (!saved) return;

@@ -2,10 +2,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import {
-  INQUIRY_PATHS,
   INQUIRY_STATUSES,
-  type InquiryDetail,
-  inquiryPath,
   STATUS_LABELS,
   type StatusChange,
   statusChangeSchema,
@@ -29,7 +26,7 @@ export function StatusForm({ inquiry, onSaved }: HandlingFormProps) {
 
   const submit = handleSubmit(async (values) => {
     const saved = await attempt(
-      () => api.put<InquiryDetail>(inquiryPath(INQUIRY_PATHS.status, inquiry.id), values),
+      () => api.call("inquiries.setStatus", { params: { id: inquiry.id }, body: values }),
       (result) => `Status set to ${STATUS_LABELS[result.status]}.`,
     );
     if (!saved) return;

@@ -1,12 +1,12 @@
 /** One line under the inbox's heading: how many posts the forms' traps turned away lately (ADR 017). */
-import { DEFENCE_PATHS, type DefenceTrips } from "../../../shared/admin/defences.ts";
 import type { DefendedForm } from "../../../shared/bot-defence.ts";
+import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function TurnedAway() {
-  const { data } = useResource<DefenceTrips>(DEFENCE_PATHS.trips);
+  const { data } = useResource(read("defences.trips"));
   if (!data) return null;
   const of = (form: DefendedForm) =>
     data.trips.filter((row) => row.form === form).reduce((sum, row) => sum + row.trips, 0);

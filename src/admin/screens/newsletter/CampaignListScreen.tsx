@@ -4,12 +4,9 @@
  */
 import { createColumnHelper } from "@tanstack/react-table";
 import { Link, useLocation } from "react-router";
-import {
-  type CampaignList,
-  type CampaignRow,
-  NEWSLETTER_PATHS,
-} from "../../../shared/admin/newsletter.ts";
+import type { CampaignRow } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
+import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
@@ -67,7 +64,7 @@ const COLUMNS = [
 
 export function CampaignListScreen() {
   const writes = hasRole(useMe().role, "editor");
-  const { data, error, loading } = useResource<CampaignList>(NEWSLETTER_PATHS.list);
+  const { data, error, loading } = useResource(read("newsletter.list"));
   const notice = (useLocation().state as ArrivalState | null)?.notice;
 
   return (

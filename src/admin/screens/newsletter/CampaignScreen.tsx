@@ -11,7 +11,6 @@ import {
   type CampaignDetail,
   type CampaignStatus,
   campaignIdSchema,
-  NEWSLETTER_PATHS,
   NEWSLETTER_TEXTS,
 } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
@@ -54,7 +53,7 @@ function Campaign({ id }: { id: number }) {
 
   const load = useCallback(async () => {
     try {
-      setCampaign(await api.get<CampaignDetail>(NEWSLETTER_PATHS.one(id)));
+      setCampaign(await api.call("newsletter.read", { params: { id } }));
       setFailure(null);
     } catch (error) {
       setFailure(failureText(error));

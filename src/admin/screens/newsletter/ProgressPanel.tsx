@@ -8,7 +8,6 @@ import { type ReactNode, useId, useState } from "react";
 import {
   type CampaignDetail,
   type CampaignProgress,
-  NEWSLETTER_PATHS,
   RUNNING_STATUSES,
 } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
@@ -75,10 +74,13 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
   const controllable = controls && (scheduled || running || paused);
   const percent = Math.floor(shareOf(progress) * 100);
 
-  const act = (path: (id: number) => string, said: string) =>
+  const act = (
+    change: "newsletter.unschedule" | "newsletter.pause" | "newsletter.resume",
+    said: string,
+  ) =>
     action.attempt(
       async () => {
-        const changed = await api.post<CampaignDetail>(path(campaign.id));
+        const changed = await api.call(change, { params: { id: campaign.id } });
         onChanged(changed);
         return changed;
       },
@@ -153,7 +155,7 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
             <button
               type="button"
               className="button"
-              onClick={() => act(NEWSLETTER_PATHS.unschedule, "Unscheduled: it is a draft again.")}
+              onClick={() => act("newsletter.unschedule", "Unscheduled: it is a draft again.")}
             >
               Unschedule
             </button>
@@ -165,8 +167,8 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
               className={paused ? "button button-primary" : "button"}
               onClick={() =>
                 paused
-                  ? act(NEWSLETTER_PATHS.resume, "Resumed.")
-                  : act(NEWSLETTER_PATHS.pause, "Paused. Nothing more goes out until you resume.")
+                  ? act("newsletter.resume", "Resumed.")
+                  : act("newsletter.pause", "Paused. Nothing more goes out until you resume.")
               }
             >
               {paused ? "Resume" : "Pause"}
@@ -192,7 +194,7 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
         dismissLabel="Keep sending"
         onClose={() => setConfirmingCancel(false)}
         onConfirm={async () => {
-          onChanged(await api.post<CampaignDetail>(NEWSLETTER_PATHS.cancel(campaign.id)));
+          onChanged(await api.call("newsletter.cancel", { params: { id: campaign.id } }));
           setConfirmingCancel(false);
         }}
       >

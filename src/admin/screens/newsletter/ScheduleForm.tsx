@@ -2,11 +2,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import {
-  type CampaignDetail,
-  type CampaignSend,
-  NEWSLETTER_PATHS,
-} from "../../../shared/admin/newsletter.ts";
+import type { CampaignDetail, CampaignSend } from "../../../shared/admin/newsletter.ts";
 import { api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
@@ -40,7 +36,7 @@ export function ScheduleForm({ saveFirst, onScheduled }: ScheduleFormProps) {
     if (!saved) return;
     try {
       const body: CampaignSend = { at: isoInstant(at) };
-      onScheduled(await api.post<CampaignDetail>(NEWSLETTER_PATHS.send(saved.id), body));
+      onScheduled(await api.call("newsletter.send", { params: { id: saved.id }, body }));
     } catch (error) {
       setFailure(showRefusal(error, setError, ["at"]));
     }

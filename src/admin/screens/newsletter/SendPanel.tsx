@@ -5,9 +5,8 @@
  * is what is on the screen.
  */
 import { useState } from "react";
-import { type CampaignDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
-import { SUBSCRIBER_ROUTES, type SubscriberStats } from "../../../shared/admin/subscribers.ts";
-import { api } from "../../api/client.ts";
+import type { CampaignDetail } from "../../../shared/admin/newsletter.ts";
+import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
@@ -34,9 +33,7 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
   const [notSaved, setNotSaved] = useState(false);
   const [confirming, setConfirming] = useState<"send" | "delete" | null>(null);
   // How many would get it, counted as the confirmation opens.
-  const stats = useResource<SubscriberStats>(
-    confirming === "send" ? SUBSCRIBER_ROUTES.stats : null,
-  );
+  const stats = useResource(confirming === "send" ? read("subscribers.stats") : null);
   const active = stats.data?.active;
 
   async function saved(): Promise<CampaignDetail> {
@@ -47,7 +44,7 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
 
   const sendTest = () =>
     test.attempt(
-      async () => api.post<{ message: string }>(NEWSLETTER_PATHS.testSend((await saved()).id)),
+      async () => api.call("newsletter.testSend", { params: { id: (await saved()).id } }),
       (answer) => answer.message,
     );
 
@@ -102,7 +99,7 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
         dismissLabel="Not yet"
         onClose={() => setConfirming(null)}
         onConfirm={async () =>
-          onChanged(await api.post<CampaignDetail>(NEWSLETTER_PATHS.send(campaign.id), {}))
+          onChanged(await api.call("newsletter.send", { params: { id: campaign.id }, body: {} }))
         }
       >
         <p className="confirm-dialog-target">
@@ -124,7 +121,7 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
         confirmLabel="Delete the draft"
         onClose={() => setConfirming(null)}
         onConfirm={async () => {
-          await api.delete(NEWSLETTER_PATHS.one(campaign.id));
+          await api.call("newsletter.delete", { params: { id: campaign.id } });
           onDeleted();
         }}
       >

@@ -13,7 +13,6 @@ import {
   type CampaignDetail,
   type CampaignDraft,
   campaignDraftSchema,
-  NEWSLETTER_PATHS,
 } from "../../../shared/admin/newsletter.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
@@ -50,11 +49,11 @@ export function useDraftForm(
       setOutcome(null);
       try {
         const saved = campaign
-          ? await api.put<CampaignDetail>(NEWSLETTER_PATHS.one(campaign.id), {
-              ...values,
-              version: campaign.version,
+          ? await api.call("newsletter.save", {
+              params: { id: campaign.id },
+              body: { ...values, version: campaign.version },
             })
-          : await api.post<CampaignDetail>(NEWSLETTER_PATHS.list, values);
+          : await api.call("newsletter.create", { body: values });
         if (campaign) setOutcome({ tone: "success", text: `Saved as version ${saved.version}.` });
         onSaved(saved);
         return saved;

@@ -5,12 +5,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
-import {
-  type Invite,
-  inviteSchema,
-  PEOPLE_PATHS,
-  type Person,
-} from "../../../shared/admin/people.ts";
+import { type Invite, inviteSchema, type Person } from "../../../shared/admin/people.ts";
 import { ROLE_LABELS, ROLES, type Role } from "../../../shared/admin/roles.ts";
 import { api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
@@ -37,7 +32,7 @@ export function InviteForm({ onInvited }: { onInvited: (person: Person) => void 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const person = await api.post<Person>(PEOPLE_PATHS.people, values);
+      const person = await api.call("people.invite", { body: values });
       reset();
       onInvited(person);
     } catch (error) {

@@ -4,15 +4,9 @@
  * "second factor for everyone" switch.
  */
 import { useState } from "react";
-import { AUTH_PATHS, type Me } from "../../../shared/admin/auth.ts";
-import {
-  invitationPath,
-  PEOPLE_PATHS,
-  type Person,
-  personPath,
-} from "../../../shared/admin/people.ts";
+import type { Person } from "../../../shared/admin/people.ts";
 import type { Role } from "../../../shared/admin/roles.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe, useSession } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
@@ -39,7 +33,7 @@ const ARTICLE: Record<Role, string> = {
 export default function PeopleScreen() {
   const me = useMe();
   const { signedIn } = useSession();
-  const people = useResource<{ people: Person[] }>(PEOPLE_PATHS.people);
+  const people = useResource(read("people.list"));
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [removing, setRemoving] = useState<Person | null>(null);
 
@@ -48,11 +42,11 @@ export default function PeopleScreen() {
   async function changeRole(person: Person, role: Role): Promise<boolean> {
     setOutcome(null);
     try {
-      await api.patch(personPath(person.id), { role });
+      await api.call("people.changeRole", { params: { id: person.id }, body: { role } });
       setOutcome({ tone: "success", text: `${nameOf(person)} is now ${ARTICLE[role]}.` });
       // A change to one's own role changes what the console shows at once.
       if (person.id === me.id) {
-        const { me: now } = await api.get<{ me: Me | null }>(AUTH_PATHS.session);
+        const { me: now } = await api.call("session.read");
         if (now) signedIn(now);
       }
       people.reload();
@@ -66,7 +60,7 @@ export default function PeopleScreen() {
   async function resend(person: Person) {
     setOutcome(null);
     try {
-      const { message } = await api.post<{ message: string }>(invitationPath(person.id));
+      const { message } = await api.call("people.resendInvitation", { params: { id: person.id } });
       setOutcome({ tone: "success", text: `${nameOf(person)}: ${message}` });
     } catch (error) {
       fail(error);

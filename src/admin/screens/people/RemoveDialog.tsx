@@ -3,7 +3,7 @@
  * Their sessions end with the account; what they wrote stays, with their name.
  */
 import { useId, useState } from "react";
-import { type Person, personPath } from "../../../shared/admin/people.ts";
+import type { Person } from "../../../shared/admin/people.ts";
 import { Modal } from "../../../web/components/Modal.tsx";
 import { api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
@@ -32,7 +32,7 @@ export function RemoveDialog({ person, onClose, onRemoved }: RemoveDialogProps) 
     setRemoving(true);
     setFailure(null);
     try {
-      await api.delete(personPath(person.id));
+      await api.call("people.remove", { params: { id: person.id } });
       onRemoved(person);
     } catch (error) {
       setFailure(failureText(error));

@@ -3,14 +3,13 @@
  * people without one can only set it up (under Your account).
  */
 import { useId, useState } from "react";
-import { PEOPLE_PATHS, type SecondFactorSetting } from "../../../shared/admin/people.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 
 export function SecondFactorSettingPanel() {
-  const setting = useResource<SecondFactorSetting>(PEOPLE_PATHS.secondFactorSetting);
+  const setting = useResource(read("settings.secondFactor.read"));
   const [saving, setSaving] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const checkboxId = useId();
@@ -19,7 +18,7 @@ export function SecondFactorSettingPanel() {
     setSaving(true);
     setOutcome(null);
     try {
-      await api.put<SecondFactorSetting>(PEOPLE_PATHS.secondFactorSetting, { required });
+      await api.call("settings.secondFactor.save", { body: { required } });
       setOutcome({
         tone: "success",
         text: required

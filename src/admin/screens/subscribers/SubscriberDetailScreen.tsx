@@ -10,10 +10,9 @@ import {
   SUBSCRIBER_TEXTS,
   type SubscriberDetail,
   subscriberIdSchema,
-  subscriberPath,
   viaLabel,
 } from "../../../shared/admin/subscribers.ts";
-import { ApiError, api } from "../../api/client.ts";
+import { ApiError, api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
@@ -27,7 +26,7 @@ const EVENT_WORDS = { subscribed: "Subscribed", unsubscribed: "Unsubscribed" } a
 export function SubscriberDetailScreen() {
   const parsed = subscriberIdSchema.safeParse(useParams());
   const id = parsed.success ? parsed.data.id : null;
-  const subscriber = useResource<SubscriberDetail>(id === null ? null : subscriberPath(id));
+  const subscriber = useResource(id === null ? null : read("subscribers.read", { params: { id } }));
   const listSearch = (useLocation().state as FromList | null)?.listSearch ?? "";
 
   return (
@@ -104,7 +103,7 @@ function RequestActions({
   const navigate = useNavigate();
 
   async function erase(values: { email: string }) {
-    await api.delete(subscriberPath(subscriber.id), values);
+    await api.call("subscribers.erase", { params: { id: subscriber.id }, body: values });
     const state: ListState = { notice: SUBSCRIBER_TEXTS.erased(subscriber.email) };
     navigate("/subscribers", { state });
   }
@@ -112,7 +111,7 @@ function RequestActions({
   async function unsubscribe() {
     setBusy(true);
     try {
-      await api.post(subscriberPath(subscriber.id, "unsubscribe"));
+      await api.call("subscribers.unsubscribe", { params: { id: subscriber.id } });
       setOutcome({ tone: "success", text: SUBSCRIBER_TEXTS.unsubscribed });
       onChange();
     } catch (error) {

@@ -10,13 +10,11 @@ import {
   STATUS_FILTERS,
   STATUS_LABELS,
   SUBSCRIBER_ROUTES,
-  type SubscriberList,
   type SubscriberRow,
-  type SubscriberStats,
   subscriberListQuerySchema,
   viaLabel,
 } from "../../../shared/admin/subscribers.ts";
-import { withQuery } from "../../api/client.ts";
+import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { DataTable } from "../../components/DataTable.tsx";
 import { Field } from "../../components/Field.tsx";
@@ -66,8 +64,8 @@ export function SubscriberListScreen() {
   // A hand-edited query the server would refuse (a search longer than an address) shows everything.
   const parsed = subscriberListQuerySchema.safeParse(Object.fromEntries(params));
   const { q, status, page } = parsed.success ? parsed.data : UNFILTERED;
-  const list = useResource<SubscriberList>(withQuery(SUBSCRIBER_ROUTES.list, { q, status, page }));
-  const stats = useResource<SubscriberStats>(SUBSCRIBER_ROUTES.stats);
+  const list = useResource(read("subscribers.list", { query: { q, status, page } }));
+  const stats = useResource(read("subscribers.stats"));
   const notice = (useLocation().state as ListState | null)?.notice;
 
   function search(event: FormEvent<HTMLFormElement>) {

@@ -20,7 +20,7 @@ import {
   NEWSLETTER_TEXTS,
 } from "../../../shared/admin/newsletter.ts";
 import { UNSUBSCRIBE_PATH } from "../../../shared/routes.ts";
-import { fieldRefusalSchema } from "../../../shared/schemas.ts";
+import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { authorOf } from "../../platform/console/author.ts";
 import type { Database } from "../../platform/db/schema.ts";
@@ -43,7 +43,6 @@ import {
 import { listId } from "./composer.ts";
 import { personalise, renderIssue } from "./render.ts";
 
-const messageSchema = z.object({ message: z.string() });
 const refusals = { 400: fieldRefusalSchema, 404: messageSchema, 409: fieldRefusalSchema };
 
 const targetOf = (id: number) => `campaign:${id}`;

@@ -20,7 +20,7 @@ import {
   signInRefusalSchema,
   signInSchema,
 } from "../../../shared/admin/auth.ts";
-import { fieldRefusalSchema } from "../../../shared/schemas.ts";
+import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import {
   clearSessionCookie,
   SESSION_COOKIE,
@@ -63,7 +63,6 @@ export interface AuthRouteOptions {
   serverSecret: string;
 }
 
-const messageSchema = z.object({ message: z.string() });
 /** A refused request: the message, and one reason per field when the form was at fault. */
 /** An answer with no body. */
 export const NO_CONTENT = { 204: z.null() };

@@ -1,0 +1,499 @@
+/**
+ * The route map: every call the console app makes to the server, by a key
+ * that stays when a path moves. Each entry names the method, the path (from
+ * the area's own path constants), the status of a success, and the schemas
+ * of its answer, query and body, taken from where the server's route takes
+ * them (test/admin/console-routes.test.ts holds the two together). The
+ * console's client (src/admin/api/client.ts) takes its types from here, so
+ * no screen says by hand what an answer holds.
+ */
+import type { z } from "zod";
+import { messageSchema } from "../schemas.ts";
+import {
+  ACCOUNT_PATHS,
+  accountSchema,
+  changePasswordSchema,
+  secondFactorOffDoneSchema,
+  secondFactorOffSchema,
+  totpConfirmedSchema,
+  totpConfirmSchema,
+  totpSetupSchema,
+} from "./account.ts";
+import { AUDIT_PATH, auditPageSchema, auditQuerySchema } from "./audit-log.ts";
+import {
+  AUTH_PATHS,
+  meSchema,
+  passwordResetSchema,
+  sessionStateSchema,
+  setPasswordSchema,
+  signInSchema,
+} from "./auth.ts";
+import {
+  CONTENT_PATHS,
+  type ContentList,
+  createSchemaOf,
+  entrySchema,
+  listAnswerSchema,
+  MEDIA_API,
+  reorderSchema,
+  restoreSchema,
+  saveSchemaOf,
+  uploadAnswerSchema,
+  uploadQuerySchema,
+  versionsAnswerSchema,
+  visibilitySchema,
+} from "./content.ts";
+import { DEFENCE_PATHS, defenceTripsSchema } from "./defences.ts";
+import { confirmAddressSchema } from "./erasure.ts";
+import {
+  assigneesSchema,
+  assignmentSchema,
+  INQUIRY_PATHS,
+  inboxCountsSchema,
+  inquirerErasureSchema,
+  inquiryDetailSchema,
+  inquiryListQuerySchema,
+  inquiryPageSchema,
+  inquiryPath,
+  noteSchema,
+  statusChangeSchema,
+} from "./inquiries.ts";
+import {
+  campaignDetailSchema,
+  campaignDraftSchema,
+  campaignListSchema,
+  campaignSendSchema,
+  campaignUpdateSchema,
+  NEWSLETTER_PATHS,
+} from "./newsletter.ts";
+import {
+  invitationPath,
+  inviteSchema,
+  PEOPLE_PATHS,
+  peopleListSchema,
+  personPath,
+  personSchema,
+  roleChangeSchema,
+  secondFactorSettingSchema,
+} from "./people.ts";
+import {
+  SITE_FACTS_PATHS,
+  siteFactsAnswerSchema,
+  siteFactsRestoreSchema,
+  siteFactsSaveSchema,
+  siteFactsVersionsSchema,
+} from "./site-facts.ts";
+import {
+  SUBSCRIBER_ROUTES,
+  subscriberDetailSchema,
+  subscriberListQuerySchema,
+  subscriberListSchema,
+  subscriberPath,
+  subscriberStatsSchema,
+} from "./subscribers.ts";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * A body the server reads as multipart form data (a picture's file), with no
+ * schema: the client sends the FormData it is given as it is.
+ */
+export const MULTIPART = "multipart";
+
+interface EntryBase {
+  method: Method;
+  /** The path, or how a call's parameters make it (a record's id, a content list). */
+  path: string | ((params: never) => string);
+  query?: z.ZodType;
+  /** The body's schema, or how a content list's spec makes it, or MULTIPART. */
+  body?: z.ZodType | ((...args: never) => z.ZodType) | typeof MULTIPART;
+}
+
+/** One entry of the map: a success answers `response`, or nothing at all (204). */
+export type RouteEntry = EntryBase &
+  ({ status: 200 | 201 | 202; response: z.ZodType } | { status: 204; response?: never });
+
+interface RecordId {
+  id: number;
+}
+interface ListRecord extends RecordId {
+  list: ContentList;
+}
+
+export const CONSOLE_ROUTES = {
+  // ---- Signing in and out; a password set through an e-mailed link ----
+  "session.read": {
+    method: "GET",
+    path: AUTH_PATHS.session,
+    status: 200,
+    response: sessionStateSchema,
+  },
+  "session.signIn": {
+    method: "POST",
+    path: AUTH_PATHS.session,
+    body: signInSchema,
+    status: 200,
+    response: meSchema,
+  },
+  "session.signOut": { method: "DELETE", path: AUTH_PATHS.session, status: 204 },
+  "session.signOutEverywhere": { method: "DELETE", path: AUTH_PATHS.sessions, status: 204 },
+  "password.requestReset": {
+    method: "POST",
+    path: AUTH_PATHS.passwordReset,
+    body: passwordResetSchema,
+    status: 202,
+    response: messageSchema,
+  },
+  "password.set": {
+    method: "POST",
+    path: AUTH_PATHS.password,
+    body: setPasswordSchema,
+    status: 200,
+    response: messageSchema,
+  },
+
+  // ---- One's own account ----
+  "account.read": {
+    method: "GET",
+    path: ACCOUNT_PATHS.account,
+    status: 200,
+    response: accountSchema,
+  },
+  "account.changePassword": {
+    method: "PUT",
+    path: ACCOUNT_PATHS.password,
+    body: changePasswordSchema,
+    status: 200,
+    response: messageSchema,
+  },
+  "account.startSecondFactor": {
+    method: "POST",
+    path: ACCOUNT_PATHS.secondFactor,
+    status: 200,
+    response: totpSetupSchema,
+  },
+  "account.confirmSecondFactor": {
+    method: "POST",
+    path: ACCOUNT_PATHS.secondFactorConfirm,
+    body: totpConfirmSchema,
+    status: 200,
+    response: totpConfirmedSchema,
+  },
+  "account.turnOffSecondFactor": {
+    method: "DELETE",
+    path: ACCOUNT_PATHS.secondFactor,
+    body: secondFactorOffSchema,
+    status: 200,
+    response: secondFactorOffDoneSchema,
+  },
+
+  // ---- People, the owner's setting, the audit log ----
+  "people.list": {
+    method: "GET",
+    path: PEOPLE_PATHS.people,
+    status: 200,
+    response: peopleListSchema,
+  },
+  "people.invite": {
+    method: "POST",
+    path: PEOPLE_PATHS.people,
+    body: inviteSchema,
+    status: 201,
+    response: personSchema,
+  },
+  "people.resendInvitation": {
+    method: "POST",
+    path: ({ id }: RecordId) => invitationPath(id),
+    status: 202,
+    response: messageSchema,
+  },
+  "people.changeRole": {
+    method: "PATCH",
+    path: ({ id }: RecordId) => personPath(id),
+    body: roleChangeSchema,
+    status: 200,
+    response: personSchema,
+  },
+  "people.remove": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => personPath(id),
+    status: 204,
+  },
+  "settings.secondFactor.read": {
+    method: "GET",
+    path: PEOPLE_PATHS.secondFactorSetting,
+    status: 200,
+    response: secondFactorSettingSchema,
+  },
+  "settings.secondFactor.save": {
+    method: "PUT",
+    path: PEOPLE_PATHS.secondFactorSetting,
+    body: secondFactorSettingSchema,
+    status: 200,
+    response: secondFactorSettingSchema,
+  },
+  "audit.search": {
+    method: "GET",
+    path: AUDIT_PATH,
+    query: auditQuerySchema,
+    status: 200,
+    response: auditPageSchema,
+  },
+
+  // ---- Inquiries, and the posts the forms turned away ----
+  "inquiries.list": {
+    method: "GET",
+    path: INQUIRY_PATHS.list,
+    query: inquiryListQuerySchema,
+    status: 200,
+    response: inquiryPageSchema,
+  },
+  "inquiries.counts": {
+    method: "GET",
+    path: INQUIRY_PATHS.counts,
+    status: 200,
+    response: inboxCountsSchema,
+  },
+  "inquiries.assignees": {
+    method: "GET",
+    path: INQUIRY_PATHS.assignees,
+    status: 200,
+    response: assigneesSchema,
+  },
+  "inquiries.read": {
+    method: "GET",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.one, id),
+    status: 200,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.setStatus": {
+    method: "PUT",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.status, id),
+    body: statusChangeSchema,
+    status: 200,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.assign": {
+    method: "PUT",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.assignee, id),
+    body: assignmentSchema,
+    status: 200,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.addNote": {
+    method: "POST",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.notes, id),
+    body: noteSchema,
+    status: 201,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.erase": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.one, id),
+    body: confirmAddressSchema,
+    status: 200,
+    response: inquirerErasureSchema,
+  },
+  "defences.trips": {
+    method: "GET",
+    path: DEFENCE_PATHS.trips,
+    status: 200,
+    response: defenceTripsSchema,
+  },
+
+  // ---- Subscribers ----
+  "subscribers.list": {
+    method: "GET",
+    path: SUBSCRIBER_ROUTES.list,
+    query: subscriberListQuerySchema,
+    status: 200,
+    response: subscriberListSchema,
+  },
+  "subscribers.stats": {
+    method: "GET",
+    path: SUBSCRIBER_ROUTES.stats,
+    status: 200,
+    response: subscriberStatsSchema,
+  },
+  "subscribers.read": {
+    method: "GET",
+    path: ({ id }: RecordId) => subscriberPath(id),
+    status: 200,
+    response: subscriberDetailSchema,
+  },
+  "subscribers.unsubscribe": {
+    method: "POST",
+    path: ({ id }: RecordId) => subscriberPath(id, "unsubscribe"),
+    status: 200,
+    response: subscriberDetailSchema,
+  },
+  "subscribers.erase": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => subscriberPath(id),
+    body: confirmAddressSchema,
+    status: 204,
+  },
+
+  // ---- Insight issues and their sends ----
+  "newsletter.list": {
+    method: "GET",
+    path: NEWSLETTER_PATHS.list,
+    status: 200,
+    response: campaignListSchema,
+  },
+  "newsletter.create": {
+    method: "POST",
+    path: NEWSLETTER_PATHS.list,
+    body: campaignDraftSchema,
+    status: 201,
+    response: campaignDetailSchema,
+  },
+  "newsletter.read": {
+    method: "GET",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
+    status: 200,
+    response: campaignDetailSchema,
+  },
+  "newsletter.save": {
+    method: "PUT",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
+    body: campaignUpdateSchema,
+    status: 200,
+    response: campaignDetailSchema,
+  },
+  "newsletter.delete": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
+    status: 204,
+  },
+  "newsletter.testSend": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.testSend(id),
+    status: 200,
+    response: messageSchema,
+  },
+  "newsletter.send": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.send(id),
+    body: campaignSendSchema,
+    status: 200,
+    response: campaignDetailSchema,
+  },
+  "newsletter.unschedule": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.unschedule(id),
+    status: 200,
+    response: campaignDetailSchema,
+  },
+  "newsletter.pause": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.pause(id),
+    status: 200,
+    response: campaignDetailSchema,
+  },
+  "newsletter.resume": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.resume(id),
+    status: 200,
+    response: campaignDetailSchema,
+  },
+  "newsletter.cancel": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
+    status: 200,
+    response: campaignDetailSchema,
+  },
+
+  // ---- Content: the lists, their pictures, the site facts ----
+  "content.list": {
+    method: "GET",
+    path: ({ list }: { list: ContentList }) => CONTENT_PATHS.list(list),
+    status: 200,
+    response: listAnswerSchema,
+  },
+  "content.create": {
+    method: "POST",
+    path: ({ list }: { list: ContentList }) => CONTENT_PATHS.list(list),
+    body: createSchemaOf,
+    status: 201,
+    response: entrySchema,
+  },
+  "content.reorder": {
+    method: "PUT",
+    path: ({ list }: { list: ContentList }) => CONTENT_PATHS.order(list),
+    body: reorderSchema,
+    status: 200,
+    response: listAnswerSchema,
+  },
+  "content.read": {
+    method: "GET",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.entry(list, id),
+    status: 200,
+    response: entrySchema,
+  },
+  "content.save": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.entry(list, id),
+    body: saveSchemaOf,
+    status: 200,
+    response: entrySchema,
+  },
+  "content.setVisibility": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.visibility(list, id),
+    body: visibilitySchema,
+    status: 200,
+    response: entrySchema,
+  },
+  "content.versions": {
+    method: "GET",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.versions(list, id),
+    status: 200,
+    response: versionsAnswerSchema,
+  },
+  "content.restore": {
+    method: "POST",
+    path: ({ list, id, version }: ListRecord & { version: number }) =>
+      CONTENT_PATHS.restore(list, id, version),
+    body: restoreSchema,
+    status: 200,
+    response: entrySchema,
+  },
+  "media.upload": {
+    method: "POST",
+    path: MEDIA_API,
+    query: uploadQuerySchema,
+    body: MULTIPART,
+    status: 201,
+    response: uploadAnswerSchema,
+  },
+  "siteFacts.read": {
+    method: "GET",
+    path: SITE_FACTS_PATHS.facts,
+    status: 200,
+    response: siteFactsAnswerSchema,
+  },
+  "siteFacts.save": {
+    method: "PUT",
+    path: SITE_FACTS_PATHS.facts,
+    body: siteFactsSaveSchema,
+    status: 200,
+    response: siteFactsAnswerSchema,
+  },
+  "siteFacts.versions": {
+    method: "GET",
+    path: SITE_FACTS_PATHS.versions,
+    status: 200,
+    response: siteFactsVersionsSchema,
+  },
+  "siteFacts.restore": {
+    method: "POST",
+    path: ({ version }: { version: number }) => SITE_FACTS_PATHS.restore(version),
+    body: siteFactsRestoreSchema,
+    status: 200,
+    response: siteFactsAnswerSchema,
+  },
+} as const satisfies Record<string, RouteEntry>;
+
+export type ConsoleRoutes = typeof CONSOLE_ROUTES;
+export type RouteKey = keyof ConsoleRoutes;
