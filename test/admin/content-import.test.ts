@@ -8,17 +8,23 @@ import { once } from "node:events";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
 const NEW_ETHOS = { name: "Plain Words", description: "We explain what we do without jargon." };
 const NEW_BIO = "Ava now also chairs the firm's ethics board.";
 
-/** A copy of content/ with one bio changed and one ethos card added. */
-function editedContent(): string {
+/** A copy of content/, as the seed reads it. */
+function contentCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), "content-"));
   cpSync("content", dir, { recursive: true });
+  return dir;
+}
+
+/** A copy of content/ with one bio changed and one ethos card added. */
+function editedContent(): string {
+  const dir = contentCopy();
   const team = JSON.parse(readFileSync(join(dir, "team.json"), "utf8"));
   team[0].bio = NEW_BIO;
   writeFileSync(join(dir, "team.json"), JSON.stringify(team));
@@ -29,11 +35,13 @@ function editedContent(): string {
 }
 
 describe.each(ENGINES)("content import on $engine", (engine) => {
+  // Each test imports into a site of its own, just seeded from content/:
+  // what an import finds to add or update depends on every earlier import.
   let t: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     t = await startApp(engine);
   });
-  afterAll(() => t.close());
+  afterEach(() => t.close());
 
   /** Runs the command against the test app's database, as a person would. */
   async function spawnImport(from: string) {
@@ -106,14 +114,16 @@ describe.each(ENGINES)("content import on $engine", (engine) => {
   });
 
   it("changes nothing on a second run of the same files", async () => {
+    const dir = editedContent();
+    expect(await runImport(dir)).toMatch(/^1 added, 1 updated, \d+ unchanged\.$/m);
     const before = await versionCount();
-    const output = await runImport(editedContent());
+    const output = await runImport(dir);
     expect(output).toMatch(/^0 added, 0 updated, \d+ unchanged\.$/m);
     expect(await versionCount()).toBe(before);
   });
 
   it("updates the site facts from site.json as one version by import, once", async () => {
-    const dir = editedContent();
+    const dir = contentCopy();
     const site = JSON.parse(readFileSync(join(dir, "site.json"), "utf8"));
     const mission = "We make technology serve the business, one engagement at a time.";
     writeFileSync(join(dir, "site.json"), JSON.stringify({ ...site, mission }));

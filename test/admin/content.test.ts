@@ -225,16 +225,18 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
     expect((await versionRows(third.id)).map((row) => row.version)).toEqual([1, 2, 3]);
   });
 
+  // Industries, not capabilities: the listing above shows capabilities in the
+  // order the seed gave them, which no test here changes.
   it("reorders a list in one request, and the public API shows the new order at once", async () => {
-    const { entries, orderVersion } = await listOf("capabilities");
+    const { entries, orderVersion } = await listOf("industries");
     const reversed = entries.map((entry) => entry.id).reverse();
-    const response = await editor.request("PUT", `${CONTENT_API}/capabilities/order`, {
+    const response = await editor.request("PUT", `${CONTENT_API}/industries/order`, {
       orderVersion,
       ids: reversed,
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().orderVersion).toBe(orderVersion + 1);
-    const names = (await publicJson("/api/v1/items/?category=capabilities")).map(
+    const names = (await publicJson("/api/v1/items/?category=industries")).map(
       (item: { name: string }) => item.name,
     );
     expect(names).toEqual(entries.map((entry) => entry.fields.name).reverse());
@@ -242,25 +244,26 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
       .selectFrom("content_versions")
       .select(["data", "author"])
       .where("entity", "=", "order")
-      .where("entity_key", "=", "capabilities")
+      .where("entity_key", "=", "industries")
+      .where("version", "=", orderVersion + 1)
       .executeTakeFirstOrThrow();
     expect(JSON.parse(order.data)).toEqual(reversed);
 
     // Moving from the order seen before is refused, and moves nothing.
-    const stale = await editor.request("PUT", `${CONTENT_API}/capabilities/order`, {
+    const stale = await editor.request("PUT", `${CONTENT_API}/industries/order`, {
       orderVersion,
       ids: entries.map((entry) => entry.id),
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().message).toBe(CONTENT_TEXTS.staleOrder);
     // An order that leaves out a record is refused as well.
-    const partial = await editor.request("PUT", `${CONTENT_API}/capabilities/order`, {
+    const partial = await editor.request("PUT", `${CONTENT_API}/industries/order`, {
       orderVersion: orderVersion + 1,
       ids: reversed.slice(1),
     });
     expect(partial.statusCode).toBe(409);
     expect(
-      (await publicJson("/api/v1/items/?category=capabilities")).map(
+      (await publicJson("/api/v1/items/?category=industries")).map(
         (item: { name: string }) => item.name,
       ),
     ).toEqual(names);
@@ -375,7 +378,11 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
       expect(meta.icc).toBeUndefined();
     }
     expect(existsSync(join(mediaDir, "originals", `${name}.png`))).toBe(true);
-    const media = await t.database.db.selectFrom("media").selectAll().executeTakeFirstOrThrow();
+    const media = await t.database.db
+      .selectFrom("media")
+      .selectAll()
+      .where("original_path", "=", join("originals", `${name}.png`))
+      .executeTakeFirstOrThrow();
     expect(media).toMatchObject({ content_type: "image/png", width: 1200, height: 900 });
 
     const served = await t.app.inject({ url });
@@ -468,10 +475,41 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
   });
 
   it("audits every change with who did it", async () => {
+    const last = await t.database.db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    const before = Number(last?.id ?? 0);
+    // One change of each kind, on a list no other test here looks at.
+    const [need] = (await listOf("techneeds")).entries as [Entry];
+    const created = await editor.request("POST", `${CONTENT_API}/techneeds`, {
+      fields: { ...need.fields, name: "Audited Need", description: "Made to be audited." },
+      hidden: false,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, fields } = created.json() as Entry;
+    const url = `${CONTENT_API}/techneeds/${id}`;
+    const changes = [
+      ["PUT", url, { fields: { ...fields, description: "Changed." }, hidden: false, version: 1 }],
+      ["POST", `${url}/versions/1/restore`, { version: 2 }],
+      ["PUT", `${url}/visibility`, { hidden: true, version: 3 }],
+      ["PUT", `${url}/visibility`, { hidden: false, version: 4 }],
+    ] as const;
+    for (const [method, path, payload] of changes) {
+      expect((await editor.request(method, path, payload)).statusCode, path).toBe(200);
+    }
+    const { entries, orderVersion } = await listOf("techneeds");
+    const reordered = await editor.request("PUT", `${CONTENT_API}/techneeds/order`, {
+      orderVersion,
+      ids: entries.map((entry) => entry.id).reverse(),
+    });
+    expect(reordered.statusCode).toBe(200);
+
     const actions = await t.database.db
       .selectFrom("audit_log")
       .select(["action", "actor"])
       .where("action", "like", "content-%")
+      .where("id", ">", before)
       .execute();
     expect(new Set(actions.map((a) => a.action))).toEqual(
       new Set([

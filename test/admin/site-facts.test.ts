@@ -7,10 +7,13 @@
  */
 import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { writeSiteFacts } from "../../src/server/features/content/site-facts-rows.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { nowIso } from "../../src/server/platform/db/schema.ts";
 import { CONTENT_TEXTS } from "../../src/shared/admin/content.ts";
 import {
+  SITE_FACTS_ENTITY,
   SITE_FACTS_PATHS,
   SITE_FACTS_TEXTS,
   type SiteFactsAnswer,
@@ -54,6 +57,23 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
     viewer = await signIn(t.app, "viewer@firm.example");
   });
   afterAll(() => t.close());
+
+  /** The last audit entry before the test, so it sees only the entries it wrote. */
+  let auditBefore: number;
+  // Each test starts from the facts as the seed left them: at version 1, with
+  // no version stored yet. Written through the app, so its pages drop what
+  // they rendered from the facts an earlier test saved.
+  beforeEach(async () => {
+    await t.app.content.edit(async (trx) => {
+      await trx.deleteFrom("content_versions").where("entity", "=", SITE_FACTS_ENTITY).execute();
+      await writeSiteFacts(trx, SEED, 1, nowIso());
+    });
+    const last = await t.database.db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    auditBefore = Number(last?.id ?? 0);
+  });
 
   const current = async () =>
     (await editor.request("GET", SITE_FACTS_PATHS.facts)).json() as SiteFactsAnswer;
@@ -103,6 +123,7 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
       .selectFrom("audit_log")
       .select(["action", "actor", "target", "detail"])
       .where("target", "=", "site-facts")
+      .where("id", ">", auditBefore)
       .execute();
     expect(audit).toEqual([
       expect.objectContaining({ action: "content-saved", actor: "editor@firm.example" }),
@@ -114,6 +135,7 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
   });
 
   it("refuses a save on a stale version with 409, and writes nothing", async () => {
+    expect((await save(EDITED, 1)).statusCode).toBe(200);
     const before = await versionRows();
     const stale = await save({ ...EDITED, mission: "Typed on the old version." }, 1);
     expect(stale.statusCode).toBe(409);
@@ -194,6 +216,7 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
   });
 
   it("keeps every version with who and when, and restores one as a new version", async () => {
+    expect((await save(EDITED, 1)).statusCode).toBe(200);
     const { version } = await current();
     const { versions } = (await editor.request("GET", SITE_FACTS_PATHS.versions)).json();
     expect(versions.map((v: { version: number }) => v.version)).toEqual(
@@ -231,6 +254,7 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
       .select("action")
       .where("target", "=", "site-facts")
       .where("action", "=", "content-restored")
+      .where("id", ">", auditBefore)
       .execute();
     expect(audit).toHaveLength(1);
   });

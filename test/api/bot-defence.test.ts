@@ -234,6 +234,8 @@ describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
     await Promise.all([1, 2, 3].map(() => countTrip(db, "inquiry", "too-fast", outside)));
     await Promise.all([1, 2, 3, 4, 5].map(() => countTrip(db, "inquiry", "too-fast", windowStart)));
     expect(await trips("inquiry", "too-fast", first)).toBe(before + 5);
+    // A second form and reason in the window, whichever tests trapped posts before this one.
+    await countTrip(db, "subscription", "honeypot", today);
 
     await createAccount(t.database, "viewer", `defences-viewer-${engine.engine}@firm.example`);
     const viewer = await signIn(t.app, `defences-viewer-${engine.engine}@firm.example`);

@@ -4,7 +4,7 @@
  * no subscription ever gets a second copy, whoever queues it.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   claimCampaignToQueue,
   type QueuingCampaign,
@@ -29,6 +29,13 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
   beforeAll(async () => {
     testDb = await engine.create();
     database = await openMigrated(testDb);
+  });
+  // Each test starts from the same rows: queuing takes whichever campaign is
+  // due, and an erasure leaves one subscriber fewer, so none may inherit another's.
+  beforeEach(async () => {
+    for (const table of ["outbox", "campaigns", "subscriptions", "erased_subscribers"] as const) {
+      await database.db.deleteFrom(table).execute();
+    }
     await addSubscribers(database, "reader", SUBSCRIBERS);
     await addSubscribers(database, "left", 5, { unsubscribed: true });
   });
@@ -60,13 +67,13 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
       .orderBy("id")
       .execute();
 
-  /** The copies of the campaign queued last. */
-  async function copiesOfLatest() {
-    const latest = await database.db
-      .selectFrom("campaigns")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirstOrThrow();
-    return copies(Number(latest.id));
+  /** Schedules a campaign, claims it and queues its first batch of copies. */
+  async function queueFirstBatch(slug: string) {
+    const issue = await scheduleIssue(database, slug, 100);
+    const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
+    if (claim?.id !== issue.id) throw new Error(`${slug} was not the campaign claimed`);
+    await batch(claim, "w");
+    return issue;
   }
 
   it("lets one of two instances take a campaign that falls due", async () => {
@@ -80,7 +87,6 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
   });
 
   it("resumes a queuing cut off after its cursor, refuses the lost worker, and queues each subscription once", async () => {
-    await database.db.updateTable("campaigns").set({ status: "cancelled" }).execute();
     const issue = await scheduleIssue(database, "resume", 100);
     const first = await claimCampaignToQueue(database.db, "crashed", LEASE_MS);
     if (!first) throw new Error("the due campaign was not claimed");
@@ -122,7 +128,6 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
   });
 
   it("adds no second copy when a worker queues from a stale cursor", async () => {
-    await database.db.updateTable("campaigns").set({ status: "cancelled" }).execute();
     const issue = await scheduleIssue(database, "stale-cursor", 100);
     const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
     if (!claim) throw new Error("the due campaign was not claimed");
@@ -134,9 +139,12 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
   });
 
   it("deletes an erased subscriber's copies and no one else's", async () => {
-    const issue = await copiesOfLatest();
+    // Two campaigns queue copies to the same first subscribers.
+    await queueFirstBatch("earlier");
+    const latest = await queueFirstBatch("latest");
+    const issue = await copies(latest.id);
     const [erased, kept] = issue.slice(0, 2).map((row) => row.subscription_id ?? 0);
-    // Its copies of every campaign go (the earlier tests queued some too).
+    // Its copies of every campaign go.
     const { count } = await database.db
       .selectFrom("outbox")
       .select((eb) => eb.fn.countAll<number | string>().as("count"))
@@ -145,14 +153,13 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
     expect(Number(count)).toBeGreaterThanOrEqual(2);
     const erasure = await eraseSubscriber(database, erased ?? 0, "x".repeat(32));
     expect(erasure?.mailDeleted).toBe(Number(count));
-    const left = (await copiesOfLatest()).map((row) => row.subscription_id);
+    const left = (await copies(latest.id)).map((row) => row.subscription_id);
     expect(left).not.toContain(erased);
     expect(left).toContain(kept);
     expect(left).toHaveLength(issue.length - 1);
   });
 
   it("spaces the copies one interval apart at the campaign's rate", async () => {
-    await database.db.updateTable("campaigns").set({ status: "cancelled" }).execute();
     const issue = await scheduleIssue(database, "paced", 20);
     const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
     if (!claim) throw new Error("the due campaign was not claimed");

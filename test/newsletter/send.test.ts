@@ -4,7 +4,7 @@
  * its own unsubscribe link, at the configured rate, and pause, resume and
  * cancel taking effect from the next copy.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HELD_UNTIL } from "../../src/server/platform/outbox/queue.ts";
 import type { CampaignDetail } from "../../src/shared/admin/newsletter.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
@@ -29,6 +29,12 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
+  });
+  afterAll(() => smtp.close());
+  // Each test its own app and database: who is subscribed, and what the
+  // senders are still busy with, are then the test's own. The mail server is
+  // shared; each test finds its copies by its issue's subject.
+  beforeEach(async () => {
     t = await startApp(
       engine,
       mailTo(smtp.url, { PUBLIC_ORIGIN: ORIGIN, NEWSLETTER_RATE_PER_SECOND: String(RATE) }),
@@ -36,10 +42,7 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
     await createAccount(t.database, "editor");
     editor = await signIn(t.app, "editor@firm.example");
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterEach(() => t.close());
 
   async function createIssue(slug: string): Promise<CampaignDetail> {
     const response = await editor.request("POST", NEWSLETTER_PATHS.list, newsletterDraft(slug));
@@ -137,7 +140,8 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
   });
 
   it("keeps to the configured rate", async () => {
-    await addSubscribers(t.database, "paced", 40);
+    // Enough readers of its own that the span measures the rate.
+    await addSubscribers(t.database, "paced", 100);
     const { count } = await t.database.db
       .selectFrom("subscriptions")
       .select((eb) => eb.fn.countAll<number>().as("count"))
@@ -156,6 +160,8 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
   });
 
   it("does not burst to catch up when its copies are overdue", async () => {
+    // Enough readers of its own that many copies are still to go when they fall overdue.
+    await addSubscribers(t.database, "overdue", 100);
     const issue = await createIssue("overdue");
     await act(NEWSLETTER_PATHS.send(issue.id));
     await expect.poll(async () => (await detail(issue.id)).progress.queuedAll).toBe(true);

@@ -3,7 +3,7 @@
  * somewhere only once an issue was sent, so a site with none does not offer
  * it. Rendered by the real server build.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -29,6 +29,9 @@ describe("the footer's link to past Insight issues", () => {
     t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
   });
   afterAll(() => t.close());
+  // Each test starts with no issue, whatever an earlier one sent; written
+  // through app.content.edit, so the cached pages follow.
+  beforeEach(() => t.app.content.edit((trx) => trx.deleteFrom("campaigns").execute()));
 
   it("is absent while no issue was sent, the invitation and the form still there", async () => {
     const facts = await t.app.content.facts();

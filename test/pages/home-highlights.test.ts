@@ -5,7 +5,8 @@
  * entry in the menu. Each part follows a console save at once, and a part
  * the content has nothing for is not there. Rendered by the real server build.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isDeepStrictEqual } from "node:util";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import { CONTENT_API, type Entry, type ListAnswer } from "../../src/shared/admin/content.ts";
 import { highlightsOf } from "../../src/shared/highlights.ts";
@@ -27,13 +28,28 @@ function sectionWith(html: string, marker: string): string {
 describe("Home's proof and the menu's featured case study", () => {
   let t: TestApp;
   let editor: ConsoleClient;
+  /** The case studies as seeded, which each test starts from. */
+  let seeded: Entry[];
   beforeAll(async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
     t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
     await createAccount(t.database, "editor");
     editor = await signIn(t.app, "editor@firm.example");
+    seeded = await studies();
   });
   afterAll(() => t.close());
+  // Each test starts from the seeded site, whatever an earlier one saved or
+  // sent: the studies' fields as seeded (saved back through the console) and
+  // no issue (deleted through app.content.edit, so the cached pages follow).
+  beforeEach(async () => {
+    await t.app.content.edit((trx) => trx.deleteFrom("campaigns").execute());
+    const current = await studies();
+    for (const original of seeded) {
+      const study = current.find((entry) => entry.id === original.id);
+      if (!study) throw new Error(`case study ${original.id} is gone`);
+      if (!isDeepStrictEqual(study.fields, original.fields)) await save(study, original.fields);
+    }
+  });
 
   const home = async () => {
     const response = await t.app.inject({ url: "/" });

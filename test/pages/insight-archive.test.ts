@@ -9,11 +9,13 @@
  */
 import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Transaction } from "kysely";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashInlineContent } from "../../src/server/features/pages/inline-scripts.ts";
 import { FEED_ENTRIES, feedIssues } from "../../src/server/features/pages/insight-feed.ts";
 import { policyForPage } from "../../src/server/features/pages/page-cache.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import type { Database } from "../../src/server/platform/db/schema.ts";
 import type { CampaignStatus } from "../../src/shared/admin/newsletter.ts";
 import type { InsightIssue, InsightSummary } from "../../src/shared/insight.ts";
 import type { ContentReader } from "../../src/shared/page-context.ts";
@@ -67,27 +69,30 @@ interface Row {
 
 const summaryOf = (slug: string) => `What ${slug} is about, in one sentence for the archive.`;
 
+/** Inserts a campaign in the transaction of an edit. */
+function insertCampaign(trx: Transaction<Database>, row: Row) {
+  const now = new Date().toISOString();
+  return trx
+    .insertInto("campaigns")
+    .values({
+      slug: row.slug,
+      title: row.title,
+      summary: summaryOf(row.slug),
+      body: "Markdown the archive never shows",
+      status: row.status,
+      started_at: row.startedAt ?? null,
+      scheduled_at: row.scheduledAt ?? null,
+      web_html: row.html ?? null,
+      author: "Ava Thompson",
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
 /** Writes a campaign as the people who send campaigns do: through app.content.edit. */
 async function addCampaign(t: TestApp, row: Row) {
-  const now = new Date().toISOString();
-  await t.app.content.edit((trx) =>
-    trx
-      .insertInto("campaigns")
-      .values({
-        slug: row.slug,
-        title: row.title,
-        summary: summaryOf(row.slug),
-        body: "Markdown the archive never shows",
-        status: row.status,
-        started_at: row.startedAt ?? null,
-        scheduled_at: row.scheduledAt ?? null,
-        web_html: row.html ?? null,
-        author: "Ava Thompson",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute(),
-  );
+  await t.app.content.edit((trx) => insertCampaign(trx, row));
 }
 
 const TRICKY_TITLE = `Data & AI: <when> "less" is 'more'`;
@@ -159,11 +164,26 @@ const FEED_LINK =
 describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(engine, { PUBLIC_ORIGIN: ORIGIN }, { renderer: renderer as PageRenderer });
-    // Out of order, so that the order shown is the archive's own.
-    for (const row of [...UNPUBLISHED, ...PUBLISHED].reverse()) await addCampaign(t, row);
+    // The newsletter's dispatcher would move these campaigns on (queuing to
+    // sending to sent) on its next poll, and announce each move, dropping the
+    // cached pages in the middle of a test: it polls once as the app starts,
+    // before there is any campaign, and not again while the tests run.
+    t = await startApp(
+      engine,
+      { PUBLIC_ORIGIN: ORIGIN, OUTBOX_POLL_MS: String(3_600_000) },
+      { renderer: renderer as PageRenderer },
+    );
   });
   afterAll(() => t.close());
+  // Each test starts from these campaigns alone, whatever an earlier one
+  // published or withdrew: written in one edit, so the cached pages follow.
+  beforeEach(() =>
+    t.app.content.edit(async (trx) => {
+      await trx.deleteFrom("campaigns").execute();
+      // Out of order, so that the order shown is the archive's own.
+      for (const row of [...UNPUBLISHED, ...PUBLISHED].reverse()) await insertCampaign(trx, row);
+    }),
+  );
 
   const get = (url: string) => t.app.inject({ url });
   const page = async (url: string) => {

@@ -5,10 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AUTH_PATHS, SET_PASSWORD_PAGE } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
-import { anonymous, signIn } from "../support/console.ts";
+import { anonymous, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 
 async function adminCreate(env: Record<string, string>, ...args: string[]) {
@@ -34,7 +34,8 @@ const LINK = new RegExp(`https?://[^\\s]+${SET_PASSWORD_PAGE}#token=([A-Za-z0-9_
 describe.each(ENGINES)("admin:create on $engine", (engine) => {
   let t: TestApp;
   let env: Record<string, string>;
-  beforeAll(async () => {
+  // Each test has a database of its own: the first owner is made where there is no account yet.
+  beforeEach(async () => {
     t = await startApp(engine);
     env = {
       SQLITE_FILE: t.config.SQLITE_FILE,
@@ -42,7 +43,7 @@ describe.each(ENGINES)("admin:create on $engine", (engine) => {
       PUBLIC_ORIGIN: "https://www.firm.example",
     };
   });
-  afterAll(() => t.close());
+  afterEach(() => t.close());
 
   it("makes the first owner, whose printed link sets the password once", async () => {
     const run = await adminCreate(env, "--email", "First@Firm.example", "--name", "Ada Owner");
@@ -78,6 +79,7 @@ describe.each(ENGINES)("admin:create on $engine", (engine) => {
   });
 
   it("prints a fresh password link for an existing account instead of a second account", async () => {
+    await createAccount(t.database, "owner", "first@firm.example");
     const run = await adminCreate(env, "--email", "first@firm.example");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("first@firm.example already has an account (owner).");

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InquiryMail } from "../../src/server/features/inquiries/mail.tsx";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { inOutboxTransaction } from "../../src/server/platform/outbox/queue.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
-import { clientFor, startServer } from "../support/server-process.ts";
+import { clientFor, type ServerProcess, startServer } from "../support/server-process.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const FAST = {
@@ -23,12 +23,28 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   let testDb: TestDatabase;
   let smtp: TestSmtp;
   let database: DatabaseHandle;
-  beforeAll(async () => {
+  /** The server processes a test starts: any still running when it ends (failed or timed out) are killed. */
+  let starting: Promise<ServerProcess>[];
+  const start = (env: Record<string, string>) => {
+    const server = startServer(env);
+    starting.push(server);
+    return server;
+  };
+  // Each test has an outbox and a mail server of its own: no message, and no refusal, is left from another.
+  beforeEach(async () => {
+    starting = [];
     testDb = await engine.create();
     smtp = await startSmtp();
     database = await openMigrated(testDb);
   });
-  afterAll(async () => {
+  afterEach(async () => {
+    const servers = (await Promise.allSettled(starting)).flatMap((started) =>
+      started.status === "fulfilled" ? [started.value] : [],
+    );
+    for (const { child } of servers) {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+    await Promise.all(servers.map((server) => server.exited));
     await database.db.destroy();
     await smtp.close();
     await testDb.drop();
@@ -37,10 +53,12 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   const outbox = () =>
     database.db.selectFrom("outbox").select(["status", "attempts"]).orderBy("id").execute();
 
+  // Each test starts two server processes (tsx compiles the server each time): a minute, as
+  // the other multi-process tests have, not the default 30 s (the second one polls for 30 s).
   it("delivers messages left pending by a killed process, each exactly once, after a restart", async () => {
     smtp.refuseNext(1_000_000);
     const env = { ...testDb.env, ...FAST, SMTP_URL: smtp.url };
-    const first = await startServer(env);
+    const first = await start(env);
     const client = await clientFor(first.origin);
     for (let i = 0; i < 3; i += 1) {
       expect(
@@ -57,7 +75,7 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
     expect(smtp.received).toHaveLength(0);
 
     smtp.refuseNext(0);
-    const second = await startServer(env);
+    const second = await start(env);
     // Once every row is marked sent, nothing is left that could be sent again.
     await expect
       .poll(async () => (await outbox()).every((row) => row.status === "sent"))
@@ -68,10 +86,9 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
     expect(new Set(smtp.received.map((m) => m.parsed.text?.match(/inquiry \d/)?.[0]))).toEqual(
       new Set(["inquiry 0", "inquiry 1", "inquiry 2"]),
     );
-  });
+  }, 60_000);
 
   it("two sender processes sharing one outbox deliver each message once", async () => {
-    smtp.received.length = 0;
     const COUNT = 40;
     const { db } = database;
     const mail = new InquiryMail({
@@ -79,7 +96,6 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
       inquiryTo: "inbox@firm.example",
       acknowledge: false,
     });
-    await db.deleteFrom("outbox").execute();
     for (let i = 0; i < COUNT; i += 1) {
       await inOutboxTransaction(
         db,
@@ -92,7 +108,7 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
     // other sender take a message mid-send by design (ADR 006), and a process's
     // first delivery can take that long on a busy machine.
     const env = { ...testDb.env, ...FAST, OUTBOX_LEASE_MS: "60000", SMTP_URL: smtp.url };
-    const servers = await Promise.all([startServer(env), startServer(env)]);
+    const servers = await Promise.all([start(env), start(env)]);
     await expect
       .poll(async () => (await outbox()).every((row) => row.status === "sent"), {
         timeout: 30_000,
@@ -104,5 +120,5 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
     expect(smtp.received).toHaveLength(COUNT);
     expect(new Set(messageIds(smtp)).size).toBe(COUNT);
     expect((await outbox()).map((row) => row.status)).toEqual(Array(COUNT).fill("sent"));
-  });
+  }, 60_000);
 });

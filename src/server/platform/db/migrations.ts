@@ -472,6 +472,21 @@ async function currentSchema(db: AnyDb): Promise<string> {
   return schema;
 }
 
+/** PostgreSQL's "schema does not exist". */
+const INVALID_SCHEMA_NAME = "3F000";
+
+/**
+ * Kysely looks for its own tables with a catalogue query over every schema
+ * of the database (has_schema_privilege on each). Another site or test
+ * dropping its schema at that moment fails the query for a schema that is
+ * not ours; the next attempt no longer sees it.
+ */
+const SCHEMA_RACE_ATTEMPTS = 3;
+
+function isSchemaRace(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === INVALID_SCHEMA_NAME;
+}
+
 /** Brings the schema up to date; safe to run from several processes at once. */
 export async function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> {
   const migrator = new Migrator({
@@ -482,9 +497,11 @@ export async function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> 
     // otherwise make it skip creating them in this one.
     ...(engine === "postgres" ? { migrationTableSchema: await currentSchema(db) } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === "Error");
-  if (error || failed) {
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === "Error");
+    if (!error && !failed) return;
+    if (!failed && isSchemaRace(error) && attempt < SCHEMA_RACE_ATTEMPTS) continue;
     throw new Error(`Migration ${failed?.migrationName ?? ""} failed`, { cause: error });
   }
 }
