@@ -3,15 +3,11 @@
  * the screen (fluid width, max-width), built from react-email's table-based
  * components so that Outlook and webmail lay it out alike.
  */
-import { Body } from "@react-email/body";
-import { Container } from "@react-email/container";
-import { Head } from "@react-email/head";
 import { Heading } from "@react-email/heading";
-import { Html } from "@react-email/html";
-import { Preview } from "@react-email/preview";
 import { Section } from "@react-email/section";
 import { COLORS } from "../../../shared/design-tokens.ts";
 import { EMAIL_COLUMN, EMAIL_FONT } from "../../platform/markdown/markdown.ts";
+import { EmailPage } from "../../platform/outbox/layout.tsx";
 import { IssueFooter } from "./issue-footer.tsx";
 import { IssueHeader } from "./issue-header.tsx";
 
@@ -34,49 +30,26 @@ export function IssueEmail({
   unsubscribeUrl,
 }: IssueEmailProps) {
   return (
-    <Html lang="en">
-      <Head>
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
-      </Head>
-      <Body
-        style={{
-          margin: 0,
-          padding: "24px 8px",
-          backgroundColor: COLORS.paperWarm,
-          fontFamily: EMAIL_FONT,
-          color: COLORS.ink,
-        }}
-      >
-        <Preview>{summary}</Preview>
-        <Container
+    <EmailPage title={title} preview={summary}>
+      <IssueHeader issueUrl={issueUrl} />
+      <Section style={{ padding: `0 ${EMAIL_COLUMN.padding}px` }}>
+        <Heading
+          as="h1"
           style={{
-            maxWidth: `${EMAIL_COLUMN.width}px`,
-            backgroundColor: COLORS.paper,
-            borderTop: `6px solid ${COLORS.accent}`,
+            margin: "16px 0 24px",
+            fontFamily: EMAIL_FONT,
+            fontSize: "28px",
+            lineHeight: "1.25",
+            fontWeight: "bold",
+            color: COLORS.ink,
           }}
         >
-          <IssueHeader issueUrl={issueUrl} />
-          <Section style={{ padding: `0 ${EMAIL_COLUMN.padding}px` }}>
-            <Heading
-              as="h1"
-              style={{
-                margin: "16px 0 24px",
-                fontFamily: EMAIL_FONT,
-                fontSize: "28px",
-                lineHeight: "1.25",
-                fontWeight: "bold",
-                color: COLORS.ink,
-              }}
-            >
-              {title}
-            </Heading>
-            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the Markdown renderer's output, which escapes raw HTML and checks every link */}
-            <div dangerouslySetInnerHTML={{ __html: bodyHtml }} />
-          </Section>
-          <IssueFooter unsubscribeUrl={unsubscribeUrl} />
-        </Container>
-      </Body>
-    </Html>
+          {title}
+        </Heading>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the Markdown renderer's output, which escapes raw HTML and checks every link */}
+        <div dangerouslySetInnerHTML={{ __html: bodyHtml }} />
+      </Section>
+      <IssueFooter unsubscribeUrl={unsubscribeUrl} />
+    </EmailPage>
   );
 }

@@ -13,6 +13,7 @@ import { Head } from "@react-email/head";
 import { Heading } from "@react-email/heading";
 import { Html } from "@react-email/html";
 import { Link } from "@react-email/link";
+import { Preview } from "@react-email/preview";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { ReactElement, ReactNode } from "react";
@@ -43,8 +44,20 @@ const textStyle = {
   color: COLORS.ink,
 };
 
-/** A plain e-mail: a 600 px column on the page's warm paper, the firm's name at its foot. */
-export function MailFrame({ title, children }: { title: string; children: ReactNode }) {
+/**
+ * Every e-mail's page: a 600 px column on the page's warm paper, under the
+ * accent's rule, narrowing with the screen; `preview` is the inbox's
+ * preview line, hidden in the message itself.
+ */
+export function EmailPage({
+  title,
+  preview,
+  children,
+}: {
+  title: string;
+  preview?: string;
+  children: ReactNode;
+}) {
   return (
     <Html lang="en">
       <Head>
@@ -60,6 +73,7 @@ export function MailFrame({ title, children }: { title: string; children: ReactN
           color: COLORS.ink,
         }}
       >
+        {preview === undefined ? null : <Preview>{preview}</Preview>}
         <Container
           style={{
             maxWidth: `${EMAIL_COLUMN.width}px`,
@@ -67,17 +81,24 @@ export function MailFrame({ title, children }: { title: string; children: ReactN
             borderTop: `6px solid ${COLORS.accent}`,
           }}
         >
-          <Section style={{ padding: `32px ${EMAIL_COLUMN.padding}px` }}>
-            {children}
-            <Text
-              style={{ ...textStyle, margin: "32px 0 0", fontSize: "13px", color: COLORS.inkSoft }}
-            >
-              {SITE.firmName}
-            </Text>
-          </Section>
+          {children}
         </Container>
       </Body>
     </Html>
+  );
+}
+
+/** A plain e-mail: its text in one padded section, the firm's name at its foot. */
+export function MailFrame({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <EmailPage title={title}>
+      <Section style={{ padding: `32px ${EMAIL_COLUMN.padding}px` }}>
+        {children}
+        <Text style={{ ...textStyle, margin: "32px 0 0", fontSize: "13px", color: COLORS.inkSoft }}>
+          {SITE.firmName}
+        </Text>
+      </Section>
+    </EmailPage>
   );
 }
 
