@@ -57,16 +57,34 @@ describe.each(ENGINES)("content API on $engine", (engine) => {
     const etag = String(plain.headers.etag);
     expect((await t.app.inject({ url, headers: { "if-none-match": etag } })).statusCode).toBe(304);
 
-    await t.app.content.edit((trx) =>
-      trx
-        .updateTable("content_items")
-        .set({ description: "Changed." })
-        .where("category", "=", "ethos")
-        .execute(),
-    );
-    const changed = await t.app.inject({ url, headers: { "if-none-match": etag } });
-    expect(changed.statusCode).toBe(200);
-    expect(changed.json()[0].description).toBe("Changed.");
+    const before = await t.database.db
+      .selectFrom("content_items")
+      .select(["id", "description"])
+      .where("category", "=", "ethos")
+      .execute();
+    try {
+      await t.app.content.edit((trx) =>
+        trx
+          .updateTable("content_items")
+          .set({ description: "Changed." })
+          .where("category", "=", "ethos")
+          .execute(),
+      );
+      const changed = await t.app.inject({ url, headers: { "if-none-match": etag } });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json()[0].description).toBe("Changed.");
+    } finally {
+      // The other tests read the seeded descriptions.
+      await t.app.content.edit(async (trx) => {
+        for (const { id, description } of before) {
+          await trx
+            .updateTable("content_items")
+            .set({ description })
+            .where("id", "=", id)
+            .execute();
+        }
+      });
+    }
   });
 
   it("gives imagePath only where the category has images", async () => {

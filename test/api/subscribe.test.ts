@@ -31,6 +31,7 @@ describe.each(ENGINES)("POST /api/v1/subscribe on $engine", (engine) => {
     const row = await t.database.db
       .selectFrom("subscriptions")
       .select(["email", "subscribed_via"])
+      .where("email", "=", "new.reader@example.com")
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ email: "new.reader@example.com", subscribed_via: "website" });
   });
