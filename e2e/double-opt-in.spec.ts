@@ -7,7 +7,7 @@
 import { DIALOG } from "../src/shared/constants.ts";
 import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
 import { type OwnServer, startOwnServer } from "./support/own-server.ts";
-import { alertDialog, open } from "./support/page.ts";
+import { alertDialog, open, whenHydrated } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 // This journey needs a server with double opt-in that sends real e-mail, so
@@ -53,7 +53,7 @@ test("from the footer to a confirmed subscription and its welcome", async ({ pag
   await confirmButton(page).click();
   await expect(heading(page)).toHaveText("Your subscription is confirmed");
   await expect(page.getByText("co••••••@example.com")).toBeVisible();
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await whenHydrated(page);
   await expect(page.getByRole("contentinfo")).toBeVisible();
 
   const [, welcome] = await smtp.waitForMailTo(email, 2);

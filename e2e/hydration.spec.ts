@@ -5,7 +5,7 @@
  * script would be a console error, which fails the test).
  */
 import { INSIGHT_PATH, SCREEN_PATHS } from "../src/shared/routes.ts";
-import { open } from "./support/page.ts";
+import { open, whenHydrated } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
 for (const path of [...SCREEN_PATHS, INSIGHT_PATH]) {
@@ -48,5 +48,5 @@ test("the first load's modules are fetched together, not one import level after 
     .poll(() => requested.some((path) => /^\/assets\/entry\.client-[^/]+\.js$/.test(path)))
     .toBe(true);
   release();
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await whenHydrated(page);
 });

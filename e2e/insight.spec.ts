@@ -12,7 +12,7 @@ import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
 import { SITE } from "../src/shared/site.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { newDatabaseFile, type OwnServer, startOwnServer } from "./support/own-server.ts";
-import { expectNoSidewaysScroll, open, waitUntilSettled } from "./support/page.ts";
+import { expectNoSidewaysScroll, open, waitUntilSettled, whenHydrated } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const PORT = 4311;
@@ -116,7 +116,7 @@ for (const width of [375, 1440]) {
 
     await issues.nth(0).getByRole("link", { name: NEWEST.title }).click();
     await expect(page).toHaveURL(`${ORIGIN}/insight/${NEWEST.slug}`);
-    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await whenHydrated(page);
     await expect(heading(page)).toHaveText(NEWEST.title);
     const article = page.getByRole("article", { name: NEWEST.title });
     await expect(article.getByText("March 12, 2026")).toBeVisible();
@@ -175,7 +175,7 @@ test("Back to the archive from a page the router rendered loads the archive from
   await page.goBack();
   await expect(page).toHaveURL(`${ORIGIN}/insight`);
   await expect(heading(page)).toHaveText("Insight");
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await whenHydrated(page);
   await expect(page.getByRole("link", { name: NEWEST.title })).toBeVisible();
   expect(await documentMarked(page)).toBe(false);
   // Loaded in place of its entry: Forward still leads where it did.

@@ -3,7 +3,7 @@
  * loaded afresh (a typed address, a link from another site) starts at its
  * top or at its anchor, whatever the tab showed before; a reload keeps the place.
  */
-import { open, waitUntilSettled } from "./support/page.ts";
+import { open, waitUntilSettled, whenHydrated } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
@@ -116,7 +116,7 @@ test.describe("a page loaded afresh in a tab that showed another", () => {
     await open(page, "/weserve");
     await scrollTo(page, 1500);
     await page.reload();
-    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await whenHydrated(page);
     await expect.poll(() => scrollY(page)).toBe(1500);
     await open(page, "/wedo");
     await scrollTo(page, 800);

@@ -4,7 +4,7 @@
  * fallbacks that the web fonts replace without moving anything.
  */
 import type { Page } from "@playwright/test";
-import { open, waitUntilSettled } from "./support/page.ts";
+import { open, waitUntilSettled, whenHydrated } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
 const SANS = "Inter";
@@ -158,7 +158,7 @@ for (const screen of SCREENS) {
 
       // Not open(): page.goto waits for the load event, which waits for the preloaded fonts.
       await page.goto(path, { waitUntil: "domcontentloaded" });
-      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await whenHydrated(page);
       await waitUntilSettled(page);
       expect(await fontStatus(page, SANS)).toEqual(["loading"]);
       expect(await fontStatus(page, SERIF)).toEqual(["loading"]);

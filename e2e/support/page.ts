@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { expect } from "./test.ts";
 
 /**
@@ -7,10 +7,34 @@ import { expect } from "./test.ts";
  * until they have hydrated, like the carousel).
  */
 export async function open(page: Page, path: string) {
-  const response = await page.goto(path);
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
-  await expect(page.locator('[data-interactive="false"]')).toHaveCount(0);
-  return response;
+  const pending = new Set<string>();
+  const start = (request: Request) => pending.add(request.url());
+  const end = (request: Request) => pending.delete(request.url());
+  page.on("request", start);
+  page.on("requestfinished", end);
+  page.on("requestfailed", end);
+  try {
+    const response = await page.goto(path);
+    await whenHydrated(page).catch((error: Error) => {
+      const waiting = [...pending].join(", ") || "none";
+      throw new Error(`${error.message}\nrequests still without an answer: ${waiting}`);
+    });
+    await expect(page.locator('[data-interactive="false"]')).toHaveCount(0);
+    return response;
+  } finally {
+    page.off("request", start);
+    page.off("requestfinished", end);
+    page.off("requestfailed", end);
+  }
+}
+
+/**
+ * Waits until React has hydrated the page. A loaded two-core CI machine once
+ * took past 10 s to load and run a page's modules, so this one wait allows
+ * 30 s (it ends as soon as the page is ready; the test's own limit is 60 s).
+ */
+export async function whenHydrated(page: Page): Promise<void> {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true", { timeout: 30_000 });
 }
 
 /** The page itself never scrolls sideways (a wide table may, inside its own wrapper). */
