@@ -79,7 +79,7 @@ async function databaseWithAnIssue(): Promise<string> {
     const { webHtml } = renderIssue(ISSUE, { origin: `http://127.0.0.1:${PORT}` });
     const now = new Date().toISOString();
     await db
-      .insertInto("campaigns")
+      .insertInto("issues")
       .values({
         ...ISSUE,
         status: "sent",

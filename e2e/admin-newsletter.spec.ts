@@ -17,8 +17,8 @@ import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import sharp from "sharp";
 import {
-  type CampaignDetail,
-  type CampaignProgress,
+  type IssueDetail,
+  type IssueProgress,
   NEWSLETTER_PATHS,
   NEWSLETTER_TEXTS,
   slugify,
@@ -255,7 +255,7 @@ test.describe("writing an issue", () => {
     await expect(page.getByLabel("Title")).toHaveValue(title);
     // The button is gone with the view it was in: the focus goes to the issue's title.
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeFocused();
-    await expect(page.locator(".campaign-meta")).toContainText("Draft");
+    await expect(page.locator(".issue-meta")).toContainText("Draft");
 
     // The list shows it as a draft again.
     await page.getByRole("link", { name: "All issues" }).click();
@@ -343,12 +343,12 @@ test.describe("writing an issue", () => {
 });
 
 /** The issue as the server would answer it while its send moves on. */
-function during(campaign: CampaignDetail, progress: Partial<CampaignProgress>): CampaignDetail {
-  const status = progress.status ?? campaign.status;
-  return { ...campaign, status, progress: { ...campaign.progress, ...progress, status } };
+function during(issue: IssueDetail, progress: Partial<IssueProgress>): IssueDetail {
+  const status = progress.status ?? issue.status;
+  return { ...issue, status, progress: { ...issue.progress, ...progress, status } };
 }
 
-const SENDING: Partial<CampaignProgress> = {
+const SENDING: Partial<IssueProgress> = {
   status: "sending",
   recipients: 300,
   queued: 180,
@@ -364,20 +364,20 @@ const SENDING: Partial<CampaignProgress> = {
  * Answers the issue's GET with `state.current` and each control's POST with
  * the state it leads to, as the server would; the test moves `state.current` on.
  */
-async function feedSend(page: Page, campaign: CampaignDetail) {
-  const state = { current: during(campaign, SENDING), polls: 0 };
-  await page.route(`**${NEWSLETTER_PATHS.one(campaign.id)}`, (route) => {
+async function feedSend(page: Page, issue: IssueDetail) {
+  const state = { current: during(issue, SENDING), polls: 0 };
+  await page.route(`**${NEWSLETTER_PATHS.one(issue.id)}`, (route) => {
     if (route.request().method() !== "GET") return route.fallback();
     state.polls += 1;
     return route.fulfill({ json: state.current });
   });
-  const control = (path: string, next: Partial<CampaignProgress>) =>
+  const control = (path: string, next: Partial<IssueProgress>) =>
     page.route(`**${path}`, (route) => {
-      state.current = during(campaign, { ...SENDING, ...next });
+      state.current = during(issue, { ...SENDING, ...next });
       return route.fulfill({ json: state.current });
     });
-  await control(NEWSLETTER_PATHS.pause(campaign.id), { status: "paused" });
-  await control(NEWSLETTER_PATHS.resume(campaign.id), {
+  await control(NEWSLETTER_PATHS.pause(issue.id), { status: "paused" });
+  await control(NEWSLETTER_PATHS.resume(issue.id), {
     status: "sending",
     queued: 120,
     sent: 178,
@@ -385,7 +385,7 @@ async function feedSend(page: Page, campaign: CampaignDetail) {
   return state;
 }
 
-const SENT: Partial<CampaignProgress> = {
+const SENT: Partial<IssueProgress> = {
   status: "sent",
   queued: 0,
   sent: 297,
@@ -399,10 +399,8 @@ test("the progress view follows a send live, pauses, resumes and asks before can
   await page.setViewportSize({ width: 1440, height: 1000 });
   await signInToConsole(page, await consoleAccount("editor", "newsletter-progress"));
   const id = await createIssue(page, uniqueTitle("Live"));
-  const campaign = (await (
-    await page.request.get(NEWSLETTER_PATHS.one(id))
-  ).json()) as CampaignDetail;
-  const state = await feedSend(page, campaign);
+  const issue = (await (await page.request.get(NEWSLETTER_PATHS.one(id))).json()) as IssueDetail;
+  const state = await feedSend(page, issue);
   await page.reload();
   /** How many times the screen has asked for the issue once `ms` have passed on its clock. */
   const pollsAfter = async (ms: number) => {
@@ -444,15 +442,15 @@ test("the progress view follows a send live, pauses, resumes and asks before can
   await send.getByRole("button", { name: "Resume" }).click();
   await expect(send.getByText(/^Sending: 180 of 300 done \(60 %\)\./)).toBeVisible();
   expect(await pollsAfter(1_600)).toBe(paused + 1);
-  state.current = during(campaign, { ...SENDING, ...SENT });
+  state.current = during(issue, { ...SENDING, ...SENT });
   expect(await pollsAfter(1_600)).toBe(paused + 2);
   await expect(send.getByText("Sent: 100 %. 297 sent, 3 failed, 0 withdrawn.")).toBeVisible();
   await expect(bar).toHaveAttribute("value", "1");
   await expect(send.getByText("100 %", { exact: true })).toBeVisible();
-  await expect(page.locator(".campaign-meta")).toContainText("Sent");
+  await expect(page.locator(".issue-meta")).toContainText("Sent");
   await expect(send.getByRole("link", { name: /Read it on the site/ })).toHaveAttribute(
     "href",
-    insightIssuePath(campaign.slug),
+    insightIssuePath(issue.slug),
   );
   await expect(send.getByRole("button")).toHaveCount(0);
   // Sent, it stops asking.
@@ -542,14 +540,12 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
   ).toBeVisible();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved as version 2.")).toBeVisible();
-  const campaign = (await (
-    await page.request.get(NEWSLETTER_PATHS.one(id))
-  ).json()) as CampaignDetail;
+  const issue = (await (await page.request.get(NEWSLETTER_PATHS.one(id))).json()) as IssueDetail;
 
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/admin/newsletter");
-    await expect(page.getByRole("link", { name: campaign.title })).toBeVisible();
+    await expect(page.getByRole("link", { name: issue.title })).toBeVisible();
     await screenshot(page, "list", width);
 
     // A phone's screen shows the phone's view first; a desktop's, the desktop's.
@@ -561,9 +557,7 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
     await screenshot(page, "edit", width);
     if (width >= 600) {
       await page.getByRole("radio", { name: "Phone" }).check();
-      await expect(previewFrame(page, PREVIEWS.phone).locator("body")).toContainText(
-        campaign.title,
-      );
+      await expect(previewFrame(page, PREVIEWS.phone).locator("body")).toContainText(issue.title);
       await screenshotOf(
         page,
         page.getByRole("region", { name: "Preview", exact: true }),
@@ -578,14 +572,14 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
   }
 
   // The send's states, as the server answers them while it goes out.
-  const state = await feedSend(page, campaign);
+  const state = await feedSend(page, issue);
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    state.current = during(campaign, SENDING);
+    state.current = during(issue, SENDING);
     await page.goto(`/admin/newsletter/${id}`);
     await expect(page.getByText(/^Sending: 120 of 300/)).toBeVisible();
     await screenshot(page, "sending", width);
-    state.current = during(campaign, { ...SENDING, ...SENT });
+    state.current = during(issue, { ...SENDING, ...SENT });
     await expect(page.getByText(/^Sent: 100 %/)).toBeVisible();
     await screenshot(page, "sent", width);
   }

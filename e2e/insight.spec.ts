@@ -57,7 +57,7 @@ async function databaseWithIssues(): Promise<string> {
     const now = new Date().toISOString();
     const common = { body: "Markdown", author: "Ava Thompson", created_at: now, updated_at: now };
     await db
-      .insertInto("campaigns")
+      .insertInto("issues")
       .values([
         ...[OLDER, NEWEST].map(({ startedAt, html, ...issue }) => ({
           ...issue,

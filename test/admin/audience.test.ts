@@ -8,10 +8,7 @@ import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
-import {
-  claimCampaignToQueue,
-  queueBatch,
-} from "../../src/server/features/newsletter/campaign-sends.ts";
+import { claimIssueToQueue, queueBatch } from "../../src/server/features/newsletter/issue-sends.ts";
 import { activeSubscribers } from "../../src/server/features/subscriptions/exports.ts";
 import { LAPSED_VIA } from "../../src/server/features/subscriptions/queries.ts";
 import { eraseSubscriber } from "../../src/server/features/subscriptions/subscribers.ts";
@@ -115,14 +112,14 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
     expect(exportedActive.map((row) => row.email).sort()).toEqual(byStatus("active").sort());
 
     const issue = await scheduleIssue(t.database, "audience", 10);
-    const campaign = await claimCampaignToQueue(t.database.db, "audience-test", 60_000);
-    expect(campaign?.id).toBe(issue.id);
-    if (!campaign) return;
+    const claim = await claimIssueToQueue(t.database.db, "audience-test", 60_000);
+    expect(claim?.id).toBe(issue.id);
+    if (!claim) return;
     const batch = await inOutboxTransaction(
       t.database.db,
       (trx) =>
         queueBatch(trx, {
-          campaign,
+          issue: claim,
           worker: "audience-test",
           leaseMs: 60_000,
           firstSlot: Date.now(),
@@ -135,11 +132,11 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
       .selectFrom("outbox")
       .innerJoin("subscriptions", "subscriptions.id", "outbox.subscription_id")
       .select("subscriptions.email")
-      .where("outbox.campaign_id", "=", issue.id)
+      .where("outbox.issue_id", "=", issue.id)
       .execute();
     expect(copies.map((row) => row.email).sort()).toEqual(byStatus("active").sort());
     const { recipients } = await t.database.db
-      .selectFrom("campaigns")
+      .selectFrom("issues")
       .select("recipients")
       .where("id", "=", issue.id)
       .executeTakeFirstOrThrow();

@@ -40,7 +40,7 @@ describe.each(ENGINES)("a change whose audit entry fails, on $engine", (engine) 
   let owner: ConsoleClient;
   let auditRows: number;
 
-  const countOf = async (table: "audit_log" | "campaigns" | "users" | "outbox") =>
+  const countOf = async (table: "audit_log" | "issues" | "users" | "outbox") =>
     Number(
       (
         await t.database.db
@@ -123,11 +123,11 @@ describe.each(ENGINES)("a change whose audit entry fails, on $engine", (engine) 
   });
 
   it("keeps no new issue of Insight", async () => {
-    const before = await countOf("campaigns");
+    const before = await countOf("issues");
     expectRefusedByServer(
       await owner.request("POST", NEWSLETTER_PATHS.list, newsletterDraft("never-kept")),
     );
-    expect(await countOf("campaigns")).toBe(before);
+    expect(await countOf("issues")).toBe(before);
   });
 
   it("keeps no invitation: no account and no e-mail", async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
 import { CONTENT_PATHS, type Entry } from "../../src/shared/admin/content.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";
-import { type CampaignDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
+import { type IssueDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { SITE_FACTS_PATHS } from "../../src/shared/admin/site-facts.ts";
 import { FIELD_REASONS } from "../../src/shared/field-rules.ts";
 import { startApp, type TestApp } from "../support/app.ts";
@@ -45,7 +45,7 @@ describe.each(ENGINES)("the console's text on $engine", (engine) => {
       body: LINES,
     });
     expect(created.statusCode, created.body).toBe(201);
-    const shown: CampaignDetail = (
+    const shown: IssueDetail = (
       await editor.request("GET", NEWSLETTER_PATHS.one(created.json().id))
     ).json();
     expect({ title: shown.title, summary: shown.summary, body: shown.body }).toEqual({
@@ -66,7 +66,7 @@ describe.each(ENGINES)("the console's text on $engine", (engine) => {
       fields: { title: FIELD_REASONS.lineBreak },
     });
     const { n } = await t.database.db
-      .selectFrom("campaigns")
+      .selectFrom("issues")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("slug", "=", "two-line-title")
       .executeTakeFirstOrThrow();

@@ -67,7 +67,7 @@ const WRITTEN_TABLES = [
   "inquiries",
   "subscriptions",
   "outbox",
-  "campaigns",
+  "issues",
   "inquiry_notes",
   "content_versions",
   "site_facts",

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer } from "../../src/server/features/pages/renderer.ts";
-import { type CampaignDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
+import { type IssueDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -24,7 +24,7 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
   let t: TestApp;
   let editor: ConsoleClient;
   let viewer: ConsoleClient;
-  let issue: CampaignDetail;
+  let issue: IssueDetail;
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -94,12 +94,12 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     const audit = await t.database.db
       .selectFrom("audit_log")
       .select(["action", "actor"])
-      .where("target", "=", `campaign:${issue.id}`)
+      .where("target", "=", `issue:${issue.id}`)
       .execute();
     expect(audit).toEqual(
       expect.arrayContaining([
-        { action: "campaign-created", actor: "editor@firm.example" },
-        { action: "campaign-test-sent", actor: "editor@firm.example" },
+        { action: "issue-created", actor: "editor@firm.example" },
+        { action: "issue-test-sent", actor: "editor@firm.example" },
       ]),
     );
   });

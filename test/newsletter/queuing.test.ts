@@ -1,16 +1,16 @@
 /**
- * Queuing a campaign's copies, statement by statement, on both engines: one
+ * Queuing an issue's copies, statement by statement, on both engines: one
  * instance queues at a time, a queuing cut off resumes after its cursor, and
  * no subscription ever gets a second copy, whoever queues it.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  claimCampaignToQueue,
-  type QueuingCampaign,
+  claimIssueToQueue,
+  type QueuingIssue,
   QueuingStopped,
   queueBatch,
-} from "../../src/server/features/newsletter/campaign-sends.ts";
+} from "../../src/server/features/newsletter/issue-sends.ts";
 import { eraseSubscriber } from "../../src/server/features/subscriptions/subscribers.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { inOutboxTransaction } from "../../src/server/platform/outbox/queue.ts";
@@ -21,7 +21,7 @@ const SUBSCRIBERS = 350;
 const BATCH = 100;
 const LEASE_MS = 60_000;
 
-describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
+describe.each(ENGINES)("queuing an issue on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
   const messageId = () => `<${randomUUID()}@firm.example>`;
@@ -30,10 +30,10 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
     testDb = await engine.create();
     database = await openMigrated(testDb);
   });
-  // Each test starts from the same rows: queuing takes whichever campaign is
+  // Each test starts from the same rows: queuing takes whichever issue is
   // due, and an erasure leaves one subscriber fewer, so none may inherit another's.
   beforeEach(async () => {
-    for (const table of ["outbox", "campaigns", "subscriptions", "erased_subscribers"] as const) {
+    for (const table of ["outbox", "issues", "subscriptions", "erased_subscribers"] as const) {
       await database.db.deleteFrom(table).execute();
     }
     await addSubscribers(database, "reader", SUBSCRIBERS);
@@ -44,12 +44,12 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
     await testDb.drop();
   });
 
-  const batch = (campaign: QueuingCampaign, worker: string, firstSlot = Date.now()) =>
+  const batch = (issue: QueuingIssue, worker: string, firstSlot = Date.now()) =>
     inOutboxTransaction(
       database.db,
       (trx) =>
         queueBatch(trx, {
-          campaign,
+          issue,
           worker,
           leaseMs: LEASE_MS,
           firstSlot,
@@ -59,28 +59,28 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
       () => {},
     );
 
-  const copies = (campaignId: number) =>
+  const copies = (issueId: number) =>
     database.db
       .selectFrom("outbox")
       .select(["subscription_id", "next_attempt_at"])
-      .where("campaign_id", "=", campaignId)
+      .where("issue_id", "=", issueId)
       .orderBy("id")
       .execute();
 
-  /** Schedules a campaign, claims it and queues its first batch of copies. */
+  /** Schedules an issue, claims it and queues its first batch of copies. */
   async function queueFirstBatch(slug: string) {
     const issue = await scheduleIssue(database, slug, 100);
-    const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
-    if (claim?.id !== issue.id) throw new Error(`${slug} was not the campaign claimed`);
+    const claim = await claimIssueToQueue(database.db, "w", LEASE_MS);
+    if (claim?.id !== issue.id) throw new Error(`${slug} was not the issue claimed`);
     await batch(claim, "w");
     return issue;
   }
 
-  it("lets one of two instances take a campaign that falls due", async () => {
+  it("lets one of two instances take an issue that falls due", async () => {
     const issue = await scheduleIssue(database, "race", 100);
     const claims = await Promise.all([
-      claimCampaignToQueue(database.db, "a", LEASE_MS),
-      claimCampaignToQueue(database.db, "b", LEASE_MS),
+      claimIssueToQueue(database.db, "a", LEASE_MS),
+      claimIssueToQueue(database.db, "b", LEASE_MS),
     ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(claims.find(Boolean)).toMatchObject({ id: issue.id, cursor: 0, started: true });
@@ -88,19 +88,19 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
 
   it("resumes a queuing cut off after its cursor, refuses the lost worker, and queues each subscription once", async () => {
     const issue = await scheduleIssue(database, "resume", 100);
-    const first = await claimCampaignToQueue(database.db, "crashed", LEASE_MS);
-    if (!first) throw new Error("the due campaign was not claimed");
+    const first = await claimIssueToQueue(database.db, "crashed", LEASE_MS);
+    if (!first) throw new Error("the due issue was not claimed");
     const one = await batch(first, "crashed");
     const two = await batch({ ...first, cursor: one.cursor }, "crashed");
     expect([one.inserted, two.inserted, two.done]).toEqual([BATCH, BATCH, false]);
 
     // The process died: its lease runs out, and another instance takes over.
     await database.db
-      .updateTable("campaigns")
+      .updateTable("issues")
       .set({ locked_until: new Date(Date.now() - 1).toISOString() })
       .where("id", "=", issue.id)
       .execute();
-    const taken = await claimCampaignToQueue(database.db, "survivor", LEASE_MS);
+    const taken = await claimIssueToQueue(database.db, "survivor", LEASE_MS);
     expect(taken).toMatchObject({ id: issue.id, cursor: two.cursor, started: false });
     if (!taken) return;
 
@@ -118,19 +118,19 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
     const queued = await copies(issue.id);
     expect(queued).toHaveLength(SUBSCRIBERS);
     expect(new Set(queued.map((row) => row.subscription_id)).size).toBe(SUBSCRIBERS);
-    const campaign = await database.db
-      .selectFrom("campaigns")
+    const stored = await database.db
+      .selectFrom("issues")
       .select(["status", "recipients", "queued_all_at", "locked_by"])
       .where("id", "=", issue.id)
       .executeTakeFirstOrThrow();
-    expect(campaign).toMatchObject({ status: "sending", recipients: SUBSCRIBERS, locked_by: null });
-    expect(campaign.queued_all_at).not.toBeNull();
+    expect(stored).toMatchObject({ status: "sending", recipients: SUBSCRIBERS, locked_by: null });
+    expect(stored.queued_all_at).not.toBeNull();
   });
 
   it("adds no second copy when a worker queues from a stale cursor", async () => {
     const issue = await scheduleIssue(database, "stale-cursor", 100);
-    const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
-    if (!claim) throw new Error("the due campaign was not claimed");
+    const claim = await claimIssueToQueue(database.db, "w", LEASE_MS);
+    if (!claim) throw new Error("the due issue was not claimed");
     const first = await batch(claim, "w");
     expect(first.inserted).toBe(BATCH);
     const again = await batch({ ...claim, cursor: 0 }, "w");
@@ -139,12 +139,12 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
   });
 
   it("deletes an erased subscriber's copies and no one else's", async () => {
-    // Two campaigns queue copies to the same first subscribers.
+    // Two issues queue copies to the same first subscribers.
     await queueFirstBatch("earlier");
     const latest = await queueFirstBatch("latest");
     const issue = await copies(latest.id);
     const [erased, kept] = issue.slice(0, 2).map((row) => row.subscription_id ?? 0);
-    // Its copies of every campaign go.
+    // Its copies of every issue go.
     const { count } = await database.db
       .selectFrom("outbox")
       .select((eb) => eb.fn.countAll<number | string>().as("count"))
@@ -159,10 +159,10 @@ describe.each(ENGINES)("queuing a campaign on $engine", (engine) => {
     expect(left).toHaveLength(issue.length - 1);
   });
 
-  it("spaces the copies one interval apart at the campaign's rate", async () => {
+  it("spaces the copies one interval apart at the issue's rate", async () => {
     const issue = await scheduleIssue(database, "paced", 20);
-    const claim = await claimCampaignToQueue(database.db, "w", LEASE_MS);
-    if (!claim) throw new Error("the due campaign was not claimed");
+    const claim = await claimIssueToQueue(database.db, "w", LEASE_MS);
+    if (!claim) throw new Error("the due issue was not claimed");
     const start = Date.parse("2030-01-01T00:00:00.000Z");
     const queued = await batch(claim, "w", start);
     const due = (await copies(issue.id)).map((row) => new Date(row.next_attempt_at).getTime());

@@ -1,12 +1,12 @@
 /**
- * A campaign's send through the console's API, the outbox and a real SMTP
+ * An issue's send through the console's API, the outbox and a real SMTP
  * server, on both engines: one copy per confirmed, active subscriber with
  * its own unsubscribe link, at the configured rate, and pause, resume and
  * cancel taking effect from the next copy.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HELD_UNTIL } from "../../src/server/platform/outbox/queue.ts";
-import type { CampaignDetail } from "../../src/shared/admin/newsletter.ts";
+import type { IssueDetail } from "../../src/shared/admin/newsletter.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
@@ -44,19 +44,19 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
   });
   afterEach(() => t.close());
 
-  async function createIssue(slug: string): Promise<CampaignDetail> {
+  async function createIssue(slug: string): Promise<IssueDetail> {
     const response = await editor.request("POST", NEWSLETTER_PATHS.list, newsletterDraft(slug));
     expect(response.statusCode, response.body).toBe(201);
     return response.json();
   }
 
-  async function act(path: string, body: object = {}): Promise<CampaignDetail> {
+  async function act(path: string, body: object = {}): Promise<IssueDetail> {
     const response = await editor.request("POST", path, body);
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
   }
 
-  const detail = async (id: number): Promise<CampaignDetail> =>
+  const detail = async (id: number): Promise<IssueDetail> =>
     (await editor.request("GET", NEWSLETTER_PATHS.one(id))).json();
 
   /**
@@ -69,7 +69,7 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
       t.database.db
         .selectFrom("outbox")
         .select(["status", "locked_until", "next_attempt_at"])
-        .where("campaign_id", "=", issueId)
+        .where("issue_id", "=", issueId)
         .execute();
     await expect
       .poll(
@@ -169,7 +169,7 @@ describe.each(ENGINES)("sending an Insight issue on $engine", (engine) => {
     await t.database.db
       .updateTable("outbox")
       .set({ next_attempt_at: new Date(Date.now() - 3_600_000).toISOString() })
-      .where("campaign_id", "=", issue.id)
+      .where("issue_id", "=", issue.id)
       .where("status", "=", "pending")
       .execute();
     const overdueAt = Date.now();

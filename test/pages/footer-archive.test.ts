@@ -31,7 +31,7 @@ describe("the footer's link to past Insight issues", () => {
   afterAll(() => t.close());
   // Each test starts with no issue, whatever an earlier one sent; written
   // through app.content.edit, so the cached pages follow.
-  beforeEach(() => t.app.content.edit((trx) => trx.deleteFrom("campaigns").execute()));
+  beforeEach(() => t.app.content.edit((trx) => trx.deleteFrom("issues").execute()));
 
   it("is absent while no issue was sent, the invitation and the form still there", async () => {
     const facts = await t.app.content.facts();
@@ -47,7 +47,7 @@ describe("the footer's link to past Insight issues", () => {
     const now = new Date().toISOString();
     await t.app.content.edit((trx) =>
       trx
-        .insertInto("campaigns")
+        .insertInto("issues")
         .values({
           slug: "the-first-issue",
           title: "The first issue",

@@ -42,7 +42,7 @@ describe("Home's proof and the menu's featured case study", () => {
   // sent: the studies' fields as seeded (saved back through the console) and
   // no issue (deleted through app.content.edit, so the cached pages follow).
   beforeEach(async () => {
-    await t.app.content.edit((trx) => trx.deleteFrom("campaigns").execute());
+    await t.app.content.edit((trx) => trx.deleteFrom("issues").execute());
     const current = await studies();
     for (const original of seeded) {
       const study = current.find((entry) => entry.id === original.id);
@@ -129,7 +129,7 @@ describe("Home's proof and the menu's featured case study", () => {
     const now = "2026-11-12T09:00:00.000Z";
     await t.app.content.edit((trx) =>
       trx
-        .insertInto("campaigns")
+        .insertInto("issues")
         .values({
           slug: "cash-forecasting-that-finance-trusts",
           title: "Cash forecasting that finance trusts",

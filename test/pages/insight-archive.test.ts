@@ -16,7 +16,7 @@ import { FEED_ENTRIES, feedIssues } from "../../src/server/features/pages/insigh
 import { policyForPage } from "../../src/server/features/pages/page-cache.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
 import type { Database } from "../../src/server/platform/db/schema.ts";
-import type { CampaignStatus } from "../../src/shared/admin/newsletter.ts";
+import type { IssueStatus } from "../../src/shared/admin/newsletter.ts";
 import type { InsightIssue, InsightSummary } from "../../src/shared/insight.ts";
 import type { ContentReader } from "../../src/shared/page-context.ts";
 import { INSIGHT_FEED_PATH, INSIGHT_PATH, insightIssuePath } from "../../src/shared/routes.ts";
@@ -60,7 +60,7 @@ const BODY = `<h2>What changed</h2>
 interface Row {
   slug: string;
   title: string;
-  status: CampaignStatus;
+  status: IssueStatus;
   startedAt?: string;
   scheduledAt?: string;
   /** Rendered when the send was asked for; a draft has none. */
@@ -69,11 +69,11 @@ interface Row {
 
 const summaryOf = (slug: string) => `What ${slug} is about, in one sentence for the archive.`;
 
-/** Inserts a campaign in the transaction of an edit. */
-function insertCampaign(trx: Transaction<Database>, row: Row) {
+/** Inserts an issue in the transaction of an edit. */
+function insertIssue(trx: Transaction<Database>, row: Row) {
   const now = new Date().toISOString();
   return trx
-    .insertInto("campaigns")
+    .insertInto("issues")
     .values({
       slug: row.slug,
       title: row.title,
@@ -90,9 +90,9 @@ function insertCampaign(trx: Transaction<Database>, row: Row) {
     .execute();
 }
 
-/** Writes a campaign as the people who send campaigns do: through app.content.edit. */
-async function addCampaign(t: TestApp, row: Row) {
-  await t.app.content.edit((trx) => insertCampaign(trx, row));
+/** Writes an issue as the people who send issues do: through app.content.edit. */
+async function addIssue(t: TestApp, row: Row) {
+  await t.app.content.edit((trx) => insertIssue(trx, row));
 }
 
 const TRICKY_TITLE = `Data & AI: <when> "less" is 'more'`;
@@ -164,10 +164,10 @@ const FEED_LINK =
 describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    // The newsletter's dispatcher would move these campaigns on (queuing to
+    // The newsletter's dispatcher would move these issues on (queuing to
     // sending to sent) on its next poll, and announce each move, dropping the
     // cached pages in the middle of a test: it polls once as the app starts,
-    // before there is any campaign, and not again while the tests run.
+    // before there is any issue, and not again while the tests run.
     t = await startApp(
       engine,
       { PUBLIC_ORIGIN: ORIGIN, OUTBOX_POLL_MS: String(3_600_000) },
@@ -175,13 +175,13 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
     );
   });
   afterAll(() => t.close());
-  // Each test starts from these campaigns alone, whatever an earlier one
+  // Each test starts from these issues alone, whatever an earlier one
   // published or withdrew: written in one edit, so the cached pages follow.
   beforeEach(() =>
     t.app.content.edit(async (trx) => {
-      await trx.deleteFrom("campaigns").execute();
+      await trx.deleteFrom("issues").execute();
       // Out of order, so that the order shown is the archive's own.
-      for (const row of [...UNPUBLISHED, ...PUBLISHED].reverse()) await insertCampaign(trx, row);
+      for (const row of [...UNPUBLISHED, ...PUBLISHED].reverse()) await insertIssue(trx, row);
     }),
   );
 
@@ -343,7 +343,7 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
     const before = await get(INSIGHT_PATH);
     // Written behind the content's back: the served pages do not know of it yet.
     await t.database.db
-      .updateTable("campaigns")
+      .updateTable("issues")
       .set({ status: "cancelled" })
       .where("slug", "=", second.slug)
       .execute();
@@ -363,12 +363,12 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
 
   it("publishes an issue whose send begins, and withdraws one that is cancelled", async () => {
     const slug = "begins-in-april";
-    await addCampaign(t, { slug, title: "Begins in April", status: "draft" });
+    await addIssue(t, { slug, title: "Begins in April", status: "draft" });
     expect((await get(insightIssuePath(slug))).statusCode).toBe(404);
 
     await t.app.content.edit((trx) =>
       trx
-        .updateTable("campaigns")
+        .updateTable("issues")
         .set({
           status: "queuing",
           started_at: "2026-04-02T09:00:00.000Z",
@@ -383,7 +383,7 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
     expect(await page(INSIGHT_FEED_PATH)).toContain(`<id>${ORIGIN}/insight/${slug}</id>`);
 
     await t.app.content.edit((trx) =>
-      trx.updateTable("campaigns").set({ status: "cancelled" }).where("slug", "=", slug).execute(),
+      trx.updateTable("issues").set({ status: "cancelled" }).where("slug", "=", slug).execute(),
     );
     expect(listed(await page(INSIGHT_PATH))).not.toContain(slug);
     expect((await get(insightIssuePath(slug))).statusCode).toBe(404);

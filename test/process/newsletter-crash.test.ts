@@ -2,7 +2,7 @@
  * A newsletter send survives `kill -9`: the restarted server finishes it with
  * no subscriber skipped and none sent twice beyond the outbox's window (a
  * copy the SMTP server accepted just before the process died, ADR 006); and
- * two server processes sending one campaign send each copy once.
+ * two server processes sending one issue send each copy once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
@@ -46,7 +46,7 @@ describe.each(ENGINES)("a newsletter send across server processes on $engine", (
   const statusOf = async (id: number) =>
     (
       await database.db
-        .selectFrom("campaigns")
+        .selectFrom("issues")
         .select("status")
         .where("id", "=", id)
         .executeTakeFirstOrThrow()

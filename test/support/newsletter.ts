@@ -2,7 +2,7 @@
 
 import { renderIssue } from "../../src/server/features/newsletter/render.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
-import type { CampaignDraft } from "../../src/shared/admin/newsletter.ts";
+import type { IssueDraft } from "../../src/shared/admin/newsletter.ts";
 
 /** Rows per INSERT: well under both engines' limit on bound parameters. */
 const ROWS_PER_INSERT = 500;
@@ -42,7 +42,7 @@ export async function addSubscribers(
 }
 
 /** A draft whose subject (its title) names its slug, so a test finds its own copies. */
-export function newsletterDraft(slug: string): CampaignDraft {
+export function newsletterDraft(slug: string): IssueDraft {
   return {
     title: `Issue ${slug}`,
     slug,
@@ -58,7 +58,7 @@ export interface ScheduledIssue {
 }
 
 /**
- * A campaign due now at `rate` copies a second, rendered as "send now" would
+ * An issue due now at `rate` copies a second, rendered as "send now" would
  * freeze it: what a server process then sends, as if the console had asked.
  */
 export async function scheduleIssue(
@@ -71,7 +71,7 @@ export async function scheduleIssue(
   const rendered = renderIssue(draft, { origin });
   const now = new Date().toISOString();
   const row = await database.db
-    .insertInto("campaigns")
+    .insertInto("issues")
     .values({
       ...draft,
       status: "scheduled",

@@ -59,11 +59,11 @@ import {
   statusChangeSchema,
 } from "./inquiries.ts";
 import {
-  campaignDetailSchema,
-  campaignDraftSchema,
-  campaignListSchema,
-  campaignSendSchema,
-  campaignUpdateSchema,
+  issueDetailSchema,
+  issueDraftSchema,
+  issueListSchema,
+  issueSendSchema,
+  issueUpdateSchema,
   NEWSLETTER_PATHS,
 } from "./newsletter.ts";
 import {
@@ -339,27 +339,27 @@ export const CONSOLE_ROUTES = {
     method: "GET",
     path: NEWSLETTER_PATHS.list,
     status: 200,
-    response: campaignListSchema,
+    response: issueListSchema,
   },
   "newsletter.create": {
     method: "POST",
     path: NEWSLETTER_PATHS.list,
-    body: campaignDraftSchema,
+    body: issueDraftSchema,
     status: 201,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.read": {
     method: "GET",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.save": {
     method: "PUT",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
-    body: campaignUpdateSchema,
+    body: issueUpdateSchema,
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.delete": {
     method: "DELETE",
@@ -375,33 +375,33 @@ export const CONSOLE_ROUTES = {
   "newsletter.send": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.send(id),
-    body: campaignSendSchema,
+    body: issueSendSchema,
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.unschedule": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.unschedule(id),
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.pause": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.pause(id),
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.resume": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.resume(id),
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
   "newsletter.cancel": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
     status: 200,
-    response: campaignDetailSchema,
+    response: issueDetailSchema,
   },
 
   // ---- Content: the lists, their pictures, the site facts ----

@@ -11,7 +11,7 @@ import { loadedVersionSchema } from "./record-version.ts";
 
 const BASE = `${ADMIN_API}/newsletter`;
 
-/** A campaign's id, or the route's parameter for it. */
+/** An issue's id, or the route's parameter for it. */
 type Id = number | ":id";
 
 /** The server registers these with ":id"; the console calls them with ids. */
@@ -32,10 +32,10 @@ export const NEWSLETTER_PATHS = {
   cancel: (id: Id) => `${BASE}/${id}/cancel`,
 } as const;
 
-export const campaignIdSchema = idParamsSchema;
+export const issueIdSchema = idParamsSchema;
 
 /**
- * Where a campaign is in its life:
+ * Where an issue is in its life:
  * - draft: being written; editable.
  * - scheduled: waits for `scheduledAt`; unschedule to edit it again.
  * - queuing: one message per active subscriber is being put in the outbox.
@@ -44,7 +44,7 @@ export const campaignIdSchema = idParamsSchema;
  * - sent: every message was delivered or given up.
  * - cancelled: the messages not yet sent were withdrawn.
  */
-export const CAMPAIGN_STATUSES = [
+export const ISSUE_STATUSES = [
   "draft",
   "scheduled",
   "queuing",
@@ -53,9 +53,9 @@ export const CAMPAIGN_STATUSES = [
   "sent",
   "cancelled",
 ] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
-export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
+export const ISSUE_STATUS_LABELS: Record<IssueStatus, string> = {
   draft: "Draft",
   scheduled: "Scheduled",
   queuing: "Queuing",
@@ -65,12 +65,12 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   cancelled: "Cancelled",
 };
 
-/** States in which the campaign's text may still change. */
-export const EDITABLE_STATUSES: readonly CampaignStatus[] = ["draft"];
+/** States in which the issue's text may still change. */
+export const EDITABLE_STATUSES: readonly IssueStatus[] = ["draft"];
 /** States in which a send is under way and can be paused or cancelled. */
-export const RUNNING_STATUSES: readonly CampaignStatus[] = ["queuing", "sending"];
+export const RUNNING_STATUSES: readonly IssueStatus[] = ["queuing", "sending"];
 
-export const CAMPAIGN_LIMITS = {
+export const ISSUE_LIMITS = {
   title: 150,
   slug: 80,
   summary: 300,
@@ -88,7 +88,7 @@ export function slugify(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
-    .slice(0, CAMPAIGN_LIMITS.slug)
+    .slice(0, ISSUE_LIMITS.slug)
     .replace(/-+$/, "");
 }
 
@@ -103,36 +103,36 @@ const text = (label: string, max: number, kind: "text" | "multiline") =>
     .max(max, `Keep the ${label} to ${max.toLocaleString("en")} characters or fewer.`);
 
 /** What the editor writes: the fields of the form. */
-export const campaignDraftSchema = z.object({
-  title: text("title", CAMPAIGN_LIMITS.title, "text"),
+export const issueDraftSchema = z.object({
+  title: text("title", ISSUE_LIMITS.title, "text"),
   slug: z
     .string()
     .trim()
     .min(1, "Write the address, e.g. cloud-costs-in-2026.")
-    .max(CAMPAIGN_LIMITS.slug, `Keep the address to ${CAMPAIGN_LIMITS.slug} characters or fewer.`)
+    .max(ISSUE_LIMITS.slug, `Keep the address to ${ISSUE_LIMITS.slug} characters or fewer.`)
     .regex(SLUG_PATTERN, "Use lower-case letters, digits and single hyphens only."),
-  summary: text("summary", CAMPAIGN_LIMITS.summary, "multiline"),
-  body: text("body", CAMPAIGN_LIMITS.body, "multiline"),
+  summary: text("summary", ISSUE_LIMITS.summary, "multiline"),
+  body: text("body", ISSUE_LIMITS.body, "multiline"),
 });
-export type CampaignDraft = z.infer<typeof campaignDraftSchema>;
+export type IssueDraft = z.infer<typeof issueDraftSchema>;
 
 /** A save names the version it was edited from; a stale one is refused with 409. */
-export const campaignUpdateSchema = campaignDraftSchema.extend({
+export const issueUpdateSchema = issueDraftSchema.extend({
   version: loadedVersionSchema,
 });
-export type CampaignUpdate = z.infer<typeof campaignUpdateSchema>;
+export type IssueUpdate = z.infer<typeof issueUpdateSchema>;
 
 /** "Send now" (no `at`) or "schedule for" `at`, an ISO-8601 time in the future. */
-export const campaignSendSchema = z.object({
+export const issueSendSchema = z.object({
   at: z.iso.datetime({ offset: true }).optional(),
 });
-export type CampaignSend = z.infer<typeof campaignSendSchema>;
+export type IssueSend = z.infer<typeof issueSendSchema>;
 
 const isoDate = z.string();
 
 /** How far a send has gone. `recipients` counts the messages queued so far. */
-export const campaignProgressSchema = z.object({
-  status: z.enum(CAMPAIGN_STATUSES),
+export const issueProgressSchema = z.object({
+  status: z.enum(ISSUE_STATUSES),
   recipients: z.number(),
   /** Queued and not yet delivered (due, waiting for the rate, or held while paused). */
   queued: z.number(),
@@ -149,13 +149,13 @@ export const campaignProgressSchema = z.object({
   startedAt: isoDate.nullable(),
   finishedAt: isoDate.nullable(),
 });
-export type CampaignProgress = z.infer<typeof campaignProgressSchema>;
+export type IssueProgress = z.infer<typeof issueProgressSchema>;
 
-export const campaignRowSchema = z.object({
+export const issueRowSchema = z.object({
   id: z.number(),
   title: z.string(),
   slug: z.string(),
-  status: z.enum(CAMPAIGN_STATUSES),
+  status: z.enum(ISSUE_STATUSES),
   scheduledAt: isoDate.nullable(),
   startedAt: isoDate.nullable(),
   finishedAt: isoDate.nullable(),
@@ -163,18 +163,18 @@ export const campaignRowSchema = z.object({
   updatedAt: isoDate,
   author: z.string(),
 });
-export type CampaignRow = z.infer<typeof campaignRowSchema>;
+export type IssueRow = z.infer<typeof issueRowSchema>;
 
-export const campaignListSchema = z.object({ items: campaignRowSchema.array() });
-export type CampaignList = z.infer<typeof campaignListSchema>;
+export const issueListSchema = z.object({ items: issueRowSchema.array() });
+export type IssueList = z.infer<typeof issueListSchema>;
 
-export const campaignDetailSchema = campaignRowSchema.extend({
+export const issueDetailSchema = issueRowSchema.extend({
   summary: z.string(),
   body: z.string(),
   version: z.number(),
-  progress: campaignProgressSchema,
+  progress: issueProgressSchema,
 });
-export type CampaignDetail = z.infer<typeof campaignDetailSchema>;
+export type IssueDetail = z.infer<typeof issueDetailSchema>;
 
 export const NEWSLETTER_TEXTS = {
   notFound: "This issue does not exist. It may have been deleted.",

@@ -5,7 +5,7 @@
  */
 import { useRef } from "react";
 import type { UseFormReturn } from "react-hook-form";
-import type { CampaignDraft } from "../../../shared/admin/newsletter.ts";
+import type { IssueDraft } from "../../../shared/admin/newsletter.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { InsertImage } from "./InsertImage.tsx";
 
@@ -26,7 +26,7 @@ function paragraphBreaks(before: string, after: string) {
   return { lead, trail };
 }
 
-export function BodyField({ form }: { form: UseFormReturn<CampaignDraft> }) {
+export function BodyField({ form }: { form: UseFormReturn<IssueDraft> }) {
   const textarea = useRef<HTMLTextAreaElement | null>(null);
   const { ref, ...body } = form.register("body");
   const { errors, isSubmitted } = form.formState;

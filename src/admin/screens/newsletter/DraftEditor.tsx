@@ -2,37 +2,33 @@
  * A draft being written: the form, beside it the ways to send it, and below
  * them the preview of its last saved version.
  */
-import type { CampaignDetail } from "../../../shared/admin/newsletter.ts";
-import { CampaignForm } from "./CampaignForm.tsx";
+import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
+import { IssueForm } from "./IssueForm.tsx";
 import { PreviewPanel } from "./PreviewPanel.tsx";
 import { SendPanel } from "./SendPanel.tsx";
 import { useDraftForm } from "./useDraftForm.ts";
 
 interface DraftEditorProps {
-  campaign: CampaignDetail;
-  onSaved(campaign: CampaignDetail): void;
+  issue: IssueDetail;
+  onSaved(issue: IssueDetail): void;
   /** Sent now or scheduled: no longer a draft. */
-  onSent(campaign: CampaignDetail): void;
+  onSent(issue: IssueDetail): void;
   onReload(): Promise<void>;
   onDeleted(): void;
 }
 
-export function DraftEditor({ campaign, onSaved, onSent, onReload, onDeleted }: DraftEditorProps) {
-  const draft = useDraftForm(campaign, onSaved);
+export function DraftEditor({ issue, onSaved, onSent, onReload, onDeleted }: DraftEditorProps) {
+  const draft = useDraftForm(issue, onSaved);
   return (
-    <div className="campaign-layout">
-      <CampaignForm campaign={campaign} draft={draft} onReload={onReload} />
+    <div className="issue-layout">
+      <IssueForm issue={issue} draft={draft} onReload={onReload} />
       <SendPanel
-        campaign={campaign}
+        issue={issue}
         saveFirst={draft.saveFirst}
         onChanged={onSent}
         onDeleted={onDeleted}
       />
-      <PreviewPanel
-        campaign={campaign}
-        unsaved={draft.unsaved}
-        onSave={() => void draft.saveFirst()}
-      />
+      <PreviewPanel issue={issue} unsaved={draft.unsaved} onSave={() => void draft.saveFirst()} />
     </div>
   );
 }

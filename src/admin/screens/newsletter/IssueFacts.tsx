@@ -1,13 +1,13 @@
 /** An issue's text at a glance, read-only: once it is being sent, or for a viewer. */
-import type { CampaignDetail } from "../../../shared/admin/newsletter.ts";
+import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
 
-export function IssueFacts({ campaign }: { campaign: CampaignDetail }) {
-  const address = insightIssuePath(campaign.slug);
+export function IssueFacts({ issue }: { issue: IssueDetail }) {
+  const address = insightIssuePath(issue.slug);
   return (
     <section className="panel issue-facts" aria-labelledby="issue-facts-title">
       <h2 id="issue-facts-title">The issue</h2>
-      {campaign.status === "draft" ? (
+      {issue.status === "draft" ? (
         <p className="issue-facts__lead">
           A draft: an editor writes it and sends it. The preview shows its last saved version.
         </p>
@@ -15,12 +15,12 @@ export function IssueFacts({ campaign }: { campaign: CampaignDetail }) {
       <dl>
         <div>
           <dt>Title</dt>
-          <dd>{campaign.title}</dd>
+          <dd>{issue.title}</dd>
         </div>
         <div>
           <dt>Address</dt>
           <dd>
-            {campaign.status === "sent" ? (
+            {issue.status === "sent" ? (
               <a href={address} target="_blank" rel="noreferrer">
                 {address}
                 <span className="visually-hidden"> (opens in a new tab)</span>
@@ -32,11 +32,11 @@ export function IssueFacts({ campaign }: { campaign: CampaignDetail }) {
         </div>
         <div>
           <dt>Summary</dt>
-          <dd>{campaign.summary}</dd>
+          <dd>{issue.summary}</dd>
         </div>
         <div>
           <dt>Written by</dt>
-          <dd>{campaign.author}</dd>
+          <dd>{issue.author}</dd>
         </div>
       </dl>
     </section>

@@ -4,9 +4,9 @@
  * draft and watched while it is sent.
  */
 import { Navigate, Route, Routes } from "react-router";
-import { CampaignListScreen } from "./CampaignListScreen.tsx";
-import { CampaignScreen } from "./CampaignScreen.tsx";
-import { NewCampaignScreen } from "./NewCampaignScreen.tsx";
+import { IssueListScreen } from "./IssueListScreen.tsx";
+import { IssueScreen } from "./IssueScreen.tsx";
+import { NewIssueScreen } from "./NewIssueScreen.tsx";
 import { NEWSLETTER_ROUTE } from "./routes.ts";
 // The draft's save bar (SaveBar.tsx) and the picture control are the content forms' own, styled there.
 import "../content/content.css";
@@ -16,9 +16,9 @@ export default function NewsletterScreen() {
   return (
     <div className="newsletter">
       <Routes>
-        <Route index element={<CampaignListScreen />} />
-        <Route path="new" element={<NewCampaignScreen />} />
-        <Route path=":id" element={<CampaignScreen />} />
+        <Route index element={<IssueListScreen />} />
+        <Route path="new" element={<NewIssueScreen />} />
+        <Route path=":id" element={<IssueScreen />} />
         <Route path="*" element={<Navigate to={NEWSLETTER_ROUTE} replace />} />
       </Routes>
     </div>

@@ -5,7 +5,7 @@
  * sandboxing policy); and the e-mail's plain-text part. A save reloads them.
  */
 import { useId, useState } from "react";
-import { type CampaignDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
+import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
 import { PlainTextPreview } from "./PlainTextPreview.tsx";
 
 const VIEWS = [
@@ -40,14 +40,14 @@ type ViewName = (typeof VIEWS)[number]["name"];
 const NARROW_SCREEN = "(max-width: 600px)";
 
 interface PreviewPanelProps {
-  campaign: CampaignDetail;
+  issue: IssueDetail;
   /** The form has changes the preview does not show yet. */
   unsaved?: boolean;
   /** Saves them, which reloads the preview. */
   onSave?(): void;
 }
 
-export function PreviewPanel({ campaign, unsaved = false, onSave }: PreviewPanelProps) {
+export function PreviewPanel({ issue, unsaved = false, onSave }: PreviewPanelProps) {
   // On a phone the e-mail is first shown as a phone shows it: a desktop's width would not fit.
   const [shown, setShown] = useState<ViewName>(() =>
     window.matchMedia(NARROW_SCREEN).matches ? "phone" : "desktop",
@@ -84,7 +84,7 @@ export function PreviewPanel({ campaign, unsaved = false, onSave }: PreviewPanel
             </button>
           </>
         ) : (
-          `Version ${campaign.version}, as saved.`
+          `Version ${issue.version}, as saved.`
         )}
       </p>
       <section
@@ -96,16 +96,16 @@ export function PreviewPanel({ campaign, unsaved = false, onSave }: PreviewPanel
         {view.name === "text" ? (
           <PlainTextPreview
             // A new version is loaded anew.
-            key={campaign.version}
-            path={view.path(campaign.id)}
+            key={issue.version}
+            path={view.path(issue.id)}
           />
         ) : (
           <iframe
             // A new version is a new frame, which loads the preview again.
-            key={`${view.name}-${campaign.version}`}
+            key={`${view.name}-${issue.version}`}
             className={`preview-frame preview-frame--${view.name}`}
             title={view.title}
-            src={view.path(campaign.id)}
+            src={view.path(issue.id)}
           />
         )}
       </section>

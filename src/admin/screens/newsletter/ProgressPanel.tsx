@@ -2,12 +2,12 @@
  * How far a send has gone, live: where it stands, a bar, the counts, the
  * rate and the times, in a line a screen reader hears as it changes; and,
  * for editors, pause, resume, cancel (after a confirmation) and unschedule.
- * The screen around it polls the issue while it moves (CampaignScreen).
+ * The screen around it polls the issue while it moves (IssueScreen).
  */
 import { type ReactNode, useId, useState } from "react";
 import {
-  type CampaignDetail,
-  type CampaignProgress,
+  type IssueDetail,
+  type IssueProgress,
   RUNNING_STATUSES,
 } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
@@ -20,16 +20,16 @@ import { ConfirmDialog } from "./ConfirmDialog.tsx";
 const count = (n: number) => n.toLocaleString("en-GB");
 
 /** Delivered, given up or withdrawn: every message that will not be sent any more. */
-const doneOf = (progress: CampaignProgress) => progress.sent + progress.failed + progress.withdrawn;
+const doneOf = (progress: IssueProgress) => progress.sent + progress.failed + progress.withdrawn;
 
 /** The share done, from 0 to 1; a finished send is whole, even with nobody to send to. */
-function shareOf(progress: CampaignProgress): number {
+function shareOf(progress: IssueProgress): number {
   if (progress.status === "sent") return 1;
   return progress.recipients > 0 ? Math.min(1, doneOf(progress) / progress.recipients) : 0;
 }
 
 /** The line a screen reader hears whenever the send moves on. */
-function summaryOf(progress: CampaignProgress): string {
+function summaryOf(progress: IssueProgress): string {
   const { status, recipients, sent, failed, withdrawn, scheduledAt } = progress;
   const percent = Math.floor(shareOf(progress) * 100);
   const done = `${count(doneOf(progress))} of ${count(recipients)} done (${percent} %)`;
@@ -55,14 +55,14 @@ function summaryOf(progress: CampaignProgress): string {
 }
 
 interface ProgressPanelProps {
-  campaign: CampaignDetail;
+  issue: IssueDetail;
   /** An editor: the send's controls are shown. */
   controls: boolean;
-  onChanged(campaign: CampaignDetail): void;
+  onChanged(issue: IssueDetail): void;
 }
 
-export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelProps) {
-  const { progress } = campaign;
+export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps) {
+  const { progress } = issue;
   const { status } = progress;
   const barId = useId();
   const action = useOutcome();
@@ -80,7 +80,7 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
   ) =>
     action.attempt(
       async () => {
-        const changed = await api.call(change, { params: { id: campaign.id } });
+        const changed = await api.call(change, { params: { id: issue.id } });
         onChanged(changed);
         return changed;
       },
@@ -140,7 +140,7 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
         <p>
           <a
             className="button button-primary"
-            href={insightIssuePath(campaign.slug)}
+            href={insightIssuePath(issue.slug)}
             target="_blank"
             rel="noreferrer"
           >
@@ -194,11 +194,11 @@ export function ProgressPanel({ campaign, controls, onChanged }: ProgressPanelPr
         dismissLabel="Keep sending"
         onClose={() => setConfirmingCancel(false)}
         onConfirm={async () => {
-          onChanged(await api.call("newsletter.cancel", { params: { id: campaign.id } }));
+          onChanged(await api.call("newsletter.cancel", { params: { id: issue.id } }));
           setConfirmingCancel(false);
         }}
       >
-        <p className="confirm-dialog-target">{campaign.title}</p>
+        <p className="confirm-dialog-target">{issue.title}</p>
         <p>
           The messages not sent yet ({count(progress.queued)} now) are withdrawn; the{" "}
           {count(progress.sent)} already sent cannot be called back.

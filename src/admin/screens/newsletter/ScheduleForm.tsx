@@ -2,7 +2,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import type { CampaignDetail, CampaignSend } from "../../../shared/admin/newsletter.ts";
+import type { IssueDetail, IssueSend } from "../../../shared/admin/newsletter.ts";
 import { api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
@@ -17,8 +17,8 @@ import {
 
 interface ScheduleFormProps {
   /** The issue as saved, saving the draft first if it has changes; null when that failed. */
-  saveFirst(): Promise<CampaignDetail | null>;
-  onScheduled(campaign: CampaignDetail): void;
+  saveFirst(): Promise<IssueDetail | null>;
+  onScheduled(issue: IssueDetail): void;
 }
 
 export function ScheduleForm({ saveFirst, onScheduled }: ScheduleFormProps) {
@@ -35,7 +35,7 @@ export function ScheduleForm({ saveFirst, onScheduled }: ScheduleFormProps) {
     const saved = await saveFirst();
     if (!saved) return;
     try {
-      const body: CampaignSend = { at: isoInstant(at) };
+      const body: IssueSend = { at: isoInstant(at) };
       onScheduled(await api.call("newsletter.send", { params: { id: saved.id }, body }));
     } catch (error) {
       setFailure(showRefusal(error, setError, ["at"]));

@@ -5,7 +5,7 @@
  * is what is on the screen.
  */
 import { useState } from "react";
-import type { CampaignDetail } from "../../../shared/admin/newsletter.ts";
+import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
@@ -20,14 +20,14 @@ const subscribers = (count: number) =>
   `${count.toLocaleString("en-GB")} active ${count === 1 ? "subscriber" : "subscribers"}`;
 
 interface SendPanelProps {
-  campaign: CampaignDetail;
-  saveFirst(): Promise<CampaignDetail | null>;
+  issue: IssueDetail;
+  saveFirst(): Promise<IssueDetail | null>;
   /** The issue after a send or a schedule. */
-  onChanged(campaign: CampaignDetail): void;
+  onChanged(issue: IssueDetail): void;
   onDeleted(): void;
 }
 
-export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPanelProps) {
+export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelProps) {
   const me = useMe();
   const test = useOutcome();
   const [notSaved, setNotSaved] = useState(false);
@@ -36,7 +36,7 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
   const stats = useResource(confirming === "send" ? read("subscribers.stats") : null);
   const active = stats.data?.active;
 
-  async function saved(): Promise<CampaignDetail> {
+  async function saved(): Promise<IssueDetail> {
     const current = await saveFirst();
     if (!current) throw new Error(NOT_SAVED);
     return current;
@@ -94,12 +94,12 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
 
       <ConfirmDialog
         open={confirming === "send"}
-        title={`Send “${campaign.title}” now?`}
+        title={`Send “${issue.title}” now?`}
         confirmLabel={active === undefined ? "Send now" : `Send to ${subscribers(active)}`}
         dismissLabel="Not yet"
         onClose={() => setConfirming(null)}
         onConfirm={async () =>
-          onChanged(await api.call("newsletter.send", { params: { id: campaign.id }, body: {} }))
+          onChanged(await api.call("newsletter.send", { params: { id: issue.id }, body: {} }))
         }
       >
         <p className="confirm-dialog-target">
@@ -121,11 +121,11 @@ export function SendPanel({ campaign, saveFirst, onChanged, onDeleted }: SendPan
         confirmLabel="Delete the draft"
         onClose={() => setConfirming(null)}
         onConfirm={async () => {
-          await api.call("newsletter.delete", { params: { id: campaign.id } });
+          await api.call("newsletter.delete", { params: { id: issue.id } });
           onDeleted();
         }}
       >
-        <p className="confirm-dialog-target">{campaign.title}</p>
+        <p className="confirm-dialog-target">{issue.title}</p>
         <p>Its text is deleted for good. Nothing was sent, so no subscriber notices.</p>
       </ConfirmDialog>
     </section>

@@ -10,51 +10,48 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useCallback, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
-  type CampaignDetail,
-  type CampaignDraft,
-  campaignDraftSchema,
+  type IssueDetail,
+  type IssueDraft,
+  issueDraftSchema,
 } from "../../../shared/admin/newsletter.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
 import type { SaveOutcome } from "../content/SaveBar.tsx";
 
-const FIELDS = campaignDraftSchema.keyof().options;
+const FIELDS = issueDraftSchema.keyof().options;
 
-const EMPTY: CampaignDraft = { title: "", slug: "", summary: "", body: "" };
+const EMPTY: IssueDraft = { title: "", slug: "", summary: "", body: "" };
 
-function valuesOf(campaign: CampaignDetail | null): CampaignDraft {
-  if (!campaign) return EMPTY;
-  const { title, slug, summary, body } = campaign;
+function valuesOf(issue: IssueDetail | null): IssueDraft {
+  if (!issue) return EMPTY;
+  const { title, slug, summary, body } = issue;
   return { title, slug, summary, body };
 }
 
-export function useDraftForm(
-  campaign: CampaignDetail | null,
-  onSaved: (saved: CampaignDetail) => void,
-) {
-  const form = useForm<CampaignDraft>({
-    resolver: zodResolver(campaignDraftSchema),
-    defaultValues: valuesOf(campaign),
+export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDetail) => void) {
+  const form = useForm<IssueDraft>({
+    resolver: zodResolver(issueDraftSchema),
+    defaultValues: valuesOf(issue),
   });
   const { reset, setError, handleSubmit } = form;
   const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
 
   // A saved or reloaded issue is what the form shows from then on.
   useEffect(() => {
-    if (campaign) reset(valuesOf(campaign));
-  }, [campaign, reset]);
+    if (issue) reset(valuesOf(issue));
+  }, [issue, reset]);
 
   const write = useCallback(
-    async (values: CampaignDraft): Promise<CampaignDetail | null> => {
+    async (values: IssueDraft): Promise<IssueDetail | null> => {
       setOutcome(null);
       try {
-        const saved = campaign
+        const saved = issue
           ? await api.call("newsletter.save", {
-              params: { id: campaign.id },
-              body: { ...values, version: campaign.version },
+              params: { id: issue.id },
+              body: { ...values, version: issue.version },
             })
           : await api.call("newsletter.create", { body: values });
-        if (campaign) setOutcome({ tone: "success", text: `Saved as version ${saved.version}.` });
+        if (issue) setOutcome({ tone: "success", text: `Saved as version ${saved.version}.` });
         onSaved(saved);
         return saved;
       } catch (error) {
@@ -70,23 +67,23 @@ export function useDraftForm(
         return null;
       }
     },
-    [campaign, onSaved, setError],
+    [issue, onSaved, setError],
   );
 
   const { isDirty } = form.formState;
 
   /** The issue as saved, saving the form first when it has changes; null when the save failed. */
   const saveFirst = useCallback(
-    (): Promise<CampaignDetail | null> =>
-      isDirty || !campaign
+    (): Promise<IssueDetail | null> =>
+      isDirty || !issue
         ? new Promise((resolve) => {
             void handleSubmit(
               async (values) => resolve(await write(values)),
               () => resolve(null),
             )();
           })
-        : Promise.resolve(campaign),
-    [isDirty, campaign, handleSubmit, write],
+        : Promise.resolve(issue),
+    [isDirty, issue, handleSubmit, write],
   );
 
   const clearOutcome = useCallback(() => setOutcome(null), []);

@@ -56,7 +56,7 @@ export async function readContentChanges(db: Kysely<Database>): Promise<ContentC
       .where("key", "=", SEED_MARKER)
       .executeTakeFirst(),
     db
-      .selectFrom("campaigns")
+      .selectFrom("issues")
       .select((eb) => eb.fn.max("updated_at").as("at"))
       .where("status", "=", "cancelled")
       .where("started_at", "is not", null)

@@ -5,7 +5,7 @@
  * Drafts, scheduled issues and cancelled sends are never read here.
  */
 import type { Kysely, NotNull } from "kysely";
-import type { CampaignStatus } from "../../../shared/admin/newsletter.ts";
+import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
 import type { InsightIssue, InsightSummary } from "../../../shared/insight.ts";
 import type { Database } from "../../platform/db/schema.ts";
 
@@ -15,11 +15,11 @@ export const PUBLISHED_STATUSES = [
   "sending",
   "paused",
   "sent",
-] as const satisfies readonly CampaignStatus[];
+] as const satisfies readonly IssueStatus[];
 
 function publishedIssues(db: Kysely<Database>) {
   return db
-    .selectFrom("campaigns")
+    .selectFrom("issues")
     .where("started_at", "is not", null)
     .where("status", "in", PUBLISHED_STATUSES)
     .where("web_html", "is not", null);

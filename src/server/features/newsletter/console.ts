@@ -9,13 +9,13 @@ import type { Transaction } from "kysely";
 import { z } from "zod";
 import type { AuditAction } from "../../../shared/admin/audit-log.ts";
 import {
-  type CampaignDetail,
-  campaignDetailSchema,
-  campaignDraftSchema,
-  campaignIdSchema,
-  campaignListSchema,
-  campaignSendSchema,
-  campaignUpdateSchema,
+  type IssueDetail,
+  issueDetailSchema,
+  issueDraftSchema,
+  issueIdSchema,
+  issueListSchema,
+  issueSendSchema,
+  issueUpdateSchema,
   NEWSLETTER_PATHS,
   NEWSLETTER_TEXTS,
 } from "../../../shared/admin/newsletter.ts";
@@ -27,25 +27,25 @@ import type { Database } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail } from "../../platform/outbox/queue.ts";
-import { cancelSend, pauseSend, resumeSend } from "./campaign-sends.ts";
+import { listId } from "./composer.ts";
+import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
 import {
-  type CampaignRecord,
-  type CampaignRefusal,
-  campaignProgress,
-  createCampaign,
+  createIssue,
   deleteDraft,
-  findCampaign,
-  listCampaigns,
+  findIssue,
+  type IssueRecord,
+  type IssueRefusal,
+  issueProgress,
+  listIssues,
   scheduleSend,
   unschedule,
   updateDraft,
-} from "./campaigns.ts";
-import { listId } from "./composer.ts";
+} from "./issues.ts";
 import { personalise, renderIssue } from "./render.ts";
 
 const refusals = { 400: fieldRefusalSchema, 404: messageSchema, 409: fieldRefusalSchema };
 
-const targetOf = (id: number) => `campaign:${id}`;
+const targetOf = (id: number) => `issue:${id}`;
 
 /**
  * The previews are whole documents shown in the console's frames: framable by
@@ -66,7 +66,7 @@ const framableBySelf = (policy: string) =>
 const withoutScripts = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
 
 const REFUSALS: Record<
-  Exclude<CampaignRefusal, "wrong-state">,
+  Exclude<IssueRefusal, "wrong-state">,
   { status: number; message: string }
 > = {
   missing: { status: 404, message: NEWSLETTER_TEXTS.notFound },
@@ -82,46 +82,46 @@ export default async function newsletterRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const origin = config.PUBLIC_ORIGIN;
 
-  async function campaignOr404(id: number): Promise<CampaignRecord> {
-    const campaign = await findCampaign(db, id);
-    if (!campaign) throw app.httpErrors.notFound(NEWSLETTER_TEXTS.notFound);
-    return campaign;
+  async function issueOr404(id: number): Promise<IssueRecord> {
+    const issue = await findIssue(db, id);
+    if (!issue) throw app.httpErrors.notFound(NEWSLETTER_TEXTS.notFound);
+    return issue;
   }
 
-  async function detail(id: number): Promise<CampaignDetail> {
-    const campaign = await campaignOr404(id);
-    const { queuedAllAt: _queuedAllAt, rate: _rate, ...shown } = campaign;
-    return { ...shown, progress: await campaignProgress(db, campaign) };
+  async function detail(id: number): Promise<IssueDetail> {
+    const issue = await issueOr404(id);
+    const { queuedAllAt: _queuedAllAt, rate: _rate, ...shown } = issue;
+    return { ...shown, progress: await issueProgress(db, issue) };
   }
 
   /** Answers a refused write; `wrongState` says what the state does not allow. */
-  function refuse(reply: FastifyReply, refusal: CampaignRefusal, wrongState: string) {
+  function refuse(reply: FastifyReply, refusal: IssueRefusal, wrongState: string) {
     const { status, message } =
       refusal === "wrong-state" ? { status: 409, message: wrongState } : REFUSALS[refusal];
     const fields = refusal === "slug-taken" ? { slug: message } : undefined;
     return reply.code(status).send({ message, ...(fields ? { fields } : {}) });
   }
 
-  const byId = { params: campaignIdSchema };
-  const answer = { 200: campaignDetailSchema, ...refusals };
+  const byId = { params: issueIdSchema };
+  const answer = { 200: issueDetailSchema, ...refusals };
 
   routes.get(
     NEWSLETTER_PATHS.list,
-    { schema: { response: { 200: campaignListSchema } }, config: { role: "viewer" } },
-    async () => ({ items: await listCampaigns(db) }),
+    { schema: { response: { 200: issueListSchema } }, config: { role: "viewer" } },
+    async () => ({ items: await listIssues(db) }),
   );
 
   routes.post(
     NEWSLETTER_PATHS.list,
     {
-      schema: { body: campaignDraftSchema, response: { 201: campaignDetailSchema, ...refusals } },
+      schema: { body: issueDraftSchema, response: { 201: issueDetailSchema, ...refusals } },
       config: { role: "editor" },
     },
     async (request, reply) => {
       const id = await inTransaction(db, async (trx) => {
-        const id = await createCampaign(trx, request.body, authorOf(request));
+        const id = await createIssue(trx, request.body, authorOf(request));
         if (id !== "slug-taken") {
-          await app.audit(trx, request, "campaign-created", targetOf(id), {
+          await app.audit(trx, request, "issue-created", targetOf(id), {
             slug: request.body.slug,
           });
         }
@@ -141,14 +141,14 @@ export default async function newsletterRoutes(
   routes.put(
     NEWSLETTER_PATHS.one(":id"),
     {
-      schema: { ...byId, body: campaignUpdateSchema, response: answer },
+      schema: { ...byId, body: issueUpdateSchema, response: answer },
       config: { role: "editor" },
     },
     async (request, reply) => {
       const { id } = request.params;
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await updateDraft(trx, id, request.body);
-        if (!refusal) await app.audit(trx, request, "campaign-edited", targetOf(id));
+        if (!refusal) await app.audit(trx, request, "issue-edited", targetOf(id));
         return refusal;
       });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);
@@ -163,7 +163,7 @@ export default async function newsletterRoutes(
       const { id } = request.params;
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await deleteDraft(trx, id);
-        if (!refusal) await app.audit(trx, request, "campaign-deleted", targetOf(id));
+        if (!refusal) await app.audit(trx, request, "issue-deleted", targetOf(id));
         return refusal;
       });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);
@@ -175,8 +175,8 @@ export default async function newsletterRoutes(
 
   /** The issue as it stands, rendered as it would be sent now. */
   async function rendered(id: number) {
-    const campaign = await campaignOr404(id);
-    return { campaign, issue: renderIssue(campaign, { origin }) };
+    const issue = await issueOr404(id);
+    return { issue, rendering: renderIssue(issue, { origin }) };
   }
 
   /** A test copy's unsubscribe link leads to the page, with no subscription to end. */
@@ -189,12 +189,12 @@ export default async function newsletterRoutes(
       config: { role: "viewer" },
     },
     async (request, reply) => {
-      const { issue } = await rendered(request.params.id);
+      const { rendering } = await rendered(request.params.id);
       return reply
         .type("text/html; charset=utf-8")
         .header("cache-control", "no-store")
         .header("content-security-policy", EMAIL_PREVIEW_POLICY)
-        .send(personalise(issue, sampleUnsubscribeUrl).html);
+        .send(personalise(rendering, sampleUnsubscribeUrl).html);
     },
   );
 
@@ -205,11 +205,11 @@ export default async function newsletterRoutes(
       config: { role: "viewer" },
     },
     async (request, reply) => {
-      const { issue } = await rendered(request.params.id);
+      const { rendering } = await rendered(request.params.id);
       return reply
         .type("text/plain; charset=utf-8")
         .header("cache-control", "no-store")
-        .send(personalise(issue, sampleUnsubscribeUrl).text);
+        .send(personalise(rendering, sampleUnsubscribeUrl).text);
     },
   );
 
@@ -220,13 +220,13 @@ export default async function newsletterRoutes(
       config: { role: "viewer" },
     },
     async (request, reply) => {
-      const { campaign, issue } = await rendered(request.params.id);
+      const { issue, rendering } = await rendered(request.params.id);
       const page = await app.insightPreview({
-        slug: campaign.slug,
-        title: campaign.title,
-        summary: campaign.summary,
-        publishedAt: campaign.startedAt ?? new Date().toISOString(),
-        html: issue.webHtml,
+        slug: issue.slug,
+        title: issue.title,
+        summary: issue.summary,
+        publishedAt: issue.startedAt ?? new Date().toISOString(),
+        html: rendering.webHtml,
       });
       return reply
         .type("text/html; charset=utf-8")
@@ -243,20 +243,20 @@ export default async function newsletterRoutes(
       config: { role: "editor" },
     },
     async (request) => {
-      const { campaign, issue } = await rendered(request.params.id);
+      const { issue, rendering } = await rendered(request.params.id);
       const to = authorOf(request).recordedAs;
-      const { html, text } = personalise(issue, sampleUnsubscribeUrl);
+      const { html, text } = personalise(rendering, sampleUnsubscribeUrl);
       await app.withOutbox(async (trx) => {
         await enqueueMail(trx, "newsletter-test", {
           messageId: newMessageId(config.MAIL_FROM),
           from: config.MAIL_FROM,
           to,
-          subject: `[Test] ${campaign.title}`,
+          subject: `[Test] ${issue.title}`,
           html,
           text,
           headers: { "List-Id": listId(origin) },
         });
-        await app.audit(trx, request, "campaign-test-sent", targetOf(campaign.id), { to });
+        await app.audit(trx, request, "issue-test-sent", targetOf(issue.id), { to });
       });
       return { message: NEWSLETTER_TEXTS.testSent(to) };
     },
@@ -266,7 +266,7 @@ export default async function newsletterRoutes(
 
   routes.post(
     NEWSLETTER_PATHS.send(":id"),
-    { schema: { ...byId, body: campaignSendSchema, response: answer }, config: { role: "editor" } },
+    { schema: { ...byId, body: issueSendSchema, response: answer }, config: { role: "editor" } },
     async (request, reply) => {
       const { id } = request.params;
       const at = request.body.at ? new Date(request.body.at) : new Date();
@@ -276,15 +276,15 @@ export default async function newsletterRoutes(
           fields: { at: NEWSLETTER_TEXTS.inThePast },
         });
       }
-      const { issue } = await rendered(id);
+      const { rendering } = await rendered(id);
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await scheduleSend(trx, id, {
           at,
           rate: config.NEWSLETTER_RATE_PER_SECOND,
-          rendered: issue,
+          rendered: rendering,
         });
         if (!refusal) {
-          const action = request.body.at ? "campaign-scheduled" : "campaign-sent";
+          const action = request.body.at ? "issue-scheduled" : "issue-sent";
           await app.audit(trx, request, action, targetOf(id), { at: at.toISOString() });
         }
         return refusal;
@@ -302,7 +302,7 @@ export default async function newsletterRoutes(
       const { id } = request.params;
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await unschedule(trx, id);
-        if (!refusal) await app.audit(trx, request, "campaign-unscheduled", targetOf(id));
+        if (!refusal) await app.audit(trx, request, "issue-unscheduled", targetOf(id));
         return refusal;
       });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notScheduled);
@@ -323,7 +323,7 @@ export default async function newsletterRoutes(
       { schema: { ...byId, response: answer }, config: { role: "editor" } },
       async (request, reply) => {
         const { id } = request.params;
-        await campaignOr404(id);
+        await issueOr404(id);
         const changed = await inTransaction(db, async (trx) => {
           const changed = await change(trx, id);
           if (changed) await app.audit(trx, request, action, targetOf(id));
@@ -338,20 +338,20 @@ export default async function newsletterRoutes(
 
   stateChange(
     NEWSLETTER_PATHS.pause(":id"),
-    "campaign-paused",
+    "issue-paused",
     (trx, id) => pauseSend(trx, id),
     NEWSLETTER_TEXTS.notRunning,
   );
   stateChange(
     NEWSLETTER_PATHS.resume(":id"),
-    "campaign-resumed",
+    "issue-resumed",
     (trx, id) => resumeSend(trx, engine, id),
     NEWSLETTER_TEXTS.notPaused,
     () => app.newsletter.wake(),
   );
   stateChange(
     NEWSLETTER_PATHS.cancel(":id"),
-    "campaign-cancelled",
+    "issue-cancelled",
     (trx, id) => cancelSend(trx, id),
     NEWSLETTER_TEXTS.notRunning,
     () => app.newsletter.archiveChanged(),

@@ -1,9 +1,9 @@
 /**
  * Starts the sends whose time has come and queues their messages, in each
- * instance. A campaign is taken with a lease (one instance queues it at a
+ * instance. An issue is taken with a lease (one instance queues it at a
  * time), queued in batches that each move its cursor, and given back when
  * the process stops; a queuing cut off by a crash is taken again once its
- * lease ends. It also marks sent the campaigns with nothing left to send.
+ * lease ends. It also marks sent the issues with nothing left to send.
  */
 import { randomUUID } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -13,14 +13,14 @@ import type { Database } from "../../platform/db/schema.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
 import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 import {
-  claimCampaignToQueue,
-  finishSentCampaigns,
+  claimIssueToQueue,
+  finishSentIssues,
   nextSlot,
-  type QueuingCampaign,
+  type QueuingIssue,
   QueuingStopped,
   queueBatch,
-  releaseCampaign,
-} from "./campaign-sends.ts";
+  releaseIssue,
+} from "./issue-sends.ts";
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -28,14 +28,14 @@ export interface DispatcherOptions {
   withOutbox: <T>(work: (trx: OutboxTransaction) => Promise<T>) => Promise<T>;
   log: FastifyBaseLogger;
   pollMs: number;
-  /** How long a claim on a campaign's queuing holds; renewed by every batch. */
+  /** How long a claim on an issue's queuing holds; renewed by every batch. */
   leaseMs: number;
   messageId: () => string;
-  /** A send began or a campaign finished: the archive may have changed. */
+  /** A send began or an issue finished: the archive may have changed. */
   onArchiveChange: () => Promise<void>;
 }
 
-export class CampaignDispatcher extends PollingWorker {
+export class IssueDispatcher extends PollingWorker {
   readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -49,28 +49,28 @@ export class CampaignDispatcher extends PollingWorker {
   protected async round(): Promise<void> {
     const { db, log, leaseMs, onArchiveChange } = this.options;
     try {
-      if ((await finishSentCampaigns(db)) > 0) await onArchiveChange();
+      if ((await finishSentIssues(db)) > 0) await onArchiveChange();
       while (!this.stopped) {
-        const campaign = await claimCampaignToQueue(db, this.worker, leaseMs);
-        if (!campaign) return;
-        if (campaign.started) await onArchiveChange();
-        await this.queue(campaign);
+        const issue = await claimIssueToQueue(db, this.worker, leaseMs);
+        if (!issue) return;
+        if (issue.started) await onArchiveChange();
+        await this.queue(issue);
       }
     } catch (error) {
       log.error({ err: error }, "newsletter dispatch failed; retrying on the next poll");
     }
   }
 
-  private async queue(campaign: QueuingCampaign): Promise<void> {
+  private async queue(issue: QueuingIssue): Promise<void> {
     const { db, withOutbox, leaseMs, messageId, log } = this.options;
-    let slot = await nextSlot(db, campaign.id);
-    let { cursor } = campaign;
+    let slot = await nextSlot(db, issue.id);
+    let { cursor } = issue;
     let queued = 0;
     while (!this.stopped) {
-      const current = { ...campaign, cursor };
+      const current = { ...issue, cursor };
       const batch = await withOutbox((trx) =>
         queueBatch(trx, {
-          campaign: current,
+          issue: current,
           worker: this.worker,
           leaseMs,
           firstSlot: slot,
@@ -82,7 +82,7 @@ export class CampaignDispatcher extends PollingWorker {
       });
       if (!batch) {
         log.info(
-          { campaignId: campaign.id, queued },
+          { issueId: issue.id, queued },
           "newsletter queuing stopped: paused, cancelled or taken over",
         );
         return;
@@ -90,13 +90,13 @@ export class CampaignDispatcher extends PollingWorker {
       queued += batch.inserted;
       ({ cursor, nextSlot: slot } = batch);
       if (batch.done) {
-        log.info({ campaignId: campaign.id, queued }, "newsletter queued");
+        log.info({ issueId: issue.id, queued }, "newsletter queued");
         return;
       }
       // SQLite's driver is synchronous: without a turn of the event loop
       // between batches, every request would wait for the whole queuing.
       await nextTurn();
     }
-    await releaseCampaign(db, campaign.id, this.worker);
+    await releaseIssue(db, issue.id, this.worker);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The newsletter: the dispatcher that starts scheduled sends and queues
  * their copies in the outbox, running while the server does, and the
- * console's routes (console.ts), which write the campaigns and wake the
+ * console's routes (console.ts), which write the issues and wake the
  * dispatcher. The outbox's sender delivers the copies, composed by
  * composer.ts.
  */
@@ -10,7 +10,7 @@ import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import newsletterRoutes from "./console.ts";
-import { CampaignDispatcher } from "./dispatcher.ts";
+import { IssueDispatcher } from "./dispatcher.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -28,7 +28,7 @@ export default fp(
     // The archive is content: an empty edit announces the change to every
     // instance, whose caches and rendered pages then drop it.
     const archiveChanged = () => app.content.edit(async () => undefined);
-    const dispatcher = new CampaignDispatcher({
+    const dispatcher = new IssueDispatcher({
       db: database.db,
       withOutbox: app.withOutbox,
       log: app.log,

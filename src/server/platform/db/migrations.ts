@@ -8,6 +8,7 @@ import {
   type Kysely,
   type Migration,
   type MigrationProvider,
+  type MigrationResultSet,
   Migrator,
   sql,
 } from "kysely";
@@ -455,6 +456,43 @@ function migrations(engine: Engine): Record<string, Migration> {
         }
       },
     },
+    "011_issue_names": {
+      async up(db: AnyDb) {
+        // An edition of Insight is an issue everywhere: the table, the outbox's
+        // reference, its indexes and the audit entries once said "campaign".
+        await db.schema.dropIndex("outbox_campaign_recipient").execute();
+        await db.schema.dropIndex("outbox_campaign_status").execute();
+        await db.schema.dropIndex("campaigns_status").execute();
+        await db.schema.alterTable("campaigns").renameTo("issues").execute();
+        await db.schema.alterTable("outbox").renameColumn("campaign_id", "issue_id").execute();
+        await db.schema
+          .createIndex("issues_status")
+          .on("issues")
+          .columns(["status", "scheduled_at"])
+          .execute();
+        await db.schema
+          .createIndex("outbox_issue_recipient")
+          .on("outbox")
+          .columns(["issue_id", "subscription_id"])
+          .unique()
+          .where(sql.ref("issue_id"), "is not", null)
+          .execute();
+        await db.schema
+          .createIndex("outbox_issue_status")
+          .on("outbox")
+          .columns(["issue_id", "status"])
+          .where(sql.ref("issue_id"), "is not", null)
+          .execute();
+        const renamed = (column: "action" | "target", from: string, to: string) =>
+          db
+            .updateTable("audit_log")
+            .set({ [column]: sql`${to} || substr(${sql.ref(column)}, ${from.length + 1})` })
+            .where(column, "like", `${from}%`)
+            .execute();
+        await renamed("action", "campaign-", "issue-");
+        await renamed("target", "campaign:", "issue:");
+      },
+    },
   };
 }
 
@@ -488,7 +526,23 @@ function isSchemaRace(error: unknown): boolean {
 }
 
 /** Brings the schema up to date; safe to run from several processes at once. */
-export async function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> {
+export function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> {
+  return migrate(db, engine, (migrator) => migrator.migrateToLatest());
+}
+
+/**
+ * Brings the schema up to the named migration and no further: a test of a
+ * later migration starts from a database as the one before it left it.
+ */
+export function migrateUpTo(db: AnyDb, engine: Engine, name: string): Promise<void> {
+  return migrate(db, engine, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  db: AnyDb,
+  engine: Engine,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: new InlineMigrationProvider(engine),
@@ -498,7 +552,7 @@ export async function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> 
     ...(engine === "postgres" ? { migrationTableSchema: await currentSchema(db) } : {}),
   });
   for (let attempt = 1; ; attempt += 1) {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await run(migrator);
     const failed = results?.find((r) => r.status === "Error");
     if (!error && !failed) return;
     if (!failed && isSchemaRace(error) && attempt < SCHEMA_RACE_ATTEMPTS) continue;

@@ -1,6 +1,6 @@
 /** Row types of every table, as Kysely sees them. */
 import type { ColumnType, Generated } from "kysely";
-import type { CampaignStatus } from "../../../shared/admin/newsletter.ts";
+import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
 import type { Role } from "../../../shared/admin/roles.ts";
 
 /**
@@ -115,11 +115,11 @@ export interface OutboxTable extends Timestamps {
   last_error: string | null;
   sent_at: Timestamp | null;
   /**
-   * A newsletter message: the campaign and the subscription it is for. The
+   * A newsletter message: the issue and the subscription it is for. The
    * message itself holds only its Message-ID; the sender composes the rest
-   * from the campaign when it sends. One row per pair at most (a unique index).
+   * from the issue when it sends. One row per pair at most (a unique index).
    */
-  campaign_id: number | null;
+  issue_id: number | null;
   subscription_id: number | null;
 }
 
@@ -257,14 +257,14 @@ export interface BotTripsTable {
   count: number;
 }
 
-export interface CampaignsTable extends Timestamps {
+export interface IssuesTable extends Timestamps {
   id: Generated<number>;
   slug: string;
   title: string;
   summary: string;
   /** Markdown. */
   body: string;
-  status: Generated<CampaignStatus>;
+  status: Generated<IssueStatus>;
   version: Generated<number>;
   scheduled_at: Timestamp | null;
   /** When sending began: the issue is published in the archive from then on. */
@@ -290,7 +290,7 @@ export interface CampaignsTable extends Timestamps {
 }
 
 export interface Database {
-  campaigns: CampaignsTable;
+  issues: IssuesTable;
   subscriptions: SubscriptionsTable;
   inquiries: InquiriesTable;
   team_members: TeamMembersTable;

@@ -20,7 +20,7 @@ export interface MailMessage {
 
 /**
  * A newsletter copy as the outbox stores it: only its identity, fixed when
- * queued. The issue is stored once, in its campaign; the sender composes each
+ * queued. The issue is stored once, in its issue; the sender composes each
  * copy when it sends it.
  */
 export interface NewsletterRef {

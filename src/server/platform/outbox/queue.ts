@@ -38,7 +38,7 @@ interface Claimed {
 
 /**
  * A claimed message: complete as queued, or a newsletter copy that names its
- * campaign and subscription, composed when it is sent (features/newsletter/composer.ts).
+ * issue and subscription, composed when it is sent (features/newsletter/composer.ts).
  */
 export type ClaimedMessage =
   | (Claimed & { newsletter: null; message: MailMessage })
@@ -55,7 +55,7 @@ export function mailAddress(engine: Engine, field: "to" | "replyTo") {
 }
 
 export interface NewsletterCopy {
-  campaignId: number;
+  issueId: number;
   subscriptionId: number;
 }
 
@@ -158,7 +158,7 @@ export function claimQuery(
       updated_at: nowText,
     })
     .where("id", "in", due)
-    .returning(["id", "kind", "attempts", "message", "campaign_id", "subscription_id"]);
+    .returning(["id", "kind", "attempts", "message", "issue_id", "subscription_id"]);
 }
 
 /**
@@ -188,12 +188,12 @@ function claimedMessage(row: {
   kind: string;
   attempts: number;
   message: string;
-  campaign_id: number | null;
+  issue_id: number | null;
   subscription_id: number | null;
 }): ClaimedMessage {
   const { id, kind, attempts } = row;
-  if (row.campaign_id !== null && row.subscription_id !== null) {
-    const newsletter = { campaignId: row.campaign_id, subscriptionId: row.subscription_id };
+  if (row.issue_id !== null && row.subscription_id !== null) {
+    const newsletter = { issueId: row.issue_id, subscriptionId: row.subscription_id };
     return { id, kind, attempts, newsletter, message: JSON.parse(row.message) as NewsletterRef };
   }
   return { id, kind, attempts, newsletter: null, message: JSON.parse(row.message) as MailMessage };
@@ -226,7 +226,7 @@ export async function nextDueTime(
   return due.length > 0 ? Math.min(...due) : undefined;
 }
 
-/** Gives back a claimed message to wait, due at `until`, its attempt uncounted (a paused campaign's). */
+/** Gives back a claimed message to wait, due at `until`, its attempt uncounted (a paused issue's). */
 export async function holdClaim(db: Kysely<Database>, id: number, worker: string, until: string) {
   await db
     .updateTable("outbox")
@@ -242,7 +242,7 @@ export async function holdClaim(db: Kysely<Database>, id: number, worker: string
     .execute();
 }
 
-/** Withdraws a claimed message that must not be sent (its campaign cancelled, its address gone). */
+/** Withdraws a claimed message that must not be sent (its issue cancelled, its address gone). */
 export async function dropClaim(db: Kysely<Database>, id: number, worker: string) {
   await db
     .deleteFrom("outbox")

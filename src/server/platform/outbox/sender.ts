@@ -50,7 +50,7 @@ export function retryDelay(
 
 /**
  * What to do with a claimed message: send it as composed, hold it (a paused
- * campaign's copy), or withdraw it. A newsletter copy names the least time
+ * issue's copy), or withdraw it. A newsletter copy names the least time
  * after it before this sender starts the next one (1/rate): copies fall due
  * one interval apart already, and this keeps a sender that fell behind (a
  * stall, a restart) from catching up in a burst.
@@ -62,7 +62,7 @@ export type Composition =
 
 export type NewsletterCopyMessage = Extract<ClaimedMessage, { newsletter: object }>;
 
-/** Composes a newsletter copy from its campaign and subscription (features/newsletter/composer.ts). */
+/** Composes a newsletter copy from its issue and subscription (features/newsletter/composer.ts). */
 export type ComposeNewsletter = (claimed: NewsletterCopyMessage) => Promise<Composition>;
 
 /**

@@ -1,21 +1,21 @@
 /**
- * Insight campaigns: the drafts the console edits, and the states of a send.
+ * Insight issues: the drafts the console edits, and the states of a send.
  * Every change of state is one UPDATE whose WHERE names the state it leaves,
- * so two people (or two instances) cannot both move a campaign: the second
+ * so two people (or two instances) cannot both move an issue: the second
  * finds no row and is told why.
  */
 import type { Kysely, Selectable } from "kysely";
 import type {
-  CampaignDraft,
-  CampaignProgress,
-  CampaignRow,
-  CampaignUpdate,
+  IssueDraft,
+  IssueProgress,
+  IssueRow,
+  IssueUpdate,
 } from "../../../shared/admin/newsletter.ts";
 import type { Author } from "../../platform/console/author.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
 
-export interface CampaignRecord extends CampaignRow {
+export interface IssueRecord extends IssueRow {
   summary: string;
   body: string;
   version: number;
@@ -41,9 +41,9 @@ const RECORD_COLUMNS = [
   "updated_at",
 ] as const;
 
-type RecordColumns = Pick<Selectable<Database["campaigns"]>, (typeof RECORD_COLUMNS)[number]>;
+type RecordColumns = Pick<Selectable<Database["issues"]>, (typeof RECORD_COLUMNS)[number]>;
 
-function toRecord(row: RecordColumns): CampaignRecord {
+function toRecord(row: RecordColumns): IssueRecord {
   return {
     id: row.id,
     slug: row.slug,
@@ -63,18 +63,14 @@ function toRecord(row: RecordColumns): CampaignRecord {
   };
 }
 
-/** Every campaign, newest first. */
-export async function listCampaigns(db: Kysely<Database>): Promise<CampaignRow[]> {
-  const rows = await db
-    .selectFrom("campaigns")
-    .select(RECORD_COLUMNS)
-    .orderBy("id", "desc")
-    .execute();
+/** Every issue, newest first. */
+export async function listIssues(db: Kysely<Database>): Promise<IssueRow[]> {
+  const rows = await db.selectFrom("issues").select(RECORD_COLUMNS).orderBy("id", "desc").execute();
   return rows.map((row) => rowOf(toRecord(row)));
 }
 
 /** The columns the console's list shows. */
-export function rowOf(record: CampaignRecord): CampaignRow {
+export function rowOf(record: IssueRecord): IssueRow {
   const { id, slug, title, status, scheduledAt, startedAt, finishedAt, recipients } = record;
   return {
     ...{ id, slug, title, status, scheduledAt, startedAt, finishedAt, recipients },
@@ -83,22 +79,22 @@ export function rowOf(record: CampaignRecord): CampaignRow {
   };
 }
 
-export async function findCampaign(
+export async function findIssue(
   db: Kysely<Database>,
   id: number,
-): Promise<CampaignRecord | undefined> {
+): Promise<IssueRecord | undefined> {
   const row = await db
-    .selectFrom("campaigns")
+    .selectFrom("issues")
     .select(RECORD_COLUMNS)
     .where("id", "=", id)
     .executeTakeFirst();
   return row && toRecord(row);
 }
 
-/** A write the campaign's state or another campaign's slug refused. */
-export type CampaignRefusal = "missing" | "slug-taken" | "stale" | "wrong-state";
+/** A write the issue's state or another issue's slug refused. */
+export type IssueRefusal = "missing" | "slug-taken" | "stale" | "wrong-state";
 
-/** Runs a write; a slug another campaign has is a refusal, not an error. */
+/** Runs a write; a slug another issue has is a refusal, not an error. */
 async function withUniqueSlug<T>(write: () => Promise<T>): Promise<T | "slug-taken"> {
   try {
     return await write();
@@ -108,15 +104,15 @@ async function withUniqueSlug<T>(write: () => Promise<T>): Promise<T | "slug-tak
   }
 }
 
-export function createCampaign(
+export function createIssue(
   db: Kysely<Database>,
-  draft: CampaignDraft,
+  draft: IssueDraft,
   author: Author,
 ): Promise<number | "slug-taken"> {
   const now = nowIso();
   return withUniqueSlug(async () => {
     const row = await db
-      .insertInto("campaigns")
+      .insertInto("issues")
       .values({
         ...draft,
         user_id: author.userId,
@@ -130,13 +126,13 @@ export function createCampaign(
   });
 }
 
-/** Why a write found no row: the campaign is gone, or not in a state that allows it. */
+/** Why a write found no row: the issue is gone, or not in a state that allows it. */
 async function refusalOf(
   db: Kysely<Database>,
   id: number,
   version?: number,
-): Promise<CampaignRefusal> {
-  const current = await findCampaign(db, id);
+): Promise<IssueRefusal> {
+  const current = await findIssue(db, id);
   if (!current) return "missing";
   if (version !== undefined && current.status === "draft" && current.version !== version) {
     return "stale";
@@ -144,15 +140,15 @@ async function refusalOf(
   return "wrong-state";
 }
 
-/** Saves a draft edited from `version`; refused once the campaign has left the draft state. */
+/** Saves a draft edited from `version`; refused once the issue has left the draft state. */
 export async function updateDraft(
   db: Kysely<Database>,
   id: number,
-  { version, ...draft }: CampaignUpdate,
-): Promise<CampaignRefusal | null> {
+  { version, ...draft }: IssueUpdate,
+): Promise<IssueRefusal | null> {
   const result = await withUniqueSlug(() =>
     db
-      .updateTable("campaigns")
+      .updateTable("issues")
       .set((eb) => ({ ...draft, version: eb("version", "+", 1), updated_at: nowIso() }))
       .where("id", "=", id)
       .where("version", "=", version)
@@ -163,19 +159,16 @@ export async function updateDraft(
   return result.numUpdatedRows > 0n ? null : refusalOf(db, id, version);
 }
 
-export async function deleteDraft(
-  db: Kysely<Database>,
-  id: number,
-): Promise<CampaignRefusal | null> {
+export async function deleteDraft(db: Kysely<Database>, id: number): Promise<IssueRefusal | null> {
   const result = await db
-    .deleteFrom("campaigns")
+    .deleteFrom("issues")
     .where("id", "=", id)
     .where("status", "=", "draft")
     .executeTakeFirst();
   return result.numDeletedRows > 0n ? null : refusalOf(db, id);
 }
 
-export interface FrozenIssue {
+export interface IssueRendering {
   emailHtml: string;
   emailText: string;
   webHtml: string;
@@ -188,10 +181,10 @@ export interface FrozenIssue {
 export async function scheduleSend(
   db: Kysely<Database>,
   id: number,
-  { at, rate, rendered }: { at: Date; rate: number; rendered: FrozenIssue },
-): Promise<CampaignRefusal | null> {
+  { at, rate, rendered }: { at: Date; rate: number; rendered: IssueRendering },
+): Promise<IssueRefusal | null> {
   const result = await db
-    .updateTable("campaigns")
+    .updateTable("issues")
     .set({
       status: "scheduled",
       scheduled_at: at.toISOString(),
@@ -207,13 +200,10 @@ export async function scheduleSend(
   return result.numUpdatedRows > 0n ? null : refusalOf(db, id);
 }
 
-/** A scheduled campaign back to a draft, editable again. */
-export async function unschedule(
-  db: Kysely<Database>,
-  id: number,
-): Promise<CampaignRefusal | null> {
+/** A scheduled issue back to a draft, editable again. */
+export async function unschedule(db: Kysely<Database>, id: number): Promise<IssueRefusal | null> {
   const result = await db
-    .updateTable("campaigns")
+    .updateTable("issues")
     .set({
       status: "draft",
       scheduled_at: null,
@@ -229,15 +219,15 @@ export async function unschedule(
   return result.numUpdatedRows > 0n ? null : refusalOf(db, id);
 }
 
-/** Counts of a campaign's messages in the outbox, from the outbox_campaign_status index. */
-export async function campaignProgress(
+/** Counts of an issue's messages in the outbox, from the outbox_issue_status index. */
+export async function issueProgress(
   db: Kysely<Database>,
-  campaign: CampaignRecord,
-): Promise<CampaignProgress> {
+  issue: IssueRecord,
+): Promise<IssueProgress> {
   const rows = await db
     .selectFrom("outbox")
     .select(["status", (eb) => eb.fn.countAll<number | string>().as("count")])
-    .where("campaign_id", "=", campaign.id)
+    .where("issue_id", "=", issue.id)
     .groupBy("status")
     .execute();
   const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
@@ -245,16 +235,16 @@ export async function campaignProgress(
   const sent = count("sent");
   const failed = count("failed");
   return {
-    status: campaign.status,
-    recipients: campaign.recipients,
+    status: issue.status,
+    recipients: issue.recipients,
     queued,
     sent,
     failed,
-    withdrawn: Math.max(0, campaign.recipients - queued - sent - failed),
-    queuedAll: campaign.queuedAllAt !== null,
-    rate: campaign.rate,
-    scheduledAt: campaign.scheduledAt,
-    startedAt: campaign.startedAt,
-    finishedAt: campaign.finishedAt,
+    withdrawn: Math.max(0, issue.recipients - queued - sent - failed),
+    queuedAll: issue.queuedAllAt !== null,
+    rate: issue.rate,
+    scheduledAt: issue.scheduledAt,
+    startedAt: issue.startedAt,
+    finishedAt: issue.finishedAt,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:campaign`: an Insight issue sent to
+ * `npm run bench:send`: an Insight issue sent to
  * SUBSCRIBERS (100,000) active, confirmed subscribers. Needs `npm run build`
  * first: it runs the built server (build/node/src/server/main.js).
  *
@@ -9,7 +9,7 @@
  * defaults (bench/support/load-server.ts) delivering over SMTP to a local sink
  * at NEWSLETTER_RATE_PER_SECOND=RATE (500), signs in over HTTP, writes an
  * issue and sends it. Then, while the server queues and sends, it asks
- * every POLL_MS (100) for the campaign's detail (the progress the console
+ * every POLL_MS (100) for the issue's detail (the progress the console
  * polls) and for /healthz, and notes when the detail first says
  * `queuedAll`. After WINDOW_SECONDS (25) of sending past that moment it
  * pauses and cancels the send through the API (timed), rather than waiting
@@ -25,7 +25,7 @@
  * while it sheds load with 503, as an editor would click again). Prints a
  * Markdown table for docs/benchmarks.md.
  *
- * `npm run bench:campaign -- --seed-only` only seeds the subscribers, into
+ * `npm run bench:send -- --seed-only` only seeds the subscribers, into
  * the site's own database (DATABASE_URL, else SQLITE_FILE or data/site.db),
  * for trying a large send by hand. `--skip-analyze` leaves a freshly seeded
  * PostgreSQL table without statistics (see `seed`).
@@ -38,7 +38,7 @@ import { sql } from "kysely";
 import { loadConfig } from "../src/server/platform/config.ts";
 import { type DatabaseHandle, openDatabase } from "../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
-import { type CampaignDetail, NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
+import { type IssueDetail, NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
 import { createAccount } from "../test/support/console.ts";
 import type { EngineCase } from "../test/support/engines.ts";
 import { addSubscribers, newsletterDraft } from "../test/support/newsletter.ts";
@@ -157,8 +157,8 @@ interface Figures {
   /** How long each took, and how many times it was refused with 503 first. */
   pause: { ms: number; refusals: number };
   cancel: { ms: number; refusals: number };
-  /** The campaign after the cancel: what was sent, and what was withdrawn. */
-  final: CampaignDetail["progress"];
+  /** The issue after the cancel: what was sent, and what was withdrawn. */
+  final: IssueDetail["progress"];
 }
 
 /** An editor's click, asked again after Retry-After while the server sheds load (503). */
@@ -168,7 +168,7 @@ async function timedAction(session: ConsoleSession, path: string) {
   for (;;) {
     const answer = await session.request("POST", path, {});
     if (answer.ok) {
-      const detail = (await answer.json()) as CampaignDetail;
+      const detail = (await answer.json()) as IssueDetail;
       return { ms: performance.now() - started, refusals, detail };
     }
     if (answer.status !== 503 || refusals === MAX_REFUSALS) {
@@ -196,10 +196,10 @@ async function measureSend(
   const created = await session.request(
     "POST",
     NEWSLETTER_PATHS.list,
-    newsletterDraft("bench-campaign"),
+    newsletterDraft("bench-issue"),
   );
   if (created.status !== 201) throw new Error(`the issue was refused: ${created.status}`);
-  const { id } = (await created.json()) as CampaignDetail;
+  const { id } = (await created.json()) as IssueDetail;
   const rssBeforeMiB = server.peakRssMiB;
 
   const sentAt = performance.now();
@@ -210,7 +210,7 @@ async function measureSend(
     {
       headers: session.headers,
       onBody(body) {
-        const { progress } = JSON.parse(body) as CampaignDetail;
+        const { progress } = JSON.parse(body) as IssueDetail;
         if (progress.queuedAll) queuedAt ??= performance.now();
       },
     },
@@ -222,7 +222,7 @@ async function measureSend(
     const sent = await session.request("POST", NEWSLETTER_PATHS.send(id), {});
     if (!sent.ok) throw new Error(`the send was refused: ${sent.status} ${await sent.text()}`);
     // The answer itself may already say so, when queuing held the server until it was done.
-    if (((await sent.json()) as CampaignDetail).progress.queuedAll) queuedAt ??= performance.now();
+    if (((await sent.json()) as IssueDetail).progress.queuedAll) queuedAt ??= performance.now();
     await until(() => queuedAt !== undefined, QUEUE_TIMEOUT_SECONDS * 1000);
     windowFrom = performance.now();
     await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
@@ -272,7 +272,7 @@ async function sendOn(
   try {
     const figures = await measureSend(server, arrivals);
     const queued = await database.db
-      .selectFrom("campaigns")
+      .selectFrom("issues")
       .select(["recipients", "started_at", "queued_all_at"])
       .executeTakeFirstOrThrow();
     const iso = (time: string | Date | null) =>
@@ -299,7 +299,7 @@ async function measureEngine(
     databaseUrl: testDb.env.DATABASE_URL,
     sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
   });
-  const dir = mkdtempSync(join(tmpdir(), "bench-campaign-"));
+  const dir = mkdtempSync(join(tmpdir(), "bench-issue-"));
   try {
     await migrateToLatest(database.db, database.engine);
     const seedMs = await seed(database, "reader");
@@ -376,7 +376,7 @@ async function benchmark(): Promise<void> {
   }
   for (const figures of results) for (const line of verdicts(figures)) console.error(line);
   console.log(
-    `Every ${POLL_INTERVAL_MS} ms during the send: the campaign's detail (the console's progress) and /healthz; rate over ${WINDOW_SECONDS} s of sending after every copy was queued, max over 1-s buckets since the send.\n`,
+    `Every ${POLL_INTERVAL_MS} ms during the send: the issue's detail (the console's progress) and /healthz; rate over ${WINDOW_SECONDS} s of sending after every copy was queued, max over 1-s buckets since the send.\n`,
   );
   console.log(
     "| Engine | Subscribers | Seeding | Send → all queued | Peak RSS | Rate: set / mean / max 1-s | mail/s while queuing | Progress GET p50 / p99 / max, while queuing | same, whole send | /healthz p50 / p99 / max | not 200 | Pause / cancel |",

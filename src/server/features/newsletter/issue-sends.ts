@@ -1,20 +1,20 @@
 /**
- * A campaign's send, as statements on the campaigns and outbox tables.
+ * An issue's send, as statements on the issues and outbox tables.
  *
  * - Queuing puts one bulk message per confirmed, active subscription in the
  *   outbox, a few hundred per transaction, each due one interval after the
  *   last (the rate), so the outbox's due-time claim paces the send on every
- *   instance at once. The unique index (campaign_id, subscription_id) makes a
- *   second copy impossible, and the campaign's cursor (the last subscription
+ *   instance at once. The unique index (issue_id, subscription_id) makes a
+ *   second copy impossible, and the issue's cursor (the last subscription
  *   queued) moves in the same transaction, so a queuing cut off by a crash
- *   resumes where it stopped. A lease on the campaign row lets one instance
+ *   resumes where it stopped. A lease on the issue row lets one instance
  *   queue at a time.
  * - Pausing holds the messages not yet sent (due at HELD_UNTIL, never);
  *   resuming spaces them again from now; cancelling withdraws them.
  * See ADR 020.
  */
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import type { CampaignStatus } from "../../../shared/admin/newsletter.ts";
+import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
 import type { Engine } from "../../platform/db/connection.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
@@ -31,8 +31,8 @@ export const NEWSLETTER_KIND = "newsletter";
 
 const msInterval = (rate: number) => 1000 / rate;
 
-/** A campaign this instance now queues, until its lease ends. */
-export interface QueuingCampaign {
+/** An issue this instance now queues, until its lease ends. */
+export interface QueuingIssue {
   id: number;
   rate: number;
   cursor: number;
@@ -41,19 +41,19 @@ export interface QueuingCampaign {
 }
 
 /**
- * Takes a campaign whose time has come, or whose queuing an instance left
+ * Takes an issue whose time has come, or whose queuing an instance left
  * unfinished (its lease ended), for `worker`. The outer WHERE repeats the
  * condition: on PostgreSQL a second instance waiting on the same row checks
  * it again after the first commits, and finds it taken.
  */
-export async function claimCampaignToQueue(
+export async function claimIssueToQueue(
   db: Kysely<Database>,
   worker: string,
   leaseMs: number,
   now = new Date(),
-): Promise<QueuingCampaign | undefined> {
+): Promise<QueuingIssue | undefined> {
   const nowText = now.toISOString();
-  const due = (eb: ExpressionBuilder<Database, "campaigns">) =>
+  const due = (eb: ExpressionBuilder<Database, "issues">) =>
     eb.or([
       eb.and([eb("status", "=", "scheduled"), eb("scheduled_at", "<=", nowText)]),
       eb.and([
@@ -62,7 +62,7 @@ export async function claimCampaignToQueue(
       ]),
     ]);
   const row = await db
-    .updateTable("campaigns")
+    .updateTable("issues")
     .set({
       status: "queuing",
       started_at: sql<string>`coalesce(started_at, ${nowText})`,
@@ -71,7 +71,7 @@ export async function claimCampaignToQueue(
       updated_at: nowText,
     })
     .where("id", "=", (eb) =>
-      eb.selectFrom("campaigns").select("id").where(due).orderBy("id").limit(1),
+      eb.selectFrom("issues").select("id").where(due).orderBy("id").limit(1),
     )
     .where(due)
     .returning(["id", "rate", "queue_cursor", "started_at"])
@@ -86,15 +86,15 @@ export async function claimCampaignToQueue(
 }
 
 /**
- * When the next message of a campaign may be due: after the last one queued
+ * When the next message of an issue may be due: after the last one queued
  * or resumed, and not before now. Read once per claim; the queuing loop
  * counts on from it.
  */
-export async function nextSlot(db: Kysely<Database>, campaignId: number, now = Date.now()) {
+export async function nextSlot(db: Kysely<Database>, issueId: number, now = Date.now()) {
   const row = await db
     .selectFrom("outbox")
     .select((eb) => eb.fn.max("next_attempt_at").as("last"))
-    .where("campaign_id", "=", campaignId)
+    .where("issue_id", "=", issueId)
     .where("status", "=", "pending")
     .where("next_attempt_at", "<", HELD_UNTIL)
     .executeTakeFirst();
@@ -103,7 +103,7 @@ export async function nextSlot(db: Kysely<Database>, campaignId: number, now = D
 }
 
 export interface QueueBatch {
-  campaign: QueuingCampaign;
+  issue: QueuingIssue;
   worker: string;
   leaseMs: number;
   /** The due time of the batch's first message, in ms; each next one an interval later. */
@@ -122,24 +122,24 @@ export interface QueuedBatch {
   done: boolean;
 }
 
-/** Raised inside the batch's transaction when the lease was lost or the campaign paused or cancelled. */
+/** Raised inside the batch's transaction when the lease was lost or the issue paused or cancelled. */
 export class QueuingStopped extends Error {}
 
 /**
  * Queues the next batch in `trx`: the subscriptions after the cursor, the
  * outbox rows, and the cursor, together. Throws QueuingStopped (rolling the
- * batch back) when the campaign is no longer this worker's to queue.
+ * batch back) when the issue is no longer this worker's to queue.
  */
 export async function queueBatch(
   trx: OutboxTransaction,
-  { campaign, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
+  { issue, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
 ): Promise<QueuedBatch> {
   const subscriptions = await onlyActive(trx.selectFrom("subscriptions").select("id"))
-    .where("id", ">", campaign.cursor)
+    .where("id", ">", issue.cursor)
     .orderBy("id")
     .limit(batchSize)
     .execute();
-  const interval = msInterval(campaign.rate);
+  const interval = msInterval(issue.rate);
   const now = nowIso();
   const inserted =
     subscriptions.length === 0
@@ -153,7 +153,7 @@ export async function queueBatch(
               message: JSON.stringify({ messageId: messageId() }),
               status: "pending" as const,
               next_attempt_at: new Date(firstSlot + index * interval).toISOString(),
-              campaign_id: campaign.id,
+              issue_id: issue.id,
               subscription_id: id,
               created_at: now,
               updated_at: now,
@@ -161,16 +161,16 @@ export async function queueBatch(
           )
           .onConflict((conflict) =>
             conflict
-              .columns(["campaign_id", "subscription_id"])
-              .where("campaign_id", "is not", null)
+              .columns(["issue_id", "subscription_id"])
+              .where("issue_id", "is not", null)
               .doNothing(),
           )
           .returning("id")
           .execute();
   const done = subscriptions.length < batchSize;
-  const cursor = subscriptions.at(-1)?.id ?? campaign.cursor;
+  const cursor = subscriptions.at(-1)?.id ?? issue.cursor;
   const moved = await trx
-    .updateTable("campaigns")
+    .updateTable("issues")
     .set((eb) => ({
       queue_cursor: cursor,
       recipients: eb("recipients", "+", inserted.length),
@@ -179,7 +179,7 @@ export async function queueBatch(
         : { locked_until: new Date(Date.now() + leaseMs).toISOString() }),
       updated_at: now,
     }))
-    .where("id", "=", campaign.id)
+    .where("id", "=", issue.id)
     .where("status", "=", "queuing")
     .where("locked_by", "=", worker)
     .executeTakeFirst();
@@ -193,20 +193,20 @@ export async function queueBatch(
 }
 
 /** Lets another instance take a queuing this one stops (at shutdown) without waiting for the lease. */
-export async function releaseCampaign(db: Kysely<Database>, id: number, worker: string) {
+export async function releaseIssue(db: Kysely<Database>, id: number, worker: string) {
   await db
-    .updateTable("campaigns")
+    .updateTable("issues")
     .set({ locked_by: null, locked_until: null })
     .where("id", "=", id)
     .where("locked_by", "=", worker)
     .execute();
 }
 
-/** Marks sent every campaign that has nothing left to send; returns how many. */
-export async function finishSentCampaigns(db: Kysely<Database>): Promise<number> {
+/** Marks sent every issue that has nothing left to send; returns how many. */
+export async function finishSentIssues(db: Kysely<Database>): Promise<number> {
   const now = nowIso();
   const result = await db
-    .updateTable("campaigns")
+    .updateTable("issues")
     .set({ status: "sent", finished_at: now, updated_at: now })
     .where("status", "=", "sending")
     .where(({ not, exists, selectFrom }) =>
@@ -214,7 +214,7 @@ export async function finishSentCampaigns(db: Kysely<Database>): Promise<number>
         exists(
           selectFrom("outbox")
             .select("outbox.id")
-            .whereRef("outbox.campaign_id", "=", "campaigns.id")
+            .whereRef("outbox.issue_id", "=", "issues.id")
             .where("outbox.status", "=", "pending"),
         ),
       ),
@@ -224,14 +224,14 @@ export async function finishSentCampaigns(db: Kysely<Database>): Promise<number>
 }
 
 /**
- * Pauses a send: the campaign first (its row lock orders this after a
+ * Pauses a send: the issue first (its row lock orders this after a
  * queuing batch in flight), then its unsent messages are held.
  */
 export function pauseSend(db: Kysely<Database>, id: number): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const now = nowIso();
     const paused = await trx
-      .updateTable("campaigns")
+      .updateTable("issues")
       .set({ status: "paused", locked_by: null, locked_until: null, updated_at: now })
       .where("id", "=", id)
       .where("status", "in", ["queuing", "sending"])
@@ -240,7 +240,7 @@ export function pauseSend(db: Kysely<Database>, id: number): Promise<boolean> {
     await trx
       .updateTable("outbox")
       .set({ next_attempt_at: HELD_UNTIL, updated_at: now })
-      .where("campaign_id", "=", id)
+      .where("issue_id", "=", id)
       .where("status", "=", "pending")
       .execute();
     return true;
@@ -259,9 +259,9 @@ export function resumeSend(
 ): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const resumed = await trx
-      .updateTable("campaigns")
+      .updateTable("issues")
       .set({
-        status: sql<CampaignStatus>`case when queued_all_at is null then 'queuing' else 'sending' end`,
+        status: sql<IssueStatus>`case when queued_all_at is null then 'queuing' else 'sending' end`,
         updated_at: new Date(now).toISOString(),
       })
       .where("id", "=", id)
@@ -274,11 +274,11 @@ export function resumeSend(
   });
 }
 
-/** Gives a campaign's unsent messages due times from `start`, one interval apart, in queue order. */
+/** Gives an issue's unsent messages due times from `start`, one interval apart, in queue order. */
 async function respace(
   db: Kysely<Database>,
   engine: Engine,
-  campaignId: number,
+  issueId: number,
   start: number,
   interval: number,
 ): Promise<void> {
@@ -290,7 +290,7 @@ async function respace(
     update outbox set next_attempt_at = ${due}
     from (
       select id, row_number() over (order by id) - 1 as n
-      from outbox where campaign_id = ${campaignId} and status = 'pending'
+      from outbox where issue_id = ${issueId} and status = 'pending'
     ) as ranked
     where outbox.id = ranked.id`.execute(db);
 }
@@ -298,13 +298,13 @@ async function respace(
 /**
  * Cancels a send: the messages no sender holds are withdrawn at once; one a
  * sender holds is sent if its delivery had begun, otherwise dropped when
- * the sender sees the campaign cancelled (features/newsletter/composer.ts).
+ * the sender sees the issue cancelled (features/newsletter/composer.ts).
  */
 export function cancelSend(db: Kysely<Database>, id: number): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const now = nowIso();
     const cancelled = await trx
-      .updateTable("campaigns")
+      .updateTable("issues")
       .set({
         status: "cancelled",
         finished_at: now,
@@ -318,7 +318,7 @@ export function cancelSend(db: Kysely<Database>, id: number): Promise<boolean> {
     if (cancelled.numUpdatedRows === 0n) return false;
     await trx
       .deleteFrom("outbox")
-      .where("campaign_id", "=", id)
+      .where("issue_id", "=", id)
       .where("status", "=", "pending")
       .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now)]))
       .execute();
@@ -326,20 +326,20 @@ export function cancelSend(db: Kysely<Database>, id: number): Promise<boolean> {
   });
 }
 
-export async function campaignStatus(
+export async function issueStatus(
   db: Kysely<Database>,
   id: number,
-): Promise<CampaignStatus | undefined> {
+): Promise<IssueStatus | undefined> {
   const row = await db
-    .selectFrom("campaigns")
+    .selectFrom("issues")
     .select("status")
     .where("id", "=", id)
     .executeTakeFirst();
   return row?.status;
 }
 
-/** The issue as frozen for sending, or undefined when the campaign is gone or was never sent. */
-export interface FrozenCampaign {
+/** The issue as frozen for sending, or undefined when the issue is gone or was never sent. */
+export interface FrozenIssue {
   title: string;
   emailHtml: string;
   emailText: string;
@@ -347,12 +347,12 @@ export interface FrozenCampaign {
   rate: number;
 }
 
-export async function frozenCampaign(
+export async function frozenIssue(
   db: Kysely<Database>,
   id: number,
-): Promise<FrozenCampaign | undefined> {
+): Promise<FrozenIssue | undefined> {
   const row = await db
-    .selectFrom("campaigns")
+    .selectFrom("issues")
     .select(["title", "email_html", "email_text", "rate"])
     .where("id", "=", id)
     .executeTakeFirst();

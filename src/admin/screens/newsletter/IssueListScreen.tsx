@@ -4,7 +4,7 @@
  */
 import { createColumnHelper } from "@tanstack/react-table";
 import { Link, useLocation } from "react-router";
-import type { CampaignRow } from "../../../shared/admin/newsletter.ts";
+import type { IssueRow } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
@@ -12,10 +12,10 @@ import { useMe } from "../../auth/session.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { Moment } from "../people/Moment.tsx";
-import { CampaignStatusBadge } from "./CampaignStatusBadge.tsx";
-import { type ArrivalState, campaignRoute, NEWSLETTER_ROUTE } from "./routes.ts";
+import { IssueStatusBadge } from "./IssueStatusBadge.tsx";
+import { type ArrivalState, issueRoute, NEWSLETTER_ROUTE } from "./routes.ts";
 
-const column = createColumnHelper<CampaignRow>();
+const column = createColumnHelper<IssueRow>();
 
 /** The server lists them newest first, which is the order worth reading them in. */
 const fixed = { enableSorting: false } as const;
@@ -26,19 +26,19 @@ const COLUMNS = [
   column.accessor("title", {
     ...fixed,
     header: "Issue",
-    cell: ({ row: { original: campaign } }) => (
+    cell: ({ row: { original: issue } }) => (
       <>
-        <Link className="campaign-title" to={campaignRoute(campaign.id)}>
-          {campaign.title}
+        <Link className="issue-title" to={issueRoute(issue.id)}>
+          {issue.title}
         </Link>
-        <span className="campaign-byline">by {campaign.author}</span>
+        <span className="issue-byline">by {issue.author}</span>
       </>
     ),
   }),
   column.accessor("status", {
     ...fixed,
     header: "Status",
-    cell: (cell) => <CampaignStatusBadge status={cell.getValue()} />,
+    cell: (cell) => <IssueStatusBadge status={cell.getValue()} />,
   }),
   column.accessor("scheduledAt", {
     ...fixed,
@@ -62,7 +62,7 @@ const COLUMNS = [
   }),
 ];
 
-export function CampaignListScreen() {
+export function IssueListScreen() {
   const writes = hasRole(useMe().role, "editor");
   const { data, error, loading } = useResource(read("newsletter.list"));
   const notice = (useLocation().state as ArrivalState | null)?.notice;
@@ -86,7 +86,7 @@ export function CampaignListScreen() {
       {notice ? <Notice tone="success">{notice}</Notice> : null}
       {error ? <Notice tone="error">{error}</Notice> : null}
       {data ? (
-        <div className="campaign-list">
+        <div className="issue-list">
           <DataTable
             caption="Insight issues, newest first"
             rows={data.items}

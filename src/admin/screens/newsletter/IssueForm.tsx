@@ -3,7 +3,7 @@
  * editor writes one), its summary and its Markdown body, and the save bar.
  */
 import { useEffect, useState } from "react";
-import { type CampaignDetail, slugify } from "../../../shared/admin/newsletter.ts";
+import { type IssueDetail, slugify } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
@@ -12,28 +12,27 @@ import { BodyField } from "./BodyField.tsx";
 import type { DraftForm } from "./useDraftForm.ts";
 
 /** A saved slug that is not the title's is the editor's own: the title no longer changes it. */
-const followsTitle = (campaign: CampaignDetail | null) =>
-  !campaign || campaign.slug === slugify(campaign.title);
+const followsTitle = (issue: IssueDetail | null) => !issue || issue.slug === slugify(issue.title);
 
-interface CampaignFormProps {
-  campaign: CampaignDetail | null;
+interface IssueFormProps {
+  issue: IssueDetail | null;
   draft: DraftForm;
   /** Loads the issue as it is now (after someone else saved it); a new one has nothing to load. */
   onReload?(): Promise<void>;
 }
 
-export function CampaignForm({ campaign, draft, onReload }: CampaignFormProps) {
+export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
   const {
     register,
     setValue,
     watch,
     formState: { errors, isSubmitting, isSubmitted },
   } = draft.form;
-  const [slugFollows, setSlugFollows] = useState(() => followsTitle(campaign));
+  const [slugFollows, setSlugFollows] = useState(() => followsTitle(issue));
   const slug = watch("slug");
 
   // A saved or reloaded issue says anew whether its address is the title's.
-  useEffect(() => setSlugFollows(followsTitle(campaign)), [campaign]);
+  useEffect(() => setSlugFollows(followsTitle(issue)), [issue]);
 
   async function loadTheirs() {
     draft.clearOutcome();
@@ -41,7 +40,7 @@ export function CampaignForm({ campaign, draft, onReload }: CampaignFormProps) {
   }
 
   return (
-    <form className="panel entry-form campaign-form" onSubmit={draft.submit} noValidate>
+    <form className="panel entry-form issue-form" onSubmit={draft.submit} noValidate>
       <Field
         label="Title"
         autoComplete="off"
@@ -81,7 +80,7 @@ export function CampaignForm({ campaign, draft, onReload }: CampaignFormProps) {
       </FieldFrame>
       <BodyField form={draft.form} />
       <SaveBar
-        label={campaign ? "Save" : "Create draft"}
+        label={issue ? "Save" : "Create draft"}
         saving={isSubmitting}
         unsaved={draft.unsaved}
         outcome={draft.outcome}

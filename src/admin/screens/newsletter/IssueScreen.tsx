@@ -8,9 +8,9 @@
 import { useCallback, useEffect, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
 import {
-  type CampaignDetail,
-  type CampaignStatus,
-  campaignIdSchema,
+  type IssueDetail,
+  type IssueStatus,
+  issueIdSchema,
   NEWSLETTER_TEXTS,
 } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
@@ -18,42 +18,42 @@ import { api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
-import { CampaignHead } from "./CampaignHead.tsx";
 import { DraftEditor } from "./DraftEditor.tsx";
 import { IssueFacts } from "./IssueFacts.tsx";
+import { IssueHead } from "./IssueHead.tsx";
 import { PreviewPanel } from "./PreviewPanel.tsx";
 import { ProgressPanel } from "./ProgressPanel.tsx";
 import { type ArrivalState, NEWSLETTER_ROUTE } from "./routes.ts";
 import { usePolling } from "./usePolling.ts";
 
 /** States that change without anyone in the console doing anything. */
-const MOVING: readonly CampaignStatus[] = ["scheduled", "queuing", "sending"];
+const MOVING: readonly IssueStatus[] = ["scheduled", "queuing", "sending"];
 const POLL_MS = 1500;
 
-export function CampaignScreen() {
-  const parsed = campaignIdSchema.safeParse(useParams());
+export function IssueScreen() {
+  const parsed = issueIdSchema.safeParse(useParams());
   if (!parsed.success) {
     return (
       <>
-        <CampaignHead campaign={null} />
+        <IssueHead issue={null} />
         <Notice tone="error">{NEWSLETTER_TEXTS.notFound}</Notice>
       </>
     );
   }
   // Another issue is another screen: nothing of the last one's state stays.
-  return <Campaign key={parsed.data.id} id={parsed.data.id} />;
+  return <Issue key={parsed.data.id} id={parsed.data.id} />;
 }
 
-function Campaign({ id }: { id: number }) {
+function Issue({ id }: { id: number }) {
   const navigate = useNavigate();
   const arrival = (useLocation().state ?? {}) as ArrivalState;
   const writes = hasRole(useMe().role, "editor");
-  const [campaign, setCampaign] = useState<CampaignDetail | null>(null);
+  const [issue, setIssue] = useState<IssueDetail | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
-      setCampaign(await api.call("newsletter.read", { params: { id } }));
+      setIssue(await api.call("newsletter.read", { params: { id } }));
       setFailure(null);
     } catch (error) {
       setFailure(failureText(error));
@@ -63,56 +63,54 @@ function Campaign({ id }: { id: number }) {
   useEffect(() => {
     void load();
   }, [load]);
-  usePolling(campaign !== null && MOVING.includes(campaign.status), load, POLL_MS);
+  usePolling(issue !== null && MOVING.includes(issue.status), load, POLL_MS);
 
   // A send, a schedule, an unschedule or a cancel replaces the buttons that asked for it:
   // the focus, left on nothing, goes to the issue's title rather than to the page's start.
   const [actions, setActions] = useState(0);
-  const changedByAction = useCallback((changed: CampaignDetail) => {
-    setCampaign(changed);
+  const changedByAction = useCallback((changed: IssueDetail) => {
+    setIssue(changed);
     setActions((n) => n + 1);
   }, []);
   useEffect(() => {
     if (actions > 0 && (document.activeElement ?? document.body) === document.body) {
-      document.getElementById("campaign-title")?.focus();
+      document.getElementById("issue-title")?.focus();
     }
   }, [actions]);
 
   const deleted = useCallback(() => {
-    const state: ArrivalState = { notice: `The draft “${campaign?.title}” was deleted.` };
+    const state: ArrivalState = { notice: `The draft “${issue?.title}” was deleted.` };
     navigate(NEWSLETTER_ROUTE, { state });
-  }, [campaign, navigate]);
+  }, [issue, navigate]);
 
   return (
-    <section aria-labelledby="campaign-title" className="campaign">
-      <CampaignHead campaign={campaign} />
-      {arrival.notice && campaign?.version === 1 ? (
+    <section aria-labelledby="issue-title" className="issue">
+      <IssueHead issue={issue} />
+      {arrival.notice && issue?.version === 1 ? (
         <Notice tone="success">{arrival.notice}</Notice>
       ) : null}
       {failure ? <Notice tone="error">{failure}</Notice> : null}
-      {campaign === null ? (
+      {issue === null ? (
         failure ? null : (
           <p className="loading" role="status">
             Loading the issue…
           </p>
         )
-      ) : campaign.status === "draft" && writes ? (
+      ) : issue.status === "draft" && writes ? (
         <DraftEditor
-          campaign={campaign}
-          onSaved={setCampaign}
+          issue={issue}
+          onSaved={setIssue}
           onSent={changedByAction}
           onReload={load}
           onDeleted={deleted}
         />
       ) : (
-        <div
-          className={`campaign-layout${campaign.status === "draft" ? " campaign-layout--single" : ""}`}
-        >
-          {campaign.status === "draft" ? null : (
-            <ProgressPanel campaign={campaign} controls={writes} onChanged={changedByAction} />
+        <div className={`issue-layout${issue.status === "draft" ? " issue-layout--single" : ""}`}>
+          {issue.status === "draft" ? null : (
+            <ProgressPanel issue={issue} controls={writes} onChanged={changedByAction} />
           )}
-          <IssueFacts campaign={campaign} />
-          <PreviewPanel campaign={campaign} />
+          <IssueFacts issue={issue} />
+          <PreviewPanel issue={issue} />
         </div>
       )}
     </section>
