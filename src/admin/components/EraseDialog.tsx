@@ -1,15 +1,15 @@
 /**
- * Erasure asks once more, in a native <dialog> (the site's Modal): the person
+ * Erasure asks once more, in the console's alert dialog: the person
  * types the address, which both the form and the server compare with the one
  * shown (shared/admin/erasure.ts). `erase` sends the request; a refusal shows
  * beside the field or above the form, and the dialog stays open.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { type ConfirmAddress, confirmingAddress } from "../../shared/admin/erasure.ts";
-import { Modal } from "../../web/components/Modal.tsx";
 import { showRefusal } from "../api/refusal.ts";
+import { AlertDialog } from "./AlertDialog.tsx";
 import { Field } from "./Field.tsx";
 import { Notice } from "./Notice.tsx";
 
@@ -25,24 +25,16 @@ interface EraseDialogProps {
 }
 
 export function EraseDialog({ open, title, email, children, erase, onClose }: EraseDialogProps) {
-  const titleId = useId();
-  const textId = useId();
+  const text = (
+    <>
+      <p className="confirm-dialog-target">{email}</p>
+      {children}
+    </>
+  );
   return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      labelledBy={titleId}
-      describedBy={textId}
-      role="alertdialog"
-      className="confirm-dialog"
-    >
-      <h2 id={titleId}>{title}</h2>
-      <div id={textId} className="confirm-dialog-text">
-        <p className="confirm-dialog-target">{email}</p>
-        {children}
-      </div>
+    <AlertDialog open={open} title={title} text={text} onClose={onClose}>
       <EraseForm email={email} erase={erase} onCancel={onClose} />
-    </Modal>
+    </AlertDialog>
   );
 }
 

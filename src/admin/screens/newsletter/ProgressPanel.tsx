@@ -12,10 +12,10 @@ import {
 } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { api } from "../../api/client.ts";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { formatMoment } from "../content/format.ts";
 import { useOutcome } from "../inquiries/useOutcome.tsx";
 import { Moment } from "../people/Moment.tsx";
-import { ConfirmDialog } from "./ConfirmDialog.tsx";
 
 const count = (n: number) => n.toLocaleString("en-GB");
 

@@ -9,9 +9,9 @@ import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { useOutcome } from "../inquiries/useOutcome.tsx";
-import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 
 const NOT_SAVED = "The issue could not be saved: see the form for what to change.";

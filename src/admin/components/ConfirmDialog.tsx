@@ -1,12 +1,12 @@
 /**
- * Asks once more before a step that cannot be taken back (sending to every
- * subscriber, cancelling a send), in a native <dialog> (the site's Modal, as
- * the console's other confirmations). A refusal is shown inside it.
+ * Asks once more before a step that cannot be taken back (sending an issue to
+ * every subscriber, removing a person), in the console's alert dialog. A refusal is
+ * shown inside it.
  */
-import { type ReactNode, useId, useState } from "react";
-import { Modal } from "../../../web/components/Modal.tsx";
-import { failureText } from "../../api/refusal.ts";
-import { Notice } from "../../components/Notice.tsx";
+import { type ReactNode, useState } from "react";
+import { failureText } from "../api/refusal.ts";
+import { AlertDialog } from "./AlertDialog.tsx";
+import { Notice } from "./Notice.tsx";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -30,8 +30,6 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
-  const titleId = useId();
-  const textId = useId();
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -53,18 +51,7 @@ export function ConfirmDialog({
   }
 
   return (
-    <Modal
-      open={open}
-      onClose={close}
-      labelledBy={titleId}
-      describedBy={textId}
-      role="alertdialog"
-      className="confirm-dialog"
-    >
-      <h2 id={titleId}>{title}</h2>
-      <div id={textId} className="confirm-dialog-text">
-        {children}
-      </div>
+    <AlertDialog open={open} title={title} text={children} onClose={close}>
       {failure ? <Notice tone="error">{failure}</Notice> : null}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={close}>
@@ -74,6 +61,6 @@ export function ConfirmDialog({
           {busy ? "Working…" : confirmLabel}
         </button>
       </div>
-    </Modal>
+    </AlertDialog>
   );
 }
