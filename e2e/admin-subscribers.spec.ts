@@ -10,7 +10,7 @@ import { ERASURE_TEXTS } from "../src/shared/admin/erasure.ts";
 import { SUBSCRIBER_TEXTS } from "../src/shared/admin/subscribers.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
-import { expectNoSidewaysScroll } from "./support/page.ts";
+import { expectNoSidewaysScroll, expectWhollyInView } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 /** An address of this run's own, so parallel tests and reruns never meet. */
@@ -149,7 +149,7 @@ test.describe("at 375 px", () => {
     const erase = page.getByRole("button", { name: "Erase completely…" });
     await erase.click();
     const dialog = page.getByRole("alertdialog");
-    await expect(dialog).toBeInViewport({ ratio: 1 });
+    await expectWhollyInView(dialog);
     await expectNoAxeViolations(page);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();

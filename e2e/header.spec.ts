@@ -1,7 +1,7 @@
 import { CAPABILITIES } from "../src/shared/capabilities.ts";
 import { MENU } from "../src/web/layout/menu.ts";
 import { holdApi } from "./support/api.ts";
-import { open } from "./support/page.ts";
+import { expectWhollyInView, open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const panel = (page: Page, id: string) => page.locator(`#panel-${id}`);
@@ -252,7 +252,7 @@ test.describe("small-screen menu on a short screen", () => {
         () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
       );
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
-      await expect(contact).toBeInViewport({ ratio: 1 });
+      await expectWhollyInView(contact);
 
       await contact.click();
       await expect(page).toHaveURL(/\/contact-us$/);

@@ -4,7 +4,7 @@
  * scrolls to its card and marks it. With JavaScript and without.
  */
 import items from "../content/items.json" with { type: "json" };
-import { open } from "./support/page.ts";
+import { expectWhollyInView, open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 function megaItem(page: Page, label: string) {
@@ -31,14 +31,14 @@ async function expectDetailInView(page: Page, anchor: string, name: string) {
   const detail = page.locator(`[id="${anchor}"]`);
   await expect(detail).toContainText(name);
   await expect(detail.getByText(describedAs(name), { exact: true })).toBeVisible();
-  await expect(detail).toBeInViewport({ ratio: 1 });
+  await expectWhollyInView(detail);
 }
 
 /** The card of a capability is in view, marked, and shows its whole description. */
 async function expectCardMarked(page: Page, anchor: string, name: string) {
   const card = page.locator(`[id="${anchor}"]`);
   await expect(card.getByRole("heading", { name })).toBeVisible();
-  await expect(card).toBeInViewport({ ratio: 1 });
+  await expectWhollyInView(card);
   await expect(card.getByText(describedAs(name), { exact: true })).toBeVisible();
   // Marked: it alone looks different from the others (the pointer kept away).
   await page.mouse.move(0, 0);

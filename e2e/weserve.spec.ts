@@ -6,7 +6,7 @@
 import items from "../content/items.json" with { type: "json" };
 import { mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { arriveFromHome, open, waitUntilSettled } from "./support/page.ts";
+import { arriveFromHome, expectWhollyInView, open, waitUntilSettled } from "./support/page.ts";
 import { expect, type Locator, loadFailure, type Page, test } from "./support/test.ts";
 
 const CASE_STUDY_TITLES = [
@@ -394,7 +394,7 @@ test.describe("at 1440×900", () => {
         await panel(page, name).getByRole("button", { name: item.name, exact: true }).hover();
         const description = panel(page, name).getByText(item.description, { exact: true });
         await expect(description).toBeVisible();
-        await expect(description).toBeInViewport({ ratio: 1 });
+        await expectWhollyInView(description);
       }
     }
   });

@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 import { expect } from "./test.ts";
 
 /**
@@ -78,4 +78,14 @@ export async function waitUntilSettled(page: Page): Promise<void> {
 /** The outcome dialog, by its title and text. */
 export function alertDialog(page: Page) {
   return page.getByRole("alertdialog");
+}
+
+/**
+ * The element is wholly in the viewport. An element at a fractional offset
+ * intersects by a hair under 1 (0.99999994 was seen for a detail wholly in
+ * view), so "wholly" allows a thousandth: under a pixel for anything shorter
+ * than 1000 px.
+ */
+export async function expectWhollyInView(locator: Locator): Promise<void> {
+  await expect(locator).toBeInViewport({ ratio: 0.999 });
 }
