@@ -16,18 +16,14 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/platform/ops/health.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE } from "../../src/server/platform/security/errors.ts";
+import { pollUntil } from "../support/answer-poll.ts";
 import {
   ENGINES,
   POSTGRES_SKIP_REASON,
   POSTGRES_URL,
   type TestDatabase,
 } from "../support/engines.ts";
-import {
-  clientFor,
-  pollUntil,
-  type ServerProcess,
-  startServer,
-} from "../support/server-process.ts";
+import { clientFor, type ServerProcess, startServer } from "../support/server-process.ts";
 
 const run = promisify(execFile);
 const postgres = ENGINES.find((engine) => engine.engine === "postgres");

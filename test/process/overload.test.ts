@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from "../../src/server/platform/ops/overload.ts";
-import { pollUntil, type ServerProcess, startServer } from "../support/server-process.ts";
+import { pollUntil } from "../support/answer-poll.ts";
+import { type ServerProcess, startServer } from "../support/server-process.ts";
 
 const PAGE_OF_CONTENT = "/api/v1/teams/";
 

@@ -92,19 +92,6 @@ export async function startServer(
   };
 }
 
-/** Asks for `path` until the answer's status is `status`; fails after `limitMs`. */
-export async function pollUntil(origin: string, path: string, status: number, limitMs = 8_000) {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const response = await fetch(`${origin}${path}`).catch((error: Error) => error);
-    if (!(response instanceof Error) && response.status === status) return response;
-    const seen = response instanceof Error ? response.message : String(response.status);
-    if (!(response instanceof Error)) await response.arrayBuffer();
-    if (Date.now() > deadline) throw new Error(`${path} still answers ${seen}, not ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** A client that keeps the XSRF cookie like a browser would. */
 export async function clientFor(origin: string) {
   const first = await fetch(`${origin}/api/v1/xsrf`);
