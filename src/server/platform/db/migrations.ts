@@ -510,19 +510,20 @@ async function currentSchema(db: AnyDb): Promise<string> {
   return schema;
 }
 
-/** PostgreSQL's "schema does not exist". */
-const INVALID_SCHEMA_NAME = "3F000";
+/** PostgreSQL's "schema does not exist" and "relation does not exist". */
+const DROPPED_UNDER_US = new Set(["3F000", "42P01"]);
 
 /**
  * Kysely looks for its own tables with a catalogue query over every schema
- * of the database (has_schema_privilege on each). Another site or test
- * dropping its schema at that moment fails the query for a schema that is
- * not ours; the next attempt no longer sees it.
+ * of the database (has_schema_privilege on each, then each table's columns).
+ * Another site or test dropping its schema, or a table in it, at that moment
+ * fails the query for a schema or a table that is not ours; the next attempt
+ * no longer sees it. Only an error outside every migration is taken for this.
  */
 const SCHEMA_RACE_ATTEMPTS = 3;
 
 function isSchemaRace(error: unknown): boolean {
-  return (error as { code?: unknown } | undefined)?.code === INVALID_SCHEMA_NAME;
+  return DROPPED_UNDER_US.has(String((error as { code?: unknown } | undefined)?.code));
 }
 
 /** Brings the schema up to date; safe to run from several processes at once. */
