@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
+import { nodeArgs } from "../support/entry.ts";
 
 const NEW_ETHOS = { name: "Plain Words", description: "We explain what we do without jargon." };
 const NEW_BIO = "Ava now also chairs the firm's ethics board.";
@@ -50,7 +51,7 @@ describe.each(ENGINES)("content import on $engine", (engine) => {
       : { SQLITE_FILE: t.config.SQLITE_FILE };
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "src/server/cli/content-import.ts", "--from", from],
+      [...nodeArgs("src/server/cli/content-import.ts"), "--from", from],
       { env: { ...process.env, ...database }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let output = "";

@@ -10,11 +10,12 @@ import { AUTH_PATHS, SET_PASSWORD_PAGE } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+import { nodeArgs } from "../support/entry.ts";
 
 async function adminCreate(env: Record<string, string>, ...args: string[]) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/server/cli/admin.ts", "create", ...args],
+    [...nodeArgs("src/server/cli/admin.ts"), "create", ...args],
     { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";

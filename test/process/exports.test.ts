@@ -11,13 +11,14 @@ import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/
 import { openDatabase } from "../../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { nodeArgs } from "../support/entry.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 
 async function runExport(what: "subscribers" | "inquiries", env: Record<string, string>) {
   const out = join(mkdtempSync(join(tmpdir(), "export-")), `${what}.csv`);
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/server/cli/export.ts", what, "--out", out],
+    [...nodeArgs("src/server/cli/export.ts"), what, "--out", out],
     {
       env: { ...process.env, ...env },
       stdio: ["ignore", "ignore", "pipe"],

@@ -53,7 +53,7 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   const outbox = () =>
     database.db.selectFrom("outbox").select(["status", "attempts"]).orderBy("id").execute();
 
-  // Each test starts two server processes (tsx compiles the server each time): a minute, as
+  // Each test starts two server processes: a minute, as
   // the other multi-process tests have, not the default 30 s (the second one polls for 30 s).
   it("delivers messages left pending by a killed process, each exactly once, after a restart", async () => {
     smtp.refuseNext(1_000_000);

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { stubSite } from "./app.ts";
+import { nodeArgs } from "./entry.ts";
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -23,8 +24,7 @@ export interface RunOptions {
 }
 
 export function runServer(env: Record<string, string>, { preload = [] }: RunOptions = {}) {
-  const imports = ["tsx", ...preload].flatMap((module) => ["--import", module]);
-  return spawn(process.execPath, [...imports, "src/server/main.ts"], {
+  return spawn(process.execPath, nodeArgs("src/server/main.ts", preload), {
     env: {
       ...process.env,
       PORT: "0",
