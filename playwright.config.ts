@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_LAUNCH } from "./e2e/support/chromium.ts";
+import { TEST_CHROMIUM_LAUNCH } from "./e2e/support/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 // The test server writes its e-mail here, and tests read it (e2e/no-js-forms.spec.ts).
@@ -11,7 +11,7 @@ process.env.MAILBOX_DIR ??= mkdtempSync(join(tmpdir(), "e2e-mail-"));
 // The server's database: console tests make their accounts in it (e2e/support/console.ts).
 process.env.E2E_SQLITE_FILE ??= join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db");
 
-const CHROMIUM = { ...devices["Desktop Chrome"], launchOptions: CHROMIUM_LAUNCH };
+const CHROMIUM = { ...devices["Desktop Chrome"], launchOptions: TEST_CHROMIUM_LAUNCH };
 const CONTENT_EDITS = /admin-content(?:-facts)?\.spec\.ts$/;
 const SCREENSHOTS = /@screenshots/;
 
@@ -31,7 +31,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
-    launchOptions: CHROMIUM_LAUNCH,
+    launchOptions: TEST_CHROMIUM_LAUNCH,
   },
   projects: [
     {
