@@ -12,8 +12,6 @@ import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 // This journey needs a server with double opt-in that sends real e-mail, so
 // it starts its own beside an SMTP server, instead of using the shared test server.
-const PORT = 4312;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 // One server for the file: its tests run one after another in one worker.
 test.describe.configure({ mode: "serial" });
@@ -22,7 +20,7 @@ let own: OwnServer;
 let smtp: TestSmtp;
 
 test.beforeAll(async () => {
-  own = await startOwnServer(PORT, "double-opt-in", { NEWSLETTER_DOUBLE_OPT_IN: "true" });
+  own = await startOwnServer("double-opt-in", { NEWSLETTER_DOUBLE_OPT_IN: "true" });
   smtp = own.smtp;
 });
 
@@ -40,7 +38,7 @@ const confirmButton = (page: Page) => page.getByRole("button", { name: "Confirm 
 
 test("from the footer to a confirmed subscription and its welcome", async ({ page }) => {
   const email = "confirms@example.com";
-  await open(page, `${ORIGIN}/`);
+  await open(page, `${own.origin}/`);
   await page.getByRole("contentinfo").getByRole("textbox", { name: "Email address" }).fill(email);
   await page.getByRole("contentinfo").getByRole("button", { name: "Subscribe" }).click();
   await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
@@ -69,7 +67,7 @@ test.describe("without JavaScript", () => {
   }) => {
     expectedErrors.add(loadFailure(404), { url: /\/subscribe\/confirm\?token=/ });
     const email = "no-script-confirms@example.com";
-    await page.goto(`${ORIGIN}/weare`);
+    await page.goto(`${own.origin}/weare`);
     const footer = page.getByRole("contentinfo");
     await footer.getByRole("textbox", { name: "Email address" }).fill(email);
     await footer.getByRole("button", { name: "Subscribe" }).click();

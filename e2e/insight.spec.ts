@@ -15,9 +15,6 @@ import { newDatabaseFile, type OwnServer, startOwnServer } from "./support/own-s
 import { expectNoSidewaysScroll, open, waitUntilSettled, whenHydrated } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
-const PORT = 4311;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
-
 // One server for the file: its tests run one after another in one worker.
 test.describe.configure({ mode: "serial" });
 
@@ -78,7 +75,7 @@ async function databaseWithIssues(): Promise<string> {
 let own: OwnServer;
 
 test.beforeAll(async () => {
-  own = await startOwnServer(PORT, "insight", { SQLITE_FILE: await databaseWithIssues() });
+  own = await startOwnServer("insight", { SQLITE_FILE: await databaseWithIssues() });
 });
 
 test.afterAll(() => own.close());
@@ -98,7 +95,7 @@ for (const width of [375, 1440]) {
     page,
   }) => {
     await page.setViewportSize({ width, height: 900 });
-    await open(page, `${ORIGIN}/insight`);
+    await open(page, `${own.origin}/insight`);
     await expect(heading(page)).toHaveText("Insight");
     const issues = page.getByRole("list", { name: "Insight" }).getByRole("listitem");
     await expect(issues).toHaveCount(2);
@@ -115,7 +112,7 @@ for (const width of [375, 1440]) {
     await expectNoAxeViolations(page);
 
     await issues.nth(0).getByRole("link", { name: NEWEST.title }).click();
-    await expect(page).toHaveURL(`${ORIGIN}/insight/${NEWEST.slug}`);
+    await expect(page).toHaveURL(`${own.origin}/insight/${NEWEST.slug}`);
     await whenHydrated(page);
     await expect(heading(page)).toHaveText(NEWEST.title);
     const article = page.getByRole("article", { name: NEWEST.title });
@@ -140,7 +137,7 @@ for (const width of [375, 1440]) {
     await expectNoAxeViolations(page);
 
     await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").click();
-    await expect(page).toHaveURL(`${ORIGIN}/insight`);
+    await expect(page).toHaveURL(`${own.origin}/insight`);
     await expect(heading(page)).toHaveText("Insight");
   });
 }
@@ -150,7 +147,7 @@ test("an issue no one published shows Home with status 404, and hydrates", async
   expectedErrors,
 }) => {
   expectedErrors.add(loadFailure(404), { url: /\/insight\/a-draft$/ });
-  const response = await open(page, `${ORIGIN}/insight/a-draft`);
+  const response = await open(page, `${own.origin}/insight/a-draft`);
   expect(response?.status()).toBe(404);
   await expect(heading(page)).toHaveText("Business + Technology");
   await expect(page.getByText(DRAFT_TITLE)).toHaveCount(0);
@@ -166,14 +163,14 @@ test("an issue no one published shows Home with status 404, and hydrates", async
 test("Back to the archive from a page the router rendered loads the archive from the server", async ({
   page,
 }) => {
-  await open(page, `${ORIGIN}/insight`);
+  await open(page, `${own.origin}/insight`);
   await markDocument(page);
   await page.getByRole("banner").getByRole("link", { name: "What We Do" }).click();
   await expect(heading(page)).toHaveText("What We Do");
   expect(await documentMarked(page)).toBe(true);
 
   await page.goBack();
-  await expect(page).toHaveURL(`${ORIGIN}/insight`);
+  await expect(page).toHaveURL(`${own.origin}/insight`);
   await expect(heading(page)).toHaveText("Insight");
   await whenHydrated(page);
   await expect(page.getByRole("link", { name: NEWEST.title })).toBeVisible();
@@ -184,7 +181,7 @@ test("Back to the archive from a page the router rendered loads the archive from
 });
 
 test("the footer's invitation leads to the archive, from the keyboard too", async ({ page }) => {
-  await open(page, `${ORIGIN}/wedo`);
+  await open(page, `${own.origin}/wedo`);
   const footer = page.getByRole("contentinfo");
   const invitation = footer.getByText(SITE.newsletterInvitation);
   await expect(invitation).toBeVisible();
@@ -195,7 +192,7 @@ test("the footer's invitation leads to the archive, from the keyboard too", asyn
   await page.keyboard.press("Tab");
   await expect(link).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(`${ORIGIN}/insight`);
+  await expect(page).toHaveURL(`${own.origin}/insight`);
   await expect(heading(page)).toHaveText("Insight");
   await expectNoAxeViolations(page);
 });
@@ -203,7 +200,7 @@ test("the footer's invitation leads to the archive, from the keyboard too", asyn
 test("Home shows the latest issue sent, never a draft, and its link opens the issue", async ({
   page,
 }) => {
-  await open(page, `${ORIGIN}/`);
+  await open(page, `${own.origin}/`);
   const latest = page.getByRole("region", { name: /^Latest from/ });
   await expect(latest.getByText("Latest Insight issue")).toBeVisible();
   await expect(latest).toContainText(NEWEST.summary);
@@ -211,6 +208,6 @@ test("Home shows the latest issue sent, never a draft, and its link opens the is
   await expect(latest).not.toContainText(OLDER.title);
   await expect(latest).not.toContainText(DRAFT_TITLE);
   await latest.getByRole("link", { name: NEWEST.title }).click();
-  await expect(page).toHaveURL(`${ORIGIN}/insight/${NEWEST.slug}`);
+  await expect(page).toHaveURL(`${own.origin}/insight/${NEWEST.slug}`);
   await expect(heading(page)).toHaveText(NEWEST.title);
 });

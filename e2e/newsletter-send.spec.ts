@@ -33,7 +33,7 @@ test.describe("sending an Insight issue", () => {
   test.beforeAll(async () => {
     // A server process of its own starts (and renders its pages) first.
     test.setTimeout(90_000);
-    own = await startOwnServer(4313, "newsletter-send", { NEWSLETTER_RATE_PER_SECOND: "100" });
+    own = await startOwnServer("newsletter-send", { NEWSLETTER_RATE_PER_SECOND: "100" });
     ({ smtp, origin } = own);
     // The server has migrated and seeded its database: add the readers and the editor.
     const database = openDatabase({ sqliteFile: own.sqliteFile });

@@ -6,8 +6,6 @@ import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 // This journey needs a server that sends real e-mail, so it starts its own
 // beside an SMTP server, instead of using the shared test server.
-const PORT = 4310;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 // One server for the file: its tests run one after another in one worker.
 test.describe.configure({ mode: "serial" });
@@ -16,7 +14,7 @@ let own: OwnServer;
 let smtp: TestSmtp;
 
 test.beforeAll(async () => {
-  own = await startOwnServer(PORT, "unsubscribe");
+  own = await startOwnServer("unsubscribe");
   smtp = own.smtp;
 });
 
@@ -43,12 +41,12 @@ test("from the link in the welcome e-mail to unsubscribed, then subscribed again
 }) => {
   // Once subscribed again, the old link is no longer valid: its check answers 404.
   expectedErrors.add(loadFailure(404), { url: CHECK_API });
-  await open(page, `${ORIGIN}/`);
+  await open(page, `${own.origin}/`);
   await subscribeInFooter(page, "journey@example.com");
   const [welcome] = await smtp.waitFor(1);
   if (!welcome) throw new Error("no welcome e-mail");
   const link = linkIn(welcome);
-  expect(link.startsWith(`${ORIGIN}/unsubscribe?token=`)).toBe(true);
+  expect(link.startsWith(`${own.origin}/unsubscribe?token=`)).toBe(true);
 
   await open(page, link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe from Insight?");
@@ -76,7 +74,7 @@ test("a malformed or missing token gets a clear page, not an error", async ({
   // The malformed token's check answers 400; without a token nothing is asked.
   expectedErrors.add(loadFailure(400), { url: /\/api\/v1\/unsubscribe\?token=nonsense$/ });
   for (const path of ["/unsubscribe?token=nonsense", "/unsubscribe"]) {
-    await open(page, `${ORIGIN}${path}`);
+    await open(page, `${own.origin}${path}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
   }
 });

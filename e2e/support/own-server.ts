@@ -2,9 +2,12 @@
  * A server of a spec's own, beside an SMTP server (smtp-server) that records
  * what it is sent, for journeys the shared test server cannot take: real
  * e-mail, other settings, a database prepared before the server starts. Each
- * such spec names its own port, so several run side by side.
+ * takes a port the system has just found free, so any number run side by side,
+ * a spec's repeats included.
  */
+import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ServerProcess, startServer } from "../../test/support/server-process.ts";
@@ -22,11 +25,26 @@ export interface OwnServer {
 export const newDatabaseFile = (label: string) =>
   join(mkdtempSync(join(tmpdir(), `${label}-e2e-`)), "site.db");
 
+/**
+ * A port nothing listens on: the system picks it for a listener that closes at
+ * once. The server's origin must be known before it starts (its links and its
+ * cross-site checks name it), so it cannot simply be told to listen on port 0.
+ */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const address = probe.address();
+  probe.close();
+  await once(probe, "close");
+  if (address === null || typeof address === "string") throw new Error("no TCP port was given");
+  return address.port;
+}
+
 export async function startOwnServer(
-  port: number,
   label: string,
   env: Record<string, string> = {},
 ): Promise<OwnServer> {
+  const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const smtp = await startSmtp();
   const files = mkdtempSync(join(tmpdir(), `${label}-e2e-files-`));
