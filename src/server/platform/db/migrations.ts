@@ -2,6 +2,7 @@
  * The one set of migrations for both engines. Only the column types that the
  * engines name differently (identity, timestamps) are chosen per engine.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import {
   type ColumnDefinitionBuilder,
   type CreateTableBuilder,
@@ -517,10 +518,13 @@ const DROPPED_UNDER_US = new Set(["3F000", "42P01"]);
  * Kysely looks for its own tables with a catalogue query over every schema
  * of the database (has_schema_privilege on each, then each table's columns).
  * Another site or test dropping its schema, or a table in it, at that moment
- * fails the query for a schema or a table that is not ours; the next attempt
- * no longer sees it. Only an error outside every migration is taken for this.
+ * fails the query for a schema or a table that is not ours. Only an error
+ * outside every migration is taken for this. The next attempt waits a little
+ * longer each time, so a drop still under way can commit first: three
+ * attempts in a row once all met drops while test files ran side by side.
  */
-const SCHEMA_RACE_ATTEMPTS = 3;
+const SCHEMA_RACE_ATTEMPTS = 8;
+const SCHEMA_RACE_PAUSE_MS = 25;
 
 function isSchemaRace(error: unknown): boolean {
   return DROPPED_UNDER_US.has(String((error as { code?: unknown } | undefined)?.code));
@@ -556,7 +560,10 @@ async function migrate(
     const { error, results } = await run(migrator);
     const failed = results?.find((r) => r.status === "Error");
     if (!error && !failed) return;
-    if (!failed && isSchemaRace(error) && attempt < SCHEMA_RACE_ATTEMPTS) continue;
+    if (!failed && isSchemaRace(error) && attempt < SCHEMA_RACE_ATTEMPTS) {
+      await delay(SCHEMA_RACE_PAUSE_MS * attempt);
+      continue;
+    }
     throw new Error(`Migration ${failed?.migrationName ?? ""} failed`, { cause: error });
   }
 }
