@@ -1,18 +1,23 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { TEST_CHROMIUM_LAUNCH } from "./e2e/support/chromium.ts";
+import { FIRST_OWNER } from "./e2e/support/console.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+// Where the console's test accounts are made (e2e/support/console.ts).
+process.env.E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 // The test server writes its e-mail here, and tests read it (e2e/no-js-forms.spec.ts).
 // Set once in the main process; the workers it starts inherit it.
 process.env.MAILBOX_DIR ??= mkdtempSync(join(tmpdir(), "e2e-mail-"));
-// The server's database: console tests make their accounts in it (e2e/support/console.ts).
+// The server's database, new for each run; no test opens it.
 process.env.E2E_SQLITE_FILE ??= join(mkdtempSync(join(tmpdir(), "e2e-")), "site.db");
+// E2E_SERVER_ENTRY / E2E_STATIC_DIR let a second build be tested beside the first.
+const SERVER_ENTRY = process.env.E2E_SERVER_ENTRY ?? "build/node/src/server/main.js";
+const ADMIN_CLI = join(dirname(SERVER_ENTRY), "cli/admin.js");
 
 const CHROMIUM = { ...devices["Desktop Chrome"], launchOptions: TEST_CHROMIUM_LAUNCH };
-const CONTENT_EDITS = /admin-content(?:-facts)?\.spec\.ts$/;
 const SCREENSHOTS = /@screenshots/;
 
 export default defineConfig({
@@ -28,27 +33,14 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  globalSetup: "./e2e/support/global-setup.ts",
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: process.env.E2E_BASE_URL,
     trace: "retain-on-failure",
     launchOptions: TEST_CHROMIUM_LAUNCH,
   },
   projects: [
-    {
-      name: "chromium",
-      use: CHROMIUM,
-      testIgnore: CONTENT_EDITS,
-      grepInvert: SCREENSHOTS,
-    },
-    {
-      // Editing content changes what every public page shows (a portrait, the
-      // order of capabilities, the mission), so these run once the page tests are done.
-      name: "console-content",
-      use: CHROMIUM,
-      testMatch: CONTENT_EDITS,
-      grepInvert: SCREENSHOTS,
-      dependencies: ["chromium"],
-    },
+    { name: "chromium", use: CHROMIUM, grepInvert: SCREENSHOTS },
     // `npm run screenshots:console`: the tests titled @screenshots write
     // docs/screenshots/admin/ from a fresh database; they are not checks.
     ...(process.env.CONSOLE_SCREENSHOTS
@@ -56,8 +48,8 @@ export default defineConfig({
       : []),
   ],
   webServer: {
-    // E2E_SERVER_ENTRY / E2E_STATIC_DIR let a second build be tested beside the first.
-    command: `node ${process.env.E2E_SERVER_ENTRY ?? "build/node/src/server/main.js"}`,
+    // The first owner is made as the firm makes it, before the server starts.
+    command: `node ${ADMIN_CLI} create --email ${FIRST_OWNER} --name "First owner" > /dev/null && node ${SERVER_ENTRY}`,
     url: `http://127.0.0.1:${PORT}/readyz`,
     // The server logs at LOG_LEVEL=warn: nothing in a passing run, and the error
     // behind a 500 in a failing one, printed beside the test's own output.
@@ -75,6 +67,8 @@ export default defineConfig({
       SIGN_IN_LOCK_SECONDS: "3",
       ADMIN_DIR: process.env.E2E_ADMIN_DIR ?? "build/admin",
       RATE_LIMIT_PER_MINUTE: "1000",
+      // Test accounts are made as from addresses of their own (e2e/support/console.ts).
+      TRUST_PROXY: "127.0.0.1",
       // Tests fill and send a form faster than a person; e2e/bot-defence.spec.ts
       // shows the honeypot, test/api/bot-defence.test.ts the minimum time.
       FORM_MIN_SECONDS: "0",

@@ -4,16 +4,16 @@
  * click, and meets the stale-save refusal from a second tab with the typed
  * text kept. axe checks the form in each state, at 1440 and 375 px.
  *
- * Every page shows the site facts, so these tests run after the page tests
- * (playwright.config.ts), one after the other, and each puts the facts back
- * as it found them before it ends.
+ * Every page shows the site facts, so these tests run on their worker's own
+ * server (support/content-server.ts), one after the other, and each puts the
+ * facts back as it found them before it ends.
  */
 import { randomBytes } from "node:crypto";
 import { SITE_FACTS_TEXTS } from "../src/shared/admin/site-facts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { type ConsoleAccount, signInToConsole } from "./support/console.ts";
+import { expect, loadFailure, type Page, test } from "./support/content-server.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
-import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const FACTS_PATH = "/admin/content/site-facts";
 
@@ -34,8 +34,8 @@ async function restorePrevious(page: Page) {
   ).toBeVisible();
 }
 
-async function openFacts(page: Page, label: string) {
-  await signInToConsole(page, await consoleAccount("editor", label));
+async function openFacts(page: Page, editor: ConsoleAccount) {
+  await signInToConsole(page, editor);
   await page
     .getByRole("navigation", { name: "Console" })
     .getByRole("link", { name: "Content" })
@@ -60,8 +60,9 @@ test.describe("the site facts", () => {
 
   test("a new mission shows on / once saved, and restoring the earlier version brings the old one back", async ({
     page,
+    editor,
   }) => {
-    await openFacts(page, "facts-mission");
+    await openFacts(page, editor);
     await expectNoAxeViolations(page);
     const mission = page.getByLabel("Mission");
     const original = await mission.inputValue();
@@ -103,10 +104,11 @@ test.describe("the site facts", () => {
 
   test("a save from a second tab on a stale version is refused, and the typed text stays", async ({
     page,
+    editor,
     expectedErrors,
   }) => {
     expectedErrors.add(loadFailure(409));
-    await openFacts(page, "facts-stale");
+    await openFacts(page, editor);
     const second = await page.context().newPage();
     await second.goto(FACTS_PATH);
     const invitation = second.getByLabel("Contact invitation");
@@ -139,8 +141,8 @@ test.describe("the site facts", () => {
   test.describe("at 375 px", () => {
     test.use({ viewport: { width: 375, height: 800 } });
 
-    test("the form and its versions fit the screen and pass axe", async ({ page }) => {
-      await openFacts(page, "facts-phone");
+    test("the form and its versions fit the screen and pass axe", async ({ page, editor }) => {
+      await openFacts(page, editor);
       await expectNoAxeViolations(page);
       await expectNoSidewaysScroll(page);
       await versions(page).getByText("What it said").first().click();
@@ -149,8 +151,8 @@ test.describe("the site facts", () => {
   });
 });
 
-test("writes the site facts' screenshots @screenshots", async ({ page }) => {
-  await openFacts(page, "facts-shots");
+test("writes the site facts' screenshots @screenshots", async ({ page, editor }) => {
+  await openFacts(page, editor);
   // A second version, so the versions show a change; put back at the end.
   const mission = page.getByLabel("Mission");
   const original = await mission.inputValue();

@@ -4,9 +4,10 @@
  * keyboard and sees the order on /wedo, and meets the stale-save refusal from
  * a second tab with the typed text kept. axe checks each screen in each state.
  *
- * Other tests share the server and its database, and some read the public
- * team and capabilities: every change these tests make to what the site
- * shows is undone before they end, and the records they create are hidden.
+ * They run on their worker's own server (support/content-server.ts), which
+ * no page test reads. The tests of a worker share it: every change a test
+ * makes to what the site shows is undone before it ends, and the records it
+ * creates are hidden.
  */
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
@@ -18,8 +19,8 @@ import {
 } from "../src/shared/admin/content.ts";
 import { COLORS } from "../src/shared/design-tokens.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { consoleAccount, signInToConsole } from "./support/console.ts";
-import { expect, loadFailure, type Page, test } from "./support/test.ts";
+import { signInToConsole } from "./support/console.ts";
+import { expect, loadFailure, type Page, test } from "./support/content-server.ts";
 
 const uniqueWord = (label: string) => `${label}-${randomBytes(4).toString("hex")}`;
 
@@ -50,10 +51,11 @@ test.describe("content editing", () => {
 
   test("a new portrait shows on /weare once saved, and restoring the earlier version brings the old one back", async ({
     page,
+    editor,
     expectedErrors,
   }) => {
     expectedErrors.add(loadFailure(415));
-    await signInToConsole(page, await consoleAccount("editor", "content-portrait"));
+    await signInToConsole(page, editor);
     await page
       .getByRole("navigation", { name: "Console" })
       .getByRole("link", { name: "Content" })
@@ -122,12 +124,9 @@ test.describe("content editing", () => {
 
   test("capabilities move by the buttons and by the keyboard, and /wedo follows", async ({
     page,
+    editor,
   }) => {
-    await signInToConsole(
-      page,
-      await consoleAccount("editor", "content-order"),
-      "/admin/content/capabilities",
-    );
+    await signInToConsole(page, editor, "/admin/content/capabilities");
     await expect(listRows(page)).not.toHaveCount(0);
     const original = await rowTitles(page).allTextContents();
     const [first, second] = original as [string, string];
@@ -185,15 +184,12 @@ test.describe("content editing", () => {
 
   test("a save from a second tab on a stale version is refused, and the typed text stays", async ({
     page,
+    editor,
     expectedErrors,
   }) => {
     expectedErrors.add(loadFailure(409));
     const name = uniqueWord("Stale");
-    await signInToConsole(
-      page,
-      await consoleAccount("editor", "content-stale"),
-      "/admin/content/ethos/new",
-    );
+    await signInToConsole(page, editor, "/admin/content/ethos/new");
 
     // A hidden ethos card of its own: the site never shows it.
     await page.getByRole("button", { name: "Create ethos card" }).click();
@@ -229,12 +225,8 @@ test.describe("content editing", () => {
   test.describe("at 375 px", () => {
     test.use({ viewport: { width: 375, height: 800 } });
 
-    test("the list and a record's form fit the screen and pass axe", async ({ page }) => {
-      await signInToConsole(
-        page,
-        await consoleAccount("editor", "content-phone"),
-        "/admin/content/industries",
-      );
+    test("the list and a record's form fit the screen and pass axe", async ({ page, editor }) => {
+      await signInToConsole(page, editor, "/admin/content/industries");
       await expect(listRows(page)).not.toHaveCount(0);
       await expectNoAxeViolations(page);
       const overflow = () =>
@@ -271,12 +263,9 @@ async function screenshot(page: Page, name: string, width: number) {
 test.describe("screenshots @screenshots", () => {
   test("of a list, a record with its versions, and an upload, at 375 and 1440 px", async ({
     page,
+    editor,
   }) => {
-    await signInToConsole(
-      page,
-      await consoleAccount("editor", "content-shots"),
-      "/admin/content/team",
-    );
+    await signInToConsole(page, editor, "/admin/content/team");
     // A hidden team member with two versions: the site never shows them.
     const { imagePath } = await consoleCall<{ imagePath: string }>(
       page,

@@ -7,10 +7,11 @@
  */
 import { mkdirSync } from "node:fs";
 import { ensureUser } from "../src/server/platform/console/users.ts";
-import { openDatabase } from "../src/server/platform/db/connection.ts";
+import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { CONSOLE_PASSWORD, consoleAccount, signInToConsole } from "./support/console.ts";
 import { findInMail } from "./support/mailbox.ts";
+import { onPreparedServer } from "./support/prepared-database.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 /** An address of this run's own, so parallel tests and reruns never meet. */
@@ -165,59 +166,54 @@ const SCREENSHOT_DOINGS: [number, string, string, string | null, Record<string, 
   ];
 
 /** A few colleagues and a few days of their doings, so the pictures show a firm at work. */
-async function seedForScreenshots() {
-  const { db } = openDatabase({ sqliteFile: process.env.E2E_SQLITE_FILE as string });
+async function seedForScreenshots({ db }: DatabaseHandle) {
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-  try {
-    const ids = new Map<string, number>();
-    for (const person of SCREENSHOT_PEOPLE) {
-      const { user } = await ensureUser(db, person);
-      ids.set(person.email, user.id);
-      await db
-        .updateTable("users")
-        .set({
-          // Accepted invitations have a password (never used here); Tom has not accepted his.
-          password_hash: person.signedIn === null ? null : "not a usable hash",
-          totp_enabled_at: person.role === "owner" ? hoursAgo(400) : null,
-        })
-        .where("id", "=", user.id)
-        .execute();
-    }
+  const ids = new Map<string, number>();
+  for (const person of SCREENSHOT_PEOPLE) {
+    const { user } = await ensureUser(db, person);
+    ids.set(person.email, user.id);
     await db
-      .insertInto("audit_log")
-      .values(
-        SCREENSHOT_DOINGS.map(([hours, actor, action, target, detail]) => ({
-          at: hoursAgo(hours),
-          user_id: ids.get(actor) ?? null,
-          actor,
-          action,
-          target,
-          ip: actor.endsWith("@example.com") ? "198.51.100.77" : "203.0.113.24",
-          detail: detail && JSON.stringify(detail),
-        })),
-      )
+      .updateTable("users")
+      .set({
+        // Accepted invitations have a password (never used here); Tom has not accepted his.
+        password_hash: person.signedIn === null ? null : "not a usable hash",
+        totp_enabled_at: person.role === "owner" ? hoursAgo(400) : null,
+      })
+      .where("id", "=", user.id)
       .execute();
-  } finally {
-    await db.destroy();
   }
+  await db
+    .insertInto("audit_log")
+    .values(
+      SCREENSHOT_DOINGS.map(([hours, actor, action, target, detail]) => ({
+        at: hoursAgo(hours),
+        user_id: ids.get(actor) ?? null,
+        actor,
+        action,
+        target,
+        ip: actor.endsWith("@example.com") ? "198.51.100.77" : "203.0.113.24",
+        detail: detail && JSON.stringify(detail),
+      })),
+    )
+    .execute();
 }
 
 test("writes the area's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";
   mkdirSync(dir, { recursive: true });
-  await seedForScreenshots();
-  const owner = await consoleAccount("owner", "lena");
-  const { db } = openDatabase({ sqliteFile: process.env.E2E_SQLITE_FILE as string });
-  await db
-    .updateTable("users")
-    .set({ name: "Lena Fischer" })
-    .where("email", "=", owner.email)
-    .execute();
-  await db.destroy();
-  await signInToConsole(page, owner, "/admin/people");
+  test.info().setTimeout(90_000);
+  // A server of its own, on a database holding the firm before it starts.
+  const owner = { role: "owner", email: "lena@meridian.example", name: "Lena Fischer" } as const;
+  await onPreparedServer("people-shots", owner, seedForScreenshots, async (server) => {
+    await signInToConsole(page, server.account, `${server.origin}/admin/people`);
+    await shootPeople(page, server.origin, dir);
+  });
+});
+
+async function shootPeople(page: Page, origin: string, dir: string) {
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.goto("/admin/people");
+    await page.goto(`${origin}/admin/people`);
     await expect(personRow(page, "tom@meridian.example")).toBeVisible();
     await page.screenshot({ path: `${dir}/people-list-${width}.png`, fullPage: true });
     await personRow(page, "tom@meridian.example")
@@ -226,8 +222,8 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
     await expect(page.getByRole("alertdialog")).toBeVisible();
     await page.screenshot({ path: `${dir}/people-remove-dialog-${width}.png` });
     await page.keyboard.press("Escape");
-    await page.goto("/admin/audit");
+    await page.goto(`${origin}/admin/audit`);
     await expect(page.getByRole("status").filter({ hasText: /entr/ })).toBeVisible();
     await page.screenshot({ path: `${dir}/audit-log-${width}.png`, fullPage: true });
   }
-});
+}

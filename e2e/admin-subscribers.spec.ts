@@ -5,12 +5,13 @@
  * 375 px. With `npm run screenshots:console` it also writes the area's screenshots.
  */
 import { mkdirSync } from "node:fs";
-import { openDatabase } from "../src/server/platform/db/connection.ts";
+import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { ERASURE_TEXTS } from "../src/shared/admin/erasure.ts";
 import { SUBSCRIBER_TEXTS } from "../src/shared/admin/subscribers.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll, expectWhollyInView } from "./support/page.ts";
+import { onPreparedServer } from "./support/prepared-database.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 /** An address of this run's own, so parallel tests and reruns never meet. */
@@ -158,10 +159,7 @@ test.describe("at 375 px", () => {
 });
 
 /** Subscribers over the last year, for pictures with a list and a chart worth seeing. */
-async function seedForScreenshots() {
-  const sqliteFile = process.env.E2E_SQLITE_FILE;
-  if (!sqliteFile) throw new Error("E2E_SQLITE_FILE is not set");
-  const { db } = openDatabase({ sqliteFile });
+async function seedForScreenshots({ db }: DatabaseHandle) {
   const names = [
     "ada.lovelace",
     "grace.hopper",
@@ -179,68 +177,70 @@ async function seedForScreenshots() {
     "hedy.lamarr",
   ];
   const now = new Date();
-  try {
-    for (const [index, name] of names.entries()) {
-      const at = new Date(
-        Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (index % 11), 3 + index, 9 + index),
-      );
-      const left = index % 4 === 3 ? new Date(at.getTime() + 20 * 86_400_000) : null;
-      const email = `${name}@screenshots.example`;
-      const [row] = await db
-        .insertInto("subscriptions")
-        .values({
-          email,
-          subscribed_at: at.toISOString(),
-          subscribed_via: index % 3 === 0 ? "form" : "website",
-          unsubscribed_at: left?.toISOString() ?? null,
-          unsubscribed_via: left ? "one-click" : null,
-          created_at: at.toISOString(),
-          updated_at: at.toISOString(),
-        })
-        .onConflict((c) => c.column("email").doNothing())
-        .returning("id")
-        .execute();
-      if (!row) continue;
-      await db
-        .insertInto("subscription_events")
-        .values([
-          {
-            subscription_id: row.id,
-            event: "subscribed",
-            via: index % 3 === 0 ? "form" : "website",
-            at: at.toISOString(),
-          },
-          ...(left
-            ? [
-                {
-                  subscription_id: row.id,
-                  event: "unsubscribed" as const,
-                  via: "one-click",
-                  at: left.toISOString(),
-                },
-              ]
-            : []),
-        ])
-        .execute();
-    }
-  } finally {
-    await db.destroy();
+  for (const [index, name] of names.entries()) {
+    const at = new Date(
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (index % 11), 3 + index, 9 + index),
+    );
+    // Every fourth reader left twenty days later, unless that day is still to come.
+    const leftAt = at.getTime() + 20 * 86_400_000;
+    const left = index % 4 === 3 && leftAt < now.getTime() ? new Date(leftAt) : null;
+    const email = `${name}@screenshots.example`;
+    const row = await db
+      .insertInto("subscriptions")
+      .values({
+        email,
+        subscribed_at: at.toISOString(),
+        subscribed_via: index % 3 === 0 ? "form" : "website",
+        // Confirmed through the e-mailed link a few minutes later.
+        confirmed_at: new Date(at.getTime() + 7 * 60_000).toISOString(),
+        unsubscribed_at: left?.toISOString() ?? null,
+        unsubscribed_via: left ? "one-click" : null,
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("subscription_events")
+      .values([
+        {
+          subscription_id: row.id,
+          event: "subscribed",
+          via: index % 3 === 0 ? "form" : "website",
+          at: at.toISOString(),
+        },
+        ...(left
+          ? [
+              {
+                subscription_id: row.id,
+                event: "unsubscribed" as const,
+                via: "one-click",
+                at: left.toISOString(),
+              },
+            ]
+          : []),
+      ])
+      .execute();
   }
 }
 
 test("writes the area's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";
   mkdirSync(dir, { recursive: true });
-  await seedForScreenshots();
   const shown = "margaret.hamilton@screenshots.example";
-  await signInToConsole(
-    page,
-    await consoleAccount("owner", "subscribers-shots"),
-    "/admin/subscribers",
-  );
+  test.info().setTimeout(90_000);
+  // A server of its own, on a database holding the list before it starts.
+  const owner = { role: "owner", email: "lena@meridian.example", name: "Lena Fischer" } as const;
+  await onPreparedServer("subscribers-shots", owner, seedForScreenshots, async (server) => {
+    await signInToConsole(page, server.account, `${server.origin}/admin/subscribers`);
+    await shootSubscribers(page, server.origin, dir, shown);
+  });
+});
+
+async function shootSubscribers(page: Page, origin: string, dir: string, shown: string) {
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.goto("/admin/subscribers?q=screenshots.example");
+    await page.goto(`${origin}/admin/subscribers`);
     await expectListLoaded(page);
     await page.screenshot({ path: `${dir}/subscribers-list-${width}.png`, fullPage: true });
     await page.getByRole("link", { name: shown }).click();
@@ -255,4 +255,4 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
     await page.screenshot({ path: `${dir}/subscribers-erase-dialog-${width}.png` });
     await page.keyboard.press("Escape");
   }
-});
+}

@@ -223,11 +223,14 @@ test.describe("small-screen menu on a short screen", () => {
       const box = await menu.evaluate((el) => ({
         bottom: el.getBoundingClientRect().bottom,
         overflowY: getComputedStyle(el).overflowY,
+        overscroll: getComputedStyle(el).overscrollBehaviorY,
         overflows: el.scrollHeight > el.clientHeight,
       }));
       expect(box.bottom).toBeLessThanOrEqual(viewport.height);
       expect(box.overflowY).toBe("auto");
       expect(box.overflows).toBe(true);
+      // What keeps a scroll at the menu's end from passing on to the page.
+      expect(box.overscroll).toBe("contain");
 
       // A swipe (a wheel here) over the menu scrolls the menu to its end, not the page.
       await page.evaluate(() => {
@@ -247,7 +250,9 @@ test.describe("small-screen menu on a short screen", () => {
           page.evaluate(() => (window as unknown as { seen: { wheels: number } }).seen.wheels),
         )
         .toBe(2);
-      // Two frames: a scroll the last wheel chained to the page would have begun.
+      // No event tells of a scroll that did not happen: the browser applies a
+      // wheel's scroll in the frame that follows it, so once the next frame has
+      // been drawn, a scroll chained to the page would show in scrollY.
       await page.evaluate(
         () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
       );

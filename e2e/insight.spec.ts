@@ -7,12 +7,11 @@
  * archive is kept in memory until a change comes through app.content.edit,
  * which a row written into the shared test server's database does not make.
  */
-import { openDatabase } from "../src/server/platform/db/connection.ts";
-import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
 import { SITE } from "../src/shared/site.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { newDatabaseFile, type OwnServer, startOwnServer } from "./support/own-server.ts";
+import { type OwnServer, startOwnServer } from "./support/own-server.ts";
 import { expectNoSidewaysScroll, open, waitUntilSettled, whenHydrated } from "./support/page.ts";
+import { preparedDatabase } from "./support/prepared-database.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 // One server for the file: its tests run one after another in one worker.
@@ -46,11 +45,8 @@ const OLDER = {
 const DRAFT_TITLE = "A draft nobody should see";
 
 /** A new database with two issues sent and a draft, as the server will find it. */
-async function databaseWithIssues(): Promise<string> {
-  const sqliteFile = newDatabaseFile("insight");
-  const { db, engine } = openDatabase({ sqliteFile });
-  try {
-    await migrateToLatest(db, engine);
+function databaseWithIssues(): Promise<string> {
+  return preparedDatabase("insight", async ({ db }) => {
     const now = new Date().toISOString();
     const common = { body: "Markdown", author: "Ava Thompson", created_at: now, updated_at: now };
     await db
@@ -66,10 +62,7 @@ async function databaseWithIssues(): Promise<string> {
         { ...common, slug: "a-draft", title: DRAFT_TITLE, summary: "Not yet.", status: "draft" },
       ])
       .execute();
-  } finally {
-    await db.destroy();
-  }
-  return sqliteFile;
+  });
 }
 
 let own: OwnServer;

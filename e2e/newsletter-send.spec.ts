@@ -6,14 +6,13 @@
  * at /insight/<slug>. On a server of its own, so no other test's subscribers,
  * mailbox or archive are touched.
  */
-import { hashPassword } from "../src/server/features/people/passwords.ts";
-import { ensureUser, setPasswordHash } from "../src/server/platform/console/users.ts";
-import { openDatabase } from "../src/server/platform/db/connection.ts";
+import { SUBSCRIBER_ROUTES, subscriberListSchema } from "../src/shared/admin/subscribers.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { addSubscribers } from "../test/support/newsletter.ts";
 import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
-import { CONSOLE_PASSWORD, signInToConsole } from "./support/console.ts";
+import { type ConsoleAccount, signInToConsole } from "./support/console.ts";
 import { type OwnServer, startOwnServer } from "./support/own-server.ts";
+import { preparedDatabase, writeConsoleAccount } from "./support/prepared-database.ts";
 import { previewFrame, test } from "./support/previews.ts";
 import { expect } from "./support/test.ts";
 
@@ -29,25 +28,21 @@ test.describe("sending an Insight issue", () => {
   let own: OwnServer;
   let smtp: TestSmtp;
   let origin: string;
+  let editor: ConsoleAccount;
 
   test.beforeAll(async () => {
     // A server process of its own starts (and renders its pages) first.
     test.setTimeout(90_000);
-    own = await startOwnServer("newsletter-send", { NEWSLETTER_RATE_PER_SECOND: "100" });
-    ({ smtp, origin } = own);
-    // The server has migrated and seeded its database: add the readers and the editor.
-    const database = openDatabase({ sqliteFile: own.sqliteFile });
-    try {
+    // The readers and the editor are in the database before the server opens it.
+    const sqliteFile = await preparedDatabase("newsletter-send", async (database) => {
       await addSubscribers(database, "reader", SUBSCRIBERS);
-      const { user } = await ensureUser(database.db, {
-        email: EDITOR,
-        role: "editor",
-        name: "Editor",
-      });
-      await setPasswordHash(database.db, user.id, await hashPassword(CONSOLE_PASSWORD));
-    } finally {
-      await database.db.destroy();
-    }
+      editor = await writeConsoleAccount(database, "editor", EDITOR, "Editor");
+    });
+    own = await startOwnServer("newsletter-send", {
+      NEWSLETTER_RATE_PER_SECOND: "100",
+      SQLITE_FILE: sqliteFile,
+    });
+    ({ smtp, origin } = own);
   });
   test.afterAll(() => own?.close());
 
@@ -55,11 +50,7 @@ test.describe("sending an Insight issue", () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await signInToConsole(
-      page,
-      { email: EDITOR, password: CONSOLE_PASSWORD, role: "editor" },
-      `${origin}/admin`,
-    );
+    await signInToConsole(page, editor, `${origin}/admin`);
 
     // Write.
     await page.goto(`${origin}/admin/newsletter/new`);
@@ -116,17 +107,15 @@ test.describe("sending an Insight issue", () => {
     await page.goto(link ?? "");
     await page.getByRole("button", { name: /unsubscribe/i }).click();
     await expect(page.getByText(/unsubscribed/i).first()).toBeVisible();
-    const database = openDatabase({ sqliteFile: own.sqliteFile });
-    try {
-      const row = await database.db
-        .selectFrom("subscriptions")
-        .select("unsubscribed_at")
-        .where("email", "=", "reader-7@example.com")
-        .executeTakeFirstOrThrow();
-      expect(row.unsubscribed_at).not.toBeNull();
-    } finally {
-      await database.db.destroy();
-    }
+    // The console, where the editor is still signed in, lists the reader as gone.
+    const found = await page.request.get(
+      `${origin}${SUBSCRIBER_ROUTES.list}?q=${encodeURIComponent("reader-7@example.com")}`,
+    );
+    expect(found.ok()).toBe(true);
+    const { items } = subscriberListSchema.parse(await found.json());
+    expect(items.map(({ email, status }) => ({ email, status }))).toEqual([
+      { email: "reader-7@example.com", status: "unsubscribed" },
+    ]);
 
     // And the issue reads on the site, where its "view in browser" link leads.
     expect(copy?.parsed.text).toContain(`${origin}${insightIssuePath(SLUG)}`);

@@ -173,10 +173,7 @@ for (const screen of SCREENS) {
       await expect.poll(() => fontStatus(page, SANS)).toEqual(["loaded"]);
       await expect.poll(() => fontStatus(page, SERIF)).toEqual(["loaded"]);
       expect(await renderedFonts(page, "h1")).toEqual([SERIF]);
-      // Two frames: the swap has been laid out.
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-      );
+      // Measuring lays the page out again with the fonts now loaded.
       const after = await firstScreenBoxes(page);
 
       // Line boxes take their height from line-height, not from the font, so a

@@ -1,0 +1,69 @@
+/**
+ * A database written before any server opens it, for a spec's own server
+ * (own-server.ts): the server then migrates nothing more and seeds what is
+ * missing. Once a server runs on it, only the server writes to it.
+ */
+import { hashPassword } from "../../src/server/features/people/passwords.ts";
+import { ensureUser, setPasswordHash } from "../../src/server/platform/console/users.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
+import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
+import type { Role } from "../../src/shared/admin/roles.ts";
+import { CONSOLE_PASSWORD, type ConsoleAccount } from "./console.ts";
+import { newDatabaseFile, startOwnServer } from "./own-server.ts";
+
+/** A new, migrated database file with what `fill` writes into it. */
+export async function preparedDatabase(
+  label: string,
+  fill: (database: DatabaseHandle) => Promise<void>,
+): Promise<string> {
+  const sqliteFile = newDatabaseFile(label);
+  const database = openDatabase({ sqliteFile });
+  try {
+    await migrateToLatest(database.db, database.engine);
+    await fill(database);
+  } finally {
+    await database.db.destroy();
+  }
+  return sqliteFile;
+}
+
+/** A console account with a password, as an accepted invitation leaves it. */
+export async function writeConsoleAccount(
+  { db }: DatabaseHandle,
+  role: Role,
+  email: string,
+  name: string,
+): Promise<ConsoleAccount> {
+  const { user } = await ensureUser(db, { email, role, name });
+  await setPasswordHash(db, user.id, await hashPassword(CONSOLE_PASSWORD));
+  return { email, password: CONSOLE_PASSWORD, role };
+}
+
+export interface PreparedServer {
+  origin: string;
+  account: ConsoleAccount;
+}
+
+/**
+ * Runs `use` against a server of its own (own-server.ts), started on a
+ * database holding what `fill` wrote and `account`, with its password.
+ */
+export async function onPreparedServer(
+  label: string,
+  account: { role: Role; email: string; name: string },
+  fill: (database: DatabaseHandle) => Promise<void>,
+  use: (server: PreparedServer) => Promise<void>,
+): Promise<void> {
+  let written: ConsoleAccount | undefined;
+  const sqliteFile = await preparedDatabase(label, async (database) => {
+    await fill(database);
+    written = await writeConsoleAccount(database, account.role, account.email, account.name);
+  });
+  if (!written) throw new Error(`${label}: the account was not written`);
+  const server = await startOwnServer(label, { SQLITE_FILE: sqliteFile });
+  try {
+    await use({ origin: server.origin, account: written });
+  } finally {
+    await server.close();
+  }
+}
