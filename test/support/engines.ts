@@ -1,7 +1,8 @@
 /**
  * The database engines the API tests run against: SQLite always, PostgreSQL
- * when TEST_DATABASE_URL is set. Each PostgreSQL test database is a fresh
- * schema, so test files can run side by side on one server.
+ * when TEST_DATABASE_URL is set. Each PostgreSQL test database is a database
+ * of its own on that server, so test files run side by side and no test's
+ * catalogue query meets another's tables while they are created or dropped.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -33,28 +34,31 @@ const sqlite: EngineCase = {
   },
 };
 
-function withSearchPath(url: string, schema: string): string {
+function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
-  parsed.searchParams.set("options", `-c search_path=${schema}`);
+  parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+async function onServer(url: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
 }
 
 const postgres = (url: string): EngineCase => ({
   engine: "postgres",
   async create() {
-    const schema = `test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
+    const database = `test_${randomBytes(6).toString("hex")}`;
+    await onServer(url, `create database ${database}`);
     return {
-      env: { DATABASE_URL: withSearchPath(url, schema) },
-      async drop() {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      },
+      env: { DATABASE_URL: withDatabase(url, database) },
+      // Whatever a test left connected (a killed server's pool) goes with it.
+      drop: () => onServer(url, `drop database if exists ${database} with (force)`),
     };
   },
 });

@@ -511,17 +511,18 @@ async function currentSchema(db: AnyDb): Promise<string> {
   return schema;
 }
 
-/** PostgreSQL's "schema does not exist" and "relation does not exist". */
-const DROPPED_UNDER_US = new Set(["3F000", "42P01"]);
+/** PostgreSQL's "schema does not exist", "relation does not exist" and "column does not exist". */
+const DROPPED_UNDER_US = new Set(["3F000", "42P01", "42703"]);
 
 /**
  * Kysely looks for its own tables with a catalogue query over every schema
  * of the database (has_schema_privilege on each, then each table's columns).
- * Another site or test dropping its schema, or a table in it, at that moment
- * fails the query for a schema or a table that is not ours. Only an error
- * outside every migration is taken for this. The next attempt waits a little
- * longer each time, so a drop still under way can commit first: three
- * attempts in a row once all met drops while test files ran side by side.
+ * Another site dropping its schema, or a table or column in it, at that
+ * moment fails the query for a schema, table or column that is not ours.
+ * Only an error outside every migration is taken for this. The next attempt
+ * waits a little longer each time, so a drop still under way can commit
+ * first. (The tests met all three: each now has a database of its own,
+ * test/support/engines.ts.)
  */
 const SCHEMA_RACE_ATTEMPTS = 8;
 const SCHEMA_RACE_PAUSE_MS = 25;
