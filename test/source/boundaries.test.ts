@@ -83,6 +83,26 @@ const PROBES: Probe[] = [
       'import { InquiryForm } from "../features/contact/InquiryForm.tsx";\nexport const probe = InquiryForm;\n',
     breaks: "noRestrictedImports",
   },
+  {
+    rule: "a browser test never opens the database",
+    folder: "e2e",
+    source:
+      'import { openDatabase } from "../src/server/platform/db/connection.ts";\nexport const probe = openDatabase;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "a browser test never opens the database through a driver",
+    folder: "e2e/support",
+    source: 'import Database from "better-sqlite3";\nexport const probe = Database;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "a browser test never opens the database (kept: a seed's type)",
+    folder: "e2e",
+    source:
+      'import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";\nexport type Probe = DatabaseHandle;\n',
+    breaks: null,
+  },
 ];
 
 /** A pair of files importing each other: the cycle rule's probe. */
