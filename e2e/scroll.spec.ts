@@ -3,7 +3,13 @@
  * loaded afresh (a typed address, a link from another site) starts at its
  * top or at its anchor, whatever the tab showed before; a reload keeps the place.
  */
-import { open, waitUntilSettled, whenHydrated } from "./support/page.ts";
+import {
+  open,
+  scrollsUnderWay,
+  waitUntilSettled,
+  watchScrolls,
+  whenHydrated,
+} from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
@@ -147,6 +153,7 @@ test.describe("an anchor reached from another page", () => {
   test("Our Ethos lands at its section although the carousel arrives after the page", async ({
     page,
   }) => {
+    await watchScrolls(page);
     await open(page, "/");
     await page.locator("header").getByRole("link", { name: "Who We Are", exact: true }).hover();
     await page.locator("header").getByRole("link", { name: "Our Ethos" }).click();
@@ -154,11 +161,9 @@ test.describe("an anchor reached from another page", () => {
     await waitUntilSettled(page);
     // At rest: no scroll under way any more, and the section where anchors put it.
     await expect
-      .poll(async () => {
-        const before = await scrollY(page);
-        await page.evaluate(() => new Promise(requestAnimationFrame));
-        return before === (await scrollY(page)) ? offAnchor(page, "ethos") : Number.NaN;
-      })
+      .poll(async () =>
+        (await scrollsUnderWay(page)) === 0 ? offAnchor(page, "ethos") : Number.NaN,
+      )
       .toBeLessThan(2);
   });
 });

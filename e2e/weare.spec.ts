@@ -9,11 +9,15 @@ import { CAROUSEL, DIALOG, ERROR_SCREEN_HEADING } from "../src/shared/constants.
 import { ANCHORS } from "../src/shared/routes.ts";
 import { mockApi } from "./support/api.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { arriveFromHome, open } from "./support/page.ts";
+import { arriveFromHome, open, scrollsUnderWay, watchScrolls } from "./support/page.ts";
 import { expect, type Locator, loadFailure, type Page, test } from "./support/test.ts";
 
 const TEAM_API = /\/api\/v1\/teams\/?(\?.*)?$/;
 const CAROUSEL_CHUNK = /\/assets\/LeadershipCarousel-[\w-]+\.js$/;
+
+test.beforeEach(async ({ page }) => {
+  await watchScrolls(page);
+});
 
 /** The carousel layout CAROUSEL prescribes at a viewport width. */
 function layoutAt(width: number): { slidesPerView: number; spaceBetween: number } {
@@ -61,33 +65,19 @@ async function firstVisibleSlide(page: Page): Promise<number | undefined> {
 
 /**
  * Where the carousel has come to rest: the first slide in full view and the
- * indexes of the dots marked current; null while the track is still moving
- * (its scroll offset changes between two animation frames). Polled (see
- * expectRestingAt), so a press or click follows the last once it has settled.
+ * indexes of the dots marked current; null while a scroll is under way (see
+ * watchScrolls). Polled (see expectRestingAt), so a press or click follows
+ * the last once it has settled.
  */
-function restingPosition(page: Page): Promise<{ slide: number; dots: number[] } | null> {
-  return carousel(page).evaluate(
-    (track) =>
-      new Promise<{ slide: number; dots: number[] } | null>((resolve) => {
-        const before = track.scrollLeft;
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => {
-            if (track.scrollLeft !== before) return resolve(null);
-            const box = track.getBoundingClientRect();
-            const slide = Array.from(
-              track.querySelectorAll('[aria-roledescription="slide"]'),
-            ).findIndex((el) => {
-              const rect = el.getBoundingClientRect();
-              return rect.left >= box.left - 1 && rect.right <= box.right + 1;
-            });
-            const marked = Array.from(document.querySelectorAll(".leadership-dot")).flatMap(
-              (dot, index) => (dot.getAttribute("aria-current") === "true" ? [index] : []),
-            );
-            resolve({ slide, dots: marked });
-          }),
-        );
-      }),
-  );
+async function restingPosition(page: Page): Promise<{ slide: number; dots: number[] } | null> {
+  if ((await scrollsUnderWay(page)) > 0) return null;
+  const slide = (await firstVisibleSlide(page)) ?? -1;
+  const marked = await page
+    .locator(".leadership-dot")
+    .evaluateAll((all) =>
+      all.flatMap((dot, index) => (dot.getAttribute("aria-current") === "true" ? [index] : [])),
+    );
+  return { slide, dots: marked };
 }
 
 /** Waits until the carousel rests with `slide` first in view and its dot alone marked. */

@@ -75,6 +75,36 @@ export async function waitUntilSettled(page: Page): Promise<void> {
     .toBe(0);
 }
 
+/**
+ * Keeps track of the scrolls under way in every document the page opens: a
+ * scroll is under way from its first `scroll` event until its `scrollend`,
+ * whether a script, a key, a wheel or scroll snapping moved it. The browser
+ * has no property that says "scrolling now", so this is how a test waits
+ * for rest on events. Call it before the page opens the document.
+ */
+export async function watchScrolls(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const moving = new Set<EventTarget>();
+    const note = (event: Event) =>
+      event.type === "scroll"
+        ? moving.add(event.target ?? document)
+        : moving.delete(event.target ?? document);
+    document.addEventListener("scroll", note, { capture: true, passive: true });
+    document.addEventListener("scrollend", note, { capture: true, passive: true });
+    // An element removed mid-scroll never ends its scroll; it no longer counts.
+    const underWay = () =>
+      [...moving].filter((target) => !(target instanceof Node) || target.isConnected).length;
+    Object.assign(window, { scrollsUnderWay: underWay });
+  });
+}
+
+/** How many scrolls are under way in the page (see watchScrolls, which must come first). */
+export function scrollsUnderWay(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    (window as unknown as { scrollsUnderWay: () => number }).scrollsUnderWay(),
+  );
+}
+
 /** The outcome dialog, by its title and text. */
 export function alertDialog(page: Page) {
   return page.getByRole("alertdialog");
