@@ -18,6 +18,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import content from "./features/content/index.ts";
+import { recordRefusals } from "./features/deliverability/index.ts";
 import inquiries from "./features/inquiries/index.ts";
 import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
 import publicSite, { type PageRenderer } from "./features/pages/index.ts";
@@ -107,6 +108,11 @@ export async function buildApp({
   await app.register(outbox, {
     config,
     database,
+    secret,
+    onRefused: recordRefusals(database.db, {
+      limit: config.SOFT_BOUNCE_LIMIT,
+      days: config.SOFT_BOUNCE_DAYS,
+    }),
     composeNewsletter: newsletterComposer({
       db: database.db,
       from: config.MAIL_FROM,

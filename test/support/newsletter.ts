@@ -58,14 +58,16 @@ export interface ScheduledIssue {
 }
 
 /**
- * An issue due now at `rate` copies a second, rendered as "send now" would
- * freeze it: what a server process then sends, as if the console had asked.
+ * An issue due at `at` (now unless said) at `rate` copies a second, rendered
+ * as "send now" would freeze it: what a server process then sends, as if
+ * the console had asked.
  */
 export async function scheduleIssue(
   database: DatabaseHandle,
   slug: string,
   rate: number,
   origin = "http://localhost:3000",
+  at = new Date(),
 ): Promise<ScheduledIssue> {
   const draft = newsletterDraft(slug);
   const rendered = renderIssue(draft, { origin });
@@ -75,7 +77,7 @@ export async function scheduleIssue(
     .values({
       ...draft,
       status: "scheduled",
-      scheduled_at: now,
+      scheduled_at: at.toISOString(),
       rate,
       email_html: rendered.emailHtml,
       email_text: rendered.emailText,

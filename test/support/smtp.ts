@@ -8,6 +8,8 @@ export interface ReceivedMail {
   raw: string;
   parsed: Email;
   recipients: string[];
+  /** The envelope sender (MAIL FROM), where reports about the message would go. */
+  envelopeFrom: string;
   /** When the server accepted it (ms since the epoch). */
   at: number;
 }
@@ -55,14 +57,27 @@ function collect(
   });
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+export interface SmtpOptions {
+  /** Addresses refused for good at RCPT TO, as a server refuses a mailbox that does not exist. */
+  unknownRecipients?: readonly string[];
+}
+
+/** What a receiving server answers for a mailbox it does not have. */
+export const UNKNOWN_RECIPIENT_REPLY = "5.1.1 Recipient address rejected: User unknown";
+
+export async function startSmtp({ unknownRecipients = [] }: SmtpOptions = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const arrivals = new EventEmitter();
+  const unknown = new Set(unknownRecipients.map((address) => address.toLowerCase()));
   let refusals = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!unknown.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error(UNKNOWN_RECIPIENT_REPLY), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -81,6 +96,7 @@ export async function startSmtp(): Promise<TestSmtp> {
           raw,
           parsed: await PostalMime.parse(raw),
           recipients: session.envelope.rcptTo.map((r) => r.address),
+          envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
         });
         arrivals.emit("mail");
         callback();

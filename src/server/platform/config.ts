@@ -117,6 +117,13 @@ const variables = z.object({
   INQUIRY_TO: z.email().default(SITE.contactEmail),
   INQUIRY_ACK: booleanFlag.default(false),
   MAILBOX_DIR: path("data/mail"),
+  // Where reports about sent mail come back: each message's envelope sender
+  // is this address with a signed token after a "+" (platform/outbox/bounce-address.ts).
+  BOUNCE_ADDRESS: z.email().optional(),
+  // Soft bounces (a full mailbox, a server away) suppress an address only
+  // when this many arrive within SOFT_BOUNCE_DAYS.
+  SOFT_BOUNCE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
+  SOFT_BOUNCE_DAYS: z.coerce.number().int().min(1).max(365).default(15),
   UNSUBSCRIBE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),

@@ -18,7 +18,7 @@ import {
   Paragraph,
   renderEmailHtml,
 } from "../../platform/outbox/layout.tsx";
-import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 
 export interface InquiryMailSettings {
@@ -92,6 +92,7 @@ export function inquiryNotification(
     from: settings.from,
     to: settings.inquiryTo,
     replyTo: { name, address: inquiry.email },
+    headers: AUTO_SUBMITTED,
     subject,
     text,
     html: renderEmailHtml(

@@ -1,14 +1,21 @@
 /**
  * Composes each newsletter copy when the sender takes it: the issue's
  * frozen issue, personalised with the recipient's own unsubscribe link, and
- * the list headers (RFC 2369, RFC 8058 one-click, RFC 2919 List-Id). It reads
- * the issue's state and the subscription at that moment, so a pause, a
- * cancellation or an unsubscribe counts from the next copy on.
+ * the list headers (RFC 2369, RFC 8058 one-click, RFC 2919 List-Id) and the
+ * send's Feedback-ID. It reads the issue's state, the subscription and the
+ * suppression list at that moment, so a pause, a cancellation, an
+ * unsubscribe or a bounce counts from the next copy on.
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
 import type { ComposeNewsletter } from "../../platform/outbox/sender.ts";
-import { findSubscription, unsubscribeHeaders, unsubscribeUrl } from "../subscriptions/index.ts";
+import { isSuppressed } from "../deliverability/index.ts";
+import {
+  findSubscription,
+  listId,
+  unsubscribeHeaders,
+  unsubscribeUrl,
+} from "../subscriptions/index.ts";
 import { type FrozenIssue, frozenIssue, issueStatus } from "./issue-sends.ts";
 import { personalise } from "./render.ts";
 
@@ -19,9 +26,13 @@ export interface ComposerOptions {
   signingSecret: string;
 }
 
-/** RFC 2919: the list's name and a list identifier under the site's own domain. */
-export function listId(publicOrigin: string): string {
-  return `Insight <insight.${new URL(publicOrigin).hostname}>`;
+/**
+ * Names the send in the form mailbox providers' feedback loops group
+ * complaints by (campaign:customer:type:sender, Gmail's): the issue, the
+ * list, the kind of mail and the site.
+ */
+export function feedbackId(publicOrigin: string, issueId: number): string {
+  return `issue-${issueId}:insight:newsletter:${new URL(publicOrigin).hostname}`;
 }
 
 export function newsletterComposer(options: ComposerOptions): ComposeNewsletter {
@@ -50,6 +61,10 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
     if (!subscription || subscription.unsubscribedAt) {
       return { drop: "address unsubscribed before its turn" };
     }
+    // A report may have come back for the address since the copy was queued.
+    if (await isSuppressed(db, subscription.email)) {
+      return { drop: "address suppressed before its turn" };
+    }
     const link = unsubscribeUrl(publicOrigin, signingSecret, subscription);
     const { html, text } = personalise(rendering, link);
     return {
@@ -60,7 +75,11 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
         subject: rendering.title,
         html,
         text,
-        headers: { ...unsubscribeHeaders(link), "List-Id": listId(publicOrigin) },
+        headers: {
+          ...unsubscribeHeaders(link),
+          "List-Id": listId(publicOrigin),
+          "Feedback-ID": feedbackId(publicOrigin, newsletter.issueId),
+        },
       },
       spacingMs: 1000 / rendering.rate,
     };

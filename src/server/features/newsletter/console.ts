@@ -27,7 +27,7 @@ import type { Database } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail } from "../../platform/outbox/queue.ts";
-import { listId } from "./composer.ts";
+import { listId } from "../subscriptions/index.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
 import {
   createIssue,

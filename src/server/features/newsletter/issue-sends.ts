@@ -1,9 +1,10 @@
 /**
  * An issue's send, as statements on the issues and outbox tables.
  *
- * - Queuing puts one bulk message per confirmed, active subscription in the
- *   outbox, a few hundred per transaction, each due one interval after the
- *   last (the rate), so the outbox's due-time claim paces the send on every
+ * - Queuing puts one bulk message per recipient (an active subscription
+ *   whose address is not suppressed) in the outbox, a few hundred per
+ *   transaction, each due one interval after the last (the rate), so the
+ *   outbox's due-time claim paces the send on every
  *   instance at once. The unique index (issue_id, subscription_id) makes a
  *   second copy impossible, and the issue's cursor (the last subscription
  *   queued) moves in the same transaction, so a queuing cut off by a crash
@@ -19,7 +20,7 @@ import type { Engine } from "../../platform/db/connection.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { HELD_UNTIL, type OutboxTransaction } from "../../platform/outbox/queue.ts";
-import { onlyActive } from "../subscriptions/index.ts";
+import { onlyRecipients } from "../subscriptions/index.ts";
 
 /** The due time of a held message: later than any real one, so no claim takes it. */
 
@@ -134,7 +135,7 @@ export async function queueBatch(
   trx: OutboxTransaction,
   { issue, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
 ): Promise<QueuedBatch> {
-  const subscriptions = await onlyActive(trx.selectFrom("subscriptions").select("id"))
+  const subscriptions = await onlyRecipients(trx.selectFrom("subscriptions").select("id"))
     .where("id", ">", issue.cursor)
     .orderBy("id")
     .limit(batchSize)

@@ -6,7 +6,7 @@ import { SET_PASSWORD_PAGE } from "../../../shared/admin/auth.ts";
 import { SITE } from "../../../shared/site.ts";
 import type { UserTokenPurpose } from "../../platform/db/schema.ts";
 import { MailFrame, MailLink, Paragraph, renderEmailHtml } from "../../platform/outbox/layout.tsx";
-import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 
 export interface AccountMailSettings {
@@ -41,6 +41,7 @@ export function accountLink(
     from: settings.from,
     to,
     subject,
+    headers: AUTO_SUBMITTED,
     text: [lead, "", link, "", expiry].join("\n"),
     html: renderEmailHtml(
       <MailFrame title={subject}>

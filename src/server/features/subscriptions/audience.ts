@@ -8,6 +8,7 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from "kysely";
 import type { SubscriberStatus } from "../../../shared/admin/subscribers.ts";
 import type { Database } from "../../platform/db/schema.ts";
+import { notSuppressed } from "../deliverability/index.ts";
 
 type Subscriptions = ExpressionBuilder<Database, "subscriptions">;
 
@@ -35,4 +36,12 @@ export function statusOf(row: {
 /** Narrows a query on subscriptions to the active ones: those an issue goes to. */
 export function onlyActive<O>(query: SelectQueryBuilder<Database, "subscriptions", O>) {
   return query.where((eb) => hasStatus(eb, "active"));
+}
+
+/**
+ * Narrows a query on subscriptions to those an issue is sent to: the active
+ * ones whose address is not on the suppression list.
+ */
+export function onlyRecipients<O>(query: SelectQueryBuilder<Database, "subscriptions", O>) {
+  return onlyActive(query).where(notSuppressed);
 }

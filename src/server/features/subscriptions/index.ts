@@ -45,9 +45,9 @@ export default fp(
   { name: "subscriptions", dependencies: ["console", "outbox"] },
 );
 
-export { onlyActive } from "./audience.ts";
+export { onlyRecipients } from "./audience.ts";
 export { activeSubscribers } from "./exports.ts";
-export { unsubscribeHeaders } from "./mail.tsx";
+export { listId, unsubscribeHeaders } from "./mail.tsx";
 export { findSubscription, type Subscription } from "./queries.ts";
 export { maskEmail } from "./unsubscribe-routes.ts";
 export { unsubscribeUrl } from "./unsubscribe-token.ts";

@@ -24,6 +24,15 @@ export interface SubscriptionMailSettings {
   signingSecret: string;
 }
 
+/**
+ * RFC 2919: the list's name and an identifier under the site's own domain.
+ * Every mail of the list carries it, the newsletter's copies and the
+ * subscription's own, so filters and mailbox providers see them as one list.
+ */
+export function listId(publicOrigin: string): string {
+  return `Insight <insight.${new URL(publicOrigin).hostname}>`;
+}
+
 /** RFC 2369 and RFC 8058 headers: mail clients offer a one-click unsubscribe. */
 export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
   return {
@@ -35,7 +44,7 @@ export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, strin
 export function welcome(
   email: string,
   unsubscribeUrl: string,
-  settings: Pick<SubscriptionMailSettings, "from">,
+  settings: Pick<SubscriptionMailSettings, "from" | "publicOrigin">,
 ): MailMessage {
   const subject = `Welcome to Insight from ${SITE.firmName}`;
   const lines = [
@@ -48,7 +57,7 @@ export function welcome(
     from: settings.from,
     to: email,
     subject,
-    headers: unsubscribeHeaders(unsubscribeUrl),
+    headers: { ...unsubscribeHeaders(unsubscribeUrl), "List-Id": listId(settings.publicOrigin) },
     text: [
       ...lines,
       "",
@@ -72,14 +81,15 @@ export function welcome(
 
 /**
  * Double opt-in (NEWSLETTER_DOUBLE_OPT_IN): asks the person behind a new
- * subscription to confirm their address. Not a list message: it carries no
- * unsubscribe headers, since nothing is sent to an address that does not confirm.
+ * subscription to confirm their address. It names the list it is about, but
+ * carries no unsubscribe headers, since nothing is sent to an address that
+ * does not confirm.
  */
 export function subscriptionConfirmation(
   email: string,
   confirmUrl: string,
   validHours: number,
-  settings: Pick<SubscriptionMailSettings, "from">,
+  settings: Pick<SubscriptionMailSettings, "from" | "publicOrigin">,
 ): MailMessage {
   const subject = "Please confirm your subscription to Insight";
   const lead = `Someone, hopefully you, asked to receive Insight, the monthly newsletter of ${SITE.firmName}, at ${oneLine(email)}. To start receiving it, open this link and confirm:`;
@@ -89,6 +99,7 @@ export function subscriptionConfirmation(
     from: settings.from,
     to: email,
     subject,
+    headers: { "List-Id": listId(settings.publicOrigin) },
     text: [lead, "", confirmUrl, "", expiry, "", `The ${SITE.shortName} team`].join("\n"),
     html: renderEmailHtml(
       <MailFrame title={subject}>

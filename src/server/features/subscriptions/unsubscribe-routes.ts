@@ -4,7 +4,8 @@
  * which carries no cookie and so is exempt from the XSRF check: the signed
  * token in its URL is the proof.
  */
-import type { FastifyInstance } from "fastify";
+import multipart from "@fastify/multipart";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
@@ -70,18 +71,65 @@ export const unsubscribeApi: FastifyPluginAsyncZod<UnsubscribeOptions> = async (
   });
 };
 
-/** POST /unsubscribe?token=… with body List-Unsubscribe=One-Click (RFC 8058). */
+/**
+ * A one-click body holds one short field, perhaps with a few a client adds of
+ * its own, and never a file. The server's body limit does not reach a
+ * multipart stream: these bound what the server keeps of one.
+ */
+const MULTIPART_LIMITS = { files: 0, fields: 4, parts: 4, fieldNameSize: 64, fieldSize: 256 };
+
+export const UNREADABLE_MULTIPART_MESSAGE = "The request body is not a readable multipart form.";
+
+/**
+ * Reads a multipart body's fields into request.body, in memory, as the form
+ * parser does for a urlencoded one. The parser's own errors for a body cut or written
+ * wrong carry no status and would answer 500: the sender's fault, said as such.
+ */
+function readMultipartFields(app: FastifyInstance) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.isMultipart()) return;
+    const fields: Record<string, unknown> = {};
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === "field") fields[part.fieldname] = part.value;
+      }
+    } catch (error) {
+      const { statusCode } = error as FastifyError;
+      throw statusCode !== undefined && statusCode < 500
+        ? error
+        : app.httpErrors.badRequest(UNREADABLE_MULTIPART_MESSAGE);
+    }
+    request.body = fields;
+  };
+}
+
+/**
+ * The bodies mail programs send with the one-click POST: the field
+ * List-Unsubscribe=One-Click as a urlencoded form or as multipart (curl -F
+ * and some clients), or no body at all. The route asks nothing of the body,
+ * since the token alone decides, but reads it whole.
+ */
+async function acceptOneClickBodies(app: FastifyInstance): Promise<void> {
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  app.addHook("preValidation", readMultipartFields(app));
+}
+
+/**
+ * POST /unsubscribe?token=… (RFC 8058). A repeat answers alike: unsubscribe()
+ * records the end of a subscription only once.
+ */
 export const oneClickUnsubscribe: FastifyPluginAsyncZod<UnsubscribeOptions> = async (
   app,
   options,
 ) => {
   const { db } = options.database;
   const subscriptionFor = tokenLookup(app, options);
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
+  await acceptOneClickBodies(app);
   app.post(
     UNSUBSCRIBE_PATH,
     {

@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
 import { normalizeEmail } from "../../../shared/subscription.ts";
 import type { Database } from "../../platform/db/schema.ts";
+import { isSuppressed, liftSuppression } from "../deliverability/index.ts";
 import { confirmTokenMatches, readConfirmToken } from "./confirm-token.ts";
 import {
   confirmSubscription,
@@ -65,7 +66,10 @@ export function storeSubscription(
   const address = normalizeEmail(email);
   const { doubleOptIn, confirmHours } = app.newsletterSignup;
   return app.withOutbox(async (trx) => {
-    if (!doubleOptIn) {
+    // An address a bounce or a complaint put on the suppression list gets
+    // nothing until its owner shows they want it: the confirmation link is
+    // the one message it can be sent, and following it lifts the suppression.
+    if (!doubleOptIn && !(await isSuppressed(trx, address))) {
       const created = await subscribe(trx, address, via);
       if (created) await app.subscriptionMail.welcome(trx, created);
       return created;
@@ -130,6 +134,7 @@ export function confirmByLink(
     const link = await confirmationLink(trx, app.newsletterSignup, token);
     if (link.state !== "pending") return link;
     if (await confirmSubscription(trx, link.subscription)) {
+      await liftSuppression(trx, link.subscription.email);
       await app.subscriptionMail.welcome(trx, link.subscription);
       return { state: "confirmed", subscription: link.subscription };
     }

@@ -289,6 +289,42 @@ export interface IssuesTable extends Timestamps {
   author: string;
 }
 
+/** What a report says of a message: refused for good, refused for now, or marked as spam. */
+export type ReportKind = "hard" | "soft" | "complaint";
+
+/** A report about a sent message: a bounce or a complaint, however it arrived. */
+export interface DeliveryReportsTable {
+  id: Generated<number>;
+  /** The address the report is about, lower-cased. */
+  email: string;
+  kind: ReportKind;
+  /** The enhanced status (5.1.1) or the SMTP reply code the report gives; null for a complaint. */
+  status: string | null;
+  /** How it arrived: smtp (the server's answer while sending), mailbox, or webhook:<provider>. */
+  source: string;
+  /** What identifies the report at its source, so one that arrives twice counts once. */
+  source_key: string | null;
+  /** The message it is about, when its bounce address named it. */
+  outbox_id: number | null;
+  message_kind: string | null;
+  issue_id: number | null;
+  /** The report's own words, for the console. */
+  text: string;
+  received_at: Timestamp;
+}
+
+export type SuppressionReason = "hard-bounce" | "complaint" | "soft-bounces";
+
+/** An address nothing but the firm's own notifications is sent to (one row per address). */
+export interface SuppressionsTable {
+  id: Generated<number>;
+  email: string;
+  reason: SuppressionReason;
+  /** The report that decided it. */
+  report_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   issues: IssuesTable;
   subscriptions: SubscriptionsTable;
@@ -311,6 +347,8 @@ export interface Database {
   content_versions: ContentVersionsTable;
   media: MediaTable;
   bot_trips: BotTripsTable;
+  delivery_reports: DeliveryReportsTable;
+  suppressions: SuppressionsTable;
 }
 
 export function nowIso(): string {

@@ -19,6 +19,18 @@ export interface MailMessage {
 }
 
 /**
+ * Marks a message a program wrote, not a person: out-of-office and other
+ * automatic replies leave it unanswered (RFC 3834), so they never write
+ * back to the firm, or to a visitor named as its Reply-To.
+ */
+export const AUTO_SUBMITTED = { "Auto-Submitted": "auto-generated" } as const;
+
+/** The one address a message is sent to. */
+export function recipientAddress(to: MailMessage["to"]): string {
+  return typeof to === "string" ? to : to.address;
+}
+
+/**
  * A newsletter copy as the outbox stores it: only its identity, fixed when
  * queued. The issue is stored once, in its issue; the sender composes each
  * copy when it sends it.

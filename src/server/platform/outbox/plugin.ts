@@ -9,8 +9,9 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
+import { bounceAddressFor } from "./bounce-address.ts";
 import { inOutboxTransaction, type OutboxTransaction } from "./queue.ts";
-import { type ComposeNewsletter, OutboxSender } from "./sender.ts";
+import { type ComposeNewsletter, type OnRefused, OutboxSender } from "./sender.ts";
 import { mailboxMailer, smtpMailer } from "./transport.ts";
 
 declare module "fastify" {
@@ -23,13 +24,20 @@ declare module "fastify" {
 export interface OutboxOptions {
   config: Config;
   database: DatabaseHandle;
+  /** The server's signing secret: the bounce addresses' tokens. */
+  secret: string;
   composeNewsletter: ComposeNewsletter;
+  onRefused?: OnRefused;
+}
+
+function bounceAddresses(base: string, secret: string) {
+  return (outboxId: number) => bounceAddressFor(base, secret, outboxId);
 }
 
 export default fp(
   async function outbox(
     app: FastifyInstance,
-    { config, database, composeNewsletter }: OutboxOptions,
+    { config, database, secret, composeNewsletter, onRefused }: OutboxOptions,
   ) {
     const mailer = config.SMTP_URL
       ? smtpMailer(config.SMTP_URL)
@@ -47,6 +55,10 @@ export default fp(
         leaseMs: config.OUTBOX_LEASE_MS,
       },
       composeNewsletter,
+      ...(config.BOUNCE_ADDRESS
+        ? { bounceAddress: bounceAddresses(config.BOUNCE_ADDRESS, secret) }
+        : {}),
+      ...(onRefused ? { onRefused } : {}),
     });
 
     app.decorate("withOutbox", <T>(work: (trx: OutboxTransaction) => Promise<T>) =>

@@ -13,7 +13,7 @@ import type { Kysely } from "kysely";
 import type { Engine } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { PollingWorker } from "../ops/polling-worker.ts";
-import type { MailMessage } from "./message.ts";
+import { type MailMessage, recipientAddress } from "./message.ts";
 import {
   type ClaimedMessage,
   claimBatch,
@@ -25,7 +25,12 @@ import {
   nextDueTime,
   releaseClaims,
 } from "./queue.ts";
-import { type Mailer, SMTP_TIMEOUTS } from "./transport.ts";
+import {
+  type Mailer,
+  type RecipientRefusal,
+  recipientRefusal,
+  SMTP_TIMEOUTS,
+} from "./transport.ts";
 
 /** The longest one delivery can take before the SMTP time-outs give up on it. */
 const LONGEST_DELIVERY_MS =
@@ -72,6 +77,16 @@ export type ComposeNewsletter = (claimed: NewsletterCopyMessage) => Promise<Comp
  */
 const MIN_SLEEP_MS = 1;
 
+/** A message the receiving server refused for good, and to whom it was addressed. */
+export interface RefusedMessage {
+  claimed: ClaimedMessage;
+  address: string;
+  refusal: RecipientRefusal;
+}
+
+/** Told of each refused message, after it is marked failed (the deliverability feature). */
+export type OnRefused = (refused: RefusedMessage) => Promise<void>;
+
 interface SenderOptions {
   db: Kysely<Database>;
   engine: Engine;
@@ -79,6 +94,9 @@ interface SenderOptions {
   log: FastifyBaseLogger;
   policy: RetryPolicy;
   composeNewsletter: ComposeNewsletter;
+  /** The envelope sender of an outbox message (platform/outbox/bounce-address.ts); none without it. */
+  bounceAddress?: (outboxId: number) => string;
+  onRefused?: OnRefused;
 }
 
 export class OutboxSender extends PollingWorker {
@@ -165,9 +183,14 @@ export class OutboxSender extends PollingWorker {
     }
     await this.pace(composed.spacingMs);
     try {
-      await mailer.send(composed.send);
+      await mailer.send(composed.send, this.options.bounceAddress?.(claimed.id));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      const refusal = recipientRefusal(error);
+      if (refusal) {
+        await this.refused(claimed, composed.send, refusal, reason);
+        return;
+      }
       const retry = claimed.attempts < policy.maxAttempts;
       const retryAt = retry ? new Date(Date.now() + retryDelay(claimed.attempts, policy)) : null;
       await markAttemptFailed(db, claimed.id, this.worker, reason, retryAt);
@@ -186,5 +209,30 @@ export class OutboxSender extends PollingWorker {
     // Accepted: record it before anything else, so it is never sent again.
     await markSent(db, claimed.id, this.worker);
     log.info({ outboxId: claimed.id, kind: claimed.kind, via: mailer.description }, "mail sent");
+  }
+
+  /**
+   * A recipient refused for good is not tried again: every attempt would be
+   * refused the same way, and each one counts against the firm's name with
+   * the receiving server.
+   */
+  private async refused(
+    claimed: ClaimedMessage,
+    message: MailMessage,
+    refusal: RecipientRefusal,
+    reason: string,
+  ): Promise<void> {
+    const { db, log, onRefused } = this.options;
+    await markAttemptFailed(db, claimed.id, this.worker, reason, null);
+    const address = recipientAddress(message.to);
+    log.warn(
+      { outboxId: claimed.id, kind: claimed.kind, code: refusal.code },
+      "recipient refused by the receiving server; not retried",
+    );
+    try {
+      await onRefused?.({ claimed, address, refusal });
+    } catch (error) {
+      log.error({ err: error, outboxId: claimed.id }, "a refused recipient could not be recorded");
+    }
   }
 }

@@ -9,13 +9,38 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
-import type { MailMessage } from "./message.ts";
+import { type MailMessage, recipientAddress } from "./message.ts";
 
 export interface Mailer {
-  /** Resolves once the server (or the folder) has accepted the message. */
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Resolves once the server (or the folder) has accepted the message.
+   * `bounceAddress`, when given, is the envelope sender reports come back to.
+   */
+  send(message: MailMessage, bounceAddress?: string): Promise<void>;
   close(): void;
   readonly description: string;
+}
+
+/** A receiving server's permanent refusal of the recipient itself (a 5xx to RCPT TO). */
+export interface RecipientRefusal {
+  code: number;
+  response: string;
+}
+
+/**
+ * The refusal in a failed send when the server refused the recipient for
+ * good. Other 5xx answers (to the sender, the login, the content) say
+ * nothing about the address and are not one.
+ */
+export function recipientRefusal(error: unknown): RecipientRefusal | null {
+  const { command, responseCode, response } = (error ?? {}) as {
+    command?: unknown;
+    responseCode?: unknown;
+    response?: unknown;
+  };
+  if (command !== "RCPT TO" || typeof responseCode !== "number") return null;
+  if (responseCode < 500 || responseCode > 599) return null;
+  return { code: responseCode, response: typeof response === "string" ? response : "" };
 }
 
 /** Together well under OUTBOX_LEASE_MS, so a slow server cannot outlast a sender's claim. */
@@ -25,8 +50,11 @@ export const SMTP_TIMEOUTS = {
   socketTimeout: 30_000,
 };
 
-function toNodemailer(message: MailMessage) {
+function toNodemailer(message: MailMessage, bounceAddress: string | undefined) {
   return {
+    ...(bounceAddress
+      ? { envelope: { from: bounceAddress, to: recipientAddress(message.to) } }
+      : {}),
     messageId: message.messageId,
     from: message.from,
     to: message.to,
@@ -51,8 +79,8 @@ export function smtpMailer(url: string): Mailer {
   });
   return {
     description: `SMTP ${new URL(url).host}`,
-    async send(message) {
-      await transport.sendMail(toNodemailer(message));
+    async send(message, bounceAddress) {
+      await transport.sendMail(toNodemailer(message, bounceAddress));
     },
     close: () => transport.close(),
   };
@@ -92,8 +120,13 @@ export function mailboxMailer(dir: string, log: FastifyBaseLogger): Mailer {
   });
   return {
     description: `mailbox folder ${dir}`,
-    async send(message) {
-      const info = await transport.sendMail(toNodemailer(message));
+    async send(message, bounceAddress) {
+      // A folder stands in for the reader's mailbox, so the message gets the
+      // Return-Path the receiving server would add from the envelope.
+      const delivered = bounceAddress
+        ? { ...message, headers: { ...message.headers, "Return-Path": `<${bounceAddress}>` } }
+        : message;
+      const info = await transport.sendMail(toNodemailer(delivered, bounceAddress));
       await mkdir(dir, { recursive: true });
       const file = join(
         dir,

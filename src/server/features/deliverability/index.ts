@@ -1,0 +1,9 @@
+/**
+ * Deliverability: what happens to mail after the site sent it. Reports
+ * (bounces and complaints) are recorded, and the addresses they condemn go
+ * on the suppression list, which every other feature checks before it
+ * mails anyone but the firm. What the rest of the server may use of it.
+ */
+export { type NewReport, type Recorded, recordReport, type SoftBouncePolicy } from "./record.ts";
+export { recordRefusals } from "./refusals.ts";
+export { isSuppressed, liftSuppression, notSuppressed } from "./suppressions.ts";

@@ -1,0 +1,102 @@
+/**
+ * Records a report about a sent message and applies it to the suppression
+ * list, in one transaction: a hard bounce or a complaint suppresses the
+ * address at once; soft bounces only when enough of them arrive within the
+ * configured days (a full mailbox empties, a server comes back).
+ */
+import type { Kysely } from "kysely";
+import type { Database, ReportKind, SuppressionReason } from "../../platform/db/schema.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import { isSuppressed } from "./suppressions.ts";
+
+export interface NewReport {
+  email: string;
+  kind: ReportKind;
+  status: string | null;
+  source: string;
+  /** Identifies the report at its source; a second report with the same key is not counted. */
+  sourceKey: string | null;
+  outboxId: number | null;
+  messageKind: string | null;
+  issueId: number | null;
+  text: string;
+}
+
+export interface SoftBouncePolicy {
+  /** Soft bounces that suppress an address … */
+  limit: number;
+  /** … when they arrive within this many days. */
+  days: number;
+}
+
+export interface Recorded {
+  /** False when the same report was recorded before. */
+  recorded: boolean;
+  /** True when the address is now suppressed (by this report or before it). */
+  suppressed: boolean;
+}
+
+const REPORT_TEXT_LIMIT = 4000;
+
+const IMMEDIATE: Partial<Record<ReportKind, SuppressionReason>> = {
+  hard: "hard-bounce",
+  complaint: "complaint",
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function recordReport(
+  db: Kysely<Database>,
+  report: NewReport,
+  policy: SoftBouncePolicy,
+  now: Date = new Date(),
+): Promise<Recorded> {
+  const email = report.email.trim().toLowerCase();
+  return inTransaction(db, async (trx) => {
+    const inserted = await trx
+      .insertInto("delivery_reports")
+      .values({
+        email,
+        kind: report.kind,
+        status: report.status,
+        source: report.source,
+        source_key: report.sourceKey,
+        outbox_id: report.outboxId,
+        message_kind: report.messageKind,
+        issue_id: report.issueId,
+        text: report.text.slice(0, REPORT_TEXT_LIMIT),
+        received_at: now.toISOString(),
+      })
+      .onConflict((c) => c.column("source_key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) return { recorded: false, suppressed: await isSuppressed(trx, email) };
+
+    const reason = IMMEDIATE[report.kind] ?? (await softBouncesReason(trx, email, policy, now));
+    if (reason) {
+      await trx
+        .insertInto("suppressions")
+        .values({ email, reason, report_id: inserted.id, created_at: now.toISOString() })
+        .onConflict((c) => c.column("email").doNothing())
+        .execute();
+    }
+    return { recorded: true, suppressed: await isSuppressed(trx, email) };
+  });
+}
+
+async function softBouncesReason(
+  db: Kysely<Database>,
+  email: string,
+  { limit, days }: SoftBouncePolicy,
+  now: Date,
+): Promise<SuppressionReason | undefined> {
+  const since = new Date(now.getTime() - days * DAY_MS).toISOString();
+  const { count } = await db
+    .selectFrom("delivery_reports")
+    .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .where("email", "=", email)
+    .where("kind", "=", "soft")
+    .where("received_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  return Number(count) >= limit ? "soft-bounces" : undefined;
+}

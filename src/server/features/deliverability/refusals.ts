@@ -1,0 +1,35 @@
+/**
+ * A receiving server that refuses a recipient for good while the outbox
+ * sends (a 5xx to RCPT TO) has bounced that message as surely as a report
+ * would: it is recorded as a hard bounce of the address.
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "../../platform/db/schema.ts";
+import type { OnRefused } from "../../platform/outbox/sender.ts";
+import { recordReport, type SoftBouncePolicy } from "./record.ts";
+
+/** The enhanced status code (5.1.1) in a server's reply, when it gives one. */
+export function enhancedStatus(reply: string): string | null {
+  return /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(reply)?.[1] ?? null;
+}
+
+export function recordRefusals(db: Kysely<Database>, policy: SoftBouncePolicy): OnRefused {
+  return async ({ claimed, address, refusal }) => {
+    await recordReport(
+      db,
+      {
+        email: address,
+        kind: "hard",
+        status: enhancedStatus(refusal.response) ?? String(refusal.code),
+        source: "smtp",
+        // One refusal per message: the outbox does not try a refused one again.
+        sourceKey: `smtp:${claimed.id}`,
+        outboxId: claimed.id,
+        messageKind: claimed.kind,
+        issueId: claimed.newsletter?.issueId ?? null,
+        text: refusal.response,
+      },
+      policy,
+    );
+  };
+}

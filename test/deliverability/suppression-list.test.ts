@@ -1,0 +1,120 @@
+/**
+ * The suppression list as reports arrive, on both engines: a hard bounce or
+ * a complaint suppresses at once, soft bounces only past the limit within
+ * the days (measured with the clock the call is given), a report that
+ * arrives twice counts once, and simultaneous reports leave one row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  isSuppressed,
+  liftSuppression,
+  type NewReport,
+  recordReport,
+} from "../../src/server/features/deliverability/index.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
+
+const POLICY = { limit: 3, days: 15 };
+const DAY_MS = 24 * 60 * 60 * 1000;
+const START = new Date("2026-11-01T09:00:00.000Z");
+
+function report(
+  email: string,
+  kind: NewReport["kind"],
+  sourceKey: string | null = null,
+): NewReport {
+  return {
+    email,
+    kind,
+    status: kind === "complaint" ? null : kind === "hard" ? "5.1.1" : "4.2.2",
+    source: "mailbox",
+    sourceKey,
+    outboxId: null,
+    messageKind: null,
+    issueId: null,
+    text: `${kind} report for ${email}`,
+  };
+}
+
+describe.each(ENGINES)("the suppression list on $engine", (engine) => {
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    testDb = await engine.create();
+    database = await openMigrated(testDb);
+  });
+  afterAll(async () => {
+    await database.db.destroy();
+    await testDb.drop();
+  });
+
+  const suppression = (email: string) =>
+    database.db
+      .selectFrom("suppressions")
+      .select(["reason", "report_id"])
+      .where("email", "=", email)
+      .execute();
+
+  it("suppresses an address at its first hard bounce, and a complaint's at once", async () => {
+    const hard = await recordReport(database.db, report("Gone@Example.com", "hard"), POLICY);
+    expect(hard).toEqual({ recorded: true, suppressed: true });
+    expect(await suppression("gone@example.com")).toEqual([
+      { reason: "hard-bounce", report_id: expect.any(Number) },
+    ]);
+    await recordReport(database.db, report("annoyed@example.com", "complaint"), POLICY);
+    expect(await suppression("annoyed@example.com")).toMatchObject([{ reason: "complaint" }]);
+    expect(await isSuppressed(database.db, "ANNOYED@example.com")).toBe(true);
+  });
+
+  it("suppresses on soft bounces only when the limit arrives within the days", async () => {
+    const email = "full-mailbox@example.com";
+    const at = (days: number) => new Date(START.getTime() + days * DAY_MS);
+    // Two, then a third 16 days after the first: only two fall within 15 days.
+    await recordReport(database.db, report(email, "soft"), POLICY, at(0));
+    await recordReport(database.db, report(email, "soft"), POLICY, at(1));
+    expect(await recordReport(database.db, report(email, "soft"), POLICY, at(16))).toEqual({
+      recorded: true,
+      suppressed: false,
+    });
+    // The fourth makes three within 15 days (days 1, 16, 16).
+    expect(await recordReport(database.db, report(email, "soft"), POLICY, at(16))).toEqual({
+      recorded: true,
+      suppressed: true,
+    });
+    expect(await suppression(email)).toMatchObject([{ reason: "soft-bounces" }]);
+  });
+
+  it("counts a report that arrives twice once", async () => {
+    const email = "twice@example.com";
+    const first = await recordReport(database.db, report(email, "soft", "mailbox:<r1@mx>"), POLICY);
+    const again = await recordReport(database.db, report(email, "soft", "mailbox:<r1@mx>"), POLICY);
+    expect(first.recorded).toBe(true);
+    expect(again).toEqual({ recorded: false, suppressed: false });
+    const rows = await database.db
+      .selectFrom("delivery_reports")
+      .select("id")
+      .where("email", "=", email)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it("50 simultaneous hard bounces of one address leave one suppression", async () => {
+    const email = "crowd@example.com";
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        recordReport(database.db, report(email, "hard", `webhook:test:${n}`), POLICY),
+      ),
+    );
+    expect(results.every((result) => result.recorded && result.suppressed)).toBe(true);
+    expect(await suppression(email)).toHaveLength(1);
+  });
+
+  it("lifts a suppression once, and says when there was none", async () => {
+    const email = "forgiven@example.com";
+    await recordReport(database.db, report(email, "hard"), POLICY);
+    expect(await liftSuppression(database.db, email)).toBe(true);
+    expect(await isSuppressed(database.db, email)).toBe(false);
+    expect(await liftSuppression(database.db, email)).toBe(false);
+  });
+});
