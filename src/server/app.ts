@@ -18,7 +18,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import content from "./features/content/index.ts";
-import { recordRefusals } from "./features/deliverability/index.ts";
+import deliverability, { recordRefusals } from "./features/deliverability/index.ts";
 import inquiries from "./features/inquiries/index.ts";
 import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
 import publicSite, { type PageRenderer } from "./features/pages/index.ts";
@@ -128,6 +128,7 @@ export async function buildApp({
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret });
   await app.register(newsletter, area);
+  await app.register(deliverability, area);
   await app.register(people, { ...area, secret });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });

@@ -124,6 +124,15 @@ const variables = z.object({
   // when this many arrive within SOFT_BOUNCE_DAYS.
   SOFT_BOUNCE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
   SOFT_BOUNCE_DAYS: z.coerce.number().int().min(1).max(365).default(15),
+  // The mailbox BOUNCE_ADDRESS delivers to, read over IMAP for reports.
+  BOUNCE_IMAP_URL: z
+    .url()
+    .regex(
+      /^imaps?:\/\/[^/]+@[^/]+/,
+      "must be an imap:// or imaps:// URL with a user, e.g. imaps://user:pass@host/INBOX",
+    )
+    .optional(),
+  BOUNCE_POLL_MS: z.coerce.number().int().min(100).default(60_000),
   UNSUBSCRIBE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
