@@ -18,7 +18,10 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import content from "./features/content/index.ts";
-import deliverability, { recordRefusals } from "./features/deliverability/index.ts";
+import deliverability, {
+  recordRefusals,
+  softBouncePolicy,
+} from "./features/deliverability/index.ts";
 import inquiries from "./features/inquiries/index.ts";
 import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
 import publicSite, { type PageRenderer } from "./features/pages/index.ts";
@@ -109,10 +112,7 @@ export async function buildApp({
     config,
     database,
     secret,
-    onRefused: recordRefusals(database.db, {
-      limit: config.SOFT_BOUNCE_LIMIT,
-      days: config.SOFT_BOUNCE_DAYS,
-    }),
+    onRefused: recordRefusals(database.db, softBouncePolicy(config)),
     composeNewsletter: newsletterComposer({
       db: database.db,
       from: config.MAIL_FROM,
@@ -128,7 +128,7 @@ export async function buildApp({
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret });
   await app.register(newsletter, area);
-  await app.register(deliverability, area);
+  await app.register(deliverability, { ...area, secret });
   await app.register(people, { ...area, secret });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });

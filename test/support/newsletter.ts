@@ -10,17 +10,19 @@ const ROWS_PER_INSERT = 500;
 export interface SubscriberState {
   unsubscribed?: boolean;
   confirmed?: boolean;
+  /** The addresses' domain: example.com unless said. */
+  domain?: string;
 }
 
-/** Adds `count` subscriptions `<prefix>-<n>@example.com`; returns their addresses. */
+/** Adds `count` subscriptions `<prefix>-<n>@<domain>`; returns their addresses. */
 export async function addSubscribers(
   database: DatabaseHandle,
   prefix: string,
   count: number,
-  { unsubscribed = false, confirmed = true }: SubscriberState = {},
+  { unsubscribed = false, confirmed = true, domain = "example.com" }: SubscriberState = {},
 ): Promise<string[]> {
   const now = new Date().toISOString();
-  const emails = Array.from({ length: count }, (_, n) => `${prefix}-${n}@example.com`);
+  const emails = Array.from({ length: count }, (_, n) => `${prefix}-${n}@${domain}`);
   for (let start = 0; start < count; start += ROWS_PER_INSERT) {
     await database.db
       .insertInto("subscriptions")

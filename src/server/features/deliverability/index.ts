@@ -7,12 +7,45 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
+import { softBouncePolicy } from "./record.ts";
+
+export interface DeliverabilityOptions extends AdminAreaOptions {
+  /** The server's signing secret: the bounce addresses' tokens. */
+  secret: string;
+}
 
 export default fp(
-  async function deliverability(_app: FastifyInstance, _options: AdminAreaOptions) {},
+  async function deliverability(app: FastifyInstance, options: DeliverabilityOptions) {
+    startBounceMailbox(app, options);
+  },
   { name: "deliverability", dependencies: ["console", "outbox"] },
 );
 
-export { type NewReport, type Recorded, recordReport, type SoftBouncePolicy } from "./record.ts";
+/** Reads the bounce mailbox while the server runs, when one is configured. */
+function startBounceMailbox(
+  app: FastifyInstance,
+  { config, database, secret }: DeliverabilityOptions,
+) {
+  if (!config.BOUNCE_IMAP_URL || !config.BOUNCE_ADDRESS) return;
+  const reader = new BounceMailboxReader({
+    db: database.db,
+    log: app.log,
+    location: mailboxLocation(config.BOUNCE_IMAP_URL),
+    signing: { bounceAddress: config.BOUNCE_ADDRESS, secret },
+    policy: softBouncePolicy(config),
+    pollMs: config.BOUNCE_POLL_MS,
+  });
+  app.addHook("onReady", async () => reader.start());
+  app.addHook("onClose", () => reader.stop());
+}
+
+export {
+  type NewReport,
+  type Recorded,
+  recordReport,
+  type SoftBouncePolicy,
+  softBouncePolicy,
+} from "./record.ts";
 export { recordRefusals } from "./refusals.ts";
 export { isSuppressed, liftSuppression, notSuppressed } from "./suppressions.ts";

@@ -5,6 +5,7 @@
  * configured days (a full mailbox empties, a server comes back).
  */
 import type { Kysely } from "kysely";
+import type { Config } from "../../platform/config.ts";
 import type { Database, ReportKind, SuppressionReason } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { isSuppressed } from "./suppressions.ts";
@@ -27,6 +28,13 @@ export interface SoftBouncePolicy {
   limit: number;
   /** … when they arrive within this many days. */
   days: number;
+}
+
+/** The policy as configured (SOFT_BOUNCE_LIMIT within SOFT_BOUNCE_DAYS). */
+export function softBouncePolicy(
+  config: Pick<Config, "SOFT_BOUNCE_LIMIT" | "SOFT_BOUNCE_DAYS">,
+): SoftBouncePolicy {
+  return { limit: config.SOFT_BOUNCE_LIMIT, days: config.SOFT_BOUNCE_DAYS };
 }
 
 export interface Recorded {
