@@ -75,6 +75,9 @@ export default defineConfig({
       // Tests fill and send a form faster than a person; e2e/bot-defence.spec.ts
       // shows the honeypot, test/api/bot-defence.test.ts the minimum time.
       FORM_MIN_SECONDS: "0",
+      // A reader who leaves and comes back at once gets the welcome again;
+      // the cooldown is shown by test/deliverability/subscribe-cooldown.test.ts.
+      SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
       MAILBOX_DIR: process.env.MAILBOX_DIR,
       MEDIA_DIR: mkdtempSync(join(tmpdir(), "e2e-media-")),

@@ -45,14 +45,15 @@ export interface PreparedServer {
 }
 
 /**
- * Runs `use` against a server of its own (own-server.ts), started on a
- * database holding what `fill` wrote and `account`, with its password.
+ * Runs `use` against a server of its own (own-server.ts), started with `env`
+ * on a database holding what `fill` wrote and `account`, with its password.
  */
 export async function onPreparedServer(
   label: string,
   account: { role: Role; email: string; name: string },
   fill: (database: DatabaseHandle) => Promise<void>,
   use: (server: PreparedServer) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<void> {
   let written: ConsoleAccount | undefined;
   const sqliteFile = await preparedDatabase(label, async (database) => {
@@ -60,7 +61,7 @@ export async function onPreparedServer(
     written = await writeConsoleAccount(database, account.role, account.email, account.name);
   });
   if (!written) throw new Error(`${label}: the account was not written`);
-  const server = await startOwnServer(label, { SQLITE_FILE: sqliteFile });
+  const server = await startOwnServer(label, { ...env, SQLITE_FILE: sqliteFile });
   try {
     await use({ origin: server.origin, account: written });
   } finally {

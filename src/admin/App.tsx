@@ -15,6 +15,8 @@ import { Shell } from "./layout/Shell.tsx";
 const SCREENS = {
   inquiries: lazy(() => import("./screens/inquiries/InquiriesScreen.tsx")),
   subscribers: lazy(() => import("./screens/subscribers/SubscribersScreen.tsx")),
+  suppressions: lazy(() => import("./screens/suppressions/SuppressionsScreen.tsx")),
+  health: lazy(() => import("./screens/health/SendingHealthScreen.tsx")),
   newsletter: lazy(() => import("./screens/newsletter/NewsletterScreen.tsx")),
   content: lazy(() => import("./screens/content/ContentScreen.tsx")),
   people: lazy(() => import("./screens/people/PeopleScreen.tsx")),

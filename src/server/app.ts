@@ -22,7 +22,7 @@ import deliverability, {
   recordRefusals,
   softBouncePolicy,
 } from "./features/deliverability/index.ts";
-import inquiries from "./features/inquiries/index.ts";
+import inquiries, { notificationAlarm } from "./features/inquiries/index.ts";
 import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
 import publicSite, { type PageRenderer } from "./features/pages/index.ts";
 import people from "./features/people/index.ts";
@@ -60,7 +60,10 @@ export interface AppOptions {
   renderer: PageRenderer | null;
   /** The HTTP server to serve on (`npm run dev` puts Vite's middleware in front). */
   serverFactory?: FastifyServerFactory<Server>;
-  /** The clock the forms' minimum time-to-submit is measured with (epoch ms); tests pass their own. */
+  /**
+   * The clock the forms' minimum time-to-submit and the subscribe mail's
+   * cooldown are measured with (epoch ms); tests pass their own.
+   */
   now?: () => number;
 }
 
@@ -113,6 +116,7 @@ export async function buildApp({
     database,
     secret,
     onRefused: recordRefusals(database.db, softBouncePolicy(config)),
+    onGaveUp: notificationAlarm({ config, db: database.db, log: app.log }),
     composeNewsletter: newsletterComposer({
       db: database.db,
       from: config.MAIL_FROM,
@@ -126,9 +130,9 @@ export async function buildApp({
   const area = { config, database };
   await app.register(content, area);
   await app.register(inquiries, area);
-  await app.register(subscriptions, { ...area, secret });
+  await app.register(subscriptions, { ...area, secret, now });
   await app.register(newsletter, area);
-  await app.register(deliverability, { ...area, secret });
+  await app.register(deliverability, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(people, { ...area, secret });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });

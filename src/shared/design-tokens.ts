@@ -35,6 +35,13 @@ export const COLORS = {
   onNightSoft: "#b9c0cc",
   /** Secondary text over a background video. */
   onVideoSoft: "#e6e9ee",
+  /** A check's state in the console: text (AA on its soft background) and background. */
+  statePass: "#116329",
+  statePassSoft: "#dafbe1",
+  stateWarn: "#7d4e00",
+  stateWarnSoft: "#fff8c5",
+  stateFail: "#a40e26",
+  stateFailSoft: "#ffebe9",
 } as const;
 
 export type ColorToken = keyof typeof COLORS;

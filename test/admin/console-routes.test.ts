@@ -25,6 +25,7 @@ import {
 import { INQUIRY_PATHS } from "../../src/shared/admin/inquiries.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { SUBSCRIBER_ROUTES } from "../../src/shared/admin/subscribers.ts";
+import { SUPPRESSION_ROUTES } from "../../src/shared/admin/suppressions.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -48,6 +49,7 @@ vi.mock("fastify", async (importOriginal) => {
 const NOT_CALLED = [
   { method: "GET", url: INQUIRY_PATHS.export, why: "a CSV download the inbox links to" },
   { method: "GET", url: SUBSCRIBER_ROUTES.export, why: "a CSV download the list links to" },
+  { method: "GET", url: SUPPRESSION_ROUTES.export, why: "a CSV download the list links to" },
   {
     method: "GET",
     url: NEWSLETTER_PATHS.emailPreview(":id"),

@@ -7,6 +7,7 @@ import { parse } from "csv-parse/sync";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
+import { isSuppressed, recordReport } from "../../src/server/features/deliverability/index.ts";
 import { formService } from "../../src/server/features/pages/form-service.ts";
 import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
 import {
@@ -286,7 +287,7 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
     expect((await detail(await idOf(email))).events).toHaveLength(1);
   });
 
-  it("erases an address: its row, its history and its mail go, a keyed hash stays", async () => {
+  it("erases an address: its row, its history, its mail and its reports go, a keyed hash stays", async () => {
     const email = "erase-me@erasure.example";
     await subscribeOnWebsite(email);
     const id = await idOf(email);
@@ -316,6 +317,19 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       }).length;
     };
     expect(await mailTo(email)).toBe(2); // the welcome and the one above
+    // What came back about its mail: a report, and the suppression it decided.
+    const bounce = {
+      kind: "hard" as const,
+      status: "5.2.2",
+      source: "mailbox",
+      sourceKey: null,
+      outboxId: null,
+      messageKind: null,
+      issueId: null,
+      text: `<${email}>: mailbox full`,
+    };
+    await recordReport(db, { ...bounce, email }, { limit: 3, days: 15 });
+    await recordReport(db, { ...bounce, email: other }, { limit: 3, days: 15 });
     const othersBefore = await mailTo(other);
     const mentioning = await mailTo("not-erase-me@erasure.example");
 
@@ -344,6 +358,12 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       .execute();
     expect(events).toEqual([]);
     expect(await mailTo(email)).toBe(0);
+    const reportsOf = (address: string) =>
+      db.selectFrom("delivery_reports").select("id").where("email", "=", address).execute();
+    expect(await reportsOf(email)).toEqual([]);
+    expect(await isSuppressed(db, email)).toBe(false);
+    expect(await reportsOf(other)).toHaveLength(1);
+    expect(await isSuppressed(db, other)).toBe(true);
     expect(await mailTo(other)).toBe(othersBefore);
     expect(await mailTo("not-erase-me@erasure.example")).toBe(mentioning);
     expect(await idOf(other)).toBeGreaterThan(0);

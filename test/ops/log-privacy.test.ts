@@ -148,7 +148,7 @@ describe.each(ENGINES)("the log on $engine", (engine) => {
       t = await startApp(engine, mailTo(`smtp://127.0.0.1:${port}`, { OUTBOX_MAX_ATTEMPTS: "1" }));
       const session = await openSession(t.app);
       expect((await post(t.app, session, subscribePath(SUBSCRIBER))).statusCode).toBe(201);
-      await logged(t, /"msg":"mail not accepted; giving up"/);
+      await logged(t, /"msg":"recipient refused by the receiving server; not retried"/);
       expectNothingPersonal(t.logs, []);
     } finally {
       // The app first: its sender's connection would hold the mail server's close up.

@@ -53,7 +53,7 @@ export interface StartOptions {
   withPages?: boolean;
   /** Renders the pages; by default stubRenderer(). */
   renderer?: PageRenderer;
-  /** The server's clock for the forms' minimum time-to-submit; by default the real one. */
+  /** The server's clock for the forms' minimum time-to-submit and the subscribe mail's cooldown; by default the real one. */
   now?: () => number;
 }
 
@@ -70,6 +70,9 @@ export async function startApp(
     // Tests post right after taking a token; the minimum time-to-submit is
     // tested on its own (test/api/bot-defence.test.ts).
     FORM_MIN_SECONDS: "0",
+    // Tests subscribe one address again and again; the cooldown on its mail
+    // is tested on its own (test/deliverability/subscribe-cooldown.test.ts).
+    SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
     // The event loop here is the test runner's: its pauses are not overload.
     MAX_EVENT_LOOP_DELAY_MS: "0",
     ...testDb.env,

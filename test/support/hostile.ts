@@ -923,6 +923,7 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "DELETE /api/admin/inquiries/:id": { body: valuesOf(["email"]) },
   "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
   "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },
+  "DELETE /api/admin/suppressions/:id": { body: null },
   "POST /api/admin/newsletter": {
     body: valuesOf(["title", "slug", "summary", "body"]),
     multiline: ["summary", "body"],

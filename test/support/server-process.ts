@@ -35,6 +35,8 @@ export function runServer(env: Record<string, string>, { preload = [] }: RunOpti
       MAX_EVENT_LOOP_DELAY_MS: "0",
       // Tests post right after taking a token (test/api/bot-defence.test.ts tests the minimum).
       FORM_MIN_SECONDS: "0",
+      // Tests subscribe one address again and again (test/deliverability/subscribe-cooldown.test.ts tests the cooldown).
+      SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,7 +2,7 @@
  * A table of records with sortable columns (TanStack Table): each sortable
  * header is a button that says how it sorts, for the keyboard and for
  * screen readers (aria-sort). Filtering is the server's job; this sorts and
- * shows what it was given.
+ * shows what it was given. A row may open a detail below it, across the table.
  */
 import {
   type ColumnDef,
@@ -12,7 +12,7 @@ import {
   type SortingState,
   useReactTable,
 } from "@tanstack/react-table";
-import { useState } from "react";
+import { Fragment, type ReactNode, useState } from "react";
 
 interface DataTableProps<Row> {
   /** The table's name, for screen readers. */
@@ -23,6 +23,8 @@ interface DataTableProps<Row> {
   /** Shown in place of the rows when there are none. */
   empty: string;
   initialSorting?: SortingState;
+  /** What shows across the table's width below a row (an opened disclosure); null for nothing. */
+  detailOf?: (row: Row) => ReactNode;
 }
 
 const SORT_WORDS = { asc: "ascending", desc: "descending" } as const;
@@ -33,6 +35,7 @@ export function DataTable<Row>({
   columns,
   empty,
   initialSorting = [],
+  detailOf,
 }: DataTableProps<Row>) {
   const [sorting, setSorting] = useState<SortingState>(initialSorting);
   const table = useReactTable({
@@ -88,13 +91,25 @@ export function DataTable<Row>({
               <td colSpan={columns.length}>{empty}</td>
             </tr>
           ) : (
-            table.getRowModel().rows.map((row) => (
-              <tr key={row.id}>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                ))}
-              </tr>
-            ))
+            table.getRowModel().rows.map((row) => {
+              const detail = detailOf?.(row.original);
+              return (
+                <Fragment key={row.id}>
+                  <tr>
+                    {row.getVisibleCells().map((cell) => (
+                      <td key={cell.id}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    ))}
+                  </tr>
+                  {detail ? (
+                    <tr className="row-detail">
+                      <td colSpan={columns.length}>{detail}</td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })
           )}
         </tbody>
       </table>

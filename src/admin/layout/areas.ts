@@ -10,9 +10,11 @@ export interface Area {
 export const AREAS: Area[] = [
   { path: "inquiries", label: "Inquiries", role: "viewer" },
   { path: "subscribers", label: "Subscribers", role: "viewer" },
+  { path: "suppressions", label: "Suppressed", role: "viewer" },
   { path: "newsletter", label: "Newsletter", role: "viewer" },
   { path: "content", label: "Content", role: "editor" },
   { path: "people", label: "People", role: "owner" },
+  { path: "health", label: "Sending health", role: "owner" },
   { path: "audit", label: "Audit log", role: "owner" },
   { path: "account", label: "Your account", role: "viewer" },
 ];

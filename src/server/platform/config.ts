@@ -116,6 +116,15 @@ const variables = z.object({
   MAIL_FROM: z.string().min(3).default(`"${SITE.firmName}" <${SITE.contactEmail}>`),
   INQUIRY_TO: z.email().default(SITE.contactEmail),
   INQUIRY_ACK: booleanFlag.default(false),
+  // When an inquiry's notification fails, the owners are alarmed by a route
+  // that does not share its fate: this second SMTP server (else SMTP_URL),
+  // and this second address besides the owners' own. Neither set: no alarm
+  // mail, only the log and the inbox's "not notified".
+  ALERT_SMTP_URL: z
+    .url()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  ALERT_TO: z.email().optional(),
   MAILBOX_DIR: path("data/mail"),
   // Where reports about sent mail come back: each message's envelope sender
   // is this address with a signed token after a "+" (platform/outbox/bounce-address.ts).
@@ -133,6 +142,44 @@ const variables = z.object({
     )
     .optional(),
   BOUNCE_POLL_MS: z.coerce.number().int().min(100).default(60_000),
+  // The DNS servers the console's domain checks ask (ip or ip:port, comma
+  // separated); unset, the system's resolver.
+  DNS_SERVERS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .default([]),
+  // Every message is signed with this DKIM key when all three are set; the
+  // public half is published at <selector>._domainkey.<domain>.
+  DKIM_DOMAIN: z.string().min(3).optional(),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/i, "may hold only letters, digits and . _ -")
+    .optional(),
+  DKIM_PRIVATE_KEY_FILE: z
+    .string()
+    .min(1)
+    .transform((value) => resolve(value))
+    .optional(),
+  // Reports a mail provider posts to /api/v1/deliverability/webhooks/<provider>,
+  // checked with the key it shows for its signed webhooks (ADR 034). A
+  // provider whose key is unset has no route.
+  MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(1).optional(),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9+/]+={0,2}$/,
+      "must be the base64 verification key SendGrid shows for its Signed Event Webhook",
+    )
+    .optional(),
+  RESEND_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be the signing secret Resend shows (whsec_…)")
+    .optional(),
   UNSUBSCRIBE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
@@ -142,12 +189,24 @@ const variables = z.object({
   // Insight issues leave at this pace, so the SMTP provider does not throttle them.
   NEWSLETTER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
   NEWSLETTER_DOUBLE_OPT_IN: booleanFlag.default(false),
+  // The send guard pauses a send when, among its last SEND_GUARD_WINDOW
+  // finished copies (once SEND_GUARD_MIN_COPIES have finished), hard bounces
+  // or complaints pass these shares: mailbox providers judge a sender by them.
+  SEND_GUARD_WINDOW: z.coerce.number().int().min(10).default(1000),
+  SEND_GUARD_MIN_COPIES: z.coerce.number().int().min(1).default(100),
+  SEND_GUARD_HARD_BOUNCE_PERCENT: z.coerce.number().min(0).max(100).default(5),
+  SEND_GUARD_COMPLAINT_PERCENT: z.coerce.number().min(0).max(100).default(0.1),
   NEWSLETTER_CONFIRM_HOURS: z.coerce
     .number()
     .int()
     .min(1)
     .max(24 * 90)
     .default(72),
+  // An address gets at most one confirmation link and one welcome within
+  // this many minutes, whoever asks from wherever: the subscribe form cannot
+  // be turned on a stranger's mailbox. At most an hour, the shortest life of
+  // a confirmation link; 0 turns it off.
+  SUBSCRIBE_MAIL_COOLDOWN_MINUTES: z.coerce.number().int().min(0).max(60).default(10),
 
   ADMIN_DIR: path("build/admin"),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
@@ -179,6 +238,16 @@ const envSchema = variables
         }
       }
     }
+    const dkim = ["DKIM_DOMAIN", "DKIM_SELECTOR", "DKIM_PRIVATE_KEY_FILE"] as const;
+    const dkimSet = dkim.filter((name) => env[name] !== undefined);
+    if (dkimSet.length > 0 && dkimSet.length < dkim.length) {
+      const missing = dkim.find((name) => env[name] === undefined) ?? "DKIM_DOMAIN";
+      context.addIssue({
+        code: "custom",
+        path: [missing],
+        message: `must be set with ${dkimSet.join(" and ")}: a DKIM signature needs the domain, the selector and the private key`,
+      });
+    }
     if (env.NODE_ENV === "production" && env.PUBLIC_ORIGIN === undefined) {
       context.addIssue({
         code: "custom",
@@ -208,7 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Variables whose value a refusal never shows, not even in part. */
-const SECRET_NAME = /(SECRET|PASSWORD|TOKEN)$/;
+const SECRET_NAME = /(SECRET|PASSWORD|TOKEN|SIGNING_KEY)$/;
 
 /** Query parameters that carry a credential (password=, sslpassword=, api_key=, access_token=). */
 const CREDENTIAL_PARAMETER = /([?&;][^=&#;]*(?:pass|secret|token|key|auth)[^=&#;]*=)[^&#;]*/gi;

@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   "subscriber-unsubscribed",
   "subscriber-erased",
   "subscribers-exported",
+  "suppression-lifted",
+  "suppressions-exported",
   "content-created",
   "content-saved",
   "content-restored",

@@ -76,6 +76,7 @@ import {
   roleChangeSchema,
   secondFactorSettingSchema,
 } from "./people.ts";
+import { SENDING_HEALTH_PATH, sendingHealthSchema } from "./sending-health.ts";
 import {
   SITE_FACTS_PATHS,
   siteFactsAnswerSchema,
@@ -91,6 +92,12 @@ import {
   subscriberPath,
   subscriberStatsSchema,
 } from "./subscribers.ts";
+import {
+  SUPPRESSION_ROUTES,
+  suppressionListQuerySchema,
+  suppressionListSchema,
+  suppressionPath,
+} from "./suppressions.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -332,6 +339,28 @@ export const CONSOLE_ROUTES = {
     path: ({ id }: RecordId) => subscriberPath(id),
     body: confirmAddressSchema,
     status: 204,
+  },
+
+  // ---- The suppression list ----
+  "suppressions.list": {
+    method: "GET",
+    path: SUPPRESSION_ROUTES.list,
+    query: suppressionListQuerySchema,
+    status: 200,
+    response: suppressionListSchema,
+  },
+  "suppressions.lift": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => suppressionPath(id),
+    status: 204,
+  },
+
+  // ---- Sending health ----
+  "health.show": {
+    method: "GET",
+    path: SENDING_HEALTH_PATH,
+    status: 200,
+    response: sendingHealthSchema,
   },
 
   // ---- Insight issues and their sends ----

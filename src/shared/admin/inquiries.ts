@@ -40,6 +40,14 @@ export const STATUS_LABELS: Record<InquiryStatus, string> = {
   spam: "Spam",
 };
 
+/**
+ * Whether the firm was told of an inquiry: its notification waits to be
+ * sent (or to be tried again), the mail server took it, or it failed: given
+ * up on, or bounced for good afterwards.
+ */
+export const NOTIFICATION_STATES = ["pending", "sent", "failed"] as const;
+export type NotificationState = (typeof NOTIFICATION_STATES)[number];
+
 export const INBOX_PAGE_SIZE = 50;
 export const NOTE_MAX = 5000;
 export const SEARCH_MAX = 200;
@@ -114,6 +122,7 @@ export const inquirySummarySchema = z.object({
   inquiryType: z.string(),
   status: z.enum(INQUIRY_STATUSES),
   assignee: personSchema.nullable(),
+  notified: z.enum(NOTIFICATION_STATES),
 });
 export type InquirySummary = z.infer<typeof inquirySummarySchema>;
 

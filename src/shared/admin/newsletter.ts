@@ -145,6 +145,8 @@ export const issueProgressSchema = z.object({
   queuedAll: z.boolean(),
   /** Messages per second this send keeps to. */
   rate: z.number().nullable(),
+  /** Why the send guard paused the send (bounces or complaints); null when a person paused it, or it runs. */
+  pausedReason: z.string().nullable(),
   scheduledAt: isoDate.nullable(),
   startedAt: isoDate.nullable(),
   finishedAt: isoDate.nullable(),

@@ -102,6 +102,8 @@ export const subscriberRowSchema = z.object({
   subscribedAt: isoDate,
   subscribedVia: z.string(),
   unsubscribedAt: isoDate.nullable(),
+  /** On the suppression list: the address bounced or complained, and gets no Insight. */
+  suppressed: z.boolean(),
 });
 export type SubscriberRow = z.infer<typeof subscriberRowSchema>;
 

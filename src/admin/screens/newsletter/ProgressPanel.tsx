@@ -44,7 +44,9 @@ function summaryOf(progress: IssueProgress): string {
     case "sending":
       return `Sending: ${done}. ${tally}.`;
     case "paused":
-      return `Paused at ${done}. Nothing more goes out until it is resumed.`;
+      return progress.pausedReason
+        ? `Paused by the send guard at ${done}: ${progress.pausedReason} Nothing more goes out until it is resumed.`
+        : `Paused at ${done}. Nothing more goes out until it is resumed.`;
     case "sent":
       return `Sent: 100 %. ${tally}.`;
     case "cancelled":

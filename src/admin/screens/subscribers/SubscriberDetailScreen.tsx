@@ -18,7 +18,7 @@ import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { formatMoment } from "./dates.ts";
-import { StatusBadge } from "./StatusBadge.tsx";
+import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
 import type { FromList, ListState } from "./SubscriberListScreen.tsx";
 
 const EVENT_WORDS = { subscribed: "Subscribed", unsubscribed: "Unsubscribed" } as const;
@@ -61,6 +61,7 @@ function SubscriberView({
       <div className="screen-head subscriber-head">
         <h1>{subscriber.email}</h1>
         <StatusBadge status={subscriber.status} />
+        <SuppressedBadge suppressed={subscriber.suppressed} />
       </div>
       <div className="subscriber-layout">
         <section className="panel" aria-labelledby="consent-history">

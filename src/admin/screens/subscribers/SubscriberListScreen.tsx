@@ -4,7 +4,7 @@
  * bookmarked, shared and exported as it is shown).
  */
 import { createColumnHelper } from "@tanstack/react-table";
-import type { FormEvent, ReactNode } from "react";
+import type { FormEvent } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import {
   STATUS_FILTERS,
@@ -16,18 +16,27 @@ import {
 } from "../../../shared/admin/subscribers.ts";
 import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
+import { BreakableAddress } from "../../components/BreakableAddress.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
 import { Field } from "../../components/Field.tsx";
+import { filterQuery } from "../../components/filter-query.ts";
 import { Notice } from "../../components/Notice.tsx";
+import { Pager } from "../../components/Pager.tsx";
 import { formatDay } from "./dates.ts";
 import { GrowthChart } from "./GrowthChart.tsx";
-import { StatusBadge } from "./StatusBadge.tsx";
+import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
 
 const column = createColumnHelper<SubscriberRow>();
 const COLUMNS = [
   column.accessor("email", {
     header: "Address",
-    cell: (cell) => <SubscriberLink id={cell.row.original.id} email={cell.getValue()} />,
+    cell: (cell) => (
+      <>
+        <SubscriberLink id={cell.row.original.id} email={cell.getValue()} />
+        {/* A space, not a margin: where the badge wraps to a line of its own, it starts flush. */}{" "}
+        <SuppressedBadge suppressed={cell.row.original.suppressed} />
+      </>
+    ),
   }),
   column.accessor("status", {
     header: "Status",
@@ -70,19 +79,8 @@ export function SubscriberListScreen() {
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next = new URLSearchParams();
-    const text = String(form.get("q") ?? "").trim();
-    const chosen = String(form.get("status") ?? "all");
-    if (text) next.set("q", text);
-    if (chosen !== "all") next.set("status", chosen);
-    setParams(next);
+    setParams(filterQuery(event.currentTarget));
   }
-
-  const pageLink = (to: number) => ({
-    search: withQuery("", { q, status: status === "all" ? "" : status, page: to > 1 ? to : "" }),
-  });
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
 
   return (
     <div className="subscribers">
@@ -152,15 +150,12 @@ export function SubscriberListScreen() {
             columns={COLUMNS}
             empty="No subscriber matches this search."
           />
-          {pages > 1 ? (
-            <nav className="pager" aria-label="Pages of subscribers">
-              {page > 1 ? <Link to={pageLink(page - 1)}>Previous page</Link> : <span />}
-              <span>
-                Page {page} of {pages}
-              </span>
-              {page < pages ? <Link to={pageLink(page + 1)}>Next page</Link> : <span />}
-            </nav>
-          ) : null}
+          <Pager
+            label="Pages of subscribers"
+            page={page}
+            pageSize={list.data.pageSize}
+            total={list.data.total}
+          />
         </>
       ) : null}
     </div>
@@ -176,21 +171,8 @@ function SubscriberLink({ id, email }: { id: number; email: string }) {
   const state: FromList = { listSearch: useLocation().search };
   return (
     <Link to={String(id)} state={state}>
-      {breakableAddress(email)}
+      <BreakableAddress email={email} />
     </Link>
-  );
-}
-
-/** A long address wraps before its "@" rather than anywhere in a word. */
-function breakableAddress(email: string): ReactNode {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return email;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
   );
 }
 

@@ -8,16 +8,24 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
+import suppressionsConsole from "./console.ts";
+import sendingHealthRoutes from "./health-console.ts";
 import { softBouncePolicy } from "./record.ts";
+import { deliveryWebhooks } from "./webhooks.ts";
 
 export interface DeliverabilityOptions extends AdminAreaOptions {
   /** The server's signing secret: the bounce addresses' tokens. */
   secret: string;
+  /** The clock the webhooks' timestamps are judged by (epoch ms); tests pass their own. */
+  now?: () => number;
 }
 
 export default fp(
   async function deliverability(app: FastifyInstance, options: DeliverabilityOptions) {
     startBounceMailbox(app, options);
+    await app.register(suppressionsConsole, options);
+    await app.register(sendingHealthRoutes, options);
+    await app.register(deliveryWebhooks, options);
   },
   { name: "deliverability", dependencies: ["console", "outbox"] },
 );
@@ -48,4 +56,11 @@ export {
   softBouncePolicy,
 } from "./record.ts";
 export { recordRefusals } from "./refusals.ts";
-export { isSuppressed, liftSuppression, notSuppressed } from "./suppressions.ts";
+export { type SendHealth, type SendWindow, sendHealth } from "./send-health.ts";
+export {
+  forgetAddress,
+  isSuppressed,
+  liftSuppression,
+  notSuppressed,
+  suppressedSubscription,
+} from "./suppressions.ts";

@@ -17,16 +17,19 @@ export async function isSuppressed(db: Kysely<Database>, email: string): Promise
   return row !== undefined;
 }
 
+/** The condition a subscription meets when its address is on the suppression list. */
+export function suppressedSubscription(eb: ExpressionBuilder<Database, "subscriptions">) {
+  return eb.exists(
+    eb
+      .selectFrom("suppressions")
+      .select("suppressions.id")
+      .whereRef("suppressions.email", "=", "subscriptions.email"),
+  );
+}
+
 /** The condition a subscription meets when its address is not suppressed. */
 export function notSuppressed(eb: ExpressionBuilder<Database, "subscriptions">) {
-  return eb.not(
-    eb.exists(
-      eb
-        .selectFrom("suppressions")
-        .select("suppressions.id")
-        .whereRef("suppressions.email", "=", "subscriptions.email"),
-    ),
-  );
+  return eb.not(suppressedSubscription(eb));
 }
 
 /**
@@ -40,4 +43,15 @@ export async function liftSuppression(db: Kysely<Database>, email: string): Prom
     .where("email", "=", email.trim().toLowerCase())
     .executeTakeFirst();
   return numDeletedRows > 0n;
+}
+
+/**
+ * Forgets everything kept about an address's mail coming back: its reports
+ * and its suppression. Part of erasing a person: the reports hold the
+ * address and the receiving servers' words about it.
+ */
+export async function forgetAddress(db: Kysely<Database>, email: string): Promise<void> {
+  const address = email.trim().toLowerCase();
+  await db.deleteFrom("suppressions").where("email", "=", address).execute();
+  await db.deleteFrom("delivery_reports").where("email", "=", address).execute();
 }

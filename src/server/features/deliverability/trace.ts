@@ -10,7 +10,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
-import { outboxIdOfBounceAddress } from "../../platform/outbox/bounce-address.ts";
+import {
+  hasBounceAddressForm,
+  outboxIdOfBounceAddress,
+} from "../../platform/outbox/bounce-address.ts";
 import { type MailMessage, recipientAddress } from "../../platform/outbox/message.ts";
 import type { NewReport } from "./record.ts";
 import type { DeliveryReport } from "./reports.ts";
@@ -22,13 +25,6 @@ export interface BounceSigning {
 }
 
 type Traced = Omit<NewReport, "source" | "sourceKey">;
-
-/** Whether `address` has the form of one of our bounce addresses (`local+…@domain`). */
-function looksLikeOurs(base: string, address: string): boolean {
-  const [local = "", domain = ""] = base.toLowerCase().split("@");
-  const lowered = address.toLowerCase();
-  return lowered.startsWith(`${local}+`) && lowered.endsWith(`@${domain}`);
-}
 
 async function outboxMessage(db: Kysely<Database>, outboxId: number) {
   return db
@@ -63,7 +59,7 @@ export async function traceReport(
 ): Promise<Traced | null> {
   const candidates = [...report.addressedTo, report.originalReturnPath ?? ""]
     .map((address) => address.replace(/^<|>$/g, "").trim())
-    .filter((address) => looksLikeOurs(bounceAddress, address));
+    .filter((address) => hasBounceAddressForm(bounceAddress, address));
   const signed = candidates
     .map((address) => outboxIdOfBounceAddress(bounceAddress, secret, address))
     .find((id) => id !== null);

@@ -1,7 +1,8 @@
 /**
  * The inquiries inbox's queries: the filtered, paged list with its counts per
- * status, one inquiry with its notes, and the firm's handling of it (status,
- * assignee, notes). The text search is case-insensitive on both engines.
+ * status, one inquiry with its notes and whether the firm was notified of
+ * it, and the firm's handling of it (status, assignee, notes). The text
+ * search is case-insensitive on both engines.
  */
 import {
   type Expression,
@@ -18,6 +19,7 @@ import {
   type InquiryStatus,
   type InquirySummary,
   type NoteView,
+  type NotificationState,
   type Person,
   type StatusCounts,
 } from "../../../shared/admin/inquiries.ts";
@@ -59,9 +61,27 @@ function matching(
   return query;
 }
 
+/**
+ * Whether the firm was told, from the inquiry's notification in the outbox:
+ * failed when the outbox gave up on it or a hard bounce came back for it
+ * since, pending while it waits for a try, else sent. An inquiry from before
+ * inquiries named their notification has none, and reads as sent: the
+ * firm has had it in this inbox since, whatever became of the mail.
+ */
+const notifiedState = sql<NotificationState>`case
+  when notification.status = 'failed' or exists (
+    select 1 from delivery_reports
+    where delivery_reports.outbox_id = notification.id and delivery_reports.kind = 'hard'
+  ) then 'failed'
+  when notification.status = 'pending' then 'pending'
+  else 'sent'
+end`;
+
 function summaries(db: Kysely<Database>, filter: InquiryFilter) {
   return matching(db, filter)
     .leftJoin("users as assignee", "assignee.id", "inquiries.assignee_id")
+    .leftJoin("outbox as notification", "notification.id", "inquiries.notification_outbox_id")
+    .select(notifiedState.as("notified"))
     .select([
       "inquiries.id",
       "inquiries.created_at",
@@ -101,6 +121,7 @@ function toSummary(row: SummaryRow): InquirySummary {
     inquiryType: row.inquiry_type,
     status: row.status,
     assignee: assigneeOf(row),
+    notified: row.notified,
   };
 }
 

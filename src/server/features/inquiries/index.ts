@@ -1,6 +1,7 @@
 /**
- * Inquiries: the contact form's write and the mail it makes, and the
- * console's inbox. What the rest of the server may use of this feature.
+ * Inquiries: the contact form's write and the mail it makes, the console's
+ * inbox, and the owners' alarm when the firm was not notified of one. What
+ * the rest of the server may use of this feature.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -31,4 +32,5 @@ export default fp(
 );
 
 export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";
+export { notificationAlarm } from "./notification-alarm.ts";
 export { type InquiryWriter, storeInquiry } from "./writes.ts";

@@ -2,7 +2,8 @@
  * The mail an inquiry makes: the firm's notification and, when
  * INQUIRY_ACK is on, the visitor's acknowledgement. The comments keep their
  * lines, indented under their label, so none of them can pass for a field of
- * its own. Queued inside the inquiry's own transaction.
+ * its own. Queued inside the inquiry's own transaction. And the alarm the
+ * owners get when the notification fails (sent by notification-alarm.ts).
  */
 
 import { COLORS } from "../../../shared/design-tokens.ts";
@@ -14,6 +15,7 @@ import {
   linesOf,
   MailFrame,
   MailHeading,
+  MailLink,
   oneLine,
   Paragraph,
   renderEmailHtml,
@@ -133,11 +135,81 @@ export function inquiryAcknowledgement(
   };
 }
 
+/** What the alarm tells of an inquiry: which one, and from whom. */
+export interface UnnotifiedInquiry {
+  id: number;
+  receivedAt: string;
+  inquiryType: string;
+  firstName: string;
+  lastName: string;
+  company: string;
+}
+
+export interface AlarmMailSettings extends Pick<InquiryMailSettings, "from" | "inquiryTo"> {
+  publicOrigin: string;
+}
+
+/** How much of the mail server's last answer the alarm quotes. */
+const REASON_LIMIT = 300;
+
+/** The console's page of one inquiry (the console is served under /admin). */
+function consoleInquiryUrl(publicOrigin: string, id: number): string {
+  return new URL(`/admin/inquiries/${id}`, publicOrigin).toString();
+}
+
+/**
+ * The alarm an owner gets when the firm's notification of an inquiry
+ * failed. It names the inquiry by its number, type, sender's name and
+ * company, and links to it in the console. The sender's address, phone
+ * number and message stay out: the alarm travels by a second route, chosen
+ * to reach the owners, not to carry what visitors confide.
+ */
+export function notificationFailedAlarm(
+  inquiry: UnnotifiedInquiry,
+  to: string,
+  reason: string,
+  settings: AlarmMailSettings,
+): MailMessage {
+  const name = oneLine(`${inquiry.firstName} ${inquiry.lastName}`);
+  const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
+  const subject = `Not delivered: the notification of inquiry ${inquiry.id}`;
+  const url = consoleInquiryUrl(settings.publicOrigin, inquiry.id);
+  const lead = `The website could not deliver its notification of a new inquiry to ${settings.inquiryTo}: nobody at the firm may know of it.`;
+  const which = `Inquiry ${inquiry.id}: ${oneLine(inquiry.inquiryType)}, from ${name}${company}, received ${inquiry.receivedAt}.`;
+  const why = `The mail server's last answer: ${oneLine(reason).slice(0, REASON_LIMIT)}`;
+  const advice =
+    "Until the cause is put right, read new inquiries in the console. This alarm is sent once per inquiry.";
+  return {
+    messageId: newMessageId(settings.from),
+    from: settings.from,
+    to,
+    headers: AUTO_SUBMITTED,
+    subject,
+    text: [lead, "", which, `Open it in the console: ${url}`, "", why, "", advice].join("\n"),
+    html: renderEmailHtml(
+      <MailFrame title={subject}>
+        <MailHeading>{subject}</MailHeading>
+        <Paragraph>{lead}</Paragraph>
+        <Paragraph>
+          {which} <MailLink href={url}>Open it in the console</MailLink>.
+        </Paragraph>
+        <Paragraph>{why}</Paragraph>
+        <Paragraph>{advice}</Paragraph>
+      </MailFrame>,
+    ),
+  };
+}
+
 export class InquiryMail {
   constructor(private readonly settings: InquiryMailSettings) {}
 
-  async queue(trx: OutboxTransaction, inquiry: Inquiry): Promise<void> {
-    await enqueueMail(trx, "inquiry-notification", inquiryNotification(inquiry, this.settings));
+  /** Queues the firm's notification (and the acknowledgement); the notification's outbox row. */
+  async queue(trx: OutboxTransaction, inquiry: Inquiry): Promise<number> {
+    const notification = await enqueueMail(
+      trx,
+      "inquiry-notification",
+      inquiryNotification(inquiry, this.settings),
+    );
     if (this.settings.acknowledge) {
       await enqueueMail(
         trx,
@@ -145,5 +217,6 @@ export class InquiryMail {
         inquiryAcknowledgement(inquiry, this.settings),
       );
     }
+    return notification;
   }
 }

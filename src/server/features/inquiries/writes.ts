@@ -11,11 +11,14 @@ import { insertInquiry } from "./queries.ts";
 /** What storing an inquiry needs of the app: the outbox's transaction and this feature's mail. */
 export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail">;
 
-/** Stores an inquiry (already validated) and queues its notification; its id. */
+/**
+ * Stores an inquiry (already validated) and queues its notification; its id.
+ * The inquiry names its notification, so the inbox can tell whether the firm
+ * was told of it.
+ */
 export function storeInquiry(app: InquiryWriter, inquiry: Inquiry): Promise<number> {
   return app.withOutbox(async (trx) => {
-    const id = await insertInquiry(trx, inquiry);
-    await app.inquiryMail.queue(trx, inquiry);
-    return id;
+    const notification = await app.inquiryMail.queue(trx, inquiry);
+    return insertInquiry(trx, inquiry, notification);
   });
 }

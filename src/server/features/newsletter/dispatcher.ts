@@ -3,7 +3,8 @@
  * instance. An issue is taken with a lease (one instance queues it at a
  * time), queued in batches that each move its cursor, and given back when
  * the process stops; a queuing cut off by a crash is taken again once its
- * lease ends. It also marks sent the issues with nothing left to send.
+ * lease ends. It also marks sent the issues with nothing left to send, and
+ * has the send guard judge the running ones.
  */
 import { randomUUID } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -33,6 +34,8 @@ export interface DispatcherOptions {
   messageId: () => string;
   /** A send began or an issue finished: the archive may have changed. */
   onArchiveChange: () => Promise<void>;
+  /** Judges the running sends and pauses the unhealthy ones (send-guard.tsx); their ids. */
+  guard: () => Promise<number[]>;
 }
 
 export class IssueDispatcher extends PollingWorker {
@@ -47,8 +50,10 @@ export class IssueDispatcher extends PollingWorker {
   }
 
   protected async round(): Promise<void> {
-    const { db, log, leaseMs, onArchiveChange } = this.options;
+    const { db, log, leaseMs, onArchiveChange, guard } = this.options;
     try {
+      const paused = await guard();
+      if (paused.length > 0) log.warn({ issueIds: paused }, "sends paused by the send guard");
       if ((await finishSentIssues(db)) > 0) await onArchiveChange();
       while (!this.stopped) {
         const issue = await claimIssueToQueue(db, this.worker, leaseMs);

@@ -263,6 +263,9 @@ export function resumeSend(
       .updateTable("issues")
       .set({
         status: sql<IssueStatus>`case when queued_all_at is null then 'queuing' else 'sending' end`,
+        // Whoever resumes has looked: the guard judges the copies from now on.
+        paused_reason: null,
+        guard_since: new Date(now).toISOString(),
         updated_at: new Date(now).toISOString(),
       })
       .where("id", "=", id)

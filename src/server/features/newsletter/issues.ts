@@ -21,6 +21,7 @@ export interface IssueRecord extends IssueRow {
   version: number;
   queuedAllAt: string | null;
   rate: number | null;
+  pausedReason: string | null;
 }
 
 const RECORD_COLUMNS = [
@@ -39,6 +40,7 @@ const RECORD_COLUMNS = [
   "rate",
   "author",
   "updated_at",
+  "paused_reason",
 ] as const;
 
 type RecordColumns = Pick<Selectable<Database["issues"]>, (typeof RECORD_COLUMNS)[number]>;
@@ -60,6 +62,7 @@ function toRecord(row: RecordColumns): IssueRecord {
     rate: row.rate,
     author: row.author,
     updatedAt: row.updated_at,
+    pausedReason: row.paused_reason,
   };
 }
 
@@ -243,6 +246,7 @@ export async function issueProgress(
     withdrawn: Math.max(0, issue.recipients - queued - sent - failed),
     queuedAll: issue.queuedAllAt !== null,
     rate: issue.rate,
+    pausedReason: issue.pausedReason,
     scheduledAt: issue.scheduledAt,
     startedAt: issue.startedAt,
     finishedAt: issue.finishedAt,

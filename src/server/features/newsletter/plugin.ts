@@ -11,6 +11,7 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
+import { guardSends, sendGuardPolicy } from "./send-guard.tsx";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -36,6 +37,11 @@ export default fp(
       leaseMs: config.OUTBOX_LEASE_MS,
       messageId: () => newMessageId(config.MAIL_FROM),
       onArchiveChange: archiveChanged,
+      guard: () =>
+        guardSends(database.db, app.withOutbox, sendGuardPolicy(config), {
+          from: config.MAIL_FROM,
+          publicOrigin: config.PUBLIC_ORIGIN,
+        }),
     });
     app.decorate("newsletter", { wake: () => dispatcher.wake(), archiveChanged });
     app.addHook("onReady", async () => dispatcher.start());

@@ -22,20 +22,26 @@ declare module "fastify" {
 export interface SubscriptionsOptions extends AdminAreaOptions {
   /** The server's signing secret: unsubscribe and confirmation links. */
   secret: string;
+  /** The clock of the mail cooldown (epoch ms); the real one unless a test passes its own. */
+  now?: () => number;
 }
 
 export default fp(
   async function subscriptions(
     app: FastifyInstance,
-    { config, database, secret }: SubscriptionsOptions,
+    { config, database, secret, now = Date.now }: SubscriptionsOptions,
   ) {
     app.decorate(
       "subscriptionMail",
-      new SubscriptionMail({
-        from: config.MAIL_FROM,
-        publicOrigin: config.PUBLIC_ORIGIN,
-        signingSecret: secret,
-      }),
+      new SubscriptionMail(
+        {
+          from: config.MAIL_FROM,
+          publicOrigin: config.PUBLIC_ORIGIN,
+          signingSecret: secret,
+          cooldown: { minutes: config.SUBSCRIBE_MAIL_COOLDOWN_MINUTES, now },
+        },
+        app.log,
+      ),
     );
     await app.register(confirmSubscription, { config, database, secret });
     await app.register(unsubscribeApi, { database, secret });

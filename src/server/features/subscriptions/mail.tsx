@@ -1,8 +1,10 @@
 /**
  * The mail a subscription makes: the welcome, with its unsubscribe link and
  * headers, and with double opt-in the confirmation link. Queued inside the
- * subscription's own transaction.
+ * subscription's own transaction, each at most once per address within the
+ * cooldown (mail-cooldown.ts).
  */
+import type { FastifyBaseLogger } from "fastify";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
 import {
@@ -15,6 +17,7 @@ import {
 import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { signConfirmToken } from "./confirm-token.ts";
+import { type MailCooldown, takeMailTurn } from "./mail-cooldown.ts";
 import type { Subscription } from "./queries.ts";
 import { unsubscribeUrl } from "./unsubscribe-token.ts";
 
@@ -22,7 +25,11 @@ export interface SubscriptionMailSettings {
   from: string;
   publicOrigin: string;
   signingSecret: string;
+  cooldown: MailCooldown;
 }
+
+const WELCOME_KIND = "welcome";
+const CONFIRMATION_KIND = "subscription-confirmation";
 
 /**
  * RFC 2919: the list's name and an identifier under the site's own domain.
@@ -115,12 +122,16 @@ export function subscriptionConfirmation(
 }
 
 export class SubscriptionMail {
-  constructor(private readonly settings: SubscriptionMailSettings) {}
+  constructor(
+    private readonly settings: SubscriptionMailSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   async welcome(trx: OutboxTransaction, subscription: Subscription): Promise<void> {
+    if (!(await this.mayMail(trx, subscription, WELCOME_KIND))) return;
     await enqueueMail(
       trx,
-      "welcome",
+      WELCOME_KIND,
       welcome(subscription.email, this.unsubscribeUrl(subscription), this.settings),
     );
   }
@@ -131,13 +142,35 @@ export class SubscriptionMail {
     subscription: Subscription,
     validHours: number,
   ): Promise<void> {
+    if (!(await this.mayMail(trx, subscription, CONFIRMATION_KIND))) return;
     const url = new URL(CONFIRM_SUBSCRIPTION_PATH, this.settings.publicOrigin);
     url.searchParams.set("token", signConfirmToken(this.settings.signingSecret, subscription));
     await enqueueMail(
       trx,
-      "subscription-confirmation",
+      CONFIRMATION_KIND,
       subscriptionConfirmation(subscription.email, url.toString(), validHours, this.settings),
     );
+  }
+
+  /**
+   * Whether the address may have this kind of mail now. Whoever asked hears
+   * the same answer either way, so a stranger learns nothing of the address;
+   * only the log tells, by the subscription's id.
+   */
+  private async mayMail(
+    trx: OutboxTransaction,
+    subscription: Subscription,
+    kind: string,
+  ): Promise<boolean> {
+    const { cooldown, signingSecret } = this.settings;
+    const turn = await takeMailTurn(trx, cooldown, signingSecret, subscription.email, kind);
+    if (!turn) {
+      this.log.info(
+        { subscription: subscription.id, kind, cooldownMinutes: cooldown.minutes },
+        "subscription mail not queued: the address had one within its cooldown",
+      );
+    }
+    return turn;
   }
 
   unsubscribeUrl(subscription: Subscription): string {

@@ -4,7 +4,14 @@
  * (docs/privacy/erasure.md). Writes of consent itself live in subscriptions.ts.
  */
 import { createHmac } from "node:crypto";
-import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from "kysely";
 import {
   GROWTH_MONTHS,
   type MonthGrowth,
@@ -20,6 +27,7 @@ import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { containsText } from "../../platform/db/text-search.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { mailAddress } from "../../platform/outbox/queue.ts";
+import { forgetAddress, suppressedSubscription } from "../deliverability/index.ts";
 import { hasStatus, statusOf } from "./audience.ts";
 
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
@@ -49,6 +57,12 @@ interface StoredRow {
   subscribed_via: string;
   unsubscribed_at: string | null;
   confirmed_at: string | null;
+  suppressed: SqlBool;
+}
+
+/** Whether the row's address is on the suppression list. */
+function suppressed(eb: ExpressionBuilder<Database, "subscriptions">) {
+  return suppressedSubscription(eb).as("suppressed");
 }
 
 function toRow(row: StoredRow): SubscriberRow {
@@ -59,6 +73,8 @@ function toRow(row: StoredRow): SubscriberRow {
     subscribedAt: row.subscribed_at,
     subscribedVia: row.subscribed_via,
     unsubscribedAt: row.unsubscribed_at,
+    // SQLite answers 1 or 0, PostgreSQL true or false.
+    suppressed: Boolean(row.suppressed),
   };
 }
 
@@ -74,7 +90,9 @@ export async function listSubscribers(
   page: number,
 ): Promise<{ items: SubscriberRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    newestFirst(filtered(db.selectFrom("subscriptions").select(ROW_COLUMNS), filter))
+    newestFirst(
+      filtered(db.selectFrom("subscriptions").select(ROW_COLUMNS).select(suppressed), filter),
+    )
       .limit(PAGE_SIZE)
       .offset((page - 1) * PAGE_SIZE)
       .execute(),
@@ -185,6 +203,7 @@ export async function findSubscriber(
   const row = await db
     .selectFrom("subscriptions")
     .select(ROW_COLUMNS)
+    .select(suppressed)
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -266,6 +285,7 @@ export function eraseSubscriber(
       )
       .executeTakeFirst();
     await trx.deleteFrom("subscriptions").where("id", "=", id).execute();
+    await forgetAddress(trx, email);
     const emailHash = erasureHash(secret, email);
     await trx
       .insertInto("erased_subscribers")

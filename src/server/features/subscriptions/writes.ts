@@ -55,8 +55,9 @@ export function confirmationLapsedBefore(confirmHours: number): string {
  * history which way the visitor came: the page's script or a form posted
  * without JavaScript. With double opt-in the confirmation link is queued
  * instead, and an address that waits for its confirmation is not "already
- * subscribed" (it gets no issue yet): its link is sent again, and its row
- * stays as it is.
+ * subscribed" (it gets no issue yet): its link is sent again, once the
+ * address's mail cooldown has passed (mail-cooldown.ts), and its row stays
+ * as it is. The answer is the same whether mail was queued or not.
  */
 export function storeSubscription(
   app: Writer,

@@ -530,6 +530,60 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "014_send_guard": {
+      async up(db: AnyDb) {
+        await db.schema.alterTable("issues").addColumn("paused_reason", "text").execute();
+        await db.schema
+          .alterTable("issues")
+          .addColumn("guard_since", types.timestamp as "text")
+          .execute();
+      },
+    },
+    "015_mail_cooldowns": {
+      async up(db: AnyDb) {
+        // When an address last got a mail of a kind a stranger can make the
+        // site send. The primary key lets one upsert decide whether the next
+        // may go, however many requests ask at once. The address is kept as
+        // a keyed hash only: the table is about addresses, not of them.
+        await db.schema
+          .createTable("mail_cooldowns")
+          .addColumn("address_key", "text", notNull)
+          .addColumn("kind", "text", notNull)
+          .addColumn("mailed_at", types.timestamp as "text", notNull)
+          .addPrimaryKeyConstraint("mail_cooldowns_key", ["address_key", "kind"])
+          .execute();
+      },
+    },
+    "016_inquiry_notifications": {
+      async up(db: AnyDb) {
+        // An inquiry names its notification to the firm, so the inbox can
+        // tell whether the firm was told. Inquiries from before have none.
+        await db.schema
+          .alterTable("inquiries")
+          .addColumn("notification_outbox_id", "integer", (c) =>
+            c.references("outbox.id").onDelete("set null"),
+          )
+          .execute();
+        await db.schema
+          .alterTable("inquiries")
+          .addColumn("notification_alarmed_at", types.timestamp as "text")
+          .execute();
+        await db.schema
+          .createIndex("inquiries_notification")
+          .on("inquiries")
+          .column("notification_outbox_id")
+          .unique()
+          .execute();
+        // The inbox asks, for each inquiry shown, whether a hard bounce came
+        // back for its notification.
+        await db.schema
+          .createIndex("delivery_reports_outbox")
+          .on("delivery_reports")
+          .columns(["outbox_id", "kind"])
+          .where(sql.ref("outbox_id"), "is not", null)
+          .execute();
+      },
+    },
   };
 }
 

@@ -50,6 +50,10 @@ export interface InquiriesTable extends Timestamps {
   comments: string;
   status: Generated<InquiryStatus>;
   assignee_id: number | null;
+  /** The firm's notification of it (an outbox row); null for inquiries from before they were linked. */
+  notification_outbox_id: number | null;
+  /** When the owners were told that its notification failed: once at most. */
+  notification_alarmed_at: Timestamp | null;
 }
 
 export interface TeamMembersTable extends Timestamps, Versioned {
@@ -287,6 +291,10 @@ export interface IssuesTable extends Timestamps {
   locked_until: Timestamp | null;
   user_id: number | null;
   author: string;
+  /** Why the send guard paused the send (too many bounces or complaints); null otherwise. */
+  paused_reason: string | null;
+  /** The guard counts copies finished from this moment: a resumed send starts afresh. */
+  guard_since: Timestamp | null;
 }
 
 /** What a report says of a message: refused for good, refused for now, or marked as spam. */
@@ -325,6 +333,15 @@ export interface SuppressionsTable {
   created_at: Timestamp;
 }
 
+/** When an address last got a mail of a kind a stranger can make the site send (one row per pair). */
+export interface MailCooldownsTable {
+  /** A keyed hash of the lower-cased address: the table holds no address. */
+  address_key: string;
+  /** The outbox's kind of the mail (welcome, subscription-confirmation). */
+  kind: string;
+  mailed_at: Timestamp;
+}
+
 export interface Database {
   issues: IssuesTable;
   subscriptions: SubscriptionsTable;
@@ -349,6 +366,7 @@ export interface Database {
   bot_trips: BotTripsTable;
   delivery_reports: DeliveryReportsTable;
   suppressions: SuppressionsTable;
+  mail_cooldowns: MailCooldownsTable;
 }
 
 export function nowIso(): string {

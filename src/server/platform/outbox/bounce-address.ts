@@ -28,6 +28,20 @@ function parts(address: string): { local: string; domain: string } | null {
   return { local: address.slice(0, at), domain: address.slice(at + 1) };
 }
 
+/**
+ * Whether `address` has the form of a bounce address made from `base`
+ * (`local+…@domain`), signed rightly or not: one that has the form and does
+ * not verify was forged or mangled, which is worth a word in the log.
+ */
+export function hasBounceAddressForm(base: string, address: string): boolean {
+  const at = base.lastIndexOf("@");
+  const lowered = address.trim().toLowerCase();
+  return (
+    lowered.startsWith(`${base.slice(0, at).toLowerCase()}+`) &&
+    lowered.endsWith(base.slice(at).toLowerCase())
+  );
+}
+
 /** The envelope sender for one outbox message: `base` with the message's token after a `+`. */
 export function bounceAddressFor(base: string, secret: string, outboxId: number): string {
   const { local, domain } = parts(base) ?? { local: base, domain: "" };

@@ -10,8 +10,9 @@ import fp from "fastify-plugin";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { bounceAddressFor } from "./bounce-address.ts";
+import { readDkimKey } from "./dkim.ts";
 import { inOutboxTransaction, type OutboxTransaction } from "./queue.ts";
-import { type ComposeNewsletter, type OnRefused, OutboxSender } from "./sender.ts";
+import { type ComposeNewsletter, type OnGaveUp, type OnRefused, OutboxSender } from "./sender.ts";
 import { mailboxMailer, smtpMailer } from "./transport.ts";
 
 declare module "fastify" {
@@ -28,6 +29,7 @@ export interface OutboxOptions {
   secret: string;
   composeNewsletter: ComposeNewsletter;
   onRefused?: OnRefused;
+  onGaveUp?: OnGaveUp;
 }
 
 function bounceAddresses(base: string, secret: string) {
@@ -37,11 +39,12 @@ function bounceAddresses(base: string, secret: string) {
 export default fp(
   async function outbox(
     app: FastifyInstance,
-    { config, database, secret, composeNewsletter, onRefused }: OutboxOptions,
+    { config, database, secret, composeNewsletter, onRefused, onGaveUp }: OutboxOptions,
   ) {
+    const dkim = readDkimKey(config);
     const mailer = config.SMTP_URL
-      ? smtpMailer(config.SMTP_URL)
-      : mailboxMailer(config.MAILBOX_DIR, app.log);
+      ? smtpMailer(config.SMTP_URL, dkim)
+      : mailboxMailer(config.MAILBOX_DIR, app.log, dkim);
     const sender = new OutboxSender({
       db: database.db,
       engine: database.engine,
@@ -59,6 +62,7 @@ export default fp(
         ? { bounceAddress: bounceAddresses(config.BOUNCE_ADDRESS, secret) }
         : {}),
       ...(onRefused ? { onRefused } : {}),
+      ...(onGaveUp ? { onGaveUp } : {}),
     });
 
     app.decorate("withOutbox", <T>(work: (trx: OutboxTransaction) => Promise<T>) =>

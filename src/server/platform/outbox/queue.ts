@@ -64,25 +64,29 @@ export interface EnqueueOptions {
   priority?: MailPriority;
 }
 
-export function enqueueMail(
+/** Queues one message; its outbox row's id, for a row that must name its mail. */
+export async function enqueueMail(
   trx: OutboxTransaction,
   kind: string,
   message: MailMessage,
   options: EnqueueOptions = {},
-): Promise<void> {
-  return enqueueMails(trx, kind, [message], options);
+): Promise<number> {
+  const [id] = await enqueueMails(trx, kind, [message], options);
+  if (id === undefined) throw new Error("the outbox queued no row for the message");
+  return id;
 }
 
-/** Queues many messages of one kind, a few hundred rows per statement. */
+/** Queues many messages of one kind, a few hundred rows per statement; their rows' ids. */
 export async function enqueueMails(
   trx: OutboxTransaction,
   kind: string,
   messages: readonly MailMessage[],
   { priority = "transactional" }: EnqueueOptions = {},
-): Promise<void> {
+): Promise<number[]> {
   const now = nowIso();
+  const ids: number[] = [];
   for (let start = 0; start < messages.length; start += ROWS_PER_INSERT) {
-    await trx
+    const rows = await trx
       .insertInto("outbox")
       .values(
         messages.slice(start, start + ROWS_PER_INSERT).map((message) => ({
@@ -95,8 +99,11 @@ export async function enqueueMails(
           updated_at: now,
         })),
       )
+      .returning("id")
       .execute();
+    ids.push(...rows.map((row) => row.id));
   }
+  return ids;
 }
 
 /**

@@ -87,6 +87,18 @@ export interface RefusedMessage {
 /** Told of each refused message, after it is marked failed (the deliverability feature). */
 export type OnRefused = (refused: RefusedMessage) => Promise<void>;
 
+/** A message the sender gave up on, and the last error, as recorded on its row. */
+export interface FailedMessage {
+  claimed: ClaimedMessage;
+  reason: string;
+}
+
+/**
+ * Told of each message the sender marks failed, refused for good or out of
+ * attempts, after onRefused (the inquiries feature's alarm).
+ */
+export type OnGaveUp = (failed: FailedMessage) => Promise<void>;
+
 interface SenderOptions {
   db: Kysely<Database>;
   engine: Engine;
@@ -97,6 +109,7 @@ interface SenderOptions {
   /** The envelope sender of an outbox message (platform/outbox/bounce-address.ts); none without it. */
   bounceAddress?: (outboxId: number) => string;
   onRefused?: OnRefused;
+  onGaveUp?: OnGaveUp;
 }
 
 export class OutboxSender extends PollingWorker {
@@ -204,6 +217,7 @@ export class OutboxSender extends PollingWorker {
         },
         retry ? "mail not accepted; will retry" : "mail not accepted; giving up",
       );
+      if (!retry) await this.gaveUp(claimed, reason);
       return;
     }
     // Accepted: record it before anything else, so it is never sent again.
@@ -233,6 +247,17 @@ export class OutboxSender extends PollingWorker {
       await onRefused?.({ claimed, address, refusal });
     } catch (error) {
       log.error({ err: error, outboxId: claimed.id }, "a refused recipient could not be recorded");
+    }
+    await this.gaveUp(claimed, reason);
+  }
+
+  /** Tells of a message marked failed; what is told cannot undo the marking, and is only logged. */
+  private async gaveUp(claimed: ClaimedMessage, reason: string): Promise<void> {
+    const { log, onGaveUp } = this.options;
+    try {
+      await onGaveUp?.({ claimed, reason });
+    } catch (error) {
+      log.error({ err: error, outboxId: claimed.id }, "a failed message's follow-up failed");
     }
   }
 }

@@ -1,0 +1,62 @@
+/**
+ * The console's "Sending health" page, for owners: the checks of the firm's
+ * domain, asked of DNS on each visit (DNS_SERVERS, or the system's
+ * resolver), and what came back about the mail sent.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { SENDING_HEALTH_PATH, sendingHealthSchema } from "../../../shared/admin/sending-health.ts";
+import type { Config } from "../../platform/config.ts";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { readDkimKey } from "../../platform/outbox/dkim.ts";
+import { checkDomain, type DomainSettings, dnsResolver } from "./domain-checks.ts";
+import { lastThirtyDays, recentIssues } from "./sending-figures.ts";
+
+const domainOf = (address: string) => /@([^>\s]+)>?\s*$/.exec(address)?.[1]?.toLowerCase() ?? "";
+
+/** What the checks need to know of the configuration. */
+export function domainSettings(config: Config): DomainSettings {
+  const fromDomain = domainOf(config.MAIL_FROM);
+  const bounceDomain = config.BOUNCE_ADDRESS ? domainOf(config.BOUNCE_ADDRESS) : null;
+  const key = readDkimKey(config);
+  return {
+    fromDomain,
+    envelopeDomain: bounceDomain ?? fromDomain,
+    bounceDomain,
+    dkim: key
+      ? { domain: key.domainName, selector: key.keySelector, privateKey: key.privateKey }
+      : null,
+  };
+}
+
+export default async function sendingHealthRoutes(
+  app: FastifyInstance,
+  { config, database }: AdminAreaOptions,
+) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const resolver = dnsResolver(config.DNS_SERVERS);
+  const settings = domainSettings(config);
+
+  routes.get(
+    SENDING_HEALTH_PATH,
+    { schema: { response: { 200: sendingHealthSchema } }, config: { role: "owner" } },
+    async (request) => {
+      const [checks, period, issues] = await Promise.all([
+        checkDomain(resolver, settings).catch((error: unknown) => {
+          request.log.warn({ err: error }, "the domain's DNS records could not be read");
+          return null;
+        }),
+        lastThirtyDays(database.db),
+        recentIssues(database.db),
+      ]);
+      return {
+        checks,
+        checksUnavailable: checks
+          ? null
+          : "The DNS could not be asked just now, so the records are not checked. Try again in a minute.",
+        lastThirtyDays: period,
+        issues,
+      };
+    },
+  );
+}

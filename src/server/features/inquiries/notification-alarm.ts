@@ -1,0 +1,131 @@
+/**
+ * The alarm when the firm was not told of an inquiry: the outbox gave up on
+ * its notification (refused for good, or out of attempts). Every owner, and
+ * ALERT_TO, gets a mail naming the inquiry, once per inquiry at most: one
+ * conditional UPDATE marks the inquiry alarmed before anything is sent, so
+ * a second report of the same failure finds it marked.
+ *
+ * The alarm is sent at once through a nodemailer transport of its own, to
+ * ALERT_SMTP_URL when set, not queued in the outbox: the outbox is the
+ * route that just failed. Queued there, the alarm would wait behind the
+ * same sender and the same server, and fail or come late with them.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import type { Config } from "../../platform/config.ts";
+import { type Database, nowIso } from "../../platform/db/schema.ts";
+import type { FailedMessage, OnGaveUp } from "../../platform/outbox/sender.ts";
+import { smtpMailer } from "../../platform/outbox/transport.ts";
+import { notificationFailedAlarm, type UnnotifiedInquiry } from "./mail.tsx";
+
+/** The second route: a mail server and, besides the owners, a second address. */
+interface AlarmRoute {
+  smtpUrl: string;
+  alertTo: string | undefined;
+}
+
+/**
+ * ALERT_SMTP_URL, else the main server when only ALERT_TO is set; null
+ * without either, or without any server (mail then goes to a folder, where
+ * nothing fails for want of a recipient).
+ */
+function alarmRoute(config: Config): AlarmRoute | null {
+  if (!config.ALERT_SMTP_URL && !config.ALERT_TO) return null;
+  const smtpUrl = config.ALERT_SMTP_URL ?? config.SMTP_URL;
+  return smtpUrl ? { smtpUrl, alertTo: config.ALERT_TO } : null;
+}
+
+/**
+ * Marks the inquiry whose notification the outbox row was as alarmed, and
+ * reads what the alarm names of it; undefined when the row was no inquiry's
+ * notification, or its inquiry was alarmed before.
+ */
+async function markAlarmed(
+  db: Kysely<Database>,
+  outboxId: number,
+): Promise<UnnotifiedInquiry | undefined> {
+  const row = await db
+    .updateTable("inquiries")
+    .set({ notification_alarmed_at: nowIso() })
+    .where("notification_outbox_id", "=", outboxId)
+    .where("notification_alarmed_at", "is", null)
+    .returning(["id", "created_at", "inquiry_type", "first_name", "last_name", "company"])
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      receivedAt: row.created_at,
+      inquiryType: row.inquiry_type,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      company: row.company,
+    }
+  );
+}
+
+/** Every owner's address, and ALERT_TO, each once. */
+async function alarmRecipients(db: Kysely<Database>, alertTo: string | undefined) {
+  const owners = await db
+    .selectFrom("users")
+    .select("email")
+    .where("role", "=", "owner")
+    .orderBy("email")
+    .execute();
+  const addresses = owners.map((owner) => owner.email.toLowerCase());
+  return [...new Set(alertTo ? [...addresses, alertTo.toLowerCase()] : addresses)];
+}
+
+export interface NotificationAlarmOptions {
+  config: Config;
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * What the outbox calls when it gives up on a message (its onGaveUp);
+ * undefined when no second route is configured, and then only the inbox
+ * ("failed") and the outbox's log tell.
+ */
+export function notificationAlarm({
+  config,
+  db,
+  log,
+}: NotificationAlarmOptions): OnGaveUp | undefined {
+  const route = alarmRoute(config);
+  if (!route) {
+    log.warn("no alarm route for failed inquiry notifications: set ALERT_SMTP_URL or ALERT_TO");
+    return undefined;
+  }
+  const settings = {
+    from: config.MAIL_FROM,
+    inquiryTo: config.INQUIRY_TO,
+    publicOrigin: config.PUBLIC_ORIGIN,
+  };
+
+  return async ({ claimed, reason }: FailedMessage) => {
+    const inquiry = await markAlarmed(db, claimed.id);
+    if (!inquiry) return;
+    log.error(
+      { inquiry: inquiry.id, outboxId: claimed.id },
+      "the firm was not notified of an inquiry; alarming the owners",
+    );
+    const recipients = await alarmRecipients(db, route.alertTo);
+    if (recipients.length === 0) {
+      log.error({ inquiry: inquiry.id }, "no owner and no ALERT_TO to alarm");
+      return;
+    }
+    const mailer = smtpMailer(route.smtpUrl);
+    try {
+      for (const to of recipients) {
+        // Each on its own: one refused recipient does not keep the alarm from the others.
+        await mailer
+          .send(notificationFailedAlarm(inquiry, to, reason, settings))
+          .catch((error: unknown) =>
+            log.error({ err: error, inquiry: inquiry.id }, "an owner's alarm was not accepted"),
+          );
+      }
+    } finally {
+      mailer.close();
+    }
+  };
+}
