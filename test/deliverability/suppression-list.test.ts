@@ -9,6 +9,7 @@ import {
   isSuppressed,
   liftSuppression,
   type NewReport,
+  purgeReports,
   recordReport,
 } from "../../src/server/features/deliverability/index.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
@@ -108,6 +109,30 @@ describe.each(ENGINES)("the suppression list on $engine", (engine) => {
     );
     expect(results.every((result) => result.recorded && result.suppressed)).toBe(true);
     expect(await suppression(email)).toHaveLength(1);
+  });
+
+  it("purges reports past their retention, but keeps the one a suppression rests on", async () => {
+    const at = (days: number) => new Date(START.getTime() + days * DAY_MS);
+    await recordReport(database.db, report("old-soft@example.com", "soft"), POLICY, at(-400));
+    await recordReport(database.db, report("old-hard@example.com", "hard"), POLICY, at(-400));
+    await recordReport(database.db, report("recent@example.com", "soft"), POLICY, at(-10));
+    const emails = async () =>
+      (
+        await database.db
+          .selectFrom("delivery_reports")
+          .select("email")
+          .where("email", "in", [
+            "old-soft@example.com",
+            "old-hard@example.com",
+            "recent@example.com",
+          ])
+          .orderBy("email")
+          .execute()
+      ).map((row) => row.email);
+
+    expect(await purgeReports(database.db, 365, START)).toBeGreaterThanOrEqual(1);
+    expect(await emails()).toEqual(["old-hard@example.com", "recent@example.com"]);
+    expect(await isSuppressed(database.db, "old-hard@example.com")).toBe(true);
   });
 
   it("lifts a suppression once, and says when there was none", async () => {

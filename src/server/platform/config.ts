@@ -133,6 +133,9 @@ const variables = z.object({
   // when this many arrive within SOFT_BOUNCE_DAYS.
   SOFT_BOUNCE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
   SOFT_BOUNCE_DAYS: z.coerce.number().int().min(1).max(365).default(15),
+  // Reports (which name an address and quote the receiving server) are kept
+  // this long; the one that put an address on the list stays while it is on it.
+  REPORT_RETENTION_DAYS: z.coerce.number().int().min(30).default(365),
   // The mailbox BOUNCE_ADDRESS delivers to, read over IMAP for reports.
   BOUNCE_IMAP_URL: z
     .url()

@@ -10,7 +10,7 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import suppressionsConsole from "./console.ts";
 import sendingHealthRoutes from "./health-console.ts";
-import { softBouncePolicy } from "./record.ts";
+import { purgeReports, softBouncePolicy } from "./record.ts";
 import { deliveryWebhooks } from "./webhooks.ts";
 
 export interface DeliverabilityOptions extends AdminAreaOptions {
@@ -23,12 +23,29 @@ export interface DeliverabilityOptions extends AdminAreaOptions {
 export default fp(
   async function deliverability(app: FastifyInstance, options: DeliverabilityOptions) {
     startBounceMailbox(app, options);
+    purgeOldReports(app, options);
     await app.register(suppressionsConsole, options);
     await app.register(sendingHealthRoutes, options);
     await app.register(deliveryWebhooks, options);
   },
   { name: "deliverability", dependencies: ["console", "outbox"] },
 );
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Removes reports past REPORT_RETENTION_DAYS at start and daily. */
+function purgeOldReports(app: FastifyInstance, { config, database }: DeliverabilityOptions) {
+  const purge = () =>
+    purgeReports(database.db, config.REPORT_RETENTION_DAYS).catch((err: unknown) =>
+      app.log.error({ err }, "delivery report purge failed"),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook("onReady", async () => {
+    await purge();
+    timer = setInterval(purge, DAY_MS).unref();
+  });
+  app.addHook("onClose", async () => clearInterval(timer));
+}
 
 /** Reads the bounce mailbox while the server runs, when one is configured. */
 function startBounceMailbox(
@@ -50,6 +67,7 @@ function startBounceMailbox(
 
 export {
   type NewReport,
+  purgeReports,
   type Recorded,
   recordReport,
   type SoftBouncePolicy,

@@ -108,3 +108,31 @@ async function softBouncesReason(
     .executeTakeFirstOrThrow();
   return Number(count) >= limit ? "soft-bounces" : undefined;
 }
+
+/**
+ * Removes the reports older than `retentionDays`, except the one each
+ * suppression was decided by: the console shows it as the reason for as
+ * long as the address stays on the list. Returns how many went.
+ */
+export async function purgeReports(
+  db: Kysely<Database>,
+  retentionDays: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+  const result = await db
+    .deleteFrom("delivery_reports")
+    .where("received_at", "<", cutoff)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("suppressions")
+            .select("suppressions.id")
+            .whereRef("suppressions.report_id", "=", "delivery_reports.id"),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
