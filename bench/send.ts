@@ -25,6 +25,15 @@
  * while it sheds load with 503, as an editor would click again). Prints a
  * Markdown table for docs/benchmarks.md.
  *
+ * Bounces (BOUNCE_EVERY, 50: one reader in fifty, 2 %): with Debian's
+ * Postfix and Dovecot installed, each engine's server reads a bounce
+ * mailbox of its own (test/support/mail-servers.ts), and every copy the
+ * sink takes for a reader numbered a multiple of BOUNCE_EVERY comes back as
+ * a DSN appended to that mailbox, addressed to the copy's own bounce
+ * address (bench/support/bounce-reports.ts). After the cancel the benchmark
+ * waits until each reported address is suppressed (target: within 10 s of
+ * its report's arrival) and gives the delays.
+ *
  * `npm run bench:send -- --seed-only` only seeds the subscribers, into
  * the site's own database (DATABASE_URL, else SQLITE_FILE or data/site.db),
  * for trying a large send by hand. `--skip-analyze` leaves a freshly seeded
@@ -41,7 +50,9 @@ import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
 import { type IssueDetail, NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
 import { createAccount } from "../test/support/console.ts";
 import type { EngineCase } from "../test/support/engines.ts";
+import { type MailServers, startMailServers } from "../test/support/mail-servers.ts";
 import { addSubscribers, newsletterDraft } from "../test/support/newsletter.ts";
+import { type BounceFigures, startBounceReports } from "./support/bounce-reports.ts";
 import { type ConsoleSession, signInOverHttp } from "./support/console-session.ts";
 import { percentile, type Sample, sampleEvery } from "./support/latency-sampler.ts";
 import { LoadServer } from "./support/load-server.ts";
@@ -72,6 +83,11 @@ const MAX_REFUSALS = 5;
 /** Between the pause and the cancel: an editor's second click. */
 const THINK_MS = 1000;
 const BUILT_ENTRY = "build/node/src/server/main.js";
+/** One reader in this many has a mailbox that no longer exists; 0 sends no bounces. */
+const BOUNCE_EVERY = Number(process.env.BOUNCE_EVERY ?? 50);
+const SUPPRESSION_TARGET_MS = 10_000;
+/** How long after the cancel the last reports may take to be read. */
+const BOUNCE_WAIT_MS = 30_000;
 const EDITOR = "editor@firm.example";
 
 /**
@@ -159,6 +175,8 @@ interface Figures {
   cancel: { ms: number; refusals: number };
   /** The issue after the cancel: what was sent, and what was withdrawn. */
   final: IssueDetail["progress"];
+  /** Undefined when no bounces were sent (BOUNCE_EVERY 0, or no Postfix and Dovecot). */
+  bounces: BounceFigures | undefined;
 }
 
 /** An editor's click, asked again after Retry-After while the server sheds load (503). */
@@ -191,7 +209,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 async function measureSend(
   server: LoadServer,
   arrivals: number[],
-): Promise<Omit<Figures, "engine" | "seedMs">> {
+): Promise<Omit<Figures, "engine" | "seedMs" | "bounces">> {
   const session = await signInOverHttp(server.origin, EDITOR);
   const created = await session.request(
     "POST",
@@ -251,6 +269,23 @@ async function measureSend(
   };
 }
 
+/** What the server needs to read a bounce mailbox of its own. */
+function bounceEnv(servers: MailServers | null): Record<string, string> {
+  if (!servers) return {};
+  const { imap } = servers;
+  return {
+    BOUNCE_ADDRESS: `bounces@${servers.bounceDomain}`,
+    BOUNCE_IMAP_URL: `imap://${imap.user}:${imap.pass}@${imap.host}:${imap.port}/INBOX`,
+    BOUNCE_POLL_MS: "1000",
+  };
+}
+
+/** Whether a copy to `address` bounces: readers numbered a multiple of BOUNCE_EVERY. */
+function bounces(address: string): boolean {
+  const n = Number(/^reader-(\d+)@/.exec(address)?.[1] ?? Number.NaN);
+  return BOUNCE_EVERY > 0 && n % BOUNCE_EVERY === 0;
+}
+
 /** Starts the server on the seeded database, measures the send, and stops it. */
 async function sendOn(
   database: DatabaseHandle,
@@ -258,6 +293,8 @@ async function sendOn(
   dir: string,
   sink: SmtpSink,
   arrivals: number[],
+  mailServers: MailServers | null,
+  onCopy: { bounce?: (recipient: string, bounceAddress: string) => void },
 ): Promise<Omit<Figures, "engine" | "seedMs">> {
   const server = await LoadServer.start({
     // LoadServer puts these last in the server's environment: the database, and the send's settings.
@@ -266,11 +303,16 @@ async function sendOn(
       SMTP_URL: sink.url,
       NEWSLETTER_RATE_PER_SECOND: String(RATE),
       OUTBOX_POLL_MS: String(OUTBOX_POLL_MS),
+      ...bounceEnv(mailServers),
     },
     dir,
   });
   try {
-    const figures = await measureSend(server, arrivals);
+    const reports = mailServers ? await startBounceReports(mailServers, database.db) : undefined;
+    if (reports) onCopy.bounce = (recipient, from) => reports.bounce(recipient, from);
+    const measured = await measureSend(server, arrivals);
+    onCopy.bounce = undefined;
+    const figures = { ...measured, bounces: await reports?.finish(BOUNCE_WAIT_MS) };
     const queued = await database.db
       .selectFrom("issues")
       .select(["recipients", "started_at", "queued_all_at"])
@@ -293,6 +335,7 @@ async function measureEngine(
   engine: EngineCase,
   sink: SmtpSink,
   arrivals: number[],
+  onCopy: { bounce?: (recipient: string, bounceAddress: string) => void },
 ): Promise<Figures> {
   const testDb = await engine.create();
   const database = openDatabase({
@@ -307,7 +350,17 @@ async function measureEngine(
       `${engine.engine}: seeded ${SUBSCRIBERS} subscribers in ${Math.round(seedMs)} ms`,
     );
     await createAccount(database, "editor", EDITOR);
-    const figures = await sendOn(database, testDb.env, dir, sink, arrivals);
+    // A mailbox of this engine's own: reports from the other engine's send stay there.
+    const mailServers = BOUNCE_EVERY > 0 ? await startMailServers({ existing: [] }) : null;
+    const figures = await sendOn(
+      database,
+      testDb.env,
+      dir,
+      sink,
+      arrivals,
+      mailServers,
+      onCopy,
+    ).finally(() => mailServers?.stop());
     rmSync(dir, { recursive: true, force: true });
     return { engine: engine.engine, seedMs, ...figures };
   } catch (error) {
@@ -334,7 +387,10 @@ function row(figures: Figures): string {
   const queue =
     figures.queueMs === undefined ? `> ${QUEUE_TIMEOUT_SECONDS} s` : seconds(figures.queueMs);
   const failed = figures.progress.failed + figures.health.failed;
-  return `| ${figures.engine} | ${SUBSCRIBERS.toLocaleString("en")} | ${seconds(figures.seedMs)} | ${queue} | ${mib(figures.peakRssMiB)} (${mib(figures.rssBeforeMiB)} before) | ${RATE} / ${Math.round(figures.ratePerSecond)} / ${Math.max(...figures.eachSecond)} | ${Math.round(figures.ratePerSecondWhileQueuing)} | ${spread(figures.progressWhileQueuing)} | ${spread(figures.progress)} | ${spread(figures.health)} | ${failed} | ${action(figures.pause)} / ${action(figures.cancel)} |`;
+  const bounced = figures.bounces
+    ? `${figures.bounces.suppressed} of ${figures.bounces.reports} | ${spread({ ...figures.bounces, failed: 0 })}`
+    : "— | —";
+  return `| ${figures.engine} | ${SUBSCRIBERS.toLocaleString("en")} | ${seconds(figures.seedMs)} | ${queue} | ${mib(figures.peakRssMiB)} (${mib(figures.rssBeforeMiB)} before) | ${RATE} / ${Math.round(figures.ratePerSecond)} / ${Math.max(...figures.eachSecond)} | ${Math.round(figures.ratePerSecondWhileQueuing)} | ${spread(figures.progressWhileQueuing)} | ${spread(figures.progress)} | ${spread(figures.health)} | ${failed} | ${action(figures.pause)} / ${action(figures.cancel)} | ${bounced} |`;
 }
 
 /** The send's targets, as lines for stderr. */
@@ -351,6 +407,16 @@ function verdicts(figures: Figures): string[] {
     `${figures.engine}: at most ${ceiling} messages in any 1-s bucket: ${paced} (${most})`,
     `${figures.engine}: messages each second from the send on: ${figures.eachSecond.join(" ")}`,
     `${figures.engine}: after the cancel: ${JSON.stringify(figures.final)}`,
+    ...(figures.bounces
+      ? [
+          `${figures.engine}: every report's address suppressed within ${SUPPRESSION_TARGET_MS / 1000} s of its arrival: ${
+            figures.bounces.suppressed === figures.bounces.reports &&
+            figures.bounces.max <= SUPPRESSION_TARGET_MS
+              ? "met"
+              : "MISSED"
+          } (${figures.bounces.suppressed} of ${figures.bounces.reports}, slowest ${ms(figures.bounces.max)})`,
+        ]
+      : []),
   ];
 }
 
@@ -361,12 +427,18 @@ async function benchmark(): Promise<void> {
   // Read after --database-url is applied: the engine list depends on TEST_DATABASE_URL.
   const { ENGINES } = await import("../test/support/engines.ts");
   let arrivals: number[] = [];
-  const sink = await startSmtpSink(() => arrivals.push(performance.now()));
+  const onCopy: { bounce?: (recipient: string, bounceAddress: string) => void } = {};
+  const sink = await startSmtpSink((recipients, envelopeFrom) => {
+    arrivals.push(performance.now());
+    for (const recipient of recipients) {
+      if (bounces(recipient)) onCopy.bounce?.(recipient, envelopeFrom);
+    }
+  });
   const results: Figures[] = [];
   try {
     for (const engine of ENGINES) {
       arrivals = [];
-      const figures = await measureEngine(engine, sink, arrivals);
+      const figures = await measureEngine(engine, sink, arrivals, onCopy);
       // Shown at once, so a later engine's failure does not lose it.
       console.error(row(figures));
       results.push(figures);
@@ -379,9 +451,9 @@ async function benchmark(): Promise<void> {
     `Every ${POLL_INTERVAL_MS} ms during the send: the issue's detail (the console's progress) and /healthz; rate over ${WINDOW_SECONDS} s of sending after every copy was queued, max over 1-s buckets since the send.\n`,
   );
   console.log(
-    "| Engine | Subscribers | Seeding | Send → all queued | Peak RSS | Rate: set / mean / max 1-s | mail/s while queuing | Progress GET p50 / p99 / max, while queuing | same, whole send | /healthz p50 / p99 / max | not 200 | Pause / cancel |",
+    "| Engine | Subscribers | Seeding | Send → all queued | Peak RSS | Rate: set / mean / max 1-s | mail/s while queuing | Progress GET p50 / p99 / max, while queuing | same, whole send | /healthz p50 / p99 / max | not 200 | Pause / cancel | Bounced addresses suppressed | Report → suppressed p50 / p99 / max |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const figures of results) console.log(row(figures));
 }
 

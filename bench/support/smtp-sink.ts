@@ -1,6 +1,7 @@
 /**
  * A local SMTP server for the mail benchmarks: it accepts everything, keeps
- * nothing, and tells `onMessage` the recipients of each message it accepts.
+ * nothing, and tells `onMessage` the recipients and the envelope sender of
+ * each message it accepts.
  * Written on `net` rather than with smtp-server, whose 100 ms wait for early
  * talkers on every connection would cap the sender at about nine messages a
  * second and hide its cost.
@@ -15,13 +16,14 @@ export interface SmtpSink {
 }
 
 export async function startSmtpSink(
-  onMessage: (recipients: readonly string[]) => void = () => {},
+  onMessage: (recipients: readonly string[], envelopeFrom: string) => void = () => {},
 ): Promise<SmtpSink> {
   let accepted = 0;
   const server = createServer((socket) => {
     let pending = "";
     let inData = false;
     let recipients: string[] = [];
+    let envelopeFrom = "";
     const reply = (line: string) => socket.write(`${line}\r\n`);
     reply("220 sink ESMTP");
     socket.on("error", () => socket.destroy());
@@ -34,7 +36,7 @@ export async function startSmtpSink(
           pending = pending.slice(end + 5);
           inData = false;
           accepted += 1;
-          onMessage(recipients);
+          onMessage(recipients, envelopeFrom);
           reply("250 accepted");
           continue;
         }
@@ -43,7 +45,10 @@ export async function startSmtpSink(
         const line = pending.slice(0, lineEnd);
         pending = pending.slice(lineEnd + 2);
         const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "MAIL") recipients = [];
+        if (verb === "MAIL") {
+          recipients = [];
+          envelopeFrom = /<([^>]*)>/.exec(line)?.[1] ?? "";
+        }
         if (verb === "RCPT") recipients.push(/<([^>]*)>/.exec(line)?.[1] ?? "");
         if (verb === "DATA") {
           inData = true;
