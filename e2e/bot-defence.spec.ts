@@ -100,20 +100,23 @@ test("the console's inbox says how many posts were turned away as automated", as
   request,
 }) => {
   const { token } = (await (await request.get("/api/v1/xsrf")).json()) as { token: string };
-  const trapped = await request.post(
-    `/api/v1/subscribe?emailId=trapped-${Date.now()}%40example.com`,
-    {
-      headers: { "x-xsrf-token": token, [FORM_TRAP_HEADER]: "https://spam.example" },
-    },
-  );
+  const address = `trapped-${Date.now()}@example.com`;
+  const trapped = await request.post(`/api/v1/subscribe?emailId=${encodeURIComponent(address)}`, {
+    headers: { "x-xsrf-token": token, [FORM_TRAP_HEADER]: "https://spam.example" },
+  });
   expect(trapped.status()).toBe(201);
   const viewer = await consoleAccount("viewer", "turned-away");
   await signInToConsole(page, viewer, "/admin/inquiries");
   await expect(
     page.getByText(
-      /^Turned away as automated in the last 30 days: \d+ inquir(y|ies), [1-9]\d* subscriptions?$/,
+      /^Turned away as automated in the last 30 days: \d+ inquir(y|ies), [1-9]\d* subscriptions?\. Review the turned-away posts$/,
     ),
   ).toBeVisible();
+  // The post itself is kept, for an editor to release should a person have sent it.
+  await page.getByRole("link", { name: "Review the turned-away posts" }).click();
+  await expect(page.getByRole("article").filter({ hasText: address })).toContainText(
+    "Filled the hidden trap field",
+  );
 });
 
 test("a page that came without the token cookie takes one when its forms are shown, before anything is sent", async ({

@@ -20,6 +20,7 @@ import {
 import content from "./features/content/index.ts";
 import deliverability, {
   recordRefusals,
+  recordSoftBounces,
   softBouncePolicy,
 } from "./features/deliverability/index.ts";
 import inquiries, { notificationAlarm } from "./features/inquiries/index.ts";
@@ -27,6 +28,7 @@ import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
 import publicSite, { type PageRenderer } from "./features/pages/index.ts";
 import people from "./features/people/index.ts";
 import subscriptions from "./features/subscriptions/index.ts";
+import turnedAway from "./features/turned-away/index.ts";
 import type { Config } from "./platform/config.ts";
 import consoleService from "./platform/console/plugin.ts";
 import type { DatabaseHandle } from "./platform/db/connection.ts";
@@ -111,12 +113,15 @@ export async function buildApp({
   });
   await app.register(canonicalPaths);
   await app.register(apiContract);
+  // An inquiry the firm was not told of: when the outbox gives up, or a bounce comes back later.
+  const alarm = notificationAlarm({ config, db: database.db, log: app.log });
   await app.register(outbox, {
     config,
     database,
     secret,
     onRefused: recordRefusals(database.db, softBouncePolicy(config)),
-    onGaveUp: notificationAlarm({ config, db: database.db, log: app.log }),
+    onSoftBounce: recordSoftBounces(database.db, softBouncePolicy(config)),
+    ...(alarm ? { onGaveUp: ({ claimed, reason }) => alarm(claimed.id, reason) } : {}),
     composeNewsletter: newsletterComposer({
       db: database.db,
       from: config.MAIL_FROM,
@@ -131,8 +136,14 @@ export async function buildApp({
   await app.register(content, area);
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret, now });
+  await app.register(turnedAway, { ...area, ...(now ? { now } : {}) });
   await app.register(newsletter, area);
-  await app.register(deliverability, { ...area, secret, ...(now ? { now } : {}) });
+  await app.register(deliverability, {
+    ...area,
+    secret,
+    ...(now ? { now } : {}),
+    ...(alarm ? { onHardBounce: alarm } : {}),
+  });
   await app.register(people, { ...area, secret });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });

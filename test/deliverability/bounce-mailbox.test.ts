@@ -10,8 +10,9 @@
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type TestApp } from "../support/app.ts";
+import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
+import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { FAST_OUTBOX } from "../support/mail-env.ts";
 import {
   MAIL_SERVERS_SKIP_REASON,
@@ -19,6 +20,7 @@ import {
   startMailServers,
 } from "../support/mail-servers.ts";
 import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
+import { startSmtp } from "../support/smtp.ts";
 
 const ORIGIN = "https://www.firm.example";
 const RATE = 200;
@@ -115,6 +117,46 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
       expect(queued.map((row) => row.email).sort()).toEqual(
         readers.filter((email) => !gone.includes(email)).sort(),
       );
+    });
+
+    it("alarms the owners when the firm's own inquiry notification bounces back later", async () => {
+      // The firm's inbox no longer exists on the receiving server; the alarm goes another way.
+      const alert = await startSmtp();
+      const firmInbox = `firm-inbox@${servers.readersDomain}`;
+      const { imap } = servers;
+      const firm = await startApp(engine, {
+        ...FAST_OUTBOX,
+        PUBLIC_ORIGIN: ORIGIN,
+        SMTP_URL: `smtp://${servers.smtp.host}:${servers.smtp.port}`,
+        BOUNCE_ADDRESS: `bounces@${servers.bounceDomain}`,
+        BOUNCE_IMAP_URL: `imap://${imap.user}:${imap.pass}@${imap.host}:${imap.port}/INBOX`,
+        BOUNCE_POLL_MS: "100",
+        INQUIRY_TO: firmInbox,
+        ALERT_SMTP_URL: alert.url,
+        ALERT_TO: "partner@elsewhere.example",
+      });
+      try {
+        const sent = await post(firm.app, await openSession(firm.app), "/api/v1/send-comment", {
+          ...VALID_INQUIRY,
+        });
+        expect(sent.statusCode).toBe(200);
+        const id = (sent.json() as { id: number }).id;
+        // Postfix took it; its DSN comes back through the mailbox, and the alarm follows.
+        const [alarm] = await alert.waitForMailTo("partner@elsewhere.example");
+        expect(alarm?.parsed.subject).toBe(`Not delivered: the notification of inquiry ${id}`);
+        const report = await firm.database.db
+          .selectFrom("delivery_reports")
+          .innerJoin("inquiries", "inquiries.notification_outbox_id", "delivery_reports.outbox_id")
+          .select(["delivery_reports.kind", "delivery_reports.source", "message_kind"])
+          .where("inquiries.id", "=", id)
+          .execute();
+        expect(report).toEqual([
+          { kind: "hard", source: "mailbox", message_kind: "inquiry-notification" },
+        ]);
+      } finally {
+        await firm.close();
+        await alert.close();
+      }
     });
 
     it("leaves a message that is not a report unread, and ignores a report with a forged bounce address", async () => {

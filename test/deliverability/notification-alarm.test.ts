@@ -136,26 +136,10 @@ describe.each(ENGINES)("inquiry notifications on $engine", (engine) => {
     expect(main.received).toEqual([]);
 
     // The same failure told again (another instance, a late report) alarms no one.
-    const onGaveUp = notificationAlarm({ config: t.config, db: t.database.db, log: t.app.log });
-    expect(onGaveUp).toBeTypeOf("function");
+    const alarm = notificationAlarm({ config: t.config, db: t.database.db, log: t.app.log });
+    expect(alarm).toBeTypeOf("function");
     const { id: outboxId } = await notificationRow(id);
-    await onGaveUp?.({
-      claimed: {
-        id: outboxId,
-        kind: "inquiry-notification",
-        attempts: 1,
-        newsletter: null,
-        message: {
-          messageId: "<again@firm.example>",
-          from: "",
-          to: INQUIRY_TO,
-          subject: "",
-          text: "",
-          html: "",
-        },
-      },
-      reason: "told again",
-    });
+    await alarm?.(outboxId, "told again");
     expect(alert.received).toHaveLength(OWNERS.length + 1);
   });
 
@@ -172,10 +156,29 @@ describe.each(ENGINES)("inquiry notifications on $engine", (engine) => {
   });
 
   it("reads pending while the notification waits for its retry, then sent, and alarms no one", async () => {
-    await start({ env: { OUTBOX_RETRY_BASE_MS: "2000" } });
+    // The retry waits an hour, so "pending" is read before it, however slow the machine.
+    await start({ env: { OUTBOX_RETRY_BASE_MS: "3600000", OUTBOX_RETRY_MAX_MS: "3600000" } });
     main.refuseNext(1);
     const id = await sendInquiry();
+    const { id: outboxId } = await notificationRow(id);
+    // The first attempt is over once its refusal is recorded and the claim let go.
+    await expect
+      .poll(() =>
+        t.database.db
+          .selectFrom("outbox")
+          .select(["status", "locked_until"])
+          .where("id", "=", outboxId)
+          .where("last_error", "is not", null)
+          .executeTakeFirst(),
+      )
+      .toEqual({ status: "pending", locked_until: null });
     expect(await notified(id)).toBe("pending");
+    // Then the hour is over: the row falls due now, and the sender takes it.
+    await t.database.db
+      .updateTable("outbox")
+      .set({ next_attempt_at: new Date().toISOString() })
+      .where("id", "=", outboxId)
+      .execute();
     await main.waitForMailTo(INQUIRY_TO);
     await expect.poll(() => notified(id)).toBe("sent");
     await outboxIdle();

@@ -921,6 +921,8 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "PUT /api/admin/inquiries/:id/assignee": { body: { assigneeId: 1 } },
   "POST /api/admin/inquiries/:id/notes": { body: valuesOf(["body"]), multiline: ["body"] },
   "DELETE /api/admin/inquiries/:id": { body: valuesOf(["email"]) },
+  "POST /api/admin/turned-away/:id/release": { body: null },
+  "DELETE /api/admin/turned-away/:id": { body: null },
   "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
   "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },
   "DELETE /api/admin/suppressions/:id": { body: null },

@@ -1,13 +1,15 @@
 /**
  * The frame of every signed-in screen: the console's name, the areas the
  * person's role opens, and signing out. On a phone the areas scroll
- * sideways in one row under the bar.
+ * sideways in one row under the bar. A banner above every screen tells of
+ * inquiries the firm was not notified of until someone opens them.
  */
 import { NavLink, Outlet } from "react-router";
 import { hasRole, ROLE_LABELS } from "../../shared/admin/roles.ts";
 import { SITE } from "../../shared/site.ts";
 import { useMe, useSession } from "../auth/session.tsx";
 import { AREAS } from "./areas.ts";
+import { UnnotifiedBanner } from "./UnnotifiedBanner.tsx";
 import { useNewInquiryCount } from "./useNewInquiryCount.ts";
 
 export function Shell() {
@@ -54,6 +56,7 @@ export function Shell() {
         </div>
       </header>
       <main id="main" className="shell-main" tabIndex={-1}>
+        <UnnotifiedBanner />
         <Outlet />
       </main>
     </>

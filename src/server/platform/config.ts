@@ -191,6 +191,36 @@ const variables = z.object({
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
   // Insight issues leave at this pace, so the SMTP provider does not throttle them.
   NEWSLETTER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+  // Bulk copies to one receiving domain (the part after the @) start at most
+  // this often, across every instance: a mailbox provider throttles or blocks
+  // a sender that comes faster than it likes. Unset, a domain may take an
+  // issue's whole rate, which stays the ceiling. DOMAIN_RATES names the
+  // exceptions, e.g. "gmail.com=20,outlook.com=10".
+  DOMAIN_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).optional(),
+  DOMAIN_RATES: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const rates: Record<string, number> = {};
+      for (const entry of value.split(",").map((part) => part.trim())) {
+        if (entry === "") continue;
+        const [domain = "", rate = ""] = entry.split("=").map((part) => part.trim());
+        if (!/^[^\s@=]+\.[^\s@=]+$/.test(domain) || !(Number(rate) > 0)) {
+          context.addIssue({
+            code: "custom",
+            message: `"${entry}" must be a domain and its copies a second, as in gmail.com=20`,
+          });
+          return z.NEVER;
+        }
+        rates[domain.toLowerCase()] = Number(rate);
+      }
+      return rates;
+    }),
+  // A domain that answers a bulk copy with 421, 450, 451 or 452 gets nothing
+  // more for this long, twice as long at each deferral in a row, at most the
+  // max; a delivered copy starts it over.
+  DOMAIN_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(60_000),
+  DOMAIN_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
   NEWSLETTER_DOUBLE_OPT_IN: booleanFlag.default(false),
   // The send guard pauses a send when, among its last SEND_GUARD_WINDOW
   // finished copies (once SEND_GUARD_MIN_COPIES have finished), hard bounces

@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = [
   "inquiry-note-added",
   "inquiries-exported",
   "inquiry-erased",
+  "turned-away-released",
+  "turned-away-deleted",
   "subscriber-unsubscribed",
   "subscriber-erased",
   "subscribers-exported",

@@ -57,6 +57,7 @@ import {
   inquiryPath,
   noteSchema,
   statusChangeSchema,
+  unnotifiedSchema,
 } from "./inquiries.ts";
 import {
   issueDetailSchema,
@@ -98,6 +99,12 @@ import {
   suppressionListSchema,
   suppressionPath,
 } from "./suppressions.ts";
+import {
+  releasedSchema,
+  TURNED_AWAY_ROUTES,
+  turnedAwayListSchema,
+  turnedAwayPath,
+} from "./turned-away.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -261,6 +268,12 @@ export const CONSOLE_ROUTES = {
     status: 200,
     response: inboxCountsSchema,
   },
+  "inquiries.unnotified": {
+    method: "GET",
+    path: INQUIRY_PATHS.unnotified,
+    status: 200,
+    response: unnotifiedSchema,
+  },
   "inquiries.assignees": {
     method: "GET",
     path: INQUIRY_PATHS.assignees,
@@ -306,6 +319,23 @@ export const CONSOLE_ROUTES = {
     path: DEFENCE_PATHS.trips,
     status: 200,
     response: defenceTripsSchema,
+  },
+  "turnedAway.list": {
+    method: "GET",
+    path: TURNED_AWAY_ROUTES.list,
+    status: 200,
+    response: turnedAwayListSchema,
+  },
+  "turnedAway.release": {
+    method: "POST",
+    path: ({ id }: RecordId) => turnedAwayPath(id, "release"),
+    status: 200,
+    response: releasedSchema,
+  },
+  "turnedAway.delete": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => turnedAwayPath(id),
+    status: 204,
   },
 
   // ---- Subscribers ----

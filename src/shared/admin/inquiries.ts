@@ -18,6 +18,8 @@ export const INQUIRY_PATHS = {
   counts: `${ROOT}/counts`,
   /** The people an inquiry can be assigned to. */
   assignees: `${ROOT}/assignees`,
+  /** How many inquiries nobody has opened since their notification failed: the console's banner. */
+  unnotified: `${ROOT}/unnotified`,
   one: `${ROOT}/:id`,
   status: `${ROOT}/:id/status`,
   assignee: `${ROOT}/:id/assignee`,
@@ -135,6 +137,18 @@ export const statusCountsSchema = z.object(
 export type StatusCounts = z.infer<typeof statusCountsSchema>;
 
 export const inboxCountsSchema = z.object({ counts: statusCountsSchema });
+
+export const unnotifiedSchema = z.object({ unseen: z.number().int() });
+
+/** The console's banner while inquiries whose notification failed wait for someone to open them. */
+export function unnotifiedBanner(unseen: number): string {
+  return unseen === 1
+    ? "The firm was not told of 1 inquiry: its notification e-mail failed."
+    : `The firm was not told of ${unseen} inquiries: their notification e-mail failed.`;
+}
+
+/** The badge of an inquiry whose notification failed. */
+export const NOT_NOTIFIED_LABEL = "Not notified";
 
 export const inquiryPageSchema = z.object({
   inquiries: z.array(inquirySummarySchema),

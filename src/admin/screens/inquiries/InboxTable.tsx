@@ -9,6 +9,7 @@ import type { InquirySummary } from "../../../shared/admin/inquiries.ts";
 import { DataTable } from "../../components/DataTable.tsx";
 import { INBOX_ROUTE, personName } from "./format.ts";
 import { StackedMoment } from "./Moment.tsx";
+import { NotNotifiedBadge } from "./NotNotifiedBadge.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 
 /** What the detail screen reads from the link's history state. */
@@ -54,7 +55,12 @@ function columnsFor(listSearch: string) {
     column.accessor("status", {
       ...fixed,
       header: "Status",
-      cell: (cell) => <StatusBadge status={cell.getValue()} />,
+      cell: ({ row: { original: inquiry } }) => (
+        <span className="inbox-badges">
+          <StatusBadge status={inquiry.status} />
+          <NotNotifiedBadge notified={inquiry.notified} />
+        </span>
+      ),
     }),
     column.accessor("assignee", {
       ...fixed,

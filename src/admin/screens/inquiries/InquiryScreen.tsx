@@ -25,6 +25,7 @@ import type { FromList } from "./InboxTable.tsx";
 import { Moment } from "./Moment.tsx";
 import { NoteForm } from "./NoteForm.tsx";
 import { Notes } from "./Notes.tsx";
+import { NotNotifiedBadge } from "./NotNotifiedBadge.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { StatusForm } from "./StatusForm.tsx";
 
@@ -78,8 +79,8 @@ function InquiryView({
         <div>
           <h1>{name}</h1>
           <p className="inquiry-sub">
-            <StatusBadge status={inquiry.status} /> {inquiry.inquiryType} · received{" "}
-            <Moment iso={inquiry.receivedAt} />
+            <StatusBadge status={inquiry.status} /> <NotNotifiedBadge notified={inquiry.notified} />{" "}
+            {inquiry.inquiryType} · received <Moment iso={inquiry.receivedAt} />
           </p>
         </div>
         <a className="button button-primary" href={replyLink(inquiry)}>

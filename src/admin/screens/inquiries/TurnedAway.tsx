@@ -1,4 +1,8 @@
-/** One line under the inbox's heading: how many posts the forms' traps turned away lately (ADR 017). */
+/**
+ * One line under the inbox's heading: how many posts the forms' traps turned
+ * away lately (ADR 017), and the way to the posts themselves (ADR 036).
+ */
+import { Link } from "react-router";
 import type { DefendedForm } from "../../../shared/bot-defence.ts";
 import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
@@ -14,7 +18,8 @@ export function TurnedAway() {
     <p className="inbox-glance">
       Turned away as automated in the last {data.days} days:{" "}
       {plural(of("inquiry"), "inquiry", "inquiries")},{" "}
-      {plural(of("subscription"), "subscription", "subscriptions")}
+      {plural(of("subscription"), "subscription", "subscriptions")}.{" "}
+      <Link to="turned-away">Review the turned-away posts</Link>
     </p>
   );
 }

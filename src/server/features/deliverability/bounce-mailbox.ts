@@ -11,7 +11,12 @@ import { ImapFlow } from "imapflow";
 import type { Kysely } from "kysely";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
-import { recordReport, type SoftBouncePolicy } from "./record.ts";
+import {
+  type OnHardBounce,
+  recordReport,
+  type SoftBouncePolicy,
+  tellOfHardBounce,
+} from "./record.ts";
 import { readReport } from "./reports.ts";
 import { type BounceSigning, traceReport } from "./trace.ts";
 
@@ -48,6 +53,7 @@ export interface BounceMailboxOptions {
   signing: BounceSigning;
   policy: SoftBouncePolicy;
   pollMs: number;
+  onHardBounce?: OnHardBounce;
 }
 
 export class BounceMailboxReader extends PollingWorker {
@@ -130,6 +136,7 @@ export class BounceMailboxReader extends PollingWorker {
         { ...traced, source: "mailbox", sourceKey: `mailbox:${sourceKey}` },
         policy,
       );
+      await tellOfHardBounce(traced, result, this.options.onHardBounce, log);
       log.info(
         { kind: traced.kind, status: traced.status, outboxId: traced.outboxId, ...result },
         "report read from the bounce mailbox",

@@ -10,7 +10,7 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import suppressionsConsole from "./console.ts";
 import sendingHealthRoutes from "./health-console.ts";
-import { purgeReports, softBouncePolicy } from "./record.ts";
+import { type OnHardBounce, purgeReports, softBouncePolicy } from "./record.ts";
 import { deliveryWebhooks } from "./webhooks.ts";
 
 export interface DeliverabilityOptions extends AdminAreaOptions {
@@ -18,6 +18,8 @@ export interface DeliverabilityOptions extends AdminAreaOptions {
   secret: string;
   /** The clock the webhooks' timestamps are judged by (epoch ms); tests pass their own. */
   now?: () => number;
+  /** Told of each hard bounce that names a message of ours, however it came. */
+  onHardBounce?: OnHardBounce;
 }
 
 export default fp(
@@ -50,7 +52,7 @@ function purgeOldReports(app: FastifyInstance, { config, database }: Deliverabil
 /** Reads the bounce mailbox while the server runs, when one is configured. */
 function startBounceMailbox(
   app: FastifyInstance,
-  { config, database, secret }: DeliverabilityOptions,
+  { config, database, secret, onHardBounce }: DeliverabilityOptions,
 ) {
   if (!config.BOUNCE_IMAP_URL || !config.BOUNCE_ADDRESS) return;
   const reader = new BounceMailboxReader({
@@ -60,6 +62,7 @@ function startBounceMailbox(
     signing: { bounceAddress: config.BOUNCE_ADDRESS, secret },
     policy: softBouncePolicy(config),
     pollMs: config.BOUNCE_POLL_MS,
+    ...(onHardBounce ? { onHardBounce } : {}),
   });
   app.addHook("onReady", async () => reader.start());
   app.addHook("onClose", () => reader.stop());
@@ -73,7 +76,7 @@ export {
   type SoftBouncePolicy,
   softBouncePolicy,
 } from "./record.ts";
-export { recordRefusals } from "./refusals.ts";
+export { recordRefusals, recordSoftBounces } from "./refusals.ts";
 export { type SendHealth, type SendWindow, sendHealth } from "./send-health.ts";
 export {
   forgetAddress,

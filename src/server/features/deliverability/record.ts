@@ -4,6 +4,7 @@
  * address at once; soft bounces only when enough of them arrive within the
  * configured days (a full mailbox empties, a server comes back).
  */
+import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Config } from "../../platform/config.ts";
 import type { Database, ReportKind, SuppressionReason } from "../../platform/db/schema.ts";
@@ -135,4 +136,27 @@ export async function purgeReports(
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Told when a hard bounce names a message of ours (a lead's notification may need an alarm). */
+export type OnHardBounce = (outboxId: number, reason: string) => Promise<void>;
+
+/**
+ * Tells `onHardBounce` of a newly recorded hard bounce that names its
+ * message; a failure there is logged, the report stays recorded.
+ */
+export async function tellOfHardBounce(
+  report: Pick<NewReport, "kind" | "outboxId" | "text">,
+  result: Recorded,
+  onHardBounce: OnHardBounce | undefined,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (!onHardBounce || !result.recorded || report.kind !== "hard" || report.outboxId === null) {
+    return;
+  }
+  try {
+    await onHardBounce(report.outboxId, report.text);
+  } catch (error) {
+    log.error({ err: error, outboxId: report.outboxId }, "a hard bounce could not be passed on");
+  }
 }

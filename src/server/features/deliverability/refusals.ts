@@ -5,7 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
-import type { OnRefused } from "../../platform/outbox/sender.ts";
+import type { OnRefused, OnSoftBounce } from "../../platform/outbox/sender.ts";
 import { recordReport, type SoftBouncePolicy } from "./record.ts";
 
 /** The enhanced status code (5.1.1) in a server's reply, when it gives one. */
@@ -28,6 +28,32 @@ export function recordRefusals(db: Kysely<Database>, policy: SoftBouncePolicy): 
         messageKind: claimed.kind,
         issueId: claimed.newsletter?.issueId ?? null,
         text: refusal.response,
+      },
+      policy,
+    );
+  };
+}
+
+/**
+ * A copy a receiving server kept deferring (421, 450, 451, 452) until the
+ * outbox gave up on it is a soft bounce of the address: soft bounces that
+ * recur suppress it (SoftBouncePolicy).
+ */
+export function recordSoftBounces(db: Kysely<Database>, policy: SoftBouncePolicy): OnSoftBounce {
+  return async ({ claimed, address, deferral }) => {
+    await recordReport(
+      db,
+      {
+        email: address,
+        kind: "soft",
+        status: deferral.code === null ? null : String(deferral.code),
+        source: "smtp",
+        // One per message: it is recorded when the outbox gives up on it.
+        sourceKey: `smtp-soft:${claimed.id}`,
+        outboxId: claimed.id,
+        messageKind: claimed.kind,
+        issueId: claimed.newsletter?.issueId ?? null,
+        text: deferral.response,
       },
       policy,
     );

@@ -19,7 +19,13 @@ import {
   hasBounceAddressForm,
   outboxIdOfBounceAddress,
 } from "../../platform/outbox/bounce-address.ts";
-import { type NewReport, recordReport } from "./record.ts";
+import {
+  type NewReport,
+  type OnHardBounce,
+  recordReport,
+  softBouncePolicy,
+  tellOfHardBounce,
+} from "./record.ts";
 import { enhancedStatus } from "./refusals.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/deliverability/webhooks";
@@ -41,6 +47,7 @@ export interface DeliveryWebhooksOptions {
   secret: string;
   /** The clock signed timestamps are held against (epoch ms); tests pass their own. */
   now?: () => number;
+  onHardBounce?: OnHardBounce;
 }
 
 const PROVIDER_NAMES = ["mailgun", "sendgrid", "resend"] as const;
@@ -473,9 +480,9 @@ const recordedSchema = z.object({ recorded: z.number().int().min(0) });
  */
 export const deliveryWebhooks: FastifyPluginAsyncZod<DeliveryWebhooksOptions> = async (
   app,
-  { config, database, secret, now = Date.now },
+  { config, database, secret, now = Date.now, onHardBounce },
 ) => {
-  const policy = { limit: config.SOFT_BOUNCE_LIMIT, days: config.SOFT_BOUNCE_DAYS };
+  const policy = softBouncePolicy(config);
   const linkToMessage = messageLinker(database.db, config.BOUNCE_ADDRESS, secret);
   const providers = configuredProviders(config);
 
@@ -485,7 +492,9 @@ export const deliveryWebhooks: FastifyPluginAsyncZod<DeliveryWebhooksOptions> = 
     for (const { key, envelopeSender, ...report } of reports) {
       const link = await linkToMessage(envelopeSender, log);
       const source = { source: `webhook:${name}`, sourceKey: `${name}:${key}` };
-      const result = await recordReport(database.db, { ...report, ...source, ...link }, policy);
+      const full = { ...report, ...source, ...link };
+      const result = await recordReport(database.db, full, policy);
+      await tellOfHardBounce(full, result, onHardBounce, log);
       if (result.recorded) recorded += 1;
     }
     return recorded;

@@ -22,6 +22,7 @@ import {
   inquiryPageSchema,
   noteSchema,
   statusChangeSchema,
+  unnotifiedSchema,
 } from "../../../shared/admin/inquiries.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
@@ -33,11 +34,13 @@ import {
   assignablePeople,
   assignInquiry,
   countByStatus,
+  countUnseenFailures,
   EXPORT_COLUMNS,
   eraseInquirer,
   exportInquiries,
   findInquiry,
   listInquiries,
+  markFailureSeen,
   setInquiryStatus,
 } from "./inbox.ts";
 
@@ -105,12 +108,23 @@ export default async function inquiriesRoutes(
   );
 
   routes.get(
+    INQUIRY_PATHS.unnotified,
+    { schema: { response: { 200: unnotifiedSchema } }, config: { role: "viewer" } },
+    async () => ({ unseen: await countUnseenFailures(db) }),
+  );
+
+  routes.get(
     INQUIRY_PATHS.one,
     {
       schema: { params: inquiryIdSchema, response: { 200: inquiryDetailSchema } },
       config: { role: "viewer" },
     },
-    async (request) => current(request.params.id),
+    async (request) => {
+      const inquiry = await current(request.params.id);
+      // Someone has now seen that the firm was not told of it: the banner may go.
+      if (inquiry.notified === "failed") await markFailureSeen(db, inquiry.id);
+      return inquiry;
+    },
   );
 
   routes.put(

@@ -77,6 +77,29 @@ const notifiedState = sql<NotificationState>`case
   else 'sent'
 end`;
 
+/** How many inquiries nobody has opened since their notification failed. */
+export async function countUnseenFailures(db: Kysely<Database>): Promise<number> {
+  const { n } = await db
+    .selectFrom("inquiries")
+    .leftJoin("outbox as notification", "notification.id", "inquiries.notification_outbox_id")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("inquiries.notification_failure_seen_at", "is", null)
+    .where(sql<boolean>`${notifiedState} = 'failed'`)
+    .executeTakeFirstOrThrow();
+  // PostgreSQL answers count(*) as a bigint, which pg reads as a string.
+  return Number(n);
+}
+
+/** Records that someone opened an inquiry whose notification failed; the first time counts. */
+export async function markFailureSeen(db: Kysely<Database>, id: number): Promise<void> {
+  await db
+    .updateTable("inquiries")
+    .set({ notification_failure_seen_at: nowIso() })
+    .where("id", "=", id)
+    .where("notification_failure_seen_at", "is", null)
+    .execute();
+}
+
 function summaries(db: Kysely<Database>, filter: InquiryFilter) {
   return matching(db, filter)
     .leftJoin("users as assignee", "assignee.id", "inquiries.assignee_id")

@@ -32,5 +32,5 @@ export default fp(
 );
 
 export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";
-export { notificationAlarm } from "./notification-alarm.ts";
+export { type NotificationAlarm, notificationAlarm } from "./notification-alarm.ts";
 export { type InquiryWriter, storeInquiry } from "./writes.ts";

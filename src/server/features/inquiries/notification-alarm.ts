@@ -1,6 +1,7 @@
 /**
  * The alarm when the firm was not told of an inquiry: the outbox gave up on
- * its notification (refused for good, or out of attempts). Every owner, and
+ * its notification (refused for good, or out of attempts), or a bounce
+ * report for it came back later (the bounce mailbox, a provider's webhook). Every owner, and
  * ALERT_TO, gets a mail naming the inquiry, once per inquiry at most: one
  * conditional UPDATE marks the inquiry alarmed before anything is sent, so
  * a second report of the same failure finds it marked.
@@ -14,7 +15,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Config } from "../../platform/config.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
-import type { FailedMessage, OnGaveUp } from "../../platform/outbox/sender.ts";
 import { smtpMailer } from "../../platform/outbox/transport.ts";
 import { notificationFailedAlarm, type UnnotifiedInquiry } from "./mail.tsx";
 
@@ -82,15 +82,21 @@ export interface NotificationAlarmOptions {
 }
 
 /**
- * What the outbox calls when it gives up on a message (its onGaveUp);
- * undefined when no second route is configured, and then only the inbox
- * ("failed") and the outbox's log tell.
+ * Alarms the owners of a message that did not reach the firm: the outbox
+ * gave up on it, or a report came back for it. Does nothing unless the
+ * message was an inquiry's notification, not alarmed before.
+ */
+export type NotificationAlarm = (outboxId: number, reason: string) => Promise<void>;
+
+/**
+ * The alarm, or undefined when no second route is configured, and then
+ * only the inbox ("failed") and the log tell.
  */
 export function notificationAlarm({
   config,
   db,
   log,
-}: NotificationAlarmOptions): OnGaveUp | undefined {
+}: NotificationAlarmOptions): NotificationAlarm | undefined {
   const route = alarmRoute(config);
   if (!route) {
     log.warn("no alarm route for failed inquiry notifications: set ALERT_SMTP_URL or ALERT_TO");
@@ -102,11 +108,11 @@ export function notificationAlarm({
     publicOrigin: config.PUBLIC_ORIGIN,
   };
 
-  return async ({ claimed, reason }: FailedMessage) => {
-    const inquiry = await markAlarmed(db, claimed.id);
+  return async (outboxId, reason) => {
+    const inquiry = await markAlarmed(db, outboxId);
     if (!inquiry) return;
     log.error(
-      { inquiry: inquiry.id, outboxId: claimed.id },
+      { inquiry: inquiry.id, outboxId },
       "the firm was not notified of an inquiry; alarming the owners",
     );
     const recipients = await alarmRecipients(db, route.alertTo);

@@ -19,6 +19,7 @@ import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
 import type { Engine } from "../../platform/db/connection.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
+import { addressDomain } from "../../platform/outbox/message.ts";
 import { HELD_UNTIL, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { onlyRecipients } from "../subscriptions/index.ts";
 
@@ -135,7 +136,9 @@ export async function queueBatch(
   trx: OutboxTransaction,
   { issue, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
 ): Promise<QueuedBatch> {
-  const subscriptions = await onlyRecipients(trx.selectFrom("subscriptions").select("id"))
+  const subscriptions = await onlyRecipients(
+    trx.selectFrom("subscriptions").select(["id", "email"]),
+  )
     .where("id", ">", issue.cursor)
     .orderBy("id")
     .limit(batchSize)
@@ -148,11 +151,13 @@ export async function queueBatch(
       : await trx
           .insertInto("outbox")
           .values(
-            subscriptions.map(({ id }, index) => ({
+            subscriptions.map(({ id, email }, index) => ({
               kind: NEWSLETTER_KIND,
               priority: "bulk" as const,
               message: JSON.stringify({ messageId: messageId() }),
               status: "pending" as const,
+              // Each copy is paced by its receiving domain (platform/outbox/domain-pacing.ts).
+              domain: addressDomain(email),
               next_attempt_at: new Date(firstSlot + index * interval).toISOString(),
               issue_id: issue.id,
               subscription_id: id,

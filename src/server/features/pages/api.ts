@@ -87,6 +87,15 @@ const api: FastifyPluginAsyncZod = async (app) => {
         headerDefences(request),
       );
       if (screening.outcome === "trapped") {
+        await app.turnedAway.keep(
+          {
+            form: "subscription",
+            trap: screening,
+            via: CONSENT_VIA.website,
+            fields: request.query,
+          },
+          request.log,
+        );
         return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
       }
       if (screening.outcome === "refused") {
@@ -135,7 +144,13 @@ const api: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const screening = await app.botDefence.screen(request, "inquiry", headerDefences(request));
-      if (screening.outcome === "trapped") return { id: decoyInquiryId() };
+      if (screening.outcome === "trapped") {
+        await app.turnedAway.keep(
+          { form: "inquiry", trap: screening, via: CONSENT_VIA.website, fields: request.body },
+          request.log,
+        );
+        return { id: decoyInquiryId() };
+      }
       if (screening.outcome === "refused") {
         return reply.code(screening.status).send(captchaRefusalBody(screening.message));
       }

@@ -16,7 +16,7 @@ import { INQUIRY_FIELDS } from "../../../shared/inquiry.ts";
 import { FORM_TOKEN_FIELD, type PageContext } from "../../../shared/page-context.ts";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import type { ConfirmationAnswer } from "../../../shared/schemas.ts";
-import type { PostDefences } from "../../platform/security/bot-defence.ts";
+import type { PostDefences, Trap } from "../../platform/security/bot-defence.ts";
 import { FORM_REFUSALS, formPostRefusal } from "../../platform/security/xsrf.ts";
 import { confirmByLink, maskEmail } from "../subscriptions/index.ts";
 import { formService } from "./form-service.ts";
@@ -60,19 +60,19 @@ export default async function formPosts(
     (_request, body, done) => done(null, body),
   );
 
-  /** Renders the route's answer to the post (its action sees `refusal` and `trapped`) and sends it. */
+  /** Renders the route's answer to the post (its action sees `refusal` and `trap`) and sends it. */
   async function answer(
     request: FastifyRequest,
     reply: FastifyReply,
     body: string,
     refusal: string | null,
-    { status, trapped = false }: { status?: number; trapped?: boolean } = {},
+    { status, trap = null }: { status?: number; trap?: Trap | null } = {},
   ) {
     const context: PageContext = {
       content: app.content,
       origin,
       captcha: app.botDefence.widget,
-      forms: formService(app, { token, refusal, trapped, log: request.log }),
+      forms: formService(app, { token, refusal, trap, log: request.log }),
     };
     const path = request.routeOptions.url ?? request.url;
     const page = await submit({ path, body }, context);
@@ -152,7 +152,9 @@ export default async function formPosts(
         if (screening.outcome === "refused") {
           return answer(request, reply, body, screening.message, { status: screening.status });
         }
-        return answer(request, reply, body, null, { trapped: screening.outcome === "trapped" });
+        return answer(request, reply, body, null, {
+          trap: screening.outcome === "trapped" ? screening : null,
+        });
       },
     );
   }

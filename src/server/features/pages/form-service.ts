@@ -4,12 +4,13 @@
  * API (shared/schemas.ts), then the same writes (each feature's writes.ts), so a form post
  * and an API call are one code path from validation to mail.
  */
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import type { InquiryValues } from "../../../shared/inquiry.ts";
 import type { FormService, FormWrite } from "../../../shared/page-context.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
+import type { Trap } from "../../platform/security/bot-defence.ts";
 import { fieldReasons } from "../../platform/security/errors.ts";
 import { type InquiryWriter, storeInquiry } from "../inquiries/index.ts";
 import {
@@ -27,17 +28,18 @@ export interface FormServiceOptions {
   /** Why this post is refused, or null when it may write. */
   refusal: string | null;
   /**
-   * The post tripped a trap against scripts (platform/security/bot-defence.ts): a
-   * valid one is answered as if written, and nothing is stored or sent.
+   * The trap against scripts the post tripped (platform/security/bot-defence.ts),
+   * or null: a valid trapped post is answered as if written, and kept among
+   * the turned-away posts instead of stored or mailed.
    */
-  trapped?: boolean;
+  trap?: Trap | null;
   /** The request's log, where a failed write is reported. */
   log: FastifyBaseLogger;
 }
 
 export function formService(
-  app: InquiryWriter & SubscriptionWriter,
-  { token, refusal, trapped = false, log }: FormServiceOptions,
+  app: InquiryWriter & SubscriptionWriter & Pick<FastifyInstance, "turnedAway">,
+  { token, refusal, trap = null, log }: FormServiceOptions,
 ): FormService {
   /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */
   async function write<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -58,7 +60,13 @@ export function formService(
         const parsed = inquirySchema.safeParse(values);
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
-        if (trapped) return { outcome: "sent" };
+        if (trap) {
+          await app.turnedAway.keep(
+            { form: "inquiry", trap, via: CONSENT_VIA.form, fields: parsed.data },
+            log,
+          );
+          return { outcome: "sent" };
+        }
         const id = await storeInquiry(app, parsed.data);
         log.info({ inquiry: id }, "inquiry received from a form post");
         return { outcome: "sent" };
@@ -68,7 +76,13 @@ export function formService(
         const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
-        if (trapped) return { outcome: "subscribed" };
+        if (trap) {
+          await app.turnedAway.keep(
+            { form: "subscription", trap, via: CONSENT_VIA.form, fields: parsed.data },
+            log,
+          );
+          return { outcome: "subscribed" };
+        }
         const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form);
         return created
           ? { outcome: "subscribed" }

@@ -584,6 +584,59 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "017_turned_away": {
+      async up(db: AnyDb) {
+        // A post a trap took for a script's, kept as it came so the firm can
+        // release it should a person have sent it; purged after 30 days.
+        await types
+          .withId(db.schema.createTable("turned_away"))
+          .addColumn("form", "text", notNull)
+          .addColumn("reason", "text", notNull)
+          .addColumn("seconds", "real", notNull)
+          .addColumn("via", "text", notNull)
+          .addColumn("fields", "text", notNull)
+          .addColumn("received_at", types.timestamp as "text", notNull)
+          .execute();
+        await db.schema
+          .createIndex("turned_away_received")
+          .on("turned_away")
+          .column("received_at")
+          .execute();
+      },
+    },
+    "018_domain_pacing": {
+      async up(db: AnyDb) {
+        // Bulk mail is paced per receiving domain. The claim asks, for each
+        // due row it reads through outbox_claim, whether the row's domain is
+        // waiting: a lookup by domain_pacing's primary key.
+        await db.schema.alterTable("outbox").addColumn("domain", "text").execute();
+        // One row per domain: a sender takes a domain's next slot, and a
+        // deferring server pushes it out, each with one statement on it.
+        await db.schema
+          .createTable("domain_pacing")
+          .addColumn("domain", "text", (c) => c.primaryKey())
+          .addColumn("next_at", types.timestamp as "text", notNull)
+          .addColumn("backoff_level", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("updated_at", types.timestamp as "text", notNull)
+          .execute();
+        // The sender sleeps until the first domain's wait ends.
+        await db.schema
+          .createIndex("domain_pacing_next_at")
+          .on("domain_pacing")
+          .column("next_at")
+          .execute();
+      },
+    },
+    "019_notification_failure_seen": {
+      async up(db: AnyDb) {
+        // When someone in the console first opened an inquiry whose
+        // notification had failed: until then the console keeps a banner up.
+        await db.schema
+          .alterTable("inquiries")
+          .addColumn("notification_failure_seen_at", types.timestamp as "text")
+          .execute();
+      },
+    },
   };
 }
 

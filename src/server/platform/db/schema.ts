@@ -54,6 +54,8 @@ export interface InquiriesTable extends Timestamps {
   notification_outbox_id: number | null;
   /** When the owners were told that its notification failed: once at most. */
   notification_alarmed_at: Timestamp | null;
+  /** When someone first opened it in the console after its notification failed. */
+  notification_failure_seen_at: Timestamp | null;
 }
 
 export interface TeamMembersTable extends Timestamps, Versioned {
@@ -125,6 +127,12 @@ export interface OutboxTable extends Timestamps {
    */
   issue_id: number | null;
   subscription_id: number | null;
+  /**
+   * The lower-cased domain of the recipient's address, set when queued:
+   * bulk mail is paced per receiving domain (domain_pacing). Null for mail
+   * queued before migration 018.
+   */
+  domain: string | null;
 }
 
 export interface UsersTable extends Timestamps {
@@ -261,6 +269,21 @@ export interface BotTripsTable {
   count: number;
 }
 
+export interface TurnedAwayTable {
+  id: Generated<number>;
+  /** A DefendedForm (shared/bot-defence.ts). */
+  form: string;
+  /** A TrapReason (shared/bot-defence.ts). */
+  reason: string;
+  /** How long after its token the post came, in seconds. */
+  seconds: number;
+  /** The way it came: CONSENT_VIA.website (the API) or CONSENT_VIA.form (without JavaScript). */
+  via: string;
+  /** The post's validated fields, as JSON: an Inquiry, or `{ emailId }`. */
+  fields: string;
+  received_at: Timestamp;
+}
+
 export interface IssuesTable extends Timestamps {
   id: Generated<number>;
   slug: string;
@@ -364,9 +387,24 @@ export interface Database {
   content_versions: ContentVersionsTable;
   media: MediaTable;
   bot_trips: BotTripsTable;
+  turned_away: TurnedAwayTable;
   delivery_reports: DeliveryReportsTable;
   suppressions: SuppressionsTable;
   mail_cooldowns: MailCooldownsTable;
+  domain_pacing: DomainPacingTable;
+}
+
+/**
+ * When a receiving domain may get its next bulk copy (one row per domain).
+ * A sender takes a domain's slot by moving `next_at` forward in one
+ * conditional statement; a deferring server moves it out further.
+ */
+export interface DomainPacingTable {
+  domain: string;
+  next_at: Timestamp;
+  /** Deferrals in a row: each doubles the domain's wait; a delivered copy resets it. */
+  backoff_level: number;
+  updated_at: Timestamp;
 }
 
 export function nowIso(): string {

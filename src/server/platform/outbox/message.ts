@@ -44,3 +44,16 @@ export function newMessageId(from: string): string {
   const domain = /@([^>\s]+)/.exec(from)?.[1] ?? "localhost";
   return `<${randomUUID()}@${domain}>`;
 }
+
+/**
+ * The lower-cased domain of an address (after its last @), by which bulk
+ * mail is paced; null for an address without one.
+ */
+export function addressDomain(address: string): string | null {
+  const at = address.lastIndexOf("@");
+  const domain = address
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
+  return at < 0 || domain === "" ? null : domain;
+}

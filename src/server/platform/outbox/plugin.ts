@@ -12,7 +12,13 @@ import type { DatabaseHandle } from "../db/connection.ts";
 import { bounceAddressFor } from "./bounce-address.ts";
 import { readDkimKey } from "./dkim.ts";
 import { inOutboxTransaction, type OutboxTransaction } from "./queue.ts";
-import { type ComposeNewsletter, type OnGaveUp, type OnRefused, OutboxSender } from "./sender.ts";
+import {
+  type ComposeNewsletter,
+  type OnGaveUp,
+  type OnRefused,
+  type OnSoftBounce,
+  OutboxSender,
+} from "./sender.ts";
 import { mailboxMailer, smtpMailer } from "./transport.ts";
 
 declare module "fastify" {
@@ -29,6 +35,7 @@ export interface OutboxOptions {
   secret: string;
   composeNewsletter: ComposeNewsletter;
   onRefused?: OnRefused;
+  onSoftBounce?: OnSoftBounce;
   onGaveUp?: OnGaveUp;
 }
 
@@ -39,7 +46,15 @@ function bounceAddresses(base: string, secret: string) {
 export default fp(
   async function outbox(
     app: FastifyInstance,
-    { config, database, secret, composeNewsletter, onRefused, onGaveUp }: OutboxOptions,
+    {
+      config,
+      database,
+      secret,
+      composeNewsletter,
+      onRefused,
+      onSoftBounce,
+      onGaveUp,
+    }: OutboxOptions,
   ) {
     const dkim = readDkimKey(config);
     const mailer = config.SMTP_URL
@@ -57,11 +72,18 @@ export default fp(
         retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
         leaseMs: config.OUTBOX_LEASE_MS,
       },
+      pacing: {
+        ...(config.DOMAIN_RATE_PER_SECOND ? { ratePerSecond: config.DOMAIN_RATE_PER_SECOND } : {}),
+        rates: config.DOMAIN_RATES,
+        backoffBaseMs: config.DOMAIN_BACKOFF_BASE_MS,
+        backoffMaxMs: config.DOMAIN_BACKOFF_MAX_MS,
+      },
       composeNewsletter,
       ...(config.BOUNCE_ADDRESS
         ? { bounceAddress: bounceAddresses(config.BOUNCE_ADDRESS, secret) }
         : {}),
       ...(onRefused ? { onRefused } : {}),
+      ...(onSoftBounce ? { onSoftBounce } : {}),
       ...(onGaveUp ? { onGaveUp } : {}),
     });
 

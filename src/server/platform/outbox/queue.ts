@@ -3,11 +3,16 @@
  * they are about (`app.withOutbox`, platform/outbox/plugin.ts), then claimed, sent and
  * marked by a sender, transactional mail before bulk.
  */
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
 import type { Engine } from "../db/connection.ts";
 import { type Database, type MailPriority, nowIso } from "../db/schema.ts";
 import { afterCommit, inTransaction } from "../db/transaction.ts";
-import type { MailMessage, NewsletterRef } from "./message.ts";
+import {
+  addressDomain,
+  type MailMessage,
+  type NewsletterRef,
+  recipientAddress,
+} from "./message.ts";
 
 declare const inOutbox: unique symbol;
 
@@ -34,6 +39,8 @@ interface Claimed {
   id: number;
   kind: string;
   attempts: number;
+  /** The receiving domain a bulk message is paced by (domain-pacing.ts); absent for mail never held by it. */
+  pacedDomain?: string;
 }
 
 /**
@@ -94,6 +101,7 @@ export async function enqueueMails(
           priority,
           message: JSON.stringify(message),
           status: "pending" as const,
+          domain: addressDomain(recipientAddress(message.to)),
           next_attempt_at: now,
           created_at: now,
           updated_at: now,
@@ -150,6 +158,7 @@ export function claimQuery(
     .where("priority", "=", priority)
     .where("next_attempt_at", "<=", nowText)
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
+    .$if(priority === "bulk", (query) => query.where(domainNotWaiting(engine, nowText)))
     .orderBy("next_attempt_at")
     .orderBy("id")
     .limit(CLAIM_BATCH_SIZE);
@@ -165,7 +174,35 @@ export function claimQuery(
       updated_at: nowText,
     })
     .where("id", "in", due)
-    .returning(["id", "kind", "attempts", "message", "issue_id", "subscription_id"]);
+    .returning([
+      "id",
+      "kind",
+      "attempts",
+      "message",
+      "issue_id",
+      "subscription_id",
+      "priority",
+      "domain",
+    ]);
+}
+
+/**
+ * True for an outbox row whose receiving domain is not waiting (for its
+ * next slot, or backing off) at `nowText`: a lookup by domain_pacing's
+ * primary key for each due row the claim reads, so other domains' copies
+ * go on while one waits. On PostgreSQL, OFFSET 0 keeps it a filter on the
+ * index scan: pulled up into an anti-join, it would sit between the scan
+ * and the row locks and the limit.
+ */
+function domainNotWaiting(engine: Engine, nowText: string) {
+  return (eb: ExpressionBuilder<Database, "outbox">) => {
+    const waiting = eb
+      .selectFrom("domain_pacing")
+      .select("domain_pacing.domain")
+      .whereRef("domain_pacing.domain", "=", "outbox.domain")
+      .where("domain_pacing.next_at", ">", nowText);
+    return eb.not(eb.exists(engine === "postgres" ? waiting.offset(0) : waiting));
+  };
 }
 
 /**
@@ -197,39 +234,52 @@ function claimedMessage(row: {
   message: string;
   issue_id: number | null;
   subscription_id: number | null;
+  priority: MailPriority;
+  domain: string | null;
 }): ClaimedMessage {
-  const { id, kind, attempts } = row;
+  const claimed: Claimed = { id: row.id, kind: row.kind, attempts: row.attempts };
+  if (row.priority === "bulk" && row.domain !== null) claimed.pacedDomain = row.domain;
   if (row.issue_id !== null && row.subscription_id !== null) {
     const newsletter = { issueId: row.issue_id, subscriptionId: row.subscription_id };
-    return { id, kind, attempts, newsletter, message: JSON.parse(row.message) as NewsletterRef };
+    return { ...claimed, newsletter, message: JSON.parse(row.message) as NewsletterRef };
   }
-  return { id, kind, attempts, newsletter: null, message: JSON.parse(row.message) as MailMessage };
+  return { ...claimed, newsletter: null, message: JSON.parse(row.message) as MailMessage };
 }
 
 /**
  * When the sender should look again: the earliest due time of a message no
- * live claim holds, or undefined when none is pending. Each priority's is
- * read off the outbox_claim index.
+ * live claim holds and no waiting domain holds back, or the end of the
+ * first domain's wait; undefined when nothing is pending. Each priority's
+ * is read off the outbox_claim index, the domains' off domain_pacing_next_at.
  */
 export async function nextDueTime(
   db: Kysely<Database>,
+  engine: Engine,
   now = new Date(),
 ): Promise<number | undefined> {
   const nowText = now.toISOString();
-  const times = await Promise.all(
-    PRIORITY_ORDER.map((priority) =>
+  const times = await Promise.all([
+    ...PRIORITY_ORDER.map((priority) =>
       db
         .selectFrom("outbox")
-        .select("next_attempt_at")
+        .select("next_attempt_at as at")
         .where("status", "=", "pending")
         .where("priority", "=", priority)
         .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
+        .$if(priority === "bulk", (query) => query.where(domainNotWaiting(engine, nowText)))
         .orderBy("next_attempt_at")
         .limit(1)
         .executeTakeFirst(),
     ),
-  );
-  const due = times.flatMap((row) => (row ? [new Date(row.next_attempt_at).getTime()] : []));
+    db
+      .selectFrom("domain_pacing")
+      .select("next_at as at")
+      .where("next_at", ">", nowText)
+      .orderBy("next_at")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const due = times.flatMap((row) => (row ? [new Date(row.at).getTime()] : []));
   return due.length > 0 ? Math.min(...due) : undefined;
 }
 

@@ -6,6 +6,9 @@
  * failed with the last error. See ADR 006 for the one window in which a
  * message could still be sent twice. Between rounds it sleeps until the next
  * message falls due (a newsletter's are spaced at its rate), at most a poll.
+ * Bulk mail is also paced per receiving domain (domain-pacing.ts, ADR 037):
+ * a copy starts only in a slot taken for its domain, and a domain that
+ * defers (a 4xx) is backed off, its copy due again when the domain's wait ends.
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
@@ -13,6 +16,13 @@ import type { Kysely } from "kysely";
 import type { Engine } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { PollingWorker } from "../ops/polling-worker.ts";
+import {
+  backOffDomain,
+  type DomainPacingPolicy,
+  domainIntervalMs,
+  resetDomainBackoff,
+  takeDomainSlot,
+} from "./domain-pacing.ts";
 import { type MailMessage, recipientAddress } from "./message.ts";
 import {
   type ClaimedMessage,
@@ -26,6 +36,8 @@ import {
   releaseClaims,
 } from "./queue.ts";
 import {
+  type Deferral,
+  deferral,
   type Mailer,
   type RecipientRefusal,
   recipientRefusal,
@@ -99,6 +111,16 @@ export interface FailedMessage {
  */
 export type OnGaveUp = (failed: FailedMessage) => Promise<void>;
 
+/** A bulk message whose receiving server kept deferring it until its last attempt. */
+export interface SoftBouncedMessage {
+  claimed: ClaimedMessage;
+  address: string;
+  deferral: Deferral;
+}
+
+/** Told of each bulk message given up after a deferral, before onGaveUp (the deliverability feature). */
+export type OnSoftBounce = (bounced: SoftBouncedMessage) => Promise<void>;
+
 interface SenderOptions {
   db: Kysely<Database>;
   engine: Engine;
@@ -108,7 +130,10 @@ interface SenderOptions {
   composeNewsletter: ComposeNewsletter;
   /** The envelope sender of an outbox message (platform/outbox/bounce-address.ts); none without it. */
   bounceAddress?: (outboxId: number) => string;
+  /** Without it (a sender made outside the server), bulk mail keeps only its issue's rate. */
+  pacing?: DomainPacingPolicy;
   onRefused?: OnRefused;
+  onSoftBounce?: OnSoftBounce;
   onGaveUp?: OnGaveUp;
 }
 
@@ -123,9 +148,9 @@ export class OutboxSender extends PollingWorker {
 
   /** Until the next message falls due, within [MIN_SLEEP_MS, pollMs]; the poll when that is unknown. */
   protected async sleepTime(): Promise<number> {
-    const { db, policy, log } = this.options;
+    const { db, engine, policy, log } = this.options;
     try {
-      const due = await nextDueTime(db);
+      const due = await nextDueTime(db, engine);
       if (due === undefined) return policy.pollMs;
       return Math.min(policy.pollMs, Math.max(MIN_SLEEP_MS, due - Date.now()));
     } catch (error) {
@@ -152,16 +177,19 @@ export class OutboxSender extends PollingWorker {
    * Sends a batch in order. After the first message, one is started only
    * while the lease can still cover its whole delivery (before `startBy`), so
    * no other sender can take it mid-send; the rest is given back for the next
-   * claim, as it is when the sender stops.
+   * claim, as it is when the sender stops. So is the rest when a copy's
+   * domain has no slot free: the next claim passes over that domain's copies.
    */
   private async deliverBatch(batch: ClaimedMessage[], startBy: number): Promise<void> {
     for (const [index, claimed] of batch.entries()) {
-      if (index > 0 && (this.stopped || Date.now() > startBy)) {
+      const giveBack =
+        (index > 0 && (this.stopped || Date.now() > startBy)) ||
+        (await this.deliver(claimed)) === "domain waits";
+      if (giveBack) {
         const unsent = batch.slice(index).map((message) => message.id);
         await releaseClaims(this.options.db, unsent, this.worker);
         return;
       }
-      await this.deliver(claimed);
     }
   }
 
@@ -171,20 +199,44 @@ export class OutboxSender extends PollingWorker {
       : this.options.composeNewsletter(claimed);
   }
 
-  /** Waits for the spacing the previous copy asked for, and notes this one's. */
-  private async pace(spacingMs: number | undefined): Promise<void> {
+  /** Waits for the spacing the previous copy asked for. */
+  private async waitForSpacing(spacingMs: number | undefined): Promise<void> {
     if (spacingMs === undefined) return;
     const wait = this.nextCopyAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    this.nextCopyAt = Date.now() + spacingMs;
   }
 
-  private async deliver(claimed: ClaimedMessage): Promise<void> {
-    const { db, mailer, policy, log } = this.options;
+  /** Notes the spacing a copy that starts now asks of the next. */
+  private noteSpacing(spacingMs: number | undefined): void {
+    if (spacingMs !== undefined) this.nextCopyAt = Date.now() + spacingMs;
+  }
+
+  /** The domain a message is paced by, and the policy, when this sender paces it. */
+  private paced(claimed: ClaimedMessage) {
+    const { pacing } = this.options;
+    const domain = claimed.pacedDomain;
+    return pacing && domain !== undefined ? { domain, pacing } : null;
+  }
+
+  /**
+   * Takes the slot of a bulk message's domain: whether it got one (always,
+   * for mail not paced by domain), and whether the domain was backing off.
+   */
+  private async domainSlot(claimed: ClaimedMessage, spacingMs: number | undefined) {
+    const paced = this.paced(claimed);
+    if (!paced) return { taken: true, backingOff: false };
+    const interval = domainIntervalMs(paced.pacing, paced.domain, spacingMs);
+    const level = await takeDomainSlot(this.options.db, paced.domain, interval);
+    return { taken: level !== undefined, backingOff: (level ?? 0) > 0 };
+  }
+
+  /** Delivers one message, or reports that its domain has no slot free now (nothing done). */
+  private async deliver(claimed: ClaimedMessage): Promise<"done" | "domain waits"> {
+    const { db, mailer, log } = this.options;
     const composed = await this.compose(claimed);
     if ("hold" in composed) {
       await holdClaim(db, claimed.id, this.worker, HELD_UNTIL);
-      return;
+      return "done";
     }
     if ("drop" in composed) {
       await dropClaim(db, claimed.id, this.worker);
@@ -192,37 +244,73 @@ export class OutboxSender extends PollingWorker {
         { outboxId: claimed.id, kind: claimed.kind, reason: composed.drop },
         "mail withdrawn",
       );
-      return;
+      return "done";
     }
-    await this.pace(composed.spacingMs);
+    await this.waitForSpacing(composed.spacingMs);
+    const slot = await this.domainSlot(claimed, composed.spacingMs);
+    if (!slot.taken) return "domain waits";
+    this.noteSpacing(composed.spacingMs);
     try {
       await mailer.send(composed.send, this.options.bounceAddress?.(claimed.id));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const refusal = recipientRefusal(error);
-      if (refusal) {
-        await this.refused(claimed, composed.send, refusal, reason);
-        return;
-      }
-      const retry = claimed.attempts < policy.maxAttempts;
-      const retryAt = retry ? new Date(Date.now() + retryDelay(claimed.attempts, policy)) : null;
-      await markAttemptFailed(db, claimed.id, this.worker, reason, retryAt);
-      log.warn(
-        {
-          outboxId: claimed.id,
-          kind: claimed.kind,
-          attempt: claimed.attempts,
-          retryAt,
-          err: error,
-        },
-        retry ? "mail not accepted; will retry" : "mail not accepted; giving up",
-      );
-      if (!retry) await this.gaveUp(claimed, reason);
-      return;
+      await this.failed(claimed, composed.send, error);
+      return "done";
     }
     // Accepted: record it before anything else, so it is never sent again.
     await markSent(db, claimed.id, this.worker);
     log.info({ outboxId: claimed.id, kind: claimed.kind, via: mailer.description }, "mail sent");
+    const paced = this.paced(claimed);
+    if (paced && slot.backingOff) await resetDomainBackoff(db, paced.domain);
+    return "done";
+  }
+
+  /**
+   * Records a send the server did not accept. A bulk message its domain
+   * deferred backs the domain off and is due again when the domain's wait
+   * ends; any other failure is retried after the outbox's own back-off.
+   * Either way the attempt counts, so no message waits forever.
+   */
+  private async failed(claimed: ClaimedMessage, message: MailMessage, error: unknown) {
+    const { db, engine, policy, log } = this.options;
+    const reason = error instanceof Error ? error.message : String(error);
+    const refusal = recipientRefusal(error);
+    if (refusal) {
+      await this.refused(claimed, message, refusal, reason);
+      return;
+    }
+    const paced = this.paced(claimed);
+    const deferred = paced ? deferral(error) : null;
+    const domainFreeAt =
+      paced && deferred ? await backOffDomain(db, engine, paced.domain, paced.pacing) : null;
+    const retry = claimed.attempts < policy.maxAttempts;
+    const retryAt = retry
+      ? (domainFreeAt ?? new Date(Date.now() + retryDelay(claimed.attempts, policy)))
+      : null;
+    await markAttemptFailed(db, claimed.id, this.worker, reason, retryAt);
+    log.warn(
+      {
+        outboxId: claimed.id,
+        kind: claimed.kind,
+        attempt: claimed.attempts,
+        retryAt,
+        ...(domainFreeAt ? { domain: paced?.domain, domainFreeAt } : {}),
+        err: error,
+      },
+      retry ? "mail not accepted; will retry" : "mail not accepted; giving up",
+    );
+    if (retry) return;
+    if (deferred) await this.softBounced(claimed, message, deferred);
+    await this.gaveUp(claimed, reason);
+  }
+
+  /** Tells of a bulk message its domain deferred to the end; what is told is only logged when it fails. */
+  private async softBounced(claimed: ClaimedMessage, message: MailMessage, deferred: Deferral) {
+    const { log, onSoftBounce } = this.options;
+    try {
+      await onSoftBounce?.({ claimed, address: recipientAddress(message.to), deferral: deferred });
+    } catch (error) {
+      log.error({ err: error, outboxId: claimed.id }, "a soft bounce could not be recorded");
+    }
   }
 
   /**

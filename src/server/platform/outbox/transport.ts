@@ -43,6 +43,45 @@ export function recipientRefusal(error: unknown): RecipientRefusal | null {
   return { code: responseCode, response: typeof response === "string" ? response : "" };
 }
 
+/**
+ * A receiving server's "not now": a 4xx (the domain is busy or throttles the
+ * sender), or a connection it closed mid-send without a reply the client
+ * could read (`code` null).
+ */
+export interface Deferral {
+  code: number | null;
+  response: string;
+}
+
+/**
+ * The answers by which a receiving server asks a sender to slow down or come
+ * back later: closing (421, also at the greeting), mailbox busy (450), local
+ * error or rate limit (451), too much at once (452).
+ */
+const DEFERRING_CODES = new Set([421, 450, 451, 452]);
+
+/**
+ * The deferral in a failed send, at whichever command the server answered
+ * with it. A server closes the connection as it sends a 421; when the close
+ * is read before the reply, the pool can only say that the connection
+ * closed under the message (ECONNECTION with no reply), which is taken for
+ * the same.
+ */
+export function deferral(error: unknown): Deferral | null {
+  const { code, responseCode, response, message } = (error ?? {}) as {
+    code?: unknown;
+    responseCode?: unknown;
+    response?: unknown;
+    message?: unknown;
+  };
+  if (typeof responseCode === "number") {
+    if (!DEFERRING_CODES.has(responseCode)) return null;
+    return { code: responseCode, response: typeof response === "string" ? response : "" };
+  }
+  if (code !== "ECONNECTION") return null;
+  return { code: null, response: typeof message === "string" ? message : "" };
+}
+
 /** Together well under OUTBOX_LEASE_MS, so a slow server cannot outlast a sender's claim. */
 export const SMTP_TIMEOUTS = {
   connectionTimeout: 10_000,
@@ -82,6 +121,11 @@ export function smtpMailer(url: string, dkim?: DkimKey): Mailer {
     url,
     pool: true,
     maxConnections: 1,
+    // A connection the server closes mid-send (as after a 421) fails the
+    // message instead of the pool sending it again on its own: the sender
+    // decides when to try again, and a deferring domain is not tried before
+    // its wait is over.
+    maxRequeues: 0,
     ...SMTP_TIMEOUTS,
     ...(dkim ? { dkim } : {}),
   });

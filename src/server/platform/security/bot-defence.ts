@@ -4,7 +4,8 @@
  * honeypot is filled or its XSRF token (which carries its signed issue time,
  * xsrf.ts) is younger than FORM_MIN_SECONDS: the sender then gets the normal
  * success answer while nothing is stored or sent, and the trip is logged and
- * counted per day (platform/security/bot-trips.ts). When CAPTCHA_PROVIDER is set, every other
+ * counted per day (platform/security/bot-trips.ts); the route keeps the post
+ * itself for the console to release or delete (features/turned-away). When CAPTCHA_PROVIDER is set, every other
  * post must also bring a widget answer its service accepts.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -55,9 +56,15 @@ export interface PostDefences {
   captcha: string | undefined;
 }
 
+/** Why a post was trapped, and how many seconds after its token it came. */
+export interface Trap {
+  reason: TrapReason;
+  seconds: number;
+}
+
 export type Screening =
   | { outcome: "pass" }
-  | { outcome: "trapped"; reason: TrapReason }
+  | ({ outcome: "trapped" } & Trap)
   | { outcome: "refused"; status: number; message: string };
 
 /** Why a post looks scripted, or null: a filled honeypot, or a token younger than the minimum. */
@@ -118,14 +125,15 @@ export default fp(
       form: DefendedForm,
       given: PostDefences,
     ): Promise<Screening> {
-      const reason = trapOf(given.trap, request.xsrfIssuedAt, config.FORM_MIN_SECONDS, now());
+      const at = now();
+      const reason = trapOf(given.trap, request.xsrfIssuedAt, config.FORM_MIN_SECONDS, at);
       if (reason) {
         request.log.info({ form, reason }, "post turned away as automated");
         // A count that fails to be written must not tell the sender anything.
         await countTrip(database.db, form, reason).catch((error: unknown) =>
           request.log.error({ err: error }, "could not count a trapped post"),
         );
-        return { outcome: "trapped", reason };
+        return { outcome: "trapped", reason, seconds: (at - request.xsrfIssuedAt) / 1000 };
       }
       if (captcha) {
         const verdict = await verifyCaptcha(captcha, given.captcha, request.ip, request.log);

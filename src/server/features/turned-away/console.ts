@@ -1,0 +1,76 @@
+/**
+ * The console's turned-away posts (ADR 036): viewers read them; an editor
+ * releases one (stored and mailed as if it had just arrived) or deletes it.
+ * Each change commits with its audit entry.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  releasedSchema,
+  TURNED_AWAY_KEEP_DAYS,
+  TURNED_AWAY_ROUTES,
+  TURNED_AWAY_TEXTS,
+  turnedAwayIdSchema,
+  turnedAwayListSchema,
+} from "../../../shared/admin/turned-away.ts";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import { listPosts, takePost } from "./queries.ts";
+import { releasePost } from "./release.ts";
+
+const targetOf = (id: number) => `turned-away:${id}`;
+
+export default async function turnedAwayRoutes(
+  app: FastifyInstance,
+  { database }: AdminAreaOptions,
+) {
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    TURNED_AWAY_ROUTES.list,
+    { schema: { response: { 200: turnedAwayListSchema } }, config: { role: "viewer" } },
+    async () => ({ days: TURNED_AWAY_KEEP_DAYS, posts: await listPosts(db) }),
+  );
+
+  routes.post(
+    TURNED_AWAY_ROUTES.release,
+    {
+      schema: { params: turnedAwayIdSchema, response: { 200: releasedSchema } },
+      config: { role: "editor" },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const message = await app.withOutbox(async (trx) => {
+        const post = await takePost(trx, id);
+        if (!post) return undefined;
+        const message = await releasePost(app, trx, post);
+        await app.audit(trx, request, "turned-away-released", targetOf(id), { form: post.form });
+        return message;
+      });
+      if (message === undefined) throw app.httpErrors.notFound(TURNED_AWAY_TEXTS.notFound);
+      return { message };
+    },
+  );
+
+  routes.delete(
+    TURNED_AWAY_ROUTES.one,
+    {
+      schema: { params: turnedAwayIdSchema, response: { 204: z.null() } },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const deleted = await inTransaction(db, async (trx) => {
+        const post = await takePost(trx, id);
+        if (post) {
+          await app.audit(trx, request, "turned-away-deleted", targetOf(id), { form: post.form });
+        }
+        return post !== undefined;
+      });
+      if (!deleted) throw app.httpErrors.notFound(TURNED_AWAY_TEXTS.notFound);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * The table of turned-away posts (ADR 036): a post a trap took for a
+ * script's, kept as it came with why and when, for TURNED_AWAY_KEEP_DAYS.
+ */
+import type { Kysely, Selectable } from "kysely";
+import { TURNED_AWAY_KEEP_DAYS, type TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
+import type { DefendedForm } from "../../../shared/bot-defence.ts";
+import type { Database, TurnedAwayTable } from "../../platform/db/schema.ts";
+import type { Trap } from "../../platform/security/bot-defence.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A post to keep: its form, the trap it tripped, the way it came and its validated fields. */
+export interface PostToKeep {
+  form: DefendedForm;
+  trap: Trap;
+  via: string;
+  fields: Readonly<Record<string, string>>;
+}
+
+export async function keepPost(
+  db: Kysely<Database>,
+  { form, trap, via, fields }: PostToKeep,
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto("turned_away")
+    .values({
+      form,
+      reason: trap.reason,
+      seconds: trap.seconds,
+      via,
+      fields: JSON.stringify(fields),
+      received_at: at.toISOString(),
+    })
+    .execute();
+}
+
+function selectPosts(db: Kysely<Database>) {
+  return db
+    .selectFrom("turned_away")
+    .selectAll()
+    .orderBy("received_at", "desc")
+    .orderBy("id", "desc");
+}
+
+function viewOf(row: Selectable<TurnedAwayTable>): TurnedAwayPost {
+  return {
+    id: row.id,
+    // The table holds only the forms and reasons the traps write (shared/bot-defence.ts).
+    form: row.form as TurnedAwayPost["form"],
+    reason: row.reason as TurnedAwayPost["reason"],
+    seconds: row.seconds,
+    via: row.via,
+    fields: JSON.parse(row.fields) as Record<string, string>,
+    receivedAt: row.received_at,
+  };
+}
+
+/** Every kept post, newest first: a month of a trap's catches is a short list. */
+export async function listPosts(db: Kysely<Database>): Promise<TurnedAwayPost[]> {
+  return (await selectPosts(db).execute()).map(viewOf);
+}
+
+/**
+ * Deletes a kept post and answers what it held, or undefined when it is
+ * gone: of two simultaneous releases only one takes it.
+ */
+export async function takePost(
+  db: Kysely<Database>,
+  id: number,
+): Promise<TurnedAwayPost | undefined> {
+  const row = await db
+    .deleteFrom("turned_away")
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && viewOf(row);
+}
+
+/** Deletes the posts kept longer than TURNED_AWAY_KEEP_DAYS; how many. */
+export async function purgePosts(db: Kysely<Database>, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - TURNED_AWAY_KEEP_DAYS * DAY_MS).toISOString();
+  const result = await db
+    .deleteFrom("turned_away")
+    .where("received_at", "<", cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

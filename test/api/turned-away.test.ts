@@ -1,0 +1,271 @@
+/**
+ * Turned-away posts (ADR 036), on both engines: a post a trap catches, through
+ * the API or a form posted without JavaScript, gets the usual success answer
+ * and is kept as it came, with why and when; an editor releases it (stored
+ * and mailed once, as if it had just arrived, audited; a second release finds
+ * nothing) or deletes it (audited); viewers only read; a kept post is purged
+ * after 30 days by the clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUBSCRIBED_MESSAGE } from "../../src/server/features/pages/api.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { purgePosts } from "../../src/server/features/turned-away/queries.ts";
+import { tokenSigner } from "../../src/server/platform/security/xsrf.ts";
+import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
+import {
+  TURNED_AWAY_KEEP_DAYS,
+  TURNED_AWAY_ROUTES,
+  TURNED_AWAY_TEXTS,
+  type TurnedAwayPost,
+  turnedAwayPath,
+} from "../../src/shared/admin/turned-away.ts";
+import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../src/shared/bot-defence.ts";
+import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
+import { countRows, type Session, startApp, type TestApp } from "../support/app.ts";
+import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
+import { ENGINES } from "../support/engines.ts";
+import { VALID_INQUIRY } from "../support/fixtures.ts";
+import { openFormPage } from "../support/form-page.ts";
+
+const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
+const renderer = await loadPageRenderer(SERVER_BUILD);
+if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+
+const SECRET = "turned-away-test-secret-of-at-least-32-characters";
+const MIN_SECONDS = 2;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A session whose token the server signed `secondsAgo` seconds ago. */
+function sessionIssued(secondsAgo: number): Session {
+  const token = tokenSigner(SECRET).sign("b".repeat(43), Date.now() - secondsAgo * 1000);
+  return { cookie: `XSRF-TOKEN=${token}`, token };
+}
+
+describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
+  let t: TestApp;
+  let formToken: string;
+  let editor: ConsoleClient;
+  let viewer: ConsoleClient;
+  /** Set, the server's clock stands at this instant; unset, it is the real one. */
+  let pinnedNow: number | undefined;
+
+  beforeAll(async () => {
+    t = await startApp(
+      engine,
+      { FORM_MIN_SECONDS: String(MIN_SECONDS), UNSUBSCRIBE_SECRET: SECRET },
+      { renderer: renderer as PageRenderer, now: () => pinnedNow ?? Date.now() },
+    );
+    formToken = (await openFormPage(t.app)).token;
+    await createAccount(t.database, "editor", "away-editor@firm.example");
+    await createAccount(t.database, "viewer", "away-viewer@firm.example");
+    editor = await signIn(t.app, "away-editor@firm.example");
+    viewer = await signIn(t.app, "away-viewer@firm.example");
+  });
+  afterAll(() => t.close());
+
+  const stored = async () => ({
+    inquiries: await countRows(t.database, "inquiries"),
+    subscriptions: await countRows(t.database, "subscriptions"),
+    outbox: await countRows(t.database, "outbox"),
+  });
+
+  function apiPost(session: Session, url: string, payload?: object, headers = {}) {
+    return t.app.inject({
+      method: "POST",
+      url,
+      headers: { cookie: session.cookie, "x-xsrf-token": session.token, ...headers },
+      ...(payload ? { payload } : {}),
+    });
+  }
+  const subscribeUrl = (address: string) =>
+    `/api/v1/subscribe?emailId=${encodeURIComponent(address)}`;
+
+  function formPost(session: Session, url: string, fields: Record<string, string>) {
+    return t.app.inject({
+      method: "POST",
+      url,
+      headers: {
+        cookie: session.cookie,
+        origin: t.config.PUBLIC_ORIGIN,
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      payload: new URLSearchParams({ [FORM_TOKEN_FIELD]: formToken, ...fields }).toString(),
+    });
+  }
+
+  async function kept(): Promise<TurnedAwayPost[]> {
+    const response = await viewer.request("GET", TURNED_AWAY_ROUTES.list);
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as { days: number; posts: TurnedAwayPost[] };
+    expect(body.days).toBe(TURNED_AWAY_KEEP_DAYS);
+    return body.posts;
+  }
+  const keptFor = async (value: string) =>
+    (await kept()).filter((post) => Object.values(post.fields).includes(value));
+
+  async function auditOf(action: string, id: number) {
+    return t.database.db
+      .selectFrom("audit_log")
+      .select(["actor", "detail"])
+      .where("action", "=", action)
+      .where("target", "=", `turned-away:${id}`)
+      .execute();
+  }
+
+  it("keeps a subscription trapped as too fast through the API; releasing it subscribes and mails once", async () => {
+    const address = `fast-${engine.engine}@example.com`;
+    const before = await stored();
+    const answer = await apiPost(sessionIssued(0), subscribeUrl(address));
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+    expect(await stored()).toEqual(before);
+
+    const [post] = await keptFor(address);
+    expect(post).toEqual({
+      id: expect.any(Number),
+      form: "subscription",
+      reason: "too-fast",
+      seconds: expect.any(Number),
+      via: CONSENT_VIA.website,
+      fields: { emailId: address },
+      receivedAt: expect.any(String),
+    });
+    expect(post?.seconds).toBeLessThan(MIN_SECONDS);
+    const id = post?.id as number;
+
+    const released = await editor.request("POST", turnedAwayPath(id, "release"));
+    expect(released.statusCode).toBe(200);
+    expect(released.json()).toEqual({ message: TURNED_AWAY_TEXTS.releasedSubscription });
+    const after = await stored();
+    expect(after.subscriptions).toBe(before.subscriptions + 1);
+    expect(after.outbox).toBe(before.outbox + 1);
+    const welcome = await t.database.db
+      .selectFrom("outbox")
+      .select("kind")
+      .where("message", "like", `%${address}%`)
+      .execute();
+    expect(welcome).toHaveLength(1);
+    expect(await keptFor(address)).toEqual([]);
+    expect(await auditOf("turned-away-released", id)).toEqual([
+      { actor: "away-editor@firm.example", detail: JSON.stringify({ form: "subscription" }) },
+    ]);
+
+    const again = await editor.request("POST", turnedAwayPath(id, "release"));
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ message: TURNED_AWAY_TEXTS.notFound });
+    expect(await stored()).toEqual(after);
+  });
+
+  it("keeps an inquiry caught by the honeypot; releasing it stores it and queues its mail as a new one would", async () => {
+    const inquiry = { ...VALID_INQUIRY, comments: `Honeypot inquiry on ${engine.engine}.` };
+    const before = await stored();
+    const answer = await apiPost(sessionIssued(60), "/api/v1/send-comment", inquiry, {
+      [FORM_TRAP_HEADER]: "https://spam.example",
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ id: expect.any(Number) });
+    expect(await stored()).toEqual(before);
+
+    const [post] = await keptFor(inquiry.comments);
+    expect(post).toMatchObject({ form: "inquiry", reason: "honeypot", fields: inquiry });
+    expect(post?.seconds).toBeGreaterThanOrEqual(60);
+
+    // What an inquiry that passes the traps stores and queues, to compare with.
+    const passed = await apiPost(sessionIssued(60), "/api/v1/send-comment", VALID_INQUIRY);
+    expect(passed.statusCode).toBe(200);
+    const afterPassed = await stored();
+    const mailPerInquiry = afterPassed.outbox - before.outbox;
+
+    const released = await editor.request("POST", turnedAwayPath(post?.id as number, "release"));
+    expect(released.statusCode).toBe(200);
+    expect(released.json()).toEqual({ message: TURNED_AWAY_TEXTS.releasedInquiry });
+    const after = await stored();
+    expect(after.inquiries).toBe(afterPassed.inquiries + 1);
+    expect(after.outbox).toBe(afterPassed.outbox + mailPerInquiry);
+    const row = await t.database.db
+      .selectFrom("inquiries")
+      .select(["first_name", "notification_outbox_id"])
+      .where("comments", "=", inquiry.comments)
+      .executeTakeFirstOrThrow();
+    expect(row.first_name).toBe(inquiry.firstName);
+    expect(row.notification_outbox_id).not.toBeNull();
+
+    expect(
+      (await editor.request("POST", turnedAwayPath(post?.id as number, "release"))).statusCode,
+    ).toBe(404);
+    expect(await stored()).toEqual(after);
+  });
+
+  it("keeps the posts of the forms without JavaScript, and an editor deletes one", async () => {
+    const address = `nojs-${engine.engine}@example.com`;
+    const page = await formPost(sessionIssued(0), "/subscribe", { emailId: address });
+    expect(page.statusCode).toBe(201);
+    expect(page.body).toMatch(/<div class="form-status form-status--ok" role="status">/);
+    const inquiry = { ...VALID_INQUIRY, comments: `No-script honeypot on ${engine.engine}.` };
+    const sent = await formPost(sessionIssued(60), "/contact-us", {
+      ...inquiry,
+      [FORM_TRAP_FIELD]: "x",
+    });
+    expect(sent.statusCode).toBe(200);
+
+    const [subscription] = await keptFor(address);
+    expect(subscription).toMatchObject({
+      form: "subscription",
+      reason: "too-fast",
+      via: CONSENT_VIA.form,
+      fields: { emailId: address },
+    });
+    const [kept] = await keptFor(inquiry.comments);
+    expect(kept).toMatchObject({ form: "inquiry", reason: "honeypot", via: CONSENT_VIA.form });
+
+    const id = subscription?.id as number;
+    const before = await stored();
+    const deleted = await editor.request("DELETE", turnedAwayPath(id));
+    expect(deleted.statusCode).toBe(204);
+    expect(await keptFor(address)).toEqual([]);
+    expect(await stored()).toEqual(before);
+    expect(await auditOf("turned-away-deleted", id)).toEqual([
+      { actor: "away-editor@firm.example", detail: JSON.stringify({ form: "subscription" }) },
+    ]);
+    const again = await editor.request("DELETE", turnedAwayPath(id));
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ message: TURNED_AWAY_TEXTS.notFound });
+  });
+
+  it("lets viewers read but not release or delete, and strangers nothing", async () => {
+    const address = `roles-${engine.engine}@example.com`;
+    await apiPost(sessionIssued(0), subscribeUrl(address));
+    const [post] = await keptFor(address);
+    const id = post?.id as number;
+
+    expect((await viewer.request("POST", turnedAwayPath(id, "release"))).statusCode).toBe(403);
+    expect((await viewer.request("DELETE", turnedAwayPath(id))).statusCode).toBe(403);
+    const stranger = await anonymous(t.app);
+    expect((await stranger.request("GET", TURNED_AWAY_ROUTES.list)).statusCode).toBe(401);
+    expect((await stranger.request("POST", turnedAwayPath(id, "release"))).statusCode).toBe(401);
+    expect(await keptFor(address)).toHaveLength(1);
+  });
+
+  it("purges a kept post once it is older than 30 days, by the clock", async () => {
+    const old = `old-${engine.engine}@example.com`;
+    const recent = `recent-${engine.engine}@example.com`;
+    const start = Date.now();
+    try {
+      // Kept at the clock's time, 31 and 29 days ago.
+      pinnedNow = start - 31 * DAY_MS;
+      await apiPost(sessionIssued(0), subscribeUrl(old));
+      pinnedNow = start - 29 * DAY_MS;
+      await apiPost(sessionIssued(0), subscribeUrl(recent));
+    } finally {
+      pinnedNow = undefined;
+    }
+    expect(await keptFor(old)).toHaveLength(1);
+    expect(await purgePosts(t.database.db, new Date(start))).toBeGreaterThanOrEqual(1);
+    expect(await keptFor(old)).toEqual([]);
+    expect(await keptFor(recent)).toHaveLength(1);
+    // Two more days on the clock, and the other goes too.
+    await purgePosts(t.database.db, new Date(start + 2 * DAY_MS));
+    expect(await keptFor(recent)).toEqual([]);
+  });
+});
