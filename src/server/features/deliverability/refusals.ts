@@ -7,11 +7,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
 import type { OnRefused, OnSoftBounce } from "../../platform/outbox/sender.ts";
 import { recordReport, type SoftBouncePolicy } from "./record.ts";
-
-/** The enhanced status code (5.1.1) in a server's reply, when it gives one. */
-export function enhancedStatus(reply: string): string | null {
-  return /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(reply)?.[1] ?? null;
-}
+import { enhancedStatusIn } from "./reports.ts";
 
 export function recordRefusals(db: Kysely<Database>, policy: SoftBouncePolicy): OnRefused {
   return async ({ claimed, address, refusal }) => {
@@ -20,7 +16,7 @@ export function recordRefusals(db: Kysely<Database>, policy: SoftBouncePolicy): 
       {
         email: address,
         kind: "hard",
-        status: enhancedStatus(refusal.response) ?? String(refusal.code),
+        status: enhancedStatusIn(refusal.response) ?? String(refusal.code),
         source: "smtp",
         // One refusal per message: the outbox does not try a refused one again.
         sourceKey: `smtp:${claimed.id}`,

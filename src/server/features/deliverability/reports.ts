@@ -325,7 +325,8 @@ function statusIn(text: string): string | null {
   return enhancedStatusIn(text) ?? REPLY_CODE.exec(text)?.[1] ?? null;
 }
 
-function enhancedStatusIn(text: string | null): string | null {
+/** The enhanced status code (5.1.1) in a server's words, when they give one. */
+export function enhancedStatusIn(text: string | null): string | null {
   return ENHANCED_STATUS.exec(text ?? "")?.[1] ?? null;
 }
 

@@ -26,7 +26,7 @@ import {
   softBouncePolicy,
   tellOfHardBounce,
 } from "./record.ts";
-import { enhancedStatus } from "./refusals.ts";
+import { enhancedStatusIn } from "./reports.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/deliverability/webhooks";
 
@@ -140,7 +140,7 @@ function mailbox(value: string | undefined): string | null {
 
 /** The status a provider gives, else the enhanced status code in its words. */
 function statusOf(given: string | undefined, words: string): string | null {
-  return given || enhancedStatus(words);
+  return given || enhancedStatusIn(words);
 }
 
 // --- Mailgun --------------------------------------------------------------
@@ -385,7 +385,7 @@ function resendReport(
     kind,
     key: kind === "soft" ? softKey(event.data?.email_id, eventId) : eventId,
     email,
-    status: kind === "complaint" ? null : enhancedStatus(words),
+    status: kind === "complaint" ? null : enhancedStatusIn(words),
     text: words,
     // Resend's events do not name the envelope sender.
     envelopeSender: null,
