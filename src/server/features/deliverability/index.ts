@@ -7,6 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import suppressionsConsole from "./console.ts";
 import sendingHealthRoutes from "./health-console.ts";
@@ -37,16 +38,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Removes reports past REPORT_RETENTION_DAYS at start and daily. */
 function purgeOldReports(app: FastifyInstance, { config, database }: DeliverabilityOptions) {
-  const purge = () =>
-    purgeReports(database.db, config.REPORT_RETENTION_DAYS).catch((err: unknown) =>
-      app.log.error({ err }, "delivery report purge failed"),
-    );
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook("onReady", async () => {
-    await purge();
-    timer = setInterval(purge, DAY_MS).unref();
+  runPeriodically(app, {
+    what: "delivery report purge",
+    everyMs: DAY_MS,
+    awaitFirst: true,
+    run: () => purgeReports(database.db, config.REPORT_RETENTION_DAYS),
   });
-  app.addHook("onClose", async () => clearInterval(timer));
 }
 
 /** Reads the bounce mailbox while the server runs, when one is configured. */

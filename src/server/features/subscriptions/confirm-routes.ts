@@ -14,6 +14,7 @@ import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
 import { confirmationStateSchema, confirmTokenSchema } from "../../../shared/schemas.ts";
 import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { purgeUnconfirmed } from "./queries.ts";
 import { maskEmail } from "./unsubscribe-routes.ts";
 import {
@@ -74,27 +75,16 @@ const confirmationApi: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = asy
  * neither clash nor count a row twice.
  */
 function purgeLapsedSubscriptions(app: FastifyInstance, database: DatabaseHandle) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const purge = () => {
-    const lapsedBefore = confirmationLapsedBefore(app.newsletterSignup.confirmHours);
-    running = purgeUnconfirmed(database.db, lapsedBefore).then(
-      (purged) => {
-        if (purged.deleted + purged.lapsed > 0) {
-          app.log.info(purged, "purged subscriptions that were never confirmed");
-        }
-      },
-      (error: unknown) => app.log.error({ err: error }, "purging unconfirmed subscriptions failed"),
-    );
-  };
-  app.addHook("onReady", async () => {
-    purge();
-    // Unref'd: a pending purge never keeps the process alive.
-    timer = setInterval(purge, PURGE_INTERVAL_MS).unref();
-  });
-  app.addHook("onClose", async () => {
-    clearInterval(timer);
-    await running;
+  runPeriodically(app, {
+    what: "purging unconfirmed subscriptions",
+    everyMs: PURGE_INTERVAL_MS,
+    run: async () => {
+      const lapsedBefore = confirmationLapsedBefore(app.newsletterSignup.confirmHours);
+      const purged = await purgeUnconfirmed(database.db, lapsedBefore);
+      if (purged.deleted + purged.lapsed > 0) {
+        app.log.info(purged, "purged subscriptions that were never confirmed");
+      }
+    },
   });
 }
 

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { runPeriodically } from "../../platform/ops/periodic.ts";
 import turnedAwayRoutes from "./console.ts";
 import { keepPost, type PostToKeep, purgePosts } from "./queries.ts";
 
@@ -31,25 +32,14 @@ export interface TurnedAwayOptions extends AdminAreaOptions {
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 function purgeOnStartAndHourly(app: FastifyInstance, database: DatabaseHandle, now: () => number) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const purge = () => {
-    running = purgePosts(database.db, new Date(now())).then(
-      (purged) => {
-        if (purged > 0) app.log.info({ purged }, "purged turned-away posts past their keeping");
-      },
-      (error: unknown) => app.log.error({ err: error }, "purging turned-away posts failed"),
-    );
-    return running;
-  };
-  app.addHook("onReady", async () => {
-    await purge();
-    // Unref'd: a pending purge never keeps the process alive.
-    timer = setInterval(purge, PURGE_INTERVAL_MS).unref();
-  });
-  app.addHook("onClose", async () => {
-    clearInterval(timer);
-    await running;
+  runPeriodically(app, {
+    what: "purging turned-away posts",
+    everyMs: PURGE_INTERVAL_MS,
+    awaitFirst: true,
+    run: async () => {
+      const purged = await purgePosts(database.db, new Date(now()));
+      if (purged > 0) app.log.info({ purged }, "purged turned-away posts past their keeping");
+    },
   });
 }
 

@@ -17,6 +17,7 @@ import type { Transaction } from "kysely";
 import type { AuditAction } from "../../../shared/admin/audit-log.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
+import { runPeriodically } from "../ops/periodic.ts";
 import { type AuditEntry, purgeAudit, recordAudit } from "./queries.ts";
 
 /** What the entry says beyond who, what and when; `actor` names who acted when no one is signed in. */
@@ -73,16 +74,12 @@ export default fp(
       recordAudit(db, entryOf(request, action, target, detail)),
     );
 
-    const purge = () =>
-      purgeAudit(db, retentionDays * DAY_MS).catch((err: unknown) =>
-        app.log.error({ err }, "audit log purge failed"),
-      );
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook("onReady", async () => {
-      await purge();
-      timer = setInterval(purge, DAY_MS).unref();
+    runPeriodically(app, {
+      what: "audit log purge",
+      everyMs: DAY_MS,
+      awaitFirst: true,
+      run: () => purgeAudit(db, retentionDays * DAY_MS),
     });
-    app.addHook("onClose", async () => clearInterval(timer));
   },
   { name: "audit" },
 );
