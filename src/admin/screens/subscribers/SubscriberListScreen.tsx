@@ -4,7 +4,6 @@
  * bookmarked, shared and exported as it is shown).
  */
 import { createColumnHelper } from "@tanstack/react-table";
-import type { FormEvent } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import {
   STATUS_FILTERS,
@@ -16,10 +15,9 @@ import {
 } from "../../../shared/admin/subscribers.ts";
 import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
+import { AddressFilter } from "../../components/AddressFilter.tsx";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
-import { Field } from "../../components/Field.tsx";
-import { filterQuery } from "../../components/filter-query.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { formatDay } from "./dates.ts";
@@ -77,11 +75,6 @@ export function SubscriberListScreen() {
   const stats = useResource(read("subscribers.stats"));
   const notice = (useLocation().state as ListState | null)?.notice;
 
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setParams(filterQuery(event.currentTarget));
-  }
-
   return (
     <div className="subscribers">
       <div className="screen-head">
@@ -119,24 +112,19 @@ export function SubscriberListScreen() {
         </div>
       </section>
 
-      <search>
-        <form className="toolbar subscriber-filter" onSubmit={search} key={params.toString()}>
-          <Field label="Address" name="q" type="search" defaultValue={q} maxLength={254} />
-          <div className="field">
-            <label htmlFor="subscriber-status">Status</label>
-            <select id="subscriber-status" name="status" defaultValue={status}>
-              {STATUS_FILTERS.map((value) => (
-                <option key={value} value={value}>
-                  {STATUS_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="button button-primary">
-            Search
-          </button>
-        </form>
-      </search>
+      <AddressFilter
+        q={q}
+        choice={{
+          id: "subscriber-status",
+          label: "Status",
+          name: "status",
+          value: status,
+          options: STATUS_FILTERS,
+          labels: STATUS_LABELS,
+        }}
+        formKey={params.toString()}
+        onSearch={setParams}
+      />
 
       {list.error ? <Notice tone="error">{list.error}</Notice> : null}
       <p className="list-summary" role="status">

@@ -5,7 +5,7 @@
  * that decided it, and an owner may lift a suppression.
  */
 import { createColumnHelper } from "@tanstack/react-table";
-import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import {
@@ -20,10 +20,9 @@ import {
 import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
+import { AddressFilter } from "../../components/AddressFilter.tsx";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
-import { Field } from "../../components/Field.tsx";
-import { filterQuery } from "../../components/filter-query.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { formatDay } from "../subscribers/dates.ts";
@@ -123,10 +122,9 @@ export default function SuppressionsScreen() {
     if (notice) heading.current?.focus();
   }, [notice]);
 
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function search(query: URLSearchParams) {
     setNotice(null);
-    setParams(filterQuery(event.currentTarget));
+    setParams(query);
   }
 
   function lifted(row: SuppressionRow) {
@@ -158,24 +156,19 @@ export default function SuppressionsScreen() {
       </div>
       {notice ? <Notice tone="success">{notice}</Notice> : null}
 
-      <search>
-        <form className="toolbar suppression-filter" onSubmit={search} key={params.toString()}>
-          <Field label="Address" name="q" type="search" defaultValue={q} maxLength={254} />
-          <div className="field">
-            <label htmlFor="suppression-reason">Reason</label>
-            <select id="suppression-reason" name="reason" defaultValue={reason}>
-              {REASON_FILTERS.map((value) => (
-                <option key={value} value={value}>
-                  {REASON_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="button button-primary">
-            Search
-          </button>
-        </form>
-      </search>
+      <AddressFilter
+        q={q}
+        choice={{
+          id: "suppression-reason",
+          label: "Reason",
+          name: "reason",
+          value: reason,
+          options: REASON_FILTERS,
+          labels: REASON_LABELS,
+        }}
+        formKey={params.toString()}
+        onSearch={search}
+      />
 
       {list.error ? <Notice tone="error">{list.error}</Notice> : null}
       <p className="list-summary" role="status">
