@@ -12,13 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dkimPublicKey } from "../src/server/features/deliverability/domain-checks.ts";
 import { type NewReport, recordReport } from "../src/server/features/deliverability/index.ts";
-import { renderIssue } from "../src/server/features/newsletter/render.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { startDns, type TestDns } from "../test/support/dns-server.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
-import { onPreparedServer } from "./support/prepared-database.ts";
+import { onPreparedServer, writeSentIssue } from "./support/prepared-database.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const DOMAIN = "meridian.example";
@@ -47,27 +46,14 @@ function zones() {
 }
 
 /** A sent issue: its copies delivered, a few bounced and one reported as spam. */
-async function seedSentIssue({ db }: DatabaseHandle) {
+async function seedSentIssue(database: DatabaseHandle) {
+  const { db } = database;
   const sentAt = new Date(Date.now() - 3 * 86_400_000).toISOString();
-  const rendered = renderIssue(ISSUE, { origin: "http://localhost:3000" });
-  const issue = await db
-    .insertInto("issues")
-    .values({
-      ...ISSUE,
-      status: "sent",
-      started_at: sentAt,
-      queued_all_at: sentAt,
-      finished_at: sentAt,
-      recipients: COPIES,
-      email_html: rendered.emailHtml,
-      email_text: rendered.emailText,
-      web_html: rendered.webHtml,
-      author: OWNER.email,
-      created_at: sentAt,
-      updated_at: sentAt,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const issueId = await writeSentIssue(database, ISSUE, {
+    author: OWNER.email,
+    sentAt,
+    recipients: COPIES,
+  });
   await db
     .insertInto("outbox")
     .values(
@@ -78,7 +64,7 @@ async function seedSentIssue({ db }: DatabaseHandle) {
         status: "sent" as const,
         next_attempt_at: sentAt,
         sent_at: sentAt,
-        issue_id: issue.id,
+        issue_id: issueId,
         created_at: sentAt,
         updated_at: sentAt,
       })),
@@ -92,7 +78,7 @@ async function seedSentIssue({ db }: DatabaseHandle) {
     sourceKey: null,
     outboxId: null,
     messageKind: "newsletter",
-    issueId: issue.id,
+    issueId,
     text: `${kind} report`,
   });
   for (let n = 0; n < HARD_BOUNCES; n += 1) {

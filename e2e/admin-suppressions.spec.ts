@@ -10,13 +10,16 @@
  */
 import { mkdirSync } from "node:fs";
 import { type NewReport, recordReport } from "../src/server/features/deliverability/index.ts";
-import { renderIssue } from "../src/server/features/newsletter/render.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { SUPPRESSION_TEXTS } from "../src/shared/admin/suppressions.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll, expectWhollyInView } from "./support/page.ts";
-import { onPreparedServer, type PreparedServer } from "./support/prepared-database.ts";
+import {
+  onPreparedServer,
+  type PreparedServer,
+  writeSentIssue,
+} from "./support/prepared-database.ts";
 import { expect, type Locator, type Page, test } from "./support/test.ts";
 
 const DAY_MS = 86_400_000;
@@ -79,28 +82,12 @@ function reportFor(email: string, kind: NewReport["kind"], extra: Partial<NewRep
 }
 
 /** A sent issue, and five suppressed addresses with the reports that put them on the list. */
-async function seedSuppressions({ db }: DatabaseHandle) {
+async function seedSuppressions(database: DatabaseHandle) {
+  const { db } = database;
   const now = Date.now();
   const daysAgo = (days: number) => new Date(now - days * DAY_MS);
-  const rendered = renderIssue(ISSUE, { origin: "http://localhost:3000" });
   const sentAt = daysAgo(20).toISOString();
-  const issue = await db
-    .insertInto("issues")
-    .values({
-      ...ISSUE,
-      status: "sent",
-      started_at: sentAt,
-      queued_all_at: sentAt,
-      finished_at: sentAt,
-      email_html: rendered.emailHtml,
-      email_text: rendered.emailText,
-      web_html: rendered.webHtml,
-      author: OWNER.email,
-      created_at: sentAt,
-      updated_at: sentAt,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const issueId = await writeSentIssue(database, ISSUE, { author: OWNER.email, sentAt });
   const record = (report: NewReport, at: Date) => recordReport(db, report, POLICY, at);
 
   await record(
@@ -111,7 +98,7 @@ async function seedSuppressions({ db }: DatabaseHandle) {
     reportFor(GONE, "hard", {
       status: "5.1.1",
       source: "smtp",
-      issueId: issue.id,
+      issueId,
       text: REFUSED_RCPT,
     }),
     daysAgo(20),
@@ -122,7 +109,7 @@ async function seedSuppressions({ db }: DatabaseHandle) {
   await record(
     reportFor(ANNOYED, "complaint", {
       source: "webhook:mailgun",
-      issueId: issue.id,
+      issueId,
       text: COMPLAINT,
     }),
     daysAgo(2),

@@ -3,10 +3,12 @@
  * (own-server.ts): the server then migrates nothing more and seeds what is
  * missing. Once a server runs on it, only the server writes to it.
  */
+import { renderIssue } from "../../src/server/features/newsletter/render.ts";
 import { hashPassword } from "../../src/server/features/people/passwords.ts";
 import { ensureUser, setPasswordHash } from "../../src/server/platform/console/users.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
+import type { IssueDraft } from "../../src/shared/admin/newsletter.ts";
 import type { Role } from "../../src/shared/admin/roles.ts";
 import { CONSOLE_PASSWORD, type ConsoleAccount } from "./console.ts";
 import { newDatabaseFile, startOwnServer } from "./own-server.ts";
@@ -25,6 +27,34 @@ export async function preparedDatabase(
     await database.db.destroy();
   }
   return sqliteFile;
+}
+
+/** An issue whose send finished at `sentAt`, rendered as "send now" renders it; its id. */
+export async function writeSentIssue(
+  { db }: DatabaseHandle,
+  draft: IssueDraft,
+  { author, sentAt, recipients = 0 }: { author: string; sentAt: string; recipients?: number },
+): Promise<number> {
+  const rendered = renderIssue(draft, { origin: "http://localhost:3000" });
+  const { id } = await db
+    .insertInto("issues")
+    .values({
+      ...draft,
+      status: "sent",
+      started_at: sentAt,
+      queued_all_at: sentAt,
+      finished_at: sentAt,
+      recipients,
+      email_html: rendered.emailHtml,
+      email_text: rendered.emailText,
+      web_html: rendered.webHtml,
+      author,
+      created_at: sentAt,
+      updated_at: sentAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /** A console account with a password, as an accepted invitation leaves it. */
