@@ -1,12 +1,12 @@
 /**
  * Turned-away posts in the browser (ADR 036), each on a server of its own
- * that keeps the default minimum time-to-submit. A person whose browser
- * fills the footer's subscribe form (Playwright's fill sets the value without
- * key events, as autofill does) and who presses Enter at once is told they
- * subscribed; their post is kept, and once an editor releases it from the
- * console the address is subscribed, as the console's API shows. The list
- * passes axe at 375 and 1440 px; with `npm run screenshots:console` it also
- * writes the screen's screenshots.
+ * whose database holds what the traps kept: a subscription and an inquiry
+ * caught by the honeypot, and an inquiry that came too fast. Once an editor
+ * releases the subscription from the console the address is subscribed, as
+ * the console's API shows; a deleted post is gone. The list passes axe at
+ * 375 and 1440 px; with `npm run screenshots:console` it also writes the
+ * screen's screenshots. (A subscription that only came too fast is not kept:
+ * e2e/autofill.spec.ts.)
  */
 import { mkdirSync } from "node:fs";
 import { keepPost } from "../src/server/features/turned-away/index.ts";
@@ -14,7 +14,6 @@ import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { countTrip } from "../src/server/platform/security/bot-trips.ts";
 import { SUBSCRIBER_ROUTES, type SubscriberList } from "../src/shared/admin/subscribers.ts";
 import { TURNED_AWAY_TEXTS } from "../src/shared/admin/turned-away.ts";
-import { DIALOG } from "../src/shared/constants.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
@@ -22,11 +21,8 @@ import { onPreparedServer, type PreparedServer } from "./support/prepared-databa
 import { expect, type Page, test } from "./support/test.ts";
 
 const EDITOR = { role: "editor", email: "noor@meridian.example", name: "Noor Haddad" } as const;
-/** The server's default, which the shared test server sets to 0. */
-const MIN_SECONDS = { FORM_MIN_SECONDS: "3" };
 const MINUTE_MS = 60_000;
 
-const AUTOFILLED = "ines.autofill@reader.example";
 const SCRIPTED_INQUIRY = {
   firstName: "Buy",
   lastName: "Followers",
@@ -37,9 +33,18 @@ const SCRIPTED_INQUIRY = {
   inquiryType: "Machine Learning",
   comments: "Cheap followers for your company page, 10,000 for $5. Reply to this address.",
 };
-const HURRIED_READER = "mo.quick@fastmail.example";
+const HURRIED_LEAD = {
+  ...SCRIPTED_INQUIRY,
+  firstName: "Mo",
+  lastName: "Quick",
+  company: "Quickline Logistics",
+  email: "mo.quick@quickline.example",
+  inquiryType: "Predictive Analytics",
+  comments: "Pasted from our brief: we need a demand forecast for 40 depots by March.",
+};
+const CAUGHT_READER = "ines.reader@mailbox.example";
 
-/** Two posts the traps caught, and their counts, as the server would have kept them. */
+/** Three posts the traps caught, and their counts, as the server would have kept them. */
 async function seedTurnedAway({ db }: DatabaseHandle) {
   const now = Date.now();
   await keepPost(
@@ -55,19 +60,30 @@ async function seedTurnedAway({ db }: DatabaseHandle) {
   await keepPost(
     db,
     {
+      form: "inquiry",
+      trap: { reason: "too-fast", seconds: 1.4 },
+      via: "website",
+      fields: HURRIED_LEAD,
+    },
+    new Date(now - 45 * MINUTE_MS),
+  );
+  await keepPost(
+    db,
+    {
       form: "subscription",
-      trap: { reason: "too-fast", seconds: 0.8 },
+      trap: { reason: "honeypot", seconds: 12.6 },
       via: "form",
-      fields: { emailId: HURRIED_READER },
+      fields: { emailId: CAUGHT_READER },
     },
     new Date(now - 20 * MINUTE_MS),
   );
   await countTrip(db, "inquiry", "honeypot");
-  await countTrip(db, "subscription", "too-fast");
+  await countTrip(db, "inquiry", "too-fast");
+  await countTrip(db, "subscription", "honeypot");
 }
 
 const onTurnedAway = (label: string, use: (server: PreparedServer) => Promise<void>) =>
-  onPreparedServer(label, EDITOR, seedTurnedAway, use, MIN_SECONDS);
+  onPreparedServer(label, EDITOR, seedTurnedAway, use);
 
 async function openTurnedAway(page: Page, server: PreparedServer) {
   await signInToConsole(page, server.account, `${server.origin}/admin/inquiries`);
@@ -85,30 +101,25 @@ async function subscribersMatching(page: Page, server: PreparedServer, address: 
   return ((await answer.json()) as SubscriberList).items.map((row) => row.email);
 }
 
-test("a reader who autofills the footer form and presses Enter at once gets in once an editor releases the post", async ({
+test("an editor releases a reader's subscription the traps kept, and deletes a script's inquiry", async ({
   page,
 }) => {
   test.info().setTimeout(90_000);
-  await onTurnedAway("turned-away-autofill", async (server) => {
-    await page.goto(`${server.origin}/`);
-    const email = page.getByRole("contentinfo").getByRole("textbox", { name: "Email address" });
-    await email.fill(AUTOFILLED);
-    await email.press("Enter");
-    await expect(page.getByText(DIALOG.subscribed)).toBeVisible();
-
+  await onTurnedAway("turned-away-release", async (server) => {
     await openTurnedAway(page, server);
-    expect(await subscribersMatching(page, server, AUTOFILLED)).toEqual([]);
-    const kept = post(page, AUTOFILLED);
-    await expect(kept).toContainText("Too fast");
+    expect(await subscribersMatching(page, server, CAUGHT_READER)).toEqual([]);
+    const kept = post(page, CAUGHT_READER);
+    await expect(kept).toContainText("hidden trap field");
+    await expect(post(page, HURRIED_LEAD.email)).toContainText("Too fast");
     await expectNoAxeViolations(page);
 
     await kept.getByRole("button", { name: "Release this subscription" }).click();
     await expect(
       page.getByRole("status").filter({ hasText: TURNED_AWAY_TEXTS.releasedSubscription }),
     ).toBeVisible();
-    await expect(post(page, AUTOFILLED)).toHaveCount(0);
+    await expect(post(page, CAUGHT_READER)).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
-    expect(await subscribersMatching(page, server, AUTOFILLED)).toEqual([AUTOFILLED]);
+    expect(await subscribersMatching(page, server, CAUGHT_READER)).toEqual([CAUGHT_READER]);
 
     await post(page, SCRIPTED_INQUIRY.email)
       .getByRole("button", { name: "Delete this inquiry" })
@@ -128,7 +139,7 @@ test.describe("at 375 px", () => {
     test.info().setTimeout(90_000);
     await onTurnedAway("turned-away-phone", async (server) => {
       await openTurnedAway(page, server);
-      await expect(post(page, HURRIED_READER)).toBeVisible();
+      await expect(post(page, CAUGHT_READER)).toBeVisible();
       await expect(post(page, SCRIPTED_INQUIRY.email)).toContainText("hidden trap field");
       await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
@@ -145,7 +156,7 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
     for (const width of [375, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       await page.reload();
-      await expect(post(page, HURRIED_READER)).toBeVisible();
+      await expect(post(page, CAUGHT_READER)).toBeVisible();
       await page.screenshot({ path: `${dir}/inquiries-turned-away-${width}.png`, fullPage: true });
     }
   });

@@ -113,6 +113,7 @@ test.describe("at 375 px", () => {
     test.info().setTimeout(90_000);
     await onInquiries(p, "unnotified-phone", async () => {
       await expect(banner(p)).toBeVisible();
+      await expect(row(p, "Katherine Johnson")).toContainText(NOT_NOTIFIED_LABEL);
       await expectNoSidewaysScroll(p);
       await expectNoAxeViolations(p);
     });

@@ -5,7 +5,8 @@
  * the same without JavaScript, where a bad link gets its own page.
  */
 import { DIALOG } from "../src/shared/constants.ts";
-import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
+import type { TestSmtp } from "../test/support/smtp.ts";
+import { confirmLinkIn } from "./support/confirm-link.ts";
 import { type OwnServer, startOwnServer } from "./support/own-server.ts";
 import { alertDialog, open, whenHydrated } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
@@ -25,13 +26,6 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(() => own.close());
-
-/** The link in a confirmation e-mail. */
-function confirmLinkIn(mail: ReceivedMail | undefined): string {
-  const href = /href="([^"]*\/subscribe\/confirm\?token=[^"]+)"/.exec(mail?.parsed.html ?? "")?.[1];
-  if (!href) throw new Error("no confirmation link in the e-mail");
-  return href.replace(/&amp;/g, "&");
-}
 
 const heading = (page: Page) => page.getByRole("main").getByRole("heading", { level: 1 });
 const confirmButton = (page: Page) => page.getByRole("button", { name: "Confirm my subscription" });

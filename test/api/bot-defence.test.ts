@@ -1,9 +1,11 @@
 /**
  * The forms' traps against scripts (ADR 017): a post whose honeypot is filled,
  * or whose token is younger than FORM_MIN_SECONDS, gets the normal success
- * answer while nothing is stored or queued; it is logged and counted per day,
- * form and reason, and the console reads the counts. Through the API and the
- * forms posted without JavaScript (the real server build), on both engines.
+ * answer while nothing is stored or queued, but for a subscription that only
+ * came too fast, which waits for its address to confirm by e-mail (ADR 036);
+ * each is logged and counted per day, form and reason, and the console reads
+ * the counts. Through the API and the forms posted without JavaScript (the
+ * real server build), on both engines.
  */
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,29 +94,76 @@ describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
     });
   }
 
-  /** Sends `send`, and expects nothing stored, one more trip counted and the trip logged. */
+  /** Sends `send`, and expects one more trip counted and the trip logged. */
+  async function sendTrapped(
+    form: "inquiry" | "subscription",
+    reason: "honeypot" | "too-fast",
+    send: () => Promise<LightMyRequestResponse>,
+  ): Promise<LightMyRequestResponse> {
+    const tripsBefore = await trips(form, reason);
+    const logsBefore = t.logs.length;
+    const response = await send();
+    expect(await trips(form, reason)).toBe(tripsBefore + 1);
+    const logged = t.logs.slice(logsBefore).map((line) => JSON.parse(line));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 30, form, reason, msg: "post trapped as automated" }),
+    );
+    return response;
+  }
+
+  /** Sends `send`, and expects it trapped with nothing stored or queued. */
   async function expectTrapped(
     form: "inquiry" | "subscription",
     reason: "honeypot" | "too-fast",
     send: () => Promise<LightMyRequestResponse>,
   ): Promise<LightMyRequestResponse> {
     const before = await stored();
-    const tripsBefore = await trips(form, reason);
-    const logsBefore = t.logs.length;
-    const response = await send();
+    const response = await sendTrapped(form, reason, send);
     expect(await stored()).toEqual(before);
-    expect(await trips(form, reason)).toBe(tripsBefore + 1);
-    const logged = t.logs.slice(logsBefore).map((line) => JSON.parse(line));
-    expect(logged).toContainEqual(
-      expect.objectContaining({ level: 30, form, reason, msg: "post turned away as automated" }),
-    );
     return response;
   }
 
-  it("a subscribe posted at once after taking a token is answered 201 and stores nothing", async () => {
+  const confirmationsTo = async (address: string) =>
+    (
+      await t.database.db
+        .selectFrom("outbox")
+        .select("id")
+        .where("kind", "=", "subscription-confirmation")
+        .where("message", "like", `%${address}%`)
+        .execute()
+    ).length;
+  const subscriptionOf = (address: string) =>
+    t.database.db
+      .selectFrom("subscriptions")
+      .select(["email", "confirmed_at"])
+      .where("email", "=", address)
+      .executeTakeFirst();
+
+  /**
+   * Sends `send`, a subscription of `address` that comes too fast, and
+   * expects it trapped and yet kept: the address waits for its confirmation,
+   * whose link is queued, and nothing else is stored or queued.
+   */
+  async function expectAskedToConfirm(
+    address: string,
+    send: () => Promise<LightMyRequestResponse>,
+  ): Promise<LightMyRequestResponse> {
+    const before = await stored();
+    const confirmationsBefore = await confirmationsTo(address);
+    const response = await sendTrapped("subscription", "too-fast", send);
+    expect(await subscriptionOf(address)).toEqual({ email: address, confirmed_at: null });
+    expect(await confirmationsTo(address)).toBe(confirmationsBefore + 1);
+    const after = await stored();
+    expect(after.inquiries).toBe(before.inquiries);
+    expect(after.outbox).toBe(before.outbox + 1);
+    return response;
+  }
+
+  it("a subscribe posted at once after taking a token is answered 201 and must be confirmed by e-mail", async () => {
     const session = await openSession(t.app);
-    const response = await expectTrapped("subscription", "too-fast", () =>
-      apiPost(session, subscribeUrl(`fast-${engine.engine}@example.com`)),
+    const address = `fast-${engine.engine}@example.com`;
+    const response = await expectAskedToConfirm(address, () =>
+      apiPost(session, subscribeUrl(address)),
     );
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
@@ -142,28 +191,35 @@ describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
     expect(after.outbox).toBe(before.outbox + 2);
   });
 
-  it("a real token is trapped while young and stored once the minimum has passed", async () => {
+  it("a real token is trapped while young and trusted once the minimum has passed", async () => {
     const session = await openSession(t.app);
     const address = `waits-${engine.engine}@example.com`;
-    await expectTrapped("subscription", "too-fast", () => apiPost(session, subscribeUrl(address)));
-    const subscribed = () =>
+    const inquiry = { ...VALID_INQUIRY, comments: `Waits on ${engine.engine}.` };
+    const inquiries = () =>
       t.database.db
-        .selectFrom("subscriptions")
-        .select("email")
-        .where("email", "=", address)
-        .executeTakeFirst();
+        .selectFrom("inquiries")
+        .select("id")
+        .where("comments", "=", inquiry.comments)
+        .execute();
+    await expectAskedToConfirm(address, () => apiPost(session, subscribeUrl(address)));
+    await expectTrapped("inquiry", "too-fast", () =>
+      apiPost(session, "/api/v1/send-comment", inquiry),
+    );
     const issuedAt = tokenSigner(SECRET).issuedAt(session.token) as number;
     try {
       // One millisecond short of the minimum, the same token is still trapped.
       pinnedNow = issuedAt + MIN_SECONDS * 1000 - 1;
-      await expectTrapped("subscription", "too-fast", () =>
-        apiPost(session, subscribeUrl(address)),
+      await expectAskedToConfirm(address, () => apiPost(session, subscribeUrl(address)));
+      await expectTrapped("inquiry", "too-fast", () =>
+        apiPost(session, "/api/v1/send-comment", inquiry),
       );
-      expect(await subscribed()).toBeUndefined();
-      // At the minimum it is stored.
+      expect(await inquiries()).toEqual([]);
+      // At the minimum the post is taken for a person's: subscribed at once, and stored.
       pinnedNow = issuedAt + MIN_SECONDS * 1000;
       expect((await apiPost(session, subscribeUrl(address))).statusCode).toBe(201);
-      expect((await subscribed())?.email).toBe(address);
+      expect((await subscriptionOf(address))?.confirmed_at).not.toBeNull();
+      expect((await apiPost(session, "/api/v1/send-comment", inquiry)).statusCode).toBe(200);
+      expect(await inquiries()).toHaveLength(1);
     } finally {
       pinnedNow = undefined;
     }
@@ -204,10 +260,11 @@ describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
     expect(subscription.body).toMatch(/<div class="form-status form-status--ok" role="status">/);
   });
 
-  it("a form posted without JavaScript too soon after its page gets the success page and stores nothing", async () => {
+  it("a form posted without JavaScript too soon after its page gets the success page and must be confirmed by e-mail", async () => {
     const session = sessionIssued(0);
-    const response = await expectTrapped("subscription", "too-fast", () =>
-      formPost(session, "/subscribe", { emailId: "nojs-fast@example.com" }),
+    const address = `nojs-fast-${engine.engine}@example.com`;
+    const response = await expectAskedToConfirm(address, () =>
+      formPost(session, "/subscribe", { emailId: address }),
     );
     expect(response.statusCode).toBe(201);
     expect(response.body).toMatch(/<div class="form-status form-status--ok" role="status">/);

@@ -1,7 +1,8 @@
 /**
  * Turned-away posts (ADR 036), on both engines: a post a trap catches, through
  * the API or a form posted without JavaScript, gets the usual success answer
- * and is kept as it came, with why and when; an editor releases it (stored
+ * and is kept as it came, with why and when (but for a subscription that only
+ * came too fast, which its address confirms by e-mail instead); an editor releases it (stored
  * and mailed once, as if it had just arrived, audited; a second release finds
  * nothing) or deletes it (audited); viewers only read; a kept post is purged
  * after 30 days by the clock.
@@ -79,6 +80,11 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
   }
   const subscribeUrl = (address: string) =>
     `/api/v1/subscribe?emailId=${encodeURIComponent(address)}`;
+  /** A subscription through the API whose honeypot header is filled: a script's, kept. */
+  const honeypotSubscribe = (address: string) =>
+    apiPost(sessionIssued(60), subscribeUrl(address), undefined, {
+      [FORM_TRAP_HEADER]: "https://spam.example",
+    });
 
   function formPost(session: Session, url: string, fields: Record<string, string>) {
     return t.app.inject({
@@ -113,10 +119,10 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
       .execute();
   }
 
-  it("keeps a subscription trapped as too fast through the API; releasing it subscribes and mails once", async () => {
-    const address = `fast-${engine.engine}@example.com`;
+  it("keeps a subscription caught by the honeypot through the API; releasing it subscribes and mails once", async () => {
+    const address = `honey-${engine.engine}@example.com`;
     const before = await stored();
-    const answer = await apiPost(sessionIssued(0), subscribeUrl(address));
+    const answer = await honeypotSubscribe(address);
     expect(answer.statusCode).toBe(201);
     expect(answer.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
     expect(await stored()).toEqual(before);
@@ -125,13 +131,13 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     expect(post).toEqual({
       id: expect.any(Number),
       form: "subscription",
-      reason: "too-fast",
+      reason: "honeypot",
       seconds: expect.any(Number),
       via: CONSENT_VIA.website,
       fields: { emailId: address },
       receivedAt: expect.any(String),
     });
-    expect(post?.seconds).toBeLessThan(MIN_SECONDS);
+    expect(post?.seconds).toBeGreaterThanOrEqual(60);
     const id = post?.id as number;
 
     const released = await editor.request("POST", turnedAwayPath(id, "release"));
@@ -155,6 +161,22 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ message: TURNED_AWAY_TEXTS.notFound });
     expect(await stored()).toEqual(after);
+  });
+
+  it("keeps an inquiry that came too fast, but not a subscription: that one waits for its e-mail's confirmation", async () => {
+    const address = `fast-${engine.engine}@example.com`;
+    const inquiry = { ...VALID_INQUIRY, comments: `Too fast on ${engine.engine}.` };
+    const before = await stored();
+    expect((await apiPost(sessionIssued(0), subscribeUrl(address))).statusCode).toBe(201);
+    expect((await apiPost(sessionIssued(0), "/api/v1/send-comment", inquiry)).statusCode).toBe(200);
+    expect(await keptFor(address)).toEqual([]);
+    const [post] = await keptFor(inquiry.comments);
+    expect(post).toMatchObject({ form: "inquiry", reason: "too-fast", fields: inquiry });
+    expect(post?.seconds).toBeLessThan(MIN_SECONDS);
+    const after = await stored();
+    expect(after.inquiries).toBe(before.inquiries);
+    expect(after.subscriptions).toBe(before.subscriptions + 1);
+    expect(after.outbox).toBe(before.outbox + 1);
   });
 
   it("keeps an inquiry caught by the honeypot; releasing it stores it and queues its mail as a new one would", async () => {
@@ -199,7 +221,10 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
 
   it("keeps the posts of the forms without JavaScript, and an editor deletes one", async () => {
     const address = `nojs-${engine.engine}@example.com`;
-    const page = await formPost(sessionIssued(0), "/subscribe", { emailId: address });
+    const page = await formPost(sessionIssued(60), "/subscribe", {
+      emailId: address,
+      [FORM_TRAP_FIELD]: "x",
+    });
     expect(page.statusCode).toBe(201);
     expect(page.body).toMatch(/<div class="form-status form-status--ok" role="status">/);
     const inquiry = { ...VALID_INQUIRY, comments: `No-script honeypot on ${engine.engine}.` };
@@ -212,7 +237,7 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     const [subscription] = await keptFor(address);
     expect(subscription).toMatchObject({
       form: "subscription",
-      reason: "too-fast",
+      reason: "honeypot",
       via: CONSENT_VIA.form,
       fields: { emailId: address },
     });
@@ -235,7 +260,7 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
 
   it("lets viewers read but not release or delete, and strangers nothing", async () => {
     const address = `roles-${engine.engine}@example.com`;
-    await apiPost(sessionIssued(0), subscribeUrl(address));
+    await honeypotSubscribe(address);
     const [post] = await keptFor(address);
     const id = post?.id as number;
 
@@ -254,9 +279,9 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     try {
       // Kept at the clock's time, 31 and 29 days ago.
       pinnedNow = start - 31 * DAY_MS;
-      await apiPost(sessionIssued(0), subscribeUrl(old));
+      await honeypotSubscribe(old);
       pinnedNow = start - 29 * DAY_MS;
-      await apiPost(sessionIssued(0), subscribeUrl(recent));
+      await honeypotSubscribe(recent);
     } finally {
       pinnedNow = undefined;
     }

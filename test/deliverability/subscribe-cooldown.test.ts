@@ -3,11 +3,13 @@
  * clients ask, each from its own address behind the site's proxy (so the
  * per-client rate limit lets every one through), an address gets at most one
  * confirmation link, and one welcome, within SUBSCRIBE_MAIL_COOLDOWN_MINUTES.
- * Every request is answered as before, mail or not. The app's clock is moved
- * past the window instead of waiting; on both engines.
+ * Every request is answered as before, mail or not; a turn whose window has
+ * passed is forgotten. The app's clock is moved past the window instead of
+ * waiting; on both engines.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SUBSCRIBED_MESSAGE } from "../../src/server/features/pages/api.ts";
+import { forgetPastTurns } from "../../src/server/features/subscriptions/mail-cooldown.ts";
 import { unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
 import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
 import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
@@ -117,6 +119,27 @@ describe.each(ENGINES)("the subscribe mail cooldown on $engine", (engine) => {
       await subscribe("first@example.com");
       await subscribe("second@example.com");
       expect(await queued("subscription-confirmation")).toBe(2);
+    });
+
+    it("forgets a turn once its window has passed, and only then", async () => {
+      const db = t.database.db;
+      const cooldown = { minutes: COOLDOWN_MINUTES, now: () => Date.now() + ahead };
+      await subscribe("earlier@example.com");
+      ahead = 5 * MINUTE_MS;
+      await subscribe("later@example.com");
+      const turns = () => db.selectFrom("mail_cooldowns").select("mailed_at").execute();
+      expect(await forgetPastTurns(db, cooldown)).toBe(0);
+      expect(await turns()).toHaveLength(2);
+
+      ahead = COOLDOWN_MINUTES * MINUTE_MS;
+      expect(await forgetPastTurns(db, cooldown)).toBe(1);
+      const [left] = await turns();
+      expect(await turns()).toHaveLength(1);
+      expect(Date.parse(left?.mailed_at ?? "")).toBeGreaterThan(Date.now());
+      // The forgotten address may be mailed again, the other may not.
+      await subscribe("earlier@example.com");
+      await subscribe("later@example.com");
+      expect(await queued("subscription-confirmation")).toBe(3);
     });
 
     it("keeps no address in its table", async () => {

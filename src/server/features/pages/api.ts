@@ -30,6 +30,7 @@ import {
   SUBSCRIBED_MESSAGE,
   storeSubscription,
 } from "../subscriptions/index.ts";
+import { confirmsByMail } from "./form-service.ts";
 
 export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
 
@@ -86,14 +87,11 @@ const api: FastifyPluginAsyncZod = async (app) => {
         "subscription",
         headerDefences(request),
       );
-      if (screening.outcome === "trapped") {
+      const trap = screening.outcome === "trapped" ? screening : null;
+      const mustConfirm = confirmsByMail(trap);
+      if (trap && !mustConfirm) {
         await app.turnedAway.keep(
-          {
-            form: "subscription",
-            trap: screening,
-            via: CONSENT_VIA.website,
-            fields: request.query,
-          },
+          { form: "subscription", trap, via: CONSENT_VIA.website, fields: request.query },
           request.log,
         );
         return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
@@ -101,7 +99,12 @@ const api: FastifyPluginAsyncZod = async (app) => {
       if (screening.outcome === "refused") {
         return reply.code(screening.status).send(captchaRefusalBody(screening.message));
       }
-      const subscription = await storeSubscription(app, request.query.emailId, CONSENT_VIA.website);
+      const subscription = await storeSubscription(
+        app,
+        request.query.emailId,
+        CONSENT_VIA.website,
+        { mustConfirm },
+      );
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
       return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
     },

@@ -19,6 +19,15 @@ import {
   storeSubscription,
 } from "../subscriptions/index.ts";
 
+/**
+ * Whether a trapped subscription is stored, to be confirmed by its e-mail's
+ * link, instead of kept among the turned-away posts: one that only came too
+ * soon after its page is likeliest a person whose browser filled the form
+ * and who pressed Enter at once, and the link lets them in without waiting
+ * for an editor (ADR 036). A filled honeypot is a script's.
+ */
+export const confirmsByMail = (trap: Trap | null): boolean => trap?.reason === "too-fast";
+
 /** Why a page rendered for a GET cannot write (its actions never run). */
 const NOT_A_POST = "Only a form post can write.";
 
@@ -30,7 +39,8 @@ export interface FormServiceOptions {
   /**
    * The trap against scripts the post tripped (platform/security/bot-defence.ts),
    * or null: a valid trapped post is answered as if written, and kept among
-   * the turned-away posts instead of stored or mailed.
+   * the turned-away posts instead of stored or mailed, but for a subscription
+   * that only came too fast (confirmsByMail).
    */
   trap?: Trap | null;
   /** The request's log, where a failed write is reported. */
@@ -76,14 +86,17 @@ export function formService(
         const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
-        if (trap) {
+        const mustConfirm = confirmsByMail(trap);
+        if (trap && !mustConfirm) {
           await app.turnedAway.keep(
             { form: "subscription", trap, via: CONSENT_VIA.form, fields: parsed.data },
             log,
           );
           return { outcome: "subscribed" };
         }
-        const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form);
+        const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form, {
+          mustConfirm,
+        });
         return created
           ? { outcome: "subscribed" }
           : { outcome: "already", message: ALREADY_SUBSCRIBED_MESSAGE };

@@ -7,9 +7,11 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { runPeriodically } from "../../platform/ops/periodic.ts";
 import confirmSubscription from "./confirm-routes.ts";
 import subscribersRoutes from "./console.ts";
 import { SubscriptionMail } from "./mail.tsx";
+import { forgetPastTurns } from "./mail-cooldown.ts";
 import { oneClickUnsubscribe, unsubscribeApi } from "./unsubscribe-routes.ts";
 
 declare module "fastify" {
@@ -26,11 +28,14 @@ export interface SubscriptionsOptions extends AdminAreaOptions {
   now?: () => number;
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
 export default fp(
   async function subscriptions(
     app: FastifyInstance,
     { config, database, secret, now = Date.now }: SubscriptionsOptions,
   ) {
+    const cooldown = { minutes: config.SUBSCRIBE_MAIL_COOLDOWN_MINUTES, now };
     app.decorate(
       "subscriptionMail",
       new SubscriptionMail(
@@ -38,11 +43,16 @@ export default fp(
           from: config.MAIL_FROM,
           publicOrigin: config.PUBLIC_ORIGIN,
           signingSecret: secret,
-          cooldown: { minutes: config.SUBSCRIBE_MAIL_COOLDOWN_MINUTES, now },
+          cooldown,
         },
         app.log,
       ),
     );
+    runPeriodically(app, {
+      what: "forgetting past mail cooldowns",
+      everyMs: HOUR_MS,
+      run: () => forgetPastTurns(database.db, cooldown),
+    });
     await app.register(confirmSubscription, { config, database, secret });
     await app.register(unsubscribeApi, { database, secret });
     await app.register(oneClickUnsubscribe, { database, secret });

@@ -59,3 +59,21 @@ export async function takeMailTurn(
     .executeTakeFirst();
   return taken !== undefined;
 }
+
+/**
+ * Forgets the turns whose window has passed: such a row no longer holds
+ * anything back, and the table should not keep a trace of every address
+ * ever typed into the form. One DELETE, so instances purging at once do not
+ * clash; the number of turns forgotten.
+ */
+export async function forgetPastTurns(
+  db: Kysely<Database>,
+  { minutes, now }: MailCooldown,
+): Promise<number> {
+  const turnEndedBy = new Date(now() - minutes * MINUTE_MS).toISOString();
+  const result = await db
+    .deleteFrom("mail_cooldowns")
+    .where("mailed_at", "<=", turnEndedBy)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

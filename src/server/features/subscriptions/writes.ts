@@ -49,20 +49,30 @@ export function confirmationLapsedBefore(confirmHours: number): string {
   return new Date(Date.now() - confirmHours * HOUR_MS).toISOString();
 }
 
+export interface SubscribeOptions {
+  /**
+   * The address must be confirmed by its e-mail's link whatever the
+   * double opt-in setting: a post that came too soon after its page to be
+   * surely a person's proves it that way (ADR 036).
+   */
+  mustConfirm?: boolean;
+}
+
 /**
  * Subscribes an address (already validated) from the website and queues the
  * welcome; null when it is subscribed already. `via` tells the consent
  * history which way the visitor came: the page's script or a form posted
- * without JavaScript. With double opt-in the confirmation link is queued
- * instead, and an address that waits for its confirmation is not "already
- * subscribed" (it gets no issue yet): its link is sent again, once the
- * address's mail cooldown has passed (mail-cooldown.ts), and its row stays
- * as it is. The answer is the same whether mail was queued or not.
+ * without JavaScript. With double opt-in (or `mustConfirm`) the confirmation
+ * link is queued instead, and an address that waits for its confirmation is
+ * not "already subscribed" (it gets no issue yet): its link is sent again,
+ * once the address's mail cooldown has passed (mail-cooldown.ts), and its
+ * row stays as it is. The answer is the same whether mail was queued or not.
  */
 export function storeSubscription(
   app: Writer,
   email: string,
   via: ConsentVia,
+  { mustConfirm = false }: SubscribeOptions = {},
 ): Promise<Subscription | null> {
   const address = normalizeEmail(email);
   const { doubleOptIn, confirmHours } = app.newsletterSignup;
@@ -70,7 +80,7 @@ export function storeSubscription(
     // An address a bounce or a complaint put on the suppression list gets
     // nothing until its owner shows they want it: the confirmation link is
     // the one message it can be sent, and following it lifts the suppression.
-    if (!doubleOptIn && !(await isSuppressed(trx, address))) {
+    if (!doubleOptIn && !mustConfirm && !(await isSuppressed(trx, address))) {
       const created = await subscribe(trx, address, via);
       if (created) await app.subscriptionMail.welcome(trx, created);
       return created;

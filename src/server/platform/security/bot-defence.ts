@@ -3,10 +3,12 @@
  * and the forms posted without JavaScript alike. A post is TRAPPED when its
  * honeypot is filled or its XSRF token (which carries its signed issue time,
  * xsrf.ts) is younger than FORM_MIN_SECONDS: the sender then gets the normal
- * success answer while nothing is stored or sent, and the trip is logged and
- * counted per day (platform/security/bot-trips.ts); the route keeps the post
- * itself for the console to release or delete (features/turned-away). When CAPTCHA_PROVIDER is set, every other
- * post must also bring a widget answer its service accepts.
+ * success answer, and the trip is logged and counted per day
+ * (platform/security/bot-trips.ts). What becomes of the post is the route's
+ * to say: it keeps it for the console to release or delete
+ * (features/turned-away), or, for a subscription that only came too fast,
+ * asks the address to confirm by e-mail. When CAPTCHA_PROVIDER is set, every
+ * other post must also bring a widget answer its service accepts.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -128,7 +130,7 @@ export default fp(
       const at = now();
       const reason = trapOf(given.trap, request.xsrfIssuedAt, config.FORM_MIN_SECONDS, at);
       if (reason) {
-        request.log.info({ form, reason }, "post turned away as automated");
+        request.log.info({ form, reason }, "post trapped as automated");
         // A count that fails to be written must not tell the sender anything.
         await countTrip(database.db, form, reason).catch((error: unknown) =>
           request.log.error({ err: error }, "could not count a trapped post"),
