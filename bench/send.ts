@@ -13,7 +13,10 @@
  * polls) and for /healthz, and notes when the detail first says
  * `queuedAll`. After WINDOW_SECONDS (25) of sending past that moment it
  * pauses and cancels the send through the API (timed), rather than waiting
- * 200 s for every copy, and stops the server with SIGTERM.
+ * minutes for every copy, and stops the server with SIGTERM. With
+ * WINDOW_SECONDS=all it instead waits until the detail says the send has
+ * finished (every copy sent, failed or withdrawn), and neither pauses nor
+ * cancels.
  *
  * Figures: seeding time; send request → every copy queued (target under
  * 30 s); the server's peak resident set (VmHWM, a high-water mark, so no
@@ -69,8 +72,12 @@ if (args["database-url"]) process.env.TEST_DATABASE_URL = args["database-url"];
 
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 100_000);
 const RATE = Number(process.env.RATE ?? 500);
-const WINDOW_SECONDS = Number(process.env.WINDOW_SECONDS ?? 25);
+/** WINDOW_SECONDS=all: the whole send, to its last copy. */
+const WHOLE_SEND = process.env.WINDOW_SECONDS === "all";
+const WINDOW_SECONDS = WHOLE_SEND ? 0 : Number(process.env.WINDOW_SECONDS ?? 25);
 const QUEUE_TIMEOUT_SECONDS = Number(process.env.QUEUE_TIMEOUT_SECONDS ?? 180);
+/** How long a whole send may take: 100,000 copies at 100/s, and some. */
+const SEND_TIMEOUT_SECONDS = Number(process.env.SEND_TIMEOUT_SECONDS ?? 1800);
 /** How far over the rate a 1-s bucket may go: the sender claims up to ten due copies at once. */
 const RATE_TOLERANCE = 0.05;
 const QUEUE_TARGET_SECONDS = 30;
@@ -170,10 +177,10 @@ interface Figures {
   progress: Latencies;
   progressWhileQueuing: Latencies;
   health: Latencies;
-  /** How long each took, and how many times it was refused with 503 first. */
-  pause: { ms: number; refusals: number };
-  cancel: { ms: number; refusals: number };
-  /** The issue after the cancel: what was sent, and what was withdrawn. */
+  /** How long each took, and how many times it was refused with 503 first; undefined for a whole send. */
+  pause: { ms: number; refusals: number } | undefined;
+  cancel: { ms: number; refusals: number } | undefined;
+  /** The issue at the end (after the cancel, or finished): what was sent, and what was withdrawn. */
   final: IssueDetail["progress"];
   /** Undefined when no bounces were sent (BOUNCE_EVERY 0, or no Postfix and Dovecot). */
   bounces: BounceFigures | undefined;
@@ -222,6 +229,7 @@ async function measureSend(
 
   const sentAt = performance.now();
   let queuedAt: number | undefined;
+  let finished: IssueDetail["progress"] | undefined;
   const progressPoll = sampleEvery(
     `${server.origin}${NEWSLETTER_PATHS.one(id)}`,
     POLL_INTERVAL_MS,
@@ -230,6 +238,7 @@ async function measureSend(
       onBody(body) {
         const { progress } = JSON.parse(body) as IssueDetail;
         if (progress.queuedAll) queuedAt ??= performance.now();
+        if (progress.finishedAt !== null) finished ??= progress;
       },
     },
   );
@@ -243,16 +252,27 @@ async function measureSend(
     if (((await sent.json()) as IssueDetail).progress.queuedAll) queuedAt ??= performance.now();
     await until(() => queuedAt !== undefined, QUEUE_TIMEOUT_SECONDS * 1000);
     windowFrom = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
+    if (WHOLE_SEND) {
+      await until(() => finished !== undefined, SEND_TIMEOUT_SECONDS * 1000);
+      if (!finished) throw new Error(`the send did not finish in ${SEND_TIMEOUT_SECONDS} s`);
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
+    }
     windowTo = performance.now();
   } finally {
     await Promise.all([progressPoll.stop(), healthPoll.stop()]);
   }
   const progressSamples = await progressPoll.stop();
   const queuedBy = queuedAt ?? windowFrom;
-  const pause = await timedAction(session, NEWSLETTER_PATHS.pause(id));
-  await new Promise((resolve) => setTimeout(resolve, THINK_MS));
-  const cancel = await timedAction(session, NEWSLETTER_PATHS.cancel(id));
+  let pause: Awaited<ReturnType<typeof timedAction>> | undefined;
+  let cancel: typeof pause;
+  if (!WHOLE_SEND) {
+    pause = await timedAction(session, NEWSLETTER_PATHS.pause(id));
+    await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+    cancel = await timedAction(session, NEWSLETTER_PATHS.cancel(id));
+  }
+  const final = cancel?.detail.progress ?? finished;
+  if (!final) throw new Error("the send neither finished nor was cancelled");
   return {
     queueMs: queuedAt === undefined ? undefined : queuedAt - sentAt,
     rssBeforeMiB,
@@ -265,7 +285,7 @@ async function measureSend(
     health: latencies(await healthPoll.stop()),
     pause,
     cancel,
-    final: cancel.detail.progress,
+    final,
   };
 }
 
@@ -380,8 +400,10 @@ const ms = (value: number) =>
 const mib = (value: number) => `${Math.round(value)} MiB`;
 const spread = ({ p50, p99, max }: Latencies) => `${ms(p50)} / ${ms(p99)} / ${ms(max)}`;
 
-const action = ({ ms: took, refusals }: Figures["pause"]) =>
-  refusals === 0 ? ms(took) : `${ms(took)} (${refusals} × 503 first)`;
+function action(timed: Figures["pause"]): string {
+  if (!timed) return "—";
+  return timed.refusals === 0 ? ms(timed.ms) : `${ms(timed.ms)} (${timed.refusals} × 503 first)`;
+}
 
 function row(figures: Figures): string {
   const queue =
@@ -406,7 +428,7 @@ function verdicts(figures: Figures): string[] {
     `${figures.engine}: queuing under ${QUEUE_TARGET_SECONDS} s: ${queued}`,
     `${figures.engine}: at most ${ceiling} messages in any 1-s bucket: ${paced} (${most})`,
     `${figures.engine}: messages each second from the send on: ${figures.eachSecond.join(" ")}`,
-    `${figures.engine}: after the cancel: ${JSON.stringify(figures.final)}`,
+    `${figures.engine}: at the end: ${JSON.stringify(figures.final)}`,
     ...(figures.bounces
       ? [
           `${figures.engine}: every report's address suppressed within ${SUPPRESSION_TARGET_MS / 1000} s of its arrival: ${
@@ -448,7 +470,7 @@ async function benchmark(): Promise<void> {
   }
   for (const figures of results) for (const line of verdicts(figures)) console.error(line);
   console.log(
-    `Every ${POLL_INTERVAL_MS} ms during the send: the issue's detail (the console's progress) and /healthz; rate over ${WINDOW_SECONDS} s of sending after every copy was queued, max over 1-s buckets since the send.\n`,
+    `Every ${POLL_INTERVAL_MS} ms during the send: the issue's detail (the console's progress) and /healthz; rate over ${WHOLE_SEND ? "the whole send" : `${WINDOW_SECONDS} s of sending`} after every copy was queued, max over 1-s buckets since the send.\n`,
   );
   console.log(
     "| Engine | Subscribers | Seeding | Send → all queued | Peak RSS | Rate: set / mean / max 1-s | mail/s while queuing | Progress GET p50 / p99 / max, while queuing | same, whole send | /healthz p50 / p99 / max | not 200 | Pause / cancel | Bounced addresses suppressed | Report → suppressed p50 / p99 / max |",
