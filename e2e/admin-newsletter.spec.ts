@@ -134,10 +134,13 @@ test.describe("writing an issue", () => {
     await page.getByRole("link", { name: "New issue" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "New issue" })).toBeVisible();
 
-    // The address follows the title until the editor writes one.
+    // The address follows the title until the editor writes one; the hint shows it as it will read.
+    const hint = page.getByText("The issue is published at");
+    await expect(hint).toContainText("/insight/….");
     const title = uniqueTitle("Cloud costs in 2026:");
     await page.getByLabel("Title").fill(title);
     await expect(page.getByLabel("Address")).toHaveValue(slugify(title));
+    await expect(hint).toContainText(`/insight/${slugify(title)}.`);
     await page.getByLabel("Address").fill("cloud-costs");
     await page.getByLabel("Title").fill(`${title}!`);
     await expect(page.getByLabel("Address")).toHaveValue("cloud-costs");

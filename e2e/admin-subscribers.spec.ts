@@ -76,6 +76,9 @@ test("an owner finds a subscriber, reads its history and erases it after typing 
   await page.getByRole("button", { name: "Erase completely…" }).click();
   const dialog = page.getByRole("alertdialog", { name: "Erase this subscriber completely?" });
   await expect(dialog).toBeVisible();
+  // It says what stays and why, and promises nothing the console cannot do (there is no import).
+  await expect(dialog).toContainText("the firm can show the erasure was done");
+  await expect(dialog).not.toContainText(/import/i);
   await expectNoAxeViolations(page);
 
   const confirmation = dialog.getByRole("textbox", { name: "Type the address to confirm" });

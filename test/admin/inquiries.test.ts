@@ -3,7 +3,6 @@
  * sends its own inquiries, marked with a word of its own, and filters by that
  * word, so the tests do not see each other's rows.
  */
-import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
 import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
@@ -22,6 +21,7 @@ import {
 import type { Inquiry } from "../../src/shared/schemas.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
+import { csvRows } from "../support/csv.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 
@@ -122,6 +122,29 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
         });
       }
       expect(idsOf(await list({ q: `${mark.toUpperCase()} nobody` }))).toEqual([]);
+    });
+
+    it("finds text whatever its accents and case, on either side", async () => {
+      const mark = newMark();
+      const garcia = await send(mark, { firstName: "María", lastName: "García" });
+      const elodie = await send(mark, { firstName: "ÉLODIE", lastName: "Durand" });
+      const orsted = await send(mark, { company: "Ørsted Energi" });
+      const nguyen = await send(mark, { lastName: "Nguyễn" });
+      await send(mark, { firstName: "Gary", lastName: "Cia" });
+
+      const cases: [string, number[]][] = [
+        ["garcia", [garcia]],
+        ["GARCÍA", [garcia]],
+        ["maria garcia", [garcia]],
+        ["elodie", [elodie]],
+        ["Élodie", [elodie]],
+        ["ørsted", [orsted]],
+        ["ØRSTED", [orsted]],
+        ["nguyen", [nguyen]],
+      ];
+      for (const [text, ids] of cases) {
+        expect({ text, ids: idsOf(await list({ q: `${mark} ${text}` })) }).toEqual({ text, ids });
+      }
     });
 
     it("takes the search's % and _ literally", async () => {
@@ -343,7 +366,7 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
       expect(response.headers["content-disposition"]).toMatch(
         /^attachment; filename="inquiries-\d{4}-\d\d-\d\d\.csv"$/,
       );
-      const [header, ...rows] = parse(response.body) as string[][];
+      const [header, ...rows] = csvRows(response.body);
       expect(header).toEqual([
         "id",
         "received_at",

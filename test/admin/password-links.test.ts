@@ -3,6 +3,7 @@
  * the account still has to choose: setting a password, by any link or from
  * the console, revokes every other outstanding link of that account, so a
  * link read from an old mail or a shared screen opens nothing afterwards.
+ * A mangled link is refused in the words a used one gets.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueUserToken } from "../../src/server/features/people/user-tokens.ts";
@@ -25,6 +26,21 @@ describe.each(ENGINES)("password links on $engine", (engine) => {
     const client = await anonymous(t.app);
     return client.request("POST", AUTH_PATHS.password, { token, password });
   }
+
+  it("refuses a mangled link in the same words as a used one, with no request jargon", async () => {
+    const mangled = await followPasswordLink("not-a-token", "a passphrase for nobody");
+    expect(mangled.statusCode).toBe(400);
+    expect(mangled.json()).toEqual({
+      message: AUTH_TEXTS.badLink,
+      fields: { token: AUTH_TEXTS.badLink },
+    });
+    // Two reasons written as sentences are said one after the other.
+    const both = await followPasswordLink("not-a-token", "short");
+    expect(both.statusCode).toBe(400);
+    expect(both.json()).toMatchObject({
+      message: `${AUTH_TEXTS.badLink} ${AUTH_TEXTS.passwordTooShort}`,
+    });
+  });
 
   it("revokes an older reset link once a newer one has set the password", async () => {
     const user = await createAccount(t.database, "viewer", "two-links@firm.example");

@@ -5,7 +5,6 @@
  * them (recordReport); each test works on a domain of its own and searches
  * for it, so the tests do not see each other's rows.
  */
-import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
 import {
@@ -32,6 +31,7 @@ import {
 } from "../../src/shared/admin/suppressions.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
+import { csvRows } from "../support/csv.ts";
 import { ENGINES } from "../support/engines.ts";
 import { newsletterDraft } from "../support/newsletter.ts";
 
@@ -190,7 +190,7 @@ describe.each(ENGINES)("the suppression list in the console on $engine", (engine
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toContain("text/csv");
     expect(response.headers["content-disposition"]).toContain("suppressions.csv");
-    const [header, ...rows] = parse(response.body) as string[][];
+    const [header, ...rows] = csvRows(response.body);
     expect(header).toEqual([
       "address",
       "reason",
@@ -225,7 +225,7 @@ describe.each(ENGINES)("the suppression list in the console on $engine", (engine
       "GET",
       withQuery(SUPPRESSION_ROUTES.export, { q: "formula.example", reason: "complaint" }),
     );
-    expect(parse(complaints.body)).toHaveLength(2);
+    expect(csvRows(complaints.body)).toHaveLength(2);
 
     const audit = await t.database.db
       .selectFrom("audit_log")

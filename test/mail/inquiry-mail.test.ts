@@ -29,10 +29,14 @@ describe("a value that reaches a one-line position with line breaks", () => {
     jobTitle: "Chief\u2028Executive",
     phoneNumber: "+1 555\u0085 0100",
   };
-  const settings = { from: "site@firm.example", inquiryTo: "inbox@firm.example" };
+  const settings = {
+    from: "site@firm.example",
+    inquiryTo: "inbox@firm.example",
+    publicOrigin: "https://firm.example",
+  };
 
   it("is folded to one line in the notification's text and HTML parts", () => {
-    const mail = inquiryNotification(forged, settings);
+    const mail = inquiryNotification(forged, 7, settings);
     expect(mail.text).toContain("First name: Eve Bcc: victim@example.com\n");
     expect(mail.text).toContain("Company: Acme Email: forged@evil.example\n");
     expect(mail.text).toContain("Job title: Chief Executive\n");
@@ -76,8 +80,9 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
     await smtp.close();
   });
 
-  it("notifies the firm with every field, the type in the subject and Reply-To the visitor", async () => {
-    await post(t.app, session, "/api/v1/send-comment", HOSTILE);
+  it("notifies the firm with every field, the type in the subject, Reply-To the visitor and a link to the inquiry in the console", async () => {
+    const answer = await post(t.app, session, "/api/v1/send-comment", HOSTILE);
+    const { id } = answer.json() as { id: number };
     const [mail] = (await smtp.waitFor(2)).filter((m) =>
       m.recipients.includes("inbox@firm.example"),
     );
@@ -102,6 +107,19 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
     expect(mail.parsed.html).toContain("Hello &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;");
     expect(mail.parsed.html).toContain("Acme &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Sons");
     expect(mail.parsed.html).not.toMatch(/<script|<b>/);
+    const consoleUrl = `${t.config.PUBLIC_ORIGIN}/admin/inquiries/${id}`;
+    expect(mail.parsed.text).toContain(
+      `Open it in the console to assign it, add notes or follow its status: ${consoleUrl}`,
+    );
+    expect(mail.parsed.html).toContain(`href="${consoleUrl}"`);
+    // The inquiry names the notification that told the firm of it.
+    const stored = await t.database.db
+      .selectFrom("inquiries")
+      .innerJoin("outbox", "outbox.id", "inquiries.notification_outbox_id")
+      .select("outbox.kind")
+      .where("inquiries.id", "=", id)
+      .executeTakeFirst();
+    expect(stored).toEqual({ kind: "inquiry-notification" });
   });
 
   it("indents a multi-line comment under its label: readable, and no line of it poses as a field", async () => {
@@ -128,6 +146,7 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
     );
     expect(leftEdgeLines(text).map((line) => line.split(":")[0])).toEqual([
       "A visitor sent an inquiry through the website. Reply to this e-mail to answer Grace Hopper.",
+      "Open it in the console to assign it, add notes or follow its status",
       ...Object.values(INQUIRY_FIELDS).map((rule) => rule.label),
     ]);
   });

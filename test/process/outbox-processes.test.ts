@@ -95,11 +95,12 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
       from: "site@firm.example",
       inquiryTo: "inbox@firm.example",
       acknowledge: false,
+      publicOrigin: "https://firm.example",
     });
     for (let i = 0; i < COUNT; i += 1) {
       await inOutboxTransaction(
         db,
-        (trx) => mail.queue(trx, { ...VALID_INQUIRY, comments: `batch ${i}` }),
+        (trx) => mail.queue(trx, { ...VALID_INQUIRY, comments: `batch ${i}` }, i + 1),
         () => {},
       );
     }

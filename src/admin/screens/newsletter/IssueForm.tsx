@@ -59,7 +59,8 @@ export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
         label="Address"
         hint={
           <>
-            The issue is published at <code>{insightIssuePath(slug || "…")}</code>.{" "}
+            The issue is published at{" "}
+            <code>{slug ? insightIssuePath(slug) : `${insightIssuePath("")}…`}</code>.{" "}
             {slugFollows ? "Suggested from the title until you change it." : null}
           </>
         }

@@ -5,56 +5,13 @@
  * The screen around it polls the issue while it moves (IssueScreen).
  */
 import { type ReactNode, useId, useState } from "react";
-import {
-  type IssueDetail,
-  type IssueProgress,
-  RUNNING_STATUSES,
-} from "../../../shared/admin/newsletter.ts";
+import { type IssueDetail, RUNNING_STATUSES } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { api } from "../../api/client.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
-import { formatMoment } from "../content/format.ts";
 import { useOutcome } from "../inquiries/useOutcome.tsx";
 import { Moment } from "../people/Moment.tsx";
-
-const count = (n: number) => n.toLocaleString("en-GB");
-
-/** Delivered, given up or withdrawn: every message that will not be sent any more. */
-const doneOf = (progress: IssueProgress) => progress.sent + progress.failed + progress.withdrawn;
-
-/** The share done, from 0 to 1; a finished send is whole, even with nobody to send to. */
-function shareOf(progress: IssueProgress): number {
-  if (progress.status === "sent") return 1;
-  return progress.recipients > 0 ? Math.min(1, doneOf(progress) / progress.recipients) : 0;
-}
-
-/** The line a screen reader hears whenever the send moves on. */
-function summaryOf(progress: IssueProgress): string {
-  const { status, recipients, sent, failed, withdrawn, scheduledAt } = progress;
-  const percent = Math.floor(shareOf(progress) * 100);
-  const done = `${count(doneOf(progress))} of ${count(recipients)} done (${percent} %)`;
-  const tally = `${count(sent)} sent, ${count(failed)} failed, ${count(withdrawn)} withdrawn`;
-  switch (status) {
-    case "scheduled":
-      return scheduledAt
-        ? `Scheduled for ${formatMoment(scheduledAt)}. Nothing goes out before then.`
-        : "Scheduled.";
-    case "queuing":
-      return `Queuing a message for each active subscriber: ${count(recipients)} so far, ${count(sent)} sent.`;
-    case "sending":
-      return `Sending: ${done}. ${tally}.`;
-    case "paused":
-      return progress.pausedReason
-        ? `Paused by the send guard at ${done}: ${progress.pausedReason} Nothing more goes out until it is resumed.`
-        : `Paused at ${done}. Nothing more goes out until it is resumed.`;
-    case "sent":
-      return `Sent: 100 %. ${tally}.`;
-    case "cancelled":
-      return `Cancelled at ${done}. ${tally}.`;
-    default:
-      return "Not sent yet.";
-  }
-}
+import { count, isStarting, shareOf, summaryOf } from "./progress-summary.ts";
 
 interface ProgressPanelProps {
   issue: IssueDetail;
@@ -69,7 +26,10 @@ export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps
   const barId = useId();
   const action = useOutcome();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
-  const scheduled = status === "scheduled";
+  const starting = isStarting(issue);
+  // A send that is starting offers no control until the sender has taken it
+  // (the next poll): it can no longer be unscheduled, and not yet paused.
+  const scheduled = status === "scheduled" && !starting;
   const running = RUNNING_STATUSES.includes(status);
   const paused = status === "paused";
   // Once sent or cancelled, nothing is left to control.
@@ -93,7 +53,7 @@ export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps
     <section className="panel progress-panel" aria-labelledby="progress-title">
       <h2 id="progress-title">The send</h2>
       <p className="progress-summary" aria-live="polite">
-        {summaryOf(progress)}
+        {summaryOf(issue)}
       </p>
 
       {scheduled ? null : (
@@ -103,10 +63,10 @@ export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps
             id={barId}
             max={1}
             // Without a value the bar is indeterminate: while queuing, the total is not known yet.
-            value={status === "queuing" ? undefined : shareOf(progress)}
+            value={status === "queuing" || starting ? undefined : shareOf(progress)}
           />
           <span className="progress-bar__percent" aria-hidden="true">
-            {status === "queuing" ? "…" : `${percent} %`}
+            {status === "queuing" || starting ? "…" : `${percent} %`}
           </span>
         </div>
       )}

@@ -24,6 +24,7 @@ export default fp(
         from: config.MAIL_FROM,
         inquiryTo: config.INQUIRY_TO,
         acknowledge: config.INQUIRY_ACK,
+        publicOrigin: config.PUBLIC_ORIGIN,
       }),
     );
     await app.register(inboxRoutes, { config, database });

@@ -29,6 +29,8 @@ export interface InquiryMailSettings {
   inquiryTo: string;
   /** Whether the visitor gets an acknowledgement too. */
   acknowledge: boolean;
+  /** The site's origin, under which the console's links are made. */
+  publicOrigin: string;
 }
 
 const ORDER = Object.keys(INQUIRY_FIELDS) as InquiryField[];
@@ -77,15 +79,19 @@ function FieldTable({ inquiry }: { inquiry: Inquiry }) {
   );
 }
 
+/** The firm's notification of inquiry `id`, with a link to it in the console. */
 export function inquiryNotification(
   inquiry: Inquiry,
-  settings: Pick<InquiryMailSettings, "from" | "inquiryTo">,
+  id: number,
+  settings: Pick<InquiryMailSettings, "from" | "inquiryTo" | "publicOrigin">,
 ): MailMessage {
   const name = oneLine(`${inquiry.firstName} ${inquiry.lastName}`);
   const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
   const subject = `New inquiry: ${inquiry.inquiryType} from ${name}${company}`;
+  const url = consoleInquiryUrl(settings.publicOrigin, id);
   const text = [
     `A visitor sent an inquiry through the website. Reply to this e-mail to answer ${name}.`,
+    `Open it in the console to assign it, add notes or follow its status: ${url}`,
     "",
     ...ORDER.map((field) => textField(inquiry, field)),
   ].join("\n");
@@ -100,7 +106,11 @@ export function inquiryNotification(
     html: renderEmailHtml(
       <MailFrame title={subject}>
         <MailHeading>{subject}</MailHeading>
-        <Paragraph>Reply to this e-mail to answer {name}.</Paragraph>
+        <Paragraph>
+          Reply to this e-mail to answer {name}.{" "}
+          <MailLink href={url}>Open it in the console</MailLink> to assign it, add notes or follow
+          its status.
+        </Paragraph>
         <FieldTable inquiry={inquiry} />
       </MailFrame>,
     ),
@@ -145,9 +155,7 @@ export interface UnnotifiedInquiry {
   company: string;
 }
 
-export interface AlarmMailSettings extends Pick<InquiryMailSettings, "from" | "inquiryTo"> {
-  publicOrigin: string;
-}
+export type AlarmMailSettings = Pick<InquiryMailSettings, "from" | "inquiryTo" | "publicOrigin">;
 
 /** How much of the mail server's last answer the alarm quotes. */
 const REASON_LIMIT = 300;
@@ -203,12 +211,12 @@ export function notificationFailedAlarm(
 export class InquiryMail {
   constructor(private readonly settings: InquiryMailSettings) {}
 
-  /** Queues the firm's notification (and the acknowledgement); the notification's outbox row. */
-  async queue(trx: OutboxTransaction, inquiry: Inquiry): Promise<number> {
+  /** Queues the firm's notification of inquiry `id` (and the acknowledgement); the notification's outbox row. */
+  async queue(trx: OutboxTransaction, inquiry: Inquiry, id: number): Promise<number> {
     const notification = await enqueueMail(
       trx,
       "inquiry-notification",
-      inquiryNotification(inquiry, this.settings),
+      inquiryNotification(inquiry, id, this.settings),
     );
     if (this.settings.acknowledge) {
       await enqueueMail(

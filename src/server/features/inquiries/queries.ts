@@ -3,14 +3,10 @@ import type { Inquiry } from "../../../shared/schemas.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 
 /**
- * Stores an inquiry with the outbox row of its notification to the firm; its
- * id. Null for one that came with no notification (made by a script or a test).
+ * Stores an inquiry; its id. Its notification to the firm, once queued, is
+ * named by linkNotification (none for one made by a script or a test).
  */
-export async function insertInquiry(
-  db: Kysely<Database>,
-  inquiry: Inquiry,
-  notificationOutboxId: number | null = null,
-): Promise<number> {
+export async function insertInquiry(db: Kysely<Database>, inquiry: Inquiry): Promise<number> {
   const now = nowIso();
   const row = await db
     .insertInto("inquiries")
@@ -23,11 +19,23 @@ export async function insertInquiry(
       phone_number: inquiry.phoneNumber,
       inquiry_type: inquiry.inquiryType,
       comments: inquiry.comments,
-      notification_outbox_id: notificationOutboxId,
       created_at: now,
       updated_at: now,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Names the notification that told the firm of inquiry `id`. */
+export async function linkNotification(
+  db: Kysely<Database>,
+  id: number,
+  notificationOutboxId: number,
+): Promise<void> {
+  await db
+    .updateTable("inquiries")
+    .set({ notification_outbox_id: notificationOutboxId })
+    .where("id", "=", id)
+    .execute();
 }

@@ -6,19 +6,20 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { Inquiry } from "../../../shared/schemas.ts";
-import { insertInquiry } from "./queries.ts";
+import { insertInquiry, linkNotification } from "./queries.ts";
 
 /** What storing an inquiry needs of the app: the outbox's transaction and this feature's mail. */
 export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail">;
 
 /**
  * Stores an inquiry (already validated) and queues its notification; its id.
- * The inquiry names its notification, so the inbox can tell whether the firm
- * was told of it.
+ * The notification links to the inquiry in the console, and the inquiry
+ * names its notification, so the inbox can tell whether the firm was told.
  */
 export function storeInquiry(app: InquiryWriter, inquiry: Inquiry): Promise<number> {
   return app.withOutbox(async (trx) => {
-    const notification = await app.inquiryMail.queue(trx, inquiry);
-    return insertInquiry(trx, inquiry, notification);
+    const id = await insertInquiry(trx, inquiry);
+    await linkNotification(trx, id, await app.inquiryMail.queue(trx, inquiry, id));
+    return id;
   });
 }

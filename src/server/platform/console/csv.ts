@@ -1,23 +1,34 @@
 /**
- * Sends records as a CSV download. A cell that a spreadsheet would read as
- * a formula (it starts with =, +, -, @, a tab or a carriage return) gets a
- * leading apostrophe, so a visitor's "=HYPERLINK(…)" stays text (OWASP's
- * CSV-injection advice).
+ * Sends records as a CSV download. The text starts with a UTF-8 byte-order
+ * mark: without it Excel reads the file in the machine's legacy code page
+ * and shows "GarcÃ­a" for "García"; other readers skip the mark.
+ *
+ * A cell a spreadsheet would run (CSV injection) gets a leading apostrophe,
+ * so it stays text (ADR 038):
+ * - a cell starting with =, @, a tab or a carriage return, always;
+ * - a cell starting with + or -, unless all that follows is digits, spaces
+ *   and . , ( ) / + -: a phone number ("+34 600 123 456") or an amount
+ *   ("-12.50") can name no function, cell or other program, so it stays as
+ *   the person typed it.
  */
 import { stringify } from "csv-stringify/sync";
 import type { FastifyReply } from "fastify";
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const BYTE_ORDER_MARK = "\uFEFF";
+const ALWAYS_FORMULA = /^[=@\t\r]/;
+const SIGNED = /^[+-]/;
+const NUMBER_LIKE = /^[+-][\d .,()/+-]*$/;
 
 export function neutralizeFormula(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  const runs = ALWAYS_FORMULA.test(text) || (SIGNED.test(text) && !NUMBER_LIKE.test(text));
+  return runs ? `'${text}` : text;
 }
 
-/** The rows as CSV text: a header row of `columns`, then each row's cells in that order. */
+/** The rows as CSV text: the byte-order mark, a header row of `columns`, then each row's cells in that order. */
 export function csvText(rows: Record<string, unknown>[], columns: readonly string[]): string {
   const safe = rows.map((row) => columns.map((column) => neutralizeFormula(row[column])));
-  return stringify([columns, ...safe]);
+  return BYTE_ORDER_MARK + stringify([columns, ...safe]);
 }
 
 export function sendCsv(

@@ -17,6 +17,7 @@ import {
 import pg from "pg";
 import type { Database } from "./schema.ts";
 import { sqliteDriver } from "./sqlite-driver.ts";
+import { registerTextFold } from "./text-search.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -135,6 +136,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
+  registerTextFold(sqlite);
   return {
     db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }),
     engine: "sqlite",

@@ -14,6 +14,7 @@ import {
   sql,
 } from "kysely";
 import type { Engine } from "./connection.ts";
+import { foldingTable } from "./text-search.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe tables that the typed schema does not know yet
 type AnyDb = Kysely<any>;
@@ -635,6 +636,21 @@ function migrations(engine: Engine): Record<string, Migration> {
           .alterTable("inquiries")
           .addColumn("notification_failure_seen_at", types.timestamp as "text")
           .execute();
+      },
+    },
+    "020_fold_text": {
+      async up(db: AnyDb) {
+        // The console's searches compare folded text: lower case, accents
+        // aside. SQLite's connection brings the function itself; here
+        // PostgreSQL gets the same fold as one translate over the Latin
+        // letters with marks (the table is only letters, no quote).
+        if (engine !== "postgres") return;
+        const { from, to } = foldingTable();
+        await sql`
+          create or replace function fold_text(value text) returns text
+          language sql immutable parallel safe
+          as ${sql.lit(`select translate(lower(value), '${from}', '${to}')`)}
+        `.execute(db);
       },
     },
   };

@@ -49,11 +49,21 @@ export function describeValidationError(
       general.push(reason);
     }
   }
-  const details = [
-    ...general.map((message) => `The request ${message}`),
-    ...Object.entries(fields).map(([field, reason]) => `${field} ${reason}`),
+  // A reason written as a sentence for the person ("This link has expired
+  // …. Ask for a new one.") is said as it is; a fragment ("is required")
+  // follows its field's name in one sentence about the request.
+  const isSentence = (reason: string) => reason.endsWith(".");
+  const reasons = [
+    ...general.map((reason) => ({ said: `The request ${reason}`, reason })),
+    ...Object.entries(fields).map(([field, reason]) => ({ said: `${field} ${reason}`, reason })),
   ];
-  return { message: `Invalid request: ${details.join("; ")}.`, fields };
+  const fragments = reasons.filter(({ reason }) => !isSentence(reason)).map(({ said }) => said);
+  const sentences = reasons.filter(({ reason }) => isSentence(reason)).map(({ reason }) => reason);
+  const message = [
+    ...(fragments.length > 0 ? [`Invalid request: ${fragments.join("; ")}.`] : []),
+    ...sentences,
+  ].join(" ");
+  return { message, fields };
 }
 
 /** One reason per field (the first), from the issues of a schema's safeParse. */
