@@ -85,6 +85,8 @@ const QUEUE_TARGET_SECONDS = 30;
 const POLL_INTERVAL_MS = Number(process.env.POLL_MS ?? 100);
 /** The dispatcher also wakes on "send now"; a short poll only matters after a restart. */
 const OUTBOX_POLL_MS = 200;
+/** How often the server's resident set is noted during the send: flat means bounded. */
+const RSS_EVERY_MS = 30_000;
 /** 503s an action may meet before the benchmark gives up. */
 const MAX_REFUSALS = 5;
 /** Between the pause and the cancel: an editor's second click. */
@@ -174,6 +176,8 @@ interface Figures {
   ratePerSecond: number;
   /** Messages the sink accepted in each second from the send request on. */
   eachSecond: number[];
+  /** The server's resident set every RSS_EVERY_MS from the send request on, in MiB. */
+  rssTimeline: number[];
   progress: Latencies;
   progressWhileQueuing: Latencies;
   health: Latencies;
@@ -243,6 +247,8 @@ async function measureSend(
     },
   );
   const healthPoll = sampleEvery(`${server.origin}/healthz`, POLL_INTERVAL_MS, {});
+  const rssTimeline = [server.rssMiB];
+  const rssSampler = setInterval(() => rssTimeline.push(server.rssMiB), RSS_EVERY_MS);
   let windowFrom = sentAt;
   let windowTo = sentAt;
   try {
@@ -260,6 +266,8 @@ async function measureSend(
     }
     windowTo = performance.now();
   } finally {
+    clearInterval(rssSampler);
+    rssTimeline.push(server.rssMiB);
     await Promise.all([progressPoll.stop(), healthPoll.stop()]);
   }
   const progressSamples = await progressPoll.stop();
@@ -280,6 +288,7 @@ async function measureSend(
     ratePerSecondWhileQueuing: perSecond(arrivals, sentAt, queuedBy),
     ratePerSecond: perSecond(arrivals, windowFrom, windowTo),
     eachSecond: countsPerSecond(arrivals, sentAt, windowTo),
+    rssTimeline,
     progress: latencies(progressSamples),
     progressWhileQueuing: latencies(progressSamples.filter((sample) => sample.at < queuedBy)),
     health: latencies(await healthPoll.stop()),
@@ -330,7 +339,11 @@ async function sendOn(
   try {
     const reports = mailServers ? await startBounceReports(mailServers, database.db) : undefined;
     if (reports) onCopy.bounce = (recipient, from) => reports.bounce(recipient, from);
-    const measured = await measureSend(server, arrivals);
+    const measured = await measureSend(server, arrivals).catch(async (error: unknown) => {
+      onCopy.bounce = undefined;
+      await reports?.abandon();
+      throw error;
+    });
     onCopy.bounce = undefined;
     const figures = { ...measured, bounces: await reports?.finish(BOUNCE_WAIT_MS) };
     const queued = await database.db
@@ -384,7 +397,7 @@ async function measureEngine(
     rmSync(dir, { recursive: true, force: true });
     return { engine: engine.engine, seedMs, ...figures };
   } catch (error) {
-    console.error(`${engine.engine}: failed; the server's log is in ${dir}`);
+    console.error(`${engine.engine}: failed; the server's log is in ${dir}`, error);
     throw error;
   } finally {
     await database.db.destroy();
@@ -428,6 +441,7 @@ function verdicts(figures: Figures): string[] {
     `${figures.engine}: queuing under ${QUEUE_TARGET_SECONDS} s: ${queued}`,
     `${figures.engine}: at most ${ceiling} messages in any 1-s bucket: ${paced} (${most})`,
     `${figures.engine}: messages each second from the send on: ${figures.eachSecond.join(" ")}`,
+    `${figures.engine}: resident MiB every ${RSS_EVERY_MS / 1000} s from the send on: ${figures.rssTimeline.map(Math.round).join(" ")}`,
     `${figures.engine}: at the end: ${JSON.stringify(figures.final)}`,
     ...(figures.bounces
       ? [

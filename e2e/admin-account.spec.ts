@@ -1,6 +1,6 @@
 /**
- * The second factor in the browser: a person sets up TOTP
- * from the key the account screen shows (the test is the authenticator app),
+ * The second factor in the browser: a person sets up TOTP from the key the
+ * account screen shows under its QR code (the test is the authenticator app),
  * keeps the recovery codes, signs out, and signs in with password and code.
  * Every state passes axe. With `npm run screenshots:console` it also writes the
  * account screen's screenshots.
@@ -16,6 +16,10 @@ import { expect, loadFailure, type Page, test } from "./support/test.ts";
 async function enrol(page: Page): Promise<string> {
   const section = page.getByRole("region", { name: "Second factor" });
   await section.getByRole("button", { name: "Set up an authenticator app" }).click();
+  // The QR code is drawn by the server and shown from a data: URL, never fetched elsewhere.
+  const qrCode = section.getByRole("img", { name: "QR code for your authenticator app" });
+  await expect(qrCode).toBeVisible();
+  await expect(qrCode).toHaveAttribute("src", /^data:image\/svg\+xml,/);
   const shown = section.locator(".totp-secret");
   await expect(shown).toHaveText(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
   await expect(
@@ -121,6 +125,9 @@ test("writes the account screen's screenshots @screenshots", async ({ page }) =>
     await page.screenshot({ path: `${dir}/account-${width}.png`, fullPage: true });
     await section.getByRole("button", { name: "Set up an authenticator app" }).click();
     await expect(section.locator(".totp-secret")).toBeVisible();
+    await expect(
+      section.getByRole("img", { name: "QR code for your authenticator app" }),
+    ).toBeVisible();
     await page.screenshot({ path: `${dir}/account-totp-setup-${width}.png`, fullPage: true });
   }
 });

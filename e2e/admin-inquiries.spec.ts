@@ -8,12 +8,13 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
+import { INBOX_REFRESH_MS } from "../src/admin/screens/inquiries/InboxScreen.tsx";
 import { INQUIRY_PATHS } from "../src/shared/admin/inquiries.ts";
 import { API_PATHS } from "../src/shared/api-paths.ts";
 import type { Inquiry } from "../src/shared/schemas.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
-import { expectNoSidewaysScroll } from "./support/page.ts";
+import { expectNoSidewaysScroll, expectWithinWindowWidth } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const uniqueWord = (label: string) => `${label}${randomBytes(4).toString("hex")}`;
@@ -53,6 +54,30 @@ async function searchFor(page: Page, word: string) {
 }
 
 const inquiryLink = (page: Page) => page.getByRole("link", { name: "Ada Lovelace" });
+
+test("the open inbox shows a new inquiry without a reload, and again when the person comes back to it", async ({
+  page,
+  request,
+}) => {
+  const viewer = await consoleAccount("viewer", "inbox-current");
+  // The page's timers run on a clock the test moves, instead of waiting half a minute.
+  await page.clock.install();
+  await signInToConsole(page, viewer, "/admin/inquiries");
+  const word = uniqueWord("current");
+  await page.getByRole("searchbox", { name: "Search" }).fill(word);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByText("No inquiries match this filter.")).toBeVisible();
+
+  await sendInquiry(request, word);
+  await page.clock.fastForward(INBOX_REFRESH_MS);
+  await expect(inquiryLink(page)).toBeVisible();
+
+  // Back to the tab after a while elsewhere: read again at once.
+  await sendInquiry(request, word, { firstName: "Grace", lastName: "Hopper" });
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await expect(page.getByRole("link", { name: "Grace Hopper" })).toBeVisible();
+  await expect(inquiryLink(page)).toBeVisible();
+});
 
 test("an editor finds an inquiry, answers, assigns and notes it, replies and exports it", async ({
   page,
@@ -135,7 +160,8 @@ test("an editor finds an inquiry, answers, assigns and notes it, replies and exp
   await page.getByRole("link", { name: "Export CSV" }).click();
   const file = await (await download).path();
   const csv = await readFile(file, "utf8");
-  expect(csv.split("\n")[0]).toMatch(/^id,received_at,status,inquiry_type,first_name/);
+  // Led by the byte-order mark Excel needs to read it as UTF-8.
+  expect(csv.split("\n")[0]).toMatch(/^\uFEFFid,received_at,status,inquiry_type,first_name/);
   expect(csv).toContain(`Engines ${word}`);
   expect(csv).toContain(`answered,Predictive Analytics,Ada,Lovelace`);
   expect(csv.trim().split("\n")).toHaveLength(2);
@@ -221,6 +247,10 @@ test.describe("at 375 px", () => {
     await signInToConsole(page, editor, "/admin/inquiries");
     await searchFor(page, word);
     await expectNoSidewaysScroll(page);
+    // Each row is a card: its status and assignee show without scrolling the table sideways.
+    const row = page.getByRole("row").filter({ has: inquiryLink(page) });
+    await expectWithinWindowWidth(page, row.getByText("New", { exact: true }));
+    await expectWithinWindowWidth(page, row.getByText("Unassigned"));
     await expectNoAxeViolations(page);
 
     await inquiryLink(page).click();

@@ -2,7 +2,8 @@
  * In the console: an editor writes an issue (the
  * address suggested from the title, a picture put in at the cursor), sees the
  * e-mail at desktop and phone width, the web page and the plain text, sends
- * a test that arrives in their own mailbox, is refused a time in the past,
+ * a test to their own address and a colleague's (an address that is not one
+ * refused by the field), which arrives in the mailbox, is refused a time in the past,
  * schedules the issue and unschedules it; a stale save keeps the text, a
  * taken address is refused by its field, a draft is deleted; a viewer reads
  * without controls; the progress view follows a send live. Every state
@@ -27,7 +28,7 @@ import { COLORS } from "../src/shared/design-tokens.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { mailboxMessages } from "./support/mailbox.ts";
-import { expectNoSidewaysScroll } from "./support/page.ts";
+import { expectNoSidewaysScroll, expectWithinWindowWidth } from "./support/page.ts";
 import { previewFrame, test as previewTest } from "./support/previews.ts";
 import { expect, type Locator, loadFailure, type Page } from "./support/test.ts";
 
@@ -209,20 +210,35 @@ test.describe("writing an issue", () => {
     );
     await expectNoAxeViolations(page);
 
-    // The test goes to the editor's own address.
+    // The test goes to the editor's own address, written in for them, and to the ones they add.
+    const testTo = page.getByLabel("Send a test to");
+    await expect(testTo).toHaveValue(editor.email);
+    await expect(testTo).toHaveAccessibleDescription(NEWSLETTER_TEXTS.testAddressesHint);
+    await testTo.fill(`${editor.email}, jane@acme`);
+    await page.getByRole("button", { name: "Send a test" }).click();
+    await expect(page.getByText("jane@acme is not a valid e-mail address.")).toBeVisible();
+    await expect(testTo).toHaveAttribute("aria-invalid", "true");
+    await expectNoAxeViolations(page);
+    const colleague = "colleague@firm.example";
+    await testTo.fill(`${editor.email}, ${colleague}`);
     await page.getByRole("button", { name: "Send a test" }).click();
     await expect(
-      page.getByRole("status").filter({ hasText: NEWSLETTER_TEXTS.testSent(editor.email) }),
+      page
+        .getByRole("status")
+        .filter({ hasText: NEWSLETTER_TEXTS.testSent([editor.email, colleague]) }),
     ).toBeVisible();
-    await expect
-      .poll(
-        async () =>
-          (await mailboxMessages()).some(
-            (message) => message.to.includes(editor.email) && message.subject === `[Test] ${title}`,
-          ),
-        { timeout: 15_000 },
-      )
-      .toBe(true);
+    await expect(testTo).not.toHaveAttribute("aria-invalid");
+    for (const address of [editor.email, colleague]) {
+      await expect
+        .poll(
+          async () =>
+            (await mailboxMessages()).some(
+              (message) => message.to.includes(address) && message.subject === `[Test] ${title}`,
+            ),
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+    }
 
     // "Send now" says how many it goes to, and waits for a yes.
     await page.getByRole("button", { name: "Send now…" }).click();
@@ -494,6 +510,17 @@ test.describe("at 375 px", () => {
     await expectNoAxeViolations(page);
     await expectNoSidewaysScroll(page);
 
+    // Six long addresses: the refusal wraps inside the panel; nothing is sent.
+    const six = Array.from(
+      { length: 6 },
+      (_, n) => `a-rather-long-name-${n}@newsletter-readers.example`,
+    );
+    await page.getByLabel("Send a test to").fill(six.join(", "));
+    await page.getByRole("button", { name: "Send a test" }).click();
+    await expect(page.getByText(NEWSLETTER_TEXTS.testTooManyAddresses)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+
     await page.getByLabel("Schedule for").fill(await localDay(page, 2));
     await page.getByRole("button", { name: "Schedule", exact: true }).click();
     await expect(page.getByRole("button", { name: "Unschedule" })).toBeVisible();
@@ -501,6 +528,12 @@ test.describe("at 375 px", () => {
     await expectNoSidewaysScroll(page);
     await page.getByRole("button", { name: "Unschedule" }).click();
     await expect(page.getByLabel("Title")).toHaveValue(title);
+
+    // In the list each issue is a card: its status shows without scrolling the table sideways.
+    await page.goto("/admin/newsletter");
+    const row = page.getByRole("row").filter({ hasText: title });
+    await expectWithinWindowWidth(page, row.getByText("Draft", { exact: true }));
+    await expectNoSidewaysScroll(page);
   });
 });
 

@@ -108,5 +108,12 @@ export async function startBounceReports(servers: MailServers, db: Kysely<Databa
         max: sorted.at(-1) ?? 0,
       };
     },
+    /** Stops polling and appending when the send failed, before its database is closed. */
+    async abandon(): Promise<void> {
+      polling = false;
+      await poll.catch(() => undefined);
+      await appending.catch(() => undefined);
+      await client.logout().catch(() => undefined);
+    },
   };
 }

@@ -43,11 +43,11 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** The process's peak resident set in KiB, or 0 once it is gone. */
-function peakRssKiB(pid: number): number {
+/** A memory figure of /proc/<pid>/status in KiB; 0 once the process is gone. */
+function statusKiB(pid: number, field: "VmHWM" | "VmRSS"): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
   } catch {
     return 0;
   }
@@ -99,6 +99,11 @@ export class LoadServer {
     return server;
   }
 
+  /** The resident set of its current process now, in MiB. */
+  get rssMiB(): number {
+    return this.child?.pid ? statusKiB(this.child.pid, "VmRSS") / 1024 : 0;
+  }
+
   /** Largest peak resident set of any of its processes so far, in MiB. */
   get peakRssMiB(): number {
     this.notePeak();
@@ -106,7 +111,7 @@ export class LoadServer {
   }
 
   private notePeak(): void {
-    if (this.child?.pid) this.peakKiB = Math.max(this.peakKiB, peakRssKiB(this.child.pid));
+    if (this.child?.pid) this.peakKiB = Math.max(this.peakKiB, statusKiB(this.child.pid, "VmHWM"));
   }
 
   /** Starts a process (on the same port and database) and waits until it listens. */

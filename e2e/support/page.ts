@@ -45,6 +45,18 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
+/** Asserts that `locator` shows whole within the window's width: nothing of it past either edge. */
+export async function expectWithinWindowWidth(page: Page, locator: Locator): Promise<void> {
+  const box = await locator.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  expect(box, "the element is laid out").not.toBeNull();
+  if (!box) return;
+  expect({ left: box.x >= 0, right: box.x + box.width <= width }).toEqual({
+    left: true,
+    right: true,
+  });
+}
+
 /**
  * Opens Home, then follows its link to `path` (/weserve, /wedo, /weare or
  * /contact-us) as a visitor does: the next page is rendered in the browser,

@@ -1,12 +1,14 @@
 /**
- * Each person's own account (second factor): TOTP set up
- * and confirmed with a code, then asked for at sign-in; recovery codes that
+ * Each person's own account (second factor): TOTP set up (its link also
+ * drawn as a QR code) and confirmed with a code, then asked for at sign-in; recovery codes that
  * work once; the owner's requirement that keeps everyone without a second
  * factor at the enrolment until they have one; a new password that ends
  * every other session.
  */
 import { generate } from "otplib";
+import QRCode from "qrcode";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TOTP_QR_OPTIONS } from "../../src/server/features/people/totp-qr-code.ts";
 import { hashToken } from "../../src/server/platform/console/tokens.ts";
 import {
   ACCOUNT_PATHS,
@@ -25,6 +27,33 @@ import {
   TEST_PASSWORD,
 } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+
+/**
+ * Reads a QR code's dark modules back out of the SVG the qrcode package draws
+ * (one square viewBox, a quiet zone all round, dark runs as `M x y`, `m dx 0`
+ * and `h length` on each row's centre line), one boolean per module, row by
+ * row: what a scanner would see, to compare with what the link encodes.
+ */
+function modulesOfSvg(svg: string): { size: number; dark: boolean[] } {
+  const side = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)?.[1]);
+  const runs = /<path stroke="#000000" d="([^"]*)"\/>/.exec(svg)?.[1] ?? "";
+  const margin = TOTP_QR_OPTIONS.margin;
+  const size = side - 2 * margin;
+  const dark = new Array<boolean>(size * size).fill(false);
+  let x = 0;
+  let y = 0;
+  for (const [, command, a, b] of runs.matchAll(/([Mmh])([\d.]+)(?: ([\d.]+))?/g)) {
+    if (command === "M") {
+      x = Number(a) - margin;
+      y = Number(b) - 0.5 - margin;
+    } else if (command === "m") {
+      x += Number(a);
+    } else {
+      for (let end = x + Number(a); x < end; x++) dark[y * size + x] = true;
+    }
+  }
+  return { size, dark };
+}
 
 describe.each(ENGINES)("your account on $engine", (engine) => {
   let t: TestApp;
@@ -107,6 +136,29 @@ describe.each(ENGINES)("your account on $engine", (engine) => {
       secondFactor: true,
       recoveryCodesLeft: RECOVERY_CODE_COUNT - 1,
     });
+  });
+
+  it("answers the set-up with its otpauth:// link drawn as an SVG QR code", async () => {
+    await createAccount(t.database, "editor", "qr@firm.example");
+    const client = await signIn(t.app, "qr@firm.example");
+
+    const started = await client.request("POST", ACCOUNT_PATHS.secondFactor);
+    expect(started.statusCode).toBe(200);
+    const { uri, qrSvg } = started.json() as { uri: string; qrSvg: string };
+    expect(qrSvg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+"/);
+    expect(qrSvg).not.toMatch(/<script|<foreignObject|href=|on\w+=/i);
+    expect(qrSvg).toBe(await QRCode.toString(uri, TOTP_QR_OPTIONS));
+    // Read back, its modules are exactly those of this link, not of another set-up's.
+    const { modules } = QRCode.create(uri, {
+      errorCorrectionLevel: TOTP_QR_OPTIONS.errorCorrectionLevel,
+    });
+    expect(modulesOfSvg(qrSvg)).toEqual({
+      size: modules.size,
+      dark: Array.from(modules.data, (module) => module === 1),
+    });
+    const again = (await client.request("POST", ACCOUNT_PATHS.secondFactor)).json();
+    expect(again.uri).not.toBe(uri);
+    expect(modulesOfSvg(again.qrSvg)).not.toEqual(modulesOfSvg(qrSvg));
   });
 
   it("refuses a second set-up while the second factor is on", async () => {

@@ -4,6 +4,7 @@
  * the console never loses its last owner, even under parallel requests; the
  * audit log records it all and can be searched. Nobody but an owner gets in.
  */
+import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_PAGE_SIZE, AUDIT_PATH } from "../../src/shared/admin/audit-log.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
@@ -20,26 +21,47 @@ import { ENGINES } from "../support/engines.ts";
 
 const NEW_PASSWORD = "a passphrase of my own choosing";
 
+const asHtml = (text: string) => escapeHtml(text).replaceAll("&#39;", "&#x27;");
+
+interface QueuedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Each of `sentences` in the mail's text part and, as rendered, in its HTML part. */
+function expectInBothParts(mail: QueuedMail | undefined, sentences: string[]) {
+  for (const sentence of sentences) {
+    expect(mail?.text).toContain(sentence);
+    expect(mail?.html).toContain(asHtml(sentence));
+  }
+}
+
 describe.each(ENGINES)("people and audit on $engine", (engine) => {
   let t: TestApp;
   let owner: ConsoleClient;
   beforeAll(async () => {
     t = await startApp(engine);
     await createAccount(t.database, "owner", "boss@firm.example");
+    await nameAccount("boss@firm.example", "Noor Haddad");
     owner = await signIn(t.app, "boss@firm.example");
   });
   afterAll(() => t.close());
 
-  async function invitationsTo(email: string): Promise<string[]> {
+  async function nameAccount(email: string, name: string) {
+    await t.database.db.updateTable("users").set({ name }).where("email", "=", email).execute();
+  }
+
+  async function invitationsTo(email: string): Promise<QueuedMail[]> {
     const rows = await t.database.db
       .selectFrom("outbox")
-      .select(["kind", "message"])
+      .select(["id", "message"])
       .where("kind", "=", "account-invite")
+      .orderBy("id")
       .execute();
     return rows
-      .map((row) => JSON.parse(row.message) as { to: string; text: string })
-      .filter((message) => message.to === email)
-      .map((message) => message.text);
+      .map((row) => JSON.parse(row.message) as QueuedMail & { to: string })
+      .filter((message) => message.to === email);
   }
 
   const tokenIn = (text: string | undefined) => /#token=([A-Za-z0-9_-]{43})/.exec(text ?? "")?.[1];
@@ -76,7 +98,13 @@ describe.each(ENGINES)("people and audit on $engine", (engine) => {
 
     const mails = await invitationsTo("newcomer@firm.example");
     expect(mails).toHaveLength(1);
-    const token = tokenIn(mails[0]);
+    expect(mails[0]?.subject).toBe("Noor Haddad invited you to the Meridian website console");
+    expectInBothParts(mails[0], [
+      "Noor Haddad (boss@firm.example) invited you to the console of Meridian Consulting Group's website, as an editor.",
+      "An editor reads inquiries and subscribers, and edits the site's content.",
+      "The link works once, within seven days.",
+    ]);
+    const token = tokenIn(mails[0]?.text);
     expect(token).toBeDefined();
     const stranger = await anonymous(t.app);
     const set = await stranger.request("POST", AUTH_PATHS.password, {
@@ -122,12 +150,23 @@ describe.each(ENGINES)("people and audit on $engine", (engine) => {
   });
 
   it("re-sends an invitation with a new link while no password is set, and only then", async () => {
-    const person = await invite("resend@firm.example");
-    const resent = await owner.request("POST", invitationPath(person.id));
+    const person = await invite("resend@firm.example", "viewer");
+    // Another owner re-sends it: the new mail is from them, not from the first inviter.
+    await createAccount(t.database, "owner", "second-owner@firm.example");
+    await nameAccount("second-owner@firm.example", "Sami Okafor");
+    const secondOwner = await signIn(t.app, "second-owner@firm.example");
+    const resent = await secondOwner.request("POST", invitationPath(person.id));
     expect(resent.statusCode).toBe(202);
     const mails = await invitationsTo("resend@firm.example");
     expect(mails).toHaveLength(2);
-    expect(tokenIn(mails[0])).not.toBe(tokenIn(mails[1]));
+    expect(tokenIn(mails[0]?.text)).not.toBe(tokenIn(mails[1]?.text));
+    expect(mails[1]?.subject).toBe("Sami Okafor invited you to the Meridian website console");
+    expectInBothParts(mails[1], [
+      "Sami Okafor (second-owner@firm.example) invited you to the console of Meridian Consulting Group's website, as a viewer.",
+      "A viewer reads inquiries and subscribers.",
+      "The link works once, within seven days.",
+    ]);
+    expect(mails[1]?.text).not.toContain("Noor Haddad");
     expect(await auditOf("invitation-resent", "resend@firm.example")).toHaveLength(1);
 
     const accepted = await createAccount(t.database, "viewer", "accepted@firm.example");

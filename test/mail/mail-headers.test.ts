@@ -94,7 +94,8 @@ describe.each(ENGINES)("mail headers on $engine", (engine) => {
       role: "editor",
     });
     expect(invited.statusCode).toBe(201);
-    const invitation = await arrivedMail("newcomer@firm.example", "You are invited");
+    // The inviter is named in the subject: the owner's account, as createAccount names it.
+    const invitation = await arrivedMail("newcomer@firm.example", "The owner invited you");
     expect(header(invitation, "auto-submitted")).toBe("auto-generated");
   });
 

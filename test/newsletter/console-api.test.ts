@@ -1,11 +1,17 @@
 /**
  * The console's newsletter routes that are not the send itself: the three
- * previews (framable only by the console, sandboxed), the test copy to the
- * editor's own address, and the audit of every write.
+ * previews (framable only by the console, sandboxed), the test copies to the
+ * addresses the editor types (their own by default), and the audit of every
+ * write.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer } from "../../src/server/features/pages/renderer.ts";
-import { type IssueDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
+import {
+  type IssueDetail,
+  NEWSLETTER_PATHS,
+  NEWSLETTER_TEXTS,
+  type TestSend,
+} from "../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -83,10 +89,36 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     expect(response.body).not.toContain("<script");
   });
 
+  /** The addresses of the test copies in the outbox, in the order they were queued. */
+  async function queuedTests(): Promise<string[]> {
+    const rows = await t.database.db
+      .selectFrom("outbox")
+      .select("message")
+      .where("kind", "=", "newsletter-test")
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => (JSON.parse(row.message) as { to: string }).to);
+  }
+
+  /** The audit entries of the tests of `issue`, newest last. */
+  async function testsAudited(): Promise<unknown[]> {
+    const rows = await t.database.db
+      .selectFrom("audit_log")
+      .select("detail")
+      .where("target", "=", `issue:${issue.id}`)
+      .where("action", "=", "issue-test-sent")
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => JSON.parse(String(row.detail)));
+  }
+
+  const sendTest = (body: TestSend | Record<string, unknown>) =>
+    editor.request("POST", NEWSLETTER_PATHS.testSend(issue.id), body);
+
   it("sends a test copy to the editor's own address, and audits it", async () => {
-    const response = await editor.request("POST", NEWSLETTER_PATHS.testSend(issue.id), {});
+    const response = await sendTest({ to: ["editor@firm.example"] });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().message).toContain("editor@firm.example");
+    expect(response.json().message).toBe(NEWSLETTER_TEXTS.testSent(["editor@firm.example"]));
     const [copy] = await smtp.waitForMailTo("editor@firm.example");
     expect(copy?.parsed.subject).toBe(`[Test] ${issue.title}`);
     expect(copy?.parsed.text).toContain("Cloud costs");
@@ -104,12 +136,87 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     );
   });
 
+  it("sends one copy to each address, a repeat in other letters only once, in one audit entry", async () => {
+    const before = await queuedTests();
+    const response = await sendTest({
+      to: [
+        " first@firm.example",
+        "Second@Firm.example",
+        "third@firm.example ",
+        "second@firm.EXAMPLE",
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const recipients = ["first@firm.example", "Second@Firm.example", "third@firm.example"];
+    expect(response.json().message).toBe(NEWSLETTER_TEXTS.testSent(recipients));
+    expect(response.json().message).toBe(
+      "A test was queued to first@firm.example, Second@Firm.example and third@firm.example. Each arrives within a minute.",
+    );
+    expect((await queuedTests()).slice(before.length)).toEqual(recipients);
+    for (const address of ["first@firm.example", "third@firm.example"]) {
+      const [copy] = await smtp.waitForMailTo(address);
+      expect(copy?.parsed.subject).toBe(`[Test] ${issue.title}`);
+    }
+    expect((await testsAudited()).at(-1)).toMatchObject({ to: recipients.join(", ") });
+  });
+
+  it("refuses more than five addresses, saying so next to the field, and queues none", async () => {
+    const before = await queuedTests();
+    const audited = await testsAudited();
+    const six = ["a", "b", "c", "d", "e", "f"].map((name) => `${name}@firm.example`);
+    const response = await sendTest({ to: six });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: NEWSLETTER_TEXTS.testTooManyAddresses,
+      fields: { to: "A test goes to five addresses at most: leave some out." },
+    });
+    // Five different ones, with a sixth that repeats one of them, are five people.
+    const fiveAndARepeat = [...six.slice(0, 5), "A@firm.example"];
+    expect((await sendTest({ to: fiveAndARepeat })).statusCode).toBe(200);
+    expect((await queuedTests()).slice(before.length)).toEqual(six.slice(0, 5));
+    expect(await testsAudited()).toHaveLength(audited.length + 1);
+  });
+
+  it("refuses an address that is not one, naming it, and queues none of the others", async () => {
+    const before = await queuedTests();
+    const response = await sendTest({ to: ["good@firm.example", "jane@acme"] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({ to: "jane@acme is not a valid e-mail address." });
+    expect(response.json().message).toBe("jane@acme is not a valid e-mail address.");
+    expect(await queuedTests()).toEqual(before);
+  });
+
+  it("refuses a test to nobody, or addresses not sent as a list, saying why", async () => {
+    const before = await queuedTests();
+    const refusals = [
+      { body: { to: [] }, reason: "Write the address to send the test to." },
+      { body: {}, reason: "Write the address to send the test to." },
+      { body: { to: ["  "] }, reason: "One of the addresses is empty: write it, or leave it out." },
+      { body: { to: "editor@firm.example" }, reason: "Send the addresses as a list." },
+    ];
+    for (const { body, reason } of refusals) {
+      const response = await sendTest(body);
+      expect({ body, status: response.statusCode, fields: response.json().fields }).toEqual({
+        body,
+        status: 400,
+        fields: { to: reason },
+      });
+    }
+    expect(await queuedTests()).toEqual(before);
+  });
+
   it("lets a viewer read but not write", async () => {
     expect((await viewer.request("GET", NEWSLETTER_PATHS.one(issue.id))).statusCode).toBe(200);
     expect((await viewer.request("GET", NEWSLETTER_PATHS.list)).json().items).toHaveLength(1);
     for (const path of [NEWSLETTER_PATHS.testSend(issue.id), NEWSLETTER_PATHS.send(issue.id)]) {
       expect((await viewer.request("POST", path, {})).statusCode).toBe(403);
     }
+    const before = await queuedTests();
+    const test = await viewer.request("POST", NEWSLETTER_PATHS.testSend(issue.id), {
+      to: ["viewer@firm.example"],
+    });
+    expect(test.statusCode).toBe(403);
+    expect(await queuedTests()).toEqual(before);
   });
 
   it("deletes a draft, and answers 404 for it afterwards", async () => {

@@ -60,7 +60,13 @@ describe.each(ENGINES)("admin:create on $engine", (engine) => {
       .where("kind", "=", "account-invite")
       .execute();
     expect(queued).toHaveLength(1);
-    expect(JSON.parse(queued[0]?.message ?? "{}").text).toContain(`#token=${token}`);
+    const invitation = JSON.parse(queued[0]?.message ?? "{}");
+    expect(invitation.text).toContain(`#token=${token}`);
+    // No one is signed in on the command line, so the mail names no person as the inviter.
+    expect(invitation.subject).toBe("You are invited to the Meridian website console");
+    expect(invitation.text).toContain(
+      "The site's administrator invited you to the console of Meridian Consulting Group's website, as an owner.",
+    );
 
     const client = await anonymous(t.app);
     const set = await client.request("POST", AUTH_PATHS.password, {

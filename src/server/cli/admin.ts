@@ -43,7 +43,14 @@ async function main() {
         });
         const purpose = user.passwordHash ? "reset" : "invite";
         const token = await issueUserToken(trx, user.id, purpose);
-        const link = await mail.link(trx, purpose, user.email, token);
+        const link =
+          purpose === "reset"
+            ? await mail.reset(trx, user.email, token)
+            : await mail.invitation(
+                trx,
+                { to: user.email, role: user.role, inviter: "command line" },
+                token,
+              );
         await recordAudit(trx, {
           userId: null,
           actor: "command line",

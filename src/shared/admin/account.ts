@@ -55,8 +55,11 @@ export const changePasswordSchema = z
   });
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 
-/** What an authenticator app needs: the secret as text and as an otpauth:// link. */
-export const totpSetupSchema = z.object({ secret: z.string(), uri: z.string() });
+/**
+ * What an authenticator app needs: the secret as text to type in, as an
+ * otpauth:// link, and that link as a QR code (SVG markup, drawn by the server).
+ */
+export const totpSetupSchema = z.object({ secret: z.string(), uri: z.string(), qrSvg: z.string() });
 export type TotpSetup = z.infer<typeof totpSetupSchema>;
 
 export const totpConfirmSchema = z.object({

@@ -66,6 +66,7 @@ import {
   issueSendSchema,
   issueUpdateSchema,
   NEWSLETTER_PATHS,
+  testSendSchema,
 } from "./newsletter.ts";
 import {
   invitationPath,
@@ -428,6 +429,7 @@ export const CONSOLE_ROUTES = {
   "newsletter.testSend": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.testSend(id),
+    body: testSendSchema,
     status: 200,
     response: messageSchema,
   },

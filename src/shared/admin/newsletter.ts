@@ -4,8 +4,10 @@
  * console's screens, their client and the server's routes all use these.
  */
 import { z } from "zod";
+import { checkField, FIELD_REASONS, type FieldRule } from "../field-rules.ts";
 import { idParamsSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
+import { EMAIL_MAX_LENGTH, normalizeEmail } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema } from "./record-version.ts";
 
@@ -128,6 +130,14 @@ export const issueSendSchema = z.object({
 });
 export type IssueSend = z.infer<typeof issueSendSchema>;
 
+/**
+ * A test goes to the few people who read a draft before it goes out: enough
+ * for the editor and a colleague or two, too few to make it a mailing.
+ */
+export const TEST_RECIPIENTS_MAX = 5;
+/** The same limit in a word, for the sentences that say it. */
+const TEST_RECIPIENTS_MAX_IN_WORDS = "five";
+
 const isoDate = z.string();
 
 /** How far a send has gone. `recipients` counts the messages queued so far. */
@@ -189,5 +199,88 @@ export const NEWSLETTER_TEXTS = {
   notRunning: "This issue is not being sent, so there is nothing to pause or cancel.",
   notPaused: "This issue is not paused.",
   inThePast: "Choose a time in the future, or send it now.",
-  testSent: (email: string) => `A test was queued to ${email}. It arrives within a minute.`,
+  testSent: (addresses: readonly string[]) =>
+    addresses.length === 1
+      ? `A test was queued to ${addresses[0]}. It arrives within a minute.`
+      : `A test was queued to ${listed(addresses)}. Each arrives within a minute.`,
+  testAddressesHint: `Up to ${TEST_RECIPIENTS_MAX_IN_WORDS} addresses, separated by commas.`,
+  testNoAddress: "Write the address to send the test to.",
+  testTooManyAddresses: `A test goes to ${TEST_RECIPIENTS_MAX_IN_WORDS} addresses at most: leave some out.`,
+  testAddressEmpty: "One of the addresses is empty: write it, or leave it out.",
+  testAddressNotText: "Write each address as text.",
+  testAddressesNotList: "Send the addresses as a list.",
 } as const;
+
+/** "a, b and c", as the sentence around it reads in British English. */
+function listed(items: readonly string[]): string {
+  return new Intl.ListFormat("en-GB", { type: "conjunction" }).format(items);
+}
+
+/** Each address a test goes to follows the rule of every e-mail field the site accepts. */
+const TEST_ADDRESS_RULE = {
+  label: "Send a test to",
+  required: true,
+  maxLength: EMAIL_MAX_LENGTH,
+  kind: "email",
+} as const satisfies FieldRule;
+
+/**
+ * The addresses as typed in the console's one field. An address holds no
+ * comma, semicolon or space (the e-mail rule refuses them), so any of them
+ * may separate two, as mail programs write a list of recipients.
+ */
+export function splitAddresses(typed: string): string[] {
+  return typed.split(/[\s,;]+/).filter((address) => address !== "");
+}
+
+/**
+ * Why one address is refused, as a sentence. It names an address that is
+ * merely not one, for the editor to find among the others; an address too
+ * long or holding characters no field may hold is not repeated back, as the
+ * console would show those characters as they are.
+ */
+function addressRefusal(address: string, reason: string): string {
+  if (reason === FIELD_REASONS.required) return NEWSLETTER_TEXTS.testAddressEmpty;
+  if (reason === FIELD_REASONS.email) return `${address} ${reason}.`;
+  return `One of the addresses ${reason}.`;
+}
+
+const testAddress = z
+  .string({ error: NEWSLETTER_TEXTS.testAddressNotText })
+  .trim()
+  .superRefine((address, context) => {
+    const reason = checkField(TEST_ADDRESS_RULE, address);
+    if (reason) context.addIssue({ code: "custom", message: addressRefusal(address, reason) });
+  });
+
+/** The first spelling of each address; a second one differing only in case is the same mailbox. */
+function withoutRepeats(addresses: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return addresses.filter((address) => {
+    const key = normalizeEmail(address);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * "Send a test": the addresses to send one copy each to. Repeats are dropped
+ * before counting, so the limit is on the people the test reaches.
+ */
+export const testSendSchema = z.object({
+  to: z
+    .array(testAddress, {
+      error: (issue) =>
+        issue.input === undefined
+          ? NEWSLETTER_TEXTS.testNoAddress
+          : NEWSLETTER_TEXTS.testAddressesNotList,
+    })
+    .transform(withoutRepeats)
+    .refine((addresses) => addresses.length > 0, NEWSLETTER_TEXTS.testNoAddress)
+    .refine(
+      (addresses) => addresses.length <= TEST_RECIPIENTS_MAX,
+      NEWSLETTER_TEXTS.testTooManyAddresses,
+    ),
+});
+export type TestSend = z.input<typeof testSendSchema>;

@@ -1,7 +1,8 @@
 /**
- * Setting up the authenticator app: the key to type in (in groups of four,
- * as apps show it) or a link that opens the app, then a code from the app to
- * prove the key arrived. Confirming shows the recovery codes, this once.
+ * Setting up the authenticator app: a QR code to scan, or for those who
+ * cannot scan, the key to type in (in groups of four, as apps show it) or a
+ * link that opens the app; then a code from the app to prove the key
+ * arrived. Confirming shows the recovery codes, this once.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
@@ -19,6 +20,15 @@ import { Notice } from "../../components/Notice.tsx";
 
 /** "JBSWY3DPEHPK3PXP" reads "JBSW Y3DP EHPK 3PXP". */
 const inFours = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
+
+/**
+ * The server's SVG as an image: the console's policy allows data: images,
+ * and markup shown as an image runs no script, unlike markup put in the page.
+ */
+const svgImage = (svg: string) => `data:image/svg+xml,${encodeURIComponent(svg)}`;
+
+/** The QR code's side in CSS pixels: large enough for a phone camera to read from a screen. */
+const QR_SIZE = 200;
 
 interface TotpSetupProps {
   onEnabled: (me: Me, recoveryCodes: string[]) => void;
@@ -68,8 +78,16 @@ export function TotpSetup({ onEnabled }: TotpSetupProps) {
     <div className="totp-setup">
       <ol className="totp-steps">
         <li>
+          <p>In your authenticator app, add an account and scan this QR code.</p>
+          <img
+            className="totp-qr"
+            src={svgImage(setup.qrSvg)}
+            alt="QR code for your authenticator app"
+            width={QR_SIZE}
+            height={QR_SIZE}
+          />
           <p>
-            In your authenticator app, add an account and type in this key, or on this phone{" "}
+            If you cannot scan it, type in this key instead, or on this phone{" "}
             <a href={setup.uri}>open it in your authenticator app</a>.
           </p>
           <p className="totp-key">

@@ -1,17 +1,22 @@
 /**
  * The inbox: newest first, filtered by type, status and words (kept in the
  * address), fifty to a page, with how many are new at a glance and the
- * current filter's rows as a CSV download.
+ * current filter's rows as a CSV download. It stays current: read again
+ * every half minute while in view, and when the person comes back to it.
  */
 import { Link, useLocation, useSearchParams } from "react-router";
 import { INQUIRY_PATHS, type InquiryFilter } from "../../../shared/admin/inquiries.ts";
 import { read, withQuery } from "../../api/client.ts";
+import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { InboxFilters } from "./InboxFilters.tsx";
 import { InboxTable } from "./InboxTable.tsx";
 import { filterOf, type InboxQuery, inboxParams, inboxQueryFrom } from "./inbox-query.ts";
 import { TurnedAway } from "./TurnedAway.tsx";
+
+/** How often an open inbox asks for inquiries that came in since. */
+export const INBOX_REFRESH_MS = 30_000;
 
 /** What a screen that leads back here may say: an erasure's outcome. */
 export interface InboxState {
@@ -23,9 +28,10 @@ export function InboxScreen() {
   const notice = (useLocation().state as InboxState | null)?.notice;
   const query = inboxQueryFrom(params);
   const filter = filterOf(query);
-  const { data, error, loading } = useResource(
+  const { data, error, loading, reload } = useResource(
     read("inquiries.list", { query: { ...filter, page: query.page } }),
   );
+  useKeptCurrent(reload, INBOX_REFRESH_MS);
   // A new filter starts at its first page, and replaces the address rather than adding to the
   // history: choosing in a list with the arrow keys would otherwise leave a step per option.
   const apply = (next: InquiryFilter) =>

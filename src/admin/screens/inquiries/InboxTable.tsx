@@ -86,6 +86,7 @@ export function InboxTable({ inquiries, listSearch, empty }: InboxTableProps) {
       rows={inquiries}
       columns={columnsFor(listSearch)}
       empty={empty}
+      stacks
     />
   );
 }

@@ -7,6 +7,7 @@ import { Link, useLocation } from "react-router";
 import type { IssueRow } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import { read } from "../../api/client.ts";
+import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
@@ -64,7 +65,8 @@ const COLUMNS = [
 
 export function IssueListScreen() {
   const writes = hasRole(useMe().role, "editor");
-  const { data, error, loading } = useResource(read("newsletter.list"));
+  const { data, error, loading, reload } = useResource(read("newsletter.list"));
+  useKeptCurrent(reload);
   const notice = (useLocation().state as ArrivalState | null)?.notice;
 
   return (
@@ -92,6 +94,7 @@ export function IssueListScreen() {
             rows={data.items}
             columns={COLUMNS}
             empty={writes ? "No issues yet. Start the first with New issue." : "No issues yet."}
+            stacks
           />
         </div>
       ) : loading ? (

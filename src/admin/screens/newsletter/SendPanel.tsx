@@ -1,18 +1,17 @@
 /**
- * A draft's ways out: a test to the editor's own address, "Send now" (after
- * a confirmation saying how many will get it), "Schedule for", and deleting
- * the draft. Each saves the form first when it has changes, so what goes out
- * is what is on the screen.
+ * A draft's ways out: a test to a few addresses (the editor's own to begin
+ * with), "Send now" (after a confirmation saying how many will get it),
+ * "Schedule for", and deleting the draft. Each saves the form first when it
+ * has changes, so what goes out is what is on the screen.
  */
 import { useState } from "react";
 import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
-import { useMe } from "../../auth/session.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
-import { useOutcome } from "../inquiries/useOutcome.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
+import { TestSendForm } from "./TestSendForm.tsx";
 
 const NOT_SAVED = "The issue could not be saved: see the form for what to change.";
 
@@ -28,25 +27,11 @@ interface SendPanelProps {
 }
 
 export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelProps) {
-  const me = useMe();
-  const test = useOutcome();
   const [notSaved, setNotSaved] = useState(false);
   const [confirming, setConfirming] = useState<"send" | "delete" | null>(null);
   // How many would get it, counted as the confirmation opens.
   const stats = useResource(confirming === "send" ? read("subscribers.stats") : null);
   const active = stats.data?.active;
-
-  async function saved(): Promise<IssueDetail> {
-    const current = await saveFirst();
-    if (!current) throw new Error(NOT_SAVED);
-    return current;
-  }
-
-  const sendTest = () =>
-    test.attempt(
-      async () => api.call("newsletter.testSend", { params: { id: (await saved()).id } }),
-      (answer) => answer.message,
-    );
 
   async function askToSend() {
     const current = await saveFirst();
@@ -60,13 +45,8 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
 
       <div className="send-panel__step">
         <h3>A test</h3>
-        <p className="send-panel__lead">
-          To your own address, <strong>{me.email}</strong>, exactly as subscribers get it.
-        </p>
-        <button className="button" type="button" onClick={sendTest}>
-          Send a test
-        </button>
-        {test.notice}
+        <p className="send-panel__lead">One copy to each address, exactly as subscribers get it.</p>
+        <TestSendForm saveFirst={saveFirst} notSaved={NOT_SAVED} />
       </div>
 
       <div className="send-panel__step">

@@ -140,8 +140,8 @@ function RequestActions({
       {canErase ? (
         <div className="request-action">
           <p>
-            Deletes the address, its history and every e-mail to it. Only an unreadable record
-            that the erasure was done stays.
+            Deletes the address, its history and every e-mail to it. Only an unreadable record that
+            the erasure was done stays.
           </p>
           <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
             Erase completely…
@@ -158,9 +158,9 @@ function RequestActions({
               deleted. This cannot be undone.
             </p>
             <p>
-              What stays is a keyed hash of the address and the time: the address cannot be
-              read back from it, but the firm can show the erasure was done if the person asks.
-              If they subscribe again on the website, that is new consent and is accepted.
+              What stays is a keyed hash of the address and the time: the address cannot be read
+              back from it, but the firm can show the erasure was done if the person asks. If they
+              subscribe again on the website, that is new consent and is accepted.
             </p>
           </EraseDialog>
         </div>

@@ -14,6 +14,7 @@ import {
   viaLabel,
 } from "../../../shared/admin/subscribers.ts";
 import { read, withQuery } from "../../api/client.ts";
+import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
 import { useResource } from "../../api/useResource.ts";
 import { AddressFilter } from "../../components/AddressFilter.tsx";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";
@@ -73,6 +74,8 @@ export function SubscriberListScreen() {
   const { q, status, page } = parsed.success ? parsed.data : UNFILTERED;
   const list = useResource(read("subscribers.list", { query: { q, status, page } }));
   const stats = useResource(read("subscribers.stats"));
+  useKeptCurrent(list.reload);
+  useKeptCurrent(stats.reload);
   const notice = (useLocation().state as ListState | null)?.notice;
 
   return (

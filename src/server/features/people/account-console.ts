@@ -2,8 +2,9 @@
  * The signed-in person's own account (any role): their sessions, a new
  * password (every other session ends), and the TOTP second factor: set up,
  * confirmed with a code (which makes the recovery codes), turned off with the
- * password or a code. The routes a person needs to enrol stay open while the
- * owner's requirement blocks everything else (beforeSecondFactor).
+ * password or a code. The set-up answers with the key, its otpauth:// link
+ * and that link as a QR code. The routes a person needs to enrol stay open
+ * while the owner's requirement blocks everything else (beforeSecondFactor).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -36,6 +37,7 @@ import {
   storePendingSecret,
   unusedRecoveryCodes,
 } from "./totp.ts";
+import { totpQrCodeSvg } from "./totp-qr-code.ts";
 
 /** Routes that check a password or a code: a stolen session must not guess at leisure. */
 const GUESS_LIMIT = { rateLimit: { max: 10, timeWindow: "1 minute" } };
@@ -118,7 +120,8 @@ export default async function accountRoutes(
       if (!(await storePendingSecret(db, user.id, secret))) {
         throw app.httpErrors.conflict(ACCOUNT_TEXTS.alreadyEnabled);
       }
-      return { secret, uri: generateURI({ issuer: SITE.firmName, label: user.email, secret }) };
+      const uri = generateURI({ issuer: SITE.firmName, label: user.email, secret });
+      return { secret, uri, qrSvg: await totpQrCodeSvg(uri) };
     },
   );
 

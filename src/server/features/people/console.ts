@@ -54,9 +54,11 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
       : app.httpErrors.conflict(PEOPLE_TEXTS.lastOwner);
   }
 
-  async function sendInvitation(trx: OutboxTransaction, user: ConsoleUser) {
+  /** The mail names whoever sends it this time, so a re-sent one is from whoever re-sent it. */
+  async function sendInvitation(trx: OutboxTransaction, user: ConsoleUser, sender: ConsoleUser) {
     const token = await issueUserToken(trx, user.id, "invite");
-    await app.accountMail.link(trx, "invite", user.email, token);
+    const invitation = { to: user.email, role: user.role, inviter: sender };
+    await app.accountMail.invitation(trx, invitation, token);
   }
 
   routes.get(
@@ -76,7 +78,7 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
       const user = await app.withOutbox(async (trx) => {
         const { user, created } = await ensureUser(trx, request.body);
         if (!created) return undefined;
-        await sendInvitation(trx, user);
+        await sendInvitation(trx, user, request.user as ConsoleUser);
         await app.audit(trx, request, "person-invited", user.email, { role: user.role });
         return user;
       });
@@ -96,7 +98,7 @@ export default async function peopleRoutes(app: FastifyInstance, options: AdminA
       if (!user) throw app.httpErrors.notFound(PEOPLE_TEXTS.notFound);
       if (user.passwordHash !== null) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyAccepted);
       await app.withOutbox(async (trx) => {
-        await sendInvitation(trx, user);
+        await sendInvitation(trx, user, request.user as ConsoleUser);
         await app.audit(trx, request, "invitation-resent", user.email);
       });
       return reply.code(202).send({ message: PEOPLE_TEXTS.invitationSent });

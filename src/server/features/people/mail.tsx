@@ -3,9 +3,16 @@
  * single-use link to set a password. Queued inside the token's own transaction.
  */
 import { SET_PASSWORD_PAGE } from "../../../shared/admin/auth.ts";
+import { aRole, type Role, roleSentence } from "../../../shared/admin/roles.ts";
 import { SITE } from "../../../shared/site.ts";
-import type { UserTokenPurpose } from "../../platform/db/schema.ts";
-import { MailFrame, MailLink, Paragraph, renderEmailHtml } from "../../platform/outbox/layout.tsx";
+import type { ConsoleUser } from "../../platform/console/users.ts";
+import {
+  MailFrame,
+  MailLink,
+  oneLine,
+  Paragraph,
+  renderEmailHtml,
+} from "../../platform/outbox/layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 
@@ -14,38 +21,78 @@ export interface AccountMailSettings {
   publicOrigin: string;
 }
 
-const ACCOUNT_LINK_TEXTS = {
-  invite: {
-    subject: `You are invited to the ${SITE.shortName} website console`,
-    lead: `You have been given an account on the console of ${SITE.firmName}'s website. Open this link to choose your password:`,
-    expiry: "The link works once, within seven days.",
-  },
-  reset: {
-    subject: `Set a new password for the ${SITE.shortName} website console`,
-    lead: "Someone asked to set a new password for your console account. If it was you, open this link:",
-    expiry:
-      "The link works once, within one hour. If you did not ask, ignore this e-mail: your password stays as it is.",
-  },
-} as const;
+/**
+ * Who an invitation is from: the person who sent (or re-sent) it from the
+ * console, or the server's command line, behind which no one is known by name.
+ */
+export type Inviter = Pick<ConsoleUser, "name" | "email"> | "command line";
 
-/** An invitation or a password reset: a single-use link to set a password. */
-export function accountLink(
-  purpose: keyof typeof ACCOUNT_LINK_TEXTS,
+export interface Invitation {
+  to: string;
+  /** The account's role: the one the invitee has once they set a password. */
+  role: Role;
+  inviter: Inviter;
+}
+
+/** One link mail's words: the paragraphs before the link, and its validity after it. */
+interface LinkTexts {
+  subject: string;
+  lead: string[];
+  expiry: string;
+}
+
+const CONSOLE = `the ${SITE.shortName} website console`;
+
+function invitationTexts({ role, inviter }: Invitation): LinkTexts {
+  let subject: string;
+  let invitedBy: string;
+  if (inviter === "command line") {
+    // Whoever ran the command could reach the server, which is all it can say of them.
+    subject = `You are invited to ${CONSOLE}`;
+    invitedBy = "The site's administrator";
+  } else {
+    // A name alone proves little to someone who may not know it; the address says where it is from.
+    const name = oneLine(inviter.name);
+    subject = `${name || inviter.email} invited you to ${CONSOLE}`;
+    invitedBy = name ? `${name} (${inviter.email})` : inviter.email;
+  }
+  return {
+    subject,
+    lead: [
+      `${invitedBy} invited you to the console of ${SITE.firmName}'s website, as ${aRole(role)}. ${roleSentence(role)}`,
+      "Open this link to choose your password:",
+    ],
+    expiry: "The link works once, within seven days.",
+  };
+}
+
+const RESET_TEXTS: LinkTexts = {
+  subject: `Set a new password for ${CONSOLE}`,
+  lead: [
+    "Someone asked to set a new password for your console account. If it was you, open this link:",
+  ],
+  expiry:
+    "The link works once, within one hour. If you did not ask, ignore this e-mail: your password stays as it is.",
+};
+
+function linkMail(
+  { subject, lead, expiry }: LinkTexts,
   to: string,
   link: string,
   settings: Pick<AccountMailSettings, "from">,
 ): MailMessage {
-  const { subject, lead, expiry } = ACCOUNT_LINK_TEXTS[purpose];
   return {
     messageId: newMessageId(settings.from),
     from: settings.from,
     to,
     subject,
     headers: AUTO_SUBMITTED,
-    text: [lead, "", link, "", expiry].join("\n"),
+    text: [...lead, link, expiry].join("\n\n"),
     html: renderEmailHtml(
       <MailFrame title={subject}>
-        <Paragraph>{lead}</Paragraph>
+        {lead.map((paragraph) => (
+          <Paragraph key={paragraph}>{paragraph}</Paragraph>
+        ))}
         <Paragraph>
           <MailLink href={link}>Set your password</MailLink>
         </Paragraph>
@@ -55,18 +102,42 @@ export function accountLink(
   };
 }
 
+/** An invitation: who sent it, the role it gives, and a single-use link to set a password. */
+export function invitationMail(
+  invitation: Invitation,
+  link: string,
+  settings: Pick<AccountMailSettings, "from">,
+): MailMessage {
+  return linkMail(invitationTexts(invitation), invitation.to, link, settings);
+}
+
+/** A password reset: a single-use link to set a new password. */
+export function resetMail(
+  to: string,
+  link: string,
+  settings: Pick<AccountMailSettings, "from">,
+): MailMessage {
+  return linkMail(RESET_TEXTS, to, link, settings);
+}
+
 export class AccountMail {
   constructor(private readonly settings: AccountMailSettings) {}
 
-  /** Queues an invitation or reset link; returns the link (the CLI prints it too). */
-  async link(
-    trx: OutboxTransaction,
-    purpose: UserTokenPurpose,
-    to: string,
-    token: string,
-  ): Promise<string> {
-    const link = `${new URL(SET_PASSWORD_PAGE, this.settings.publicOrigin)}#token=${token}`;
-    await enqueueMail(trx, `account-${purpose}`, accountLink(purpose, to, link, this.settings));
+  private linkFor(token: string): string {
+    return `${new URL(SET_PASSWORD_PAGE, this.settings.publicOrigin)}#token=${token}`;
+  }
+
+  /** Queues an invitation; returns its link (the CLI prints it too). */
+  async invitation(trx: OutboxTransaction, invitation: Invitation, token: string): Promise<string> {
+    const link = this.linkFor(token);
+    await enqueueMail(trx, "account-invite", invitationMail(invitation, link, this.settings));
+    return link;
+  }
+
+  /** Queues a password reset; returns its link (the CLI prints it too). */
+  async reset(trx: OutboxTransaction, to: string, token: string): Promise<string> {
+    const link = this.linkFor(token);
+    await enqueueMail(trx, "account-reset", resetMail(to, link, this.settings));
     return link;
   }
 }

@@ -192,7 +192,7 @@ export default async function authRoutes(
     if (!user) return app.auditNoChange(request, "password-reset-requested", email, detail);
     await app.withOutbox(async (trx) => {
       const token = await issueUserToken(trx, user.id, "reset");
-      await app.accountMail.link(trx, "reset", user.email, token);
+      await app.accountMail.reset(trx, user.email, token);
       await app.audit(trx, request, "password-reset-requested", email, detail);
     });
   }
