@@ -37,6 +37,8 @@
  * waits until each reported address is suppressed (target: within 10 s of
  * its report's arrival) and gives the delays.
  *
+ * BENCH_ENGINES=postgres (or sqlite) measures that engine only.
+ *
  * `npm run bench:send -- --seed-only` only seeds the subscribers, into
  * the site's own database (DATABASE_URL, else SQLITE_FILE or data/site.db),
  * for trying a large send by hand. `--skip-analyze` leaves a freshly seeded
@@ -462,6 +464,8 @@ async function benchmark(): Promise<void> {
   }
   // Read after --database-url is applied: the engine list depends on TEST_DATABASE_URL.
   const { ENGINES } = await import("../test/support/engines.ts");
+  const only = process.env.BENCH_ENGINES?.split(",");
+  const engines = ENGINES.filter((engine) => !only || only.includes(engine.engine));
   let arrivals: number[] = [];
   const onCopy: { bounce?: (recipient: string, bounceAddress: string) => void } = {};
   const sink = await startSmtpSink((recipients, envelopeFrom) => {
@@ -472,7 +476,7 @@ async function benchmark(): Promise<void> {
   });
   const results: Figures[] = [];
   try {
-    for (const engine of ENGINES) {
+    for (const engine of engines) {
       arrivals = [];
       const figures = await measureEngine(engine, sink, arrivals, onCopy);
       // Shown at once, so a later engine's failure does not lose it.
