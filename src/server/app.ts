@@ -144,7 +144,7 @@ export async function buildApp({
     ...(now ? { now } : {}),
     ...(alarm ? { onHardBounce: alarm } : {}),
   });
-  await app.register(people, { ...area, secret });
+  await app.register(people, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });

@@ -61,6 +61,8 @@ export interface AuthRouteOptions {
   throttle: ThrottlePolicy;
   /** The server's secret; known devices' cookies are signed with a key derived from it. */
   serverSecret: string;
+  /** The clock locks are counted by (epoch ms). */
+  now: () => number;
 }
 
 /** A refused request: the message, and one reason per field when the form was at fault. */
@@ -80,7 +82,7 @@ export async function meOf(app: FastifyInstance, user: ConsoleUser): Promise<Me>
 
 export default async function authRoutes(
   app: FastifyInstance,
-  { database, limits, throttle, serverSecret }: AuthRouteOptions,
+  { database, limits, throttle, serverSecret, now }: AuthRouteOptions,
 ) {
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -103,10 +105,11 @@ export default async function authRoutes(
     async (request, reply) => {
       const { email, password, code } = request.body;
       const keys = signInKeys(email, request.ip, devices.deviceOf(request, email), throttle);
-      const admission = await admitAttempt(db, keys);
+      const at = now();
+      const admission = await admitAttempt(db, keys, new Date(at));
       if (!admission.admitted) {
         await app.auditNoChange(request, "sign-in-locked", email, { actor: email });
-        const seconds = Math.ceil((admission.lockedUntil.getTime() - Date.now()) / 1000);
+        const seconds = Math.ceil((admission.lockedUntil.getTime() - at) / 1000);
         return reply
           .code(429)
           .header("retry-after", String(Math.max(seconds, 1)))
