@@ -24,6 +24,8 @@ import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../support/redis.ts";
 
 const PUBLIC_LIMIT = 3;
 const CONSOLE_LIMIT = 4;
+/** Low, so the walk posts a few times to each webhook, not its production 1,200. */
+const WEBHOOK_LIMIT = 5;
 const PROXY = "127.0.0.1";
 
 /** Every parameter filled with an id no record has, so the walk changes nothing. */
@@ -57,6 +59,7 @@ describe.each(ENGINES)("write limits on $engine", (engine) => {
           TRUST_PROXY: PROXY,
           RATE_LIMIT_PER_MINUTE: String(PUBLIC_LIMIT),
           RATE_LIMIT_CONSOLE_PER_MINUTE: String(CONSOLE_LIMIT),
+          RATE_LIMIT_WEBHOOK_PER_MINUTE: String(WEBHOOK_LIMIT),
         },
         { renderer: rendererWithForms() },
       );

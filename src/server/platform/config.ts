@@ -88,6 +88,7 @@ const variables = z.object({
   TRUST_PROXY: trustedProxies.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_CONSOLE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_WEBHOOK_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   REDIS_URL: z
     .url()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")

@@ -88,14 +88,6 @@ const TOLERANCE_SECONDS = 5 * 60;
 /** SendGrid posts its events in batches of up to 768 KB; the other two post one event a request. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
-/**
- * Providers post from a handful of addresses, one request for each event
- * (Mailgun, Resend) or each batch (SendGrid), at the pace the outbox sends:
- * the public forms' per-address limit would turn a newsletter's bounces away.
- * Still a limit, so a flood of unsigned posts is cut off before its bodies
- * are read; a provider that meets it tries again later.
- */
-const WEBHOOK_RATE_LIMIT = { max: 1200, timeWindow: "1 minute" };
 
 /** A soft bounce counts once for its message, however often the provider retries it and says so. */
 const softKey = (messageId: string | undefined, eventId: string) => `soft:${messageId ?? eventId}`;
@@ -513,8 +505,16 @@ export const deliveryWebhooks: FastifyPluginAsyncZod<DeliveryWebhooksOptions> = 
       `${WEBHOOKS_PATH}/${name}`,
       {
         schema: { response: { 200: recordedSchema } },
-        // A provider sends no cookie: its signature is the proof.
-        config: { xsrf: false, rateLimit: WEBHOOK_RATE_LIMIT },
+        // A provider sends no cookie: its signature is the proof. It posts
+        // from a handful of addresses, one request for each event (Mailgun,
+        // Resend) or each batch (SendGrid), at the pace the outbox sends: the
+        // public forms' per-address limit would turn a newsletter's bounces
+        // away. Still a limit, so a flood of unsigned posts is cut off before
+        // its bodies are read; a provider that meets it tries again later.
+        config: {
+          xsrf: false,
+          rateLimit: { max: config.RATE_LIMIT_WEBHOOK_PER_MINUTE, timeWindow: "1 minute" },
+        },
       },
       async (request) => {
         if (!provider) throw app.httpErrors.notFound(UNCONFIGURED_WEBHOOK_MESSAGE);
