@@ -88,7 +88,6 @@ const TOLERANCE_SECONDS = 5 * 60;
 /** SendGrid posts its events in batches of up to 768 KB; the other two post one event a request. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
-
 /** A soft bounce counts once for its message, however often the provider retries it and says so. */
 const softKey = (messageId: string | undefined, eventId: string) => `soft:${messageId ?? eventId}`;
 
