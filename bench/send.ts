@@ -481,12 +481,12 @@ async function benchmark(): Promise<void> {
       const figures = await measureEngine(engine, sink, arrivals, onCopy);
       // Shown at once, so a later engine's failure does not lose it.
       console.error(row(figures));
+      for (const line of verdicts(figures)) console.error(line);
       results.push(figures);
     }
   } finally {
     await sink.close();
   }
-  for (const figures of results) for (const line of verdicts(figures)) console.error(line);
   console.log(
     `Every ${POLL_INTERVAL_MS} ms during the send: the issue's detail (the console's progress) and /healthz; rate over ${WHOLE_SEND ? "the whole send" : `${WINDOW_SECONDS} s of sending`} after every copy was queued, max over 1-s buckets since the send.\n`,
   );
