@@ -181,7 +181,8 @@ test.describe("writing an issue", () => {
       page.getByRole("status").filter({ hasText: "Inserted at the cursor." }),
     ).toBeVisible();
     const withPicture = await body.inputValue();
-    const markdown = /!\[Bars: the cloud bill per quarter\]\((\/images\/items\/[0-9a-f]+\.webp)\)/;
+    const markdown =
+      /!\[Bars: the cloud bill per quarter\]\((\/images\/insight\/[0-9a-f]+\.webp)\)/;
     expect(withPicture).toMatch(markdown);
     expect(withPicture.indexOf("![")).toBe(afterFirstParagraph + 2);
     await expect(page.getByText("The preview shows the last saved version")).toBeVisible();

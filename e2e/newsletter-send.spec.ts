@@ -3,8 +3,10 @@
  * sends a test, sends it to a few hundred subscribers through a real SMTP
  * server (smtp-server, in this test), watches the progress reach 100 %; one
  * recipient unsubscribes through the link in their copy, and the issue reads
- * at /insight/<slug>. On a server of its own, so no other test's subscribers,
- * mailbox or archive are touched.
+ * at /insight/<slug>; then the editor corrects its archive page's title, which
+ * the site shows, withdraws it from the archive (after a confirmation), where
+ * it is then gone, and puts it back. On a server of its own, so no other
+ * test's subscribers, mailbox or archive are touched.
  */
 import { SUBSCRIBER_ROUTES, subscriberListSchema } from "../src/shared/admin/subscribers.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
@@ -20,6 +22,7 @@ const SUBSCRIBERS = 300;
 const EDITOR = "sender-editor@firm.example";
 const TITLE = "What the cloud bill hides";
 const SLUG = "what-the-cloud-bill-hides";
+const CORRECTED_TITLE = "What the cloud bill hides, corrected";
 
 const unsubscribeLinkIn = (mail: ReceivedMail) =>
   /https?:\/\/\S+\/unsubscribe\?token=[\w.-]+/.exec(mail.parsed.text ?? "")?.[0];
@@ -66,6 +69,7 @@ test.describe("sending an Insight issue", () => {
       );
     await page.getByRole("button", { name: "Create draft" }).click();
     await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
+    const issueScreen = page.url();
 
     // Preview: the e-mail at desktop and phone width, the web page, the text.
     const desktop = previewFrame(page, "The e-mail at a desktop mail program's width");
@@ -122,5 +126,34 @@ test.describe("sending an Insight issue", () => {
     await page.goto(`${origin}${insightIssuePath(SLUG)}`);
     await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
     await expect(page.getByText("Mostly to idle capacity.")).toBeVisible();
+
+    // The editor corrects the archive page's title; the site shows it at once.
+    await page.goto(issueScreen);
+    const archive = page.getByRole("region", { name: "In the archive", exact: true });
+    await archive.getByText("Correct the page", { exact: true }).click();
+    await archive.getByLabel("Title").fill(CORRECTED_TITLE);
+    await archive.getByRole("button", { name: "Save the correction" }).click();
+    await expect(archive.getByText(/^Corrected as version \d+\./)).toBeVisible();
+    await page.goto(`${origin}${insightIssuePath(SLUG)}`);
+    await expect(page.getByRole("heading", { level: 1, name: CORRECTED_TITLE })).toBeVisible();
+
+    // Withdrawn, after a confirmation: the archive no longer lists it, and its address is gone.
+    await page.goto(issueScreen);
+    await archive.getByRole("button", { name: "Withdraw from the archive…" }).click();
+    const confirm = page.getByRole("alertdialog", {
+      name: "Withdraw this issue from the archive?",
+    });
+    await confirm.getByRole("button", { name: "Withdraw", exact: true }).click();
+    await expect(archive.getByText(/^Withdrawn on/)).toBeVisible();
+    await page.goto(`${origin}/insight`);
+    await expect(page.getByText(CORRECTED_TITLE)).toHaveCount(0);
+    expect((await page.request.get(`${origin}${insightIssuePath(SLUG)}`)).status()).toBe(410);
+
+    // Put back, it reads on the site again.
+    await page.goto(issueScreen);
+    await archive.getByRole("button", { name: "Put back in the archive" }).click();
+    await expect(archive.getByText(/^Published at/)).toBeVisible();
+    await page.goto(`${origin}${insightIssuePath(SLUG)}`);
+    await expect(page.getByRole("heading", { level: 1, name: CORRECTED_TITLE })).toBeVisible();
   });
 });

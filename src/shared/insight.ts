@@ -1,6 +1,7 @@
 /**
  * The Insight archive as the public pages, the feed and the sitemap read it:
- * every issue whose sending began (and was not cancelled), newest first.
+ * every issue whose sending began (and was neither cancelled nor withdrawn),
+ * newest first.
  */
 
 /** An issue in the archive's list. */
@@ -10,6 +11,8 @@ export interface InsightSummary {
   summary: string;
   /** ISO-8601: when its sending began. */
   publishedAt: string;
+  /** ISO-8601: when its page was last corrected after the send, if it was. */
+  correctedAt?: string;
 }
 
 /** An issue's own page: the list's fields and its body, rendered from Markdown when the send was asked for. */

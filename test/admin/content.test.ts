@@ -15,6 +15,7 @@ import {
   CONTENT_API,
   CONTENT_TEXTS,
   type Entry,
+  IMAGE_FORMATS,
   type ListAnswer,
   MEDIA_API,
 } from "../../src/shared/admin/content.ts";
@@ -106,11 +107,18 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
       .orderBy("version")
       .execute();
 
-  async function upload(kind: string, bytes: Buffer, filename: string, type: string) {
+  async function upload(
+    kind: string,
+    bytes: Buffer,
+    filename: string,
+    type: string,
+    description?: string,
+  ) {
     const { payload, contentType } = await multipartBody(bytes, filename, type);
+    const query = new URLSearchParams({ kind, ...(description ? { description } : {}) });
     return t.app.inject({
       method: "POST",
-      url: `${MEDIA_API}?kind=${kind}`,
+      url: `${MEDIA_API}?${query}`,
       headers: { cookie: editor.cookie, "x-xsrf-token": editor.token, "content-type": contentType },
       payload,
     });
@@ -393,6 +401,93 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
       (await t.app.inject({ url: url.replace(".webp", ".avif") })).headers["content-type"],
     ).toBe("image/avif");
     expect((await t.app.inject({ url: `/images/originals/${name}.png` })).statusCode).toBe(404);
+  });
+
+  it("keeps an issue's 1500 × 400 banner its shape in every file it writes, a JPEG among them", async () => {
+    const banner = await cameraPng(1500, 400);
+    const response = await upload("issue", banner, "banner.png", "image/png", "A wide banner");
+    expect(response.statusCode, response.body).toBe(201);
+    const { imagePath, url } = response.json();
+    expect(url).toBe(`/images/insight/${imagePath}`);
+    const name = imagePath.replace(/\.webp$/, "");
+
+    const written = readdirSync(join(mediaDir, "insight")).filter((file) => file.startsWith(name));
+    expect(written.sort()).toEqual([`${name}.avif`, `${name}.jpg`, `${name}.webp`]);
+    for (const [file, format] of [
+      [`${name}.avif`, "heif"],
+      [`${name}.webp`, "webp"],
+      [`${name}.jpg`, "jpeg"],
+    ] as const) {
+      const meta = await sharp(join(mediaDir, "insight", file)).metadata();
+      expect(meta.format, file).toBe(format);
+      // Shrunk to fit the frame's 1104 pixels across, and nothing cut off.
+      expect(meta.width, file).toBe(IMAGE_FORMATS.issue.width);
+      expect(Math.abs(meta.height - (meta.width * 400) / 1500), file).toBeLessThanOrEqual(1);
+      expect(meta.exif, file).toBeUndefined();
+    }
+    const media = await t.database.db
+      .selectFrom("media")
+      .select("variants")
+      .where("original_path", "=", join("originals", `${name}.png`))
+      .executeTakeFirstOrThrow();
+    const variants = JSON.parse(media.variants) as {
+      format: string;
+      width: number;
+      height: number;
+    }[];
+    expect(variants.map((variant) => variant.format).sort()).toEqual(["avif", "jpeg", "webp"]);
+    for (const variant of variants) {
+      expect(Math.abs(variant.height - (variant.width * 400) / 1500)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("never enlarges an issue's picture, and gives one with clear parts a PNG for mail", async () => {
+    const clear = await sharp({
+      create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
+    const response = await upload("issue", clear, "mark.png", "image/png", "The firm's mark");
+    expect(response.statusCode, response.body).toBe(201);
+    const name = response.json().imagePath.replace(/\.webp$/, "");
+    for (const file of [`${name}.webp`, `${name}.png`]) {
+      const meta = await sharp(join(mediaDir, "insight", file)).metadata();
+      expect(meta, file).toMatchObject({ width: 300, height: 200, hasAlpha: true });
+    }
+    expect(existsSync(join(mediaDir, "insight", `${name}.jpg`))).toBe(false);
+  });
+
+  it("refuses an issue's picture without its description, beside the description", async () => {
+    const before = filesBelow(mediaDir);
+    for (const description of [undefined, "   "]) {
+      const response = await upload(
+        "issue",
+        await cameraPng(),
+        "chart.png",
+        "image/png",
+        description,
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields).toEqual({ description: CONTENT_TEXTS.undescribedImage });
+      expect(response.json().message).toContain(CONTENT_TEXTS.undescribedImage);
+    }
+    expect(filesBelow(mediaDir)).toEqual(before);
+  });
+
+  it("lets mail programs and feed readers load an issue's pictures, and nothing else", async () => {
+    const chart = await upload("issue", await cameraPng(800, 500), "c.png", "image/png", "A chart");
+    const portrait = await upload("portrait", await cameraPng(600, 800), "p.png", "image/png");
+    const issuePicture = chart.json().url as string;
+    const corp = async (url: string) => {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      return response.headers["cross-origin-resource-policy"];
+    };
+    expect(await corp(issuePicture)).toBe("cross-origin");
+    expect(await corp(issuePicture.replace(/\.webp$/, ".jpg"))).toBe("cross-origin");
+    expect(await corp(portrait.json().url)).toBe("same-origin");
+    expect(await corp("/weare")).toBe("same-origin");
+    expect(await corp("/api/v1/teams/")).toBe("same-origin");
   });
 
   it("shows a team member's new portrait on the public API once saved", async () => {

@@ -200,6 +200,61 @@ describe("the text part", () => {
   });
 });
 
+describe("pictures", () => {
+  const BANNER = `${ORIGIN}/images/insight/0123456789abcdef01234567`;
+  const SMALL = `${ORIGIN}/images/insight/76543210fedcba9876543210`;
+  const withPictures = renderIssue(
+    {
+      ...ISSUE,
+      body: [
+        "![Bars: the cloud bill per quarter](/images/insight/0123456789abcdef01234567.webp)",
+        "",
+        "![The firm's mark](/images/insight/76543210fedcba9876543210.webp)",
+        "",
+        "![A picture from elsewhere](https://cdn.example/x.webp)",
+      ].join("\n"),
+    },
+    {
+      origin: ORIGIN,
+      pictures: new Map([
+        [`${BANNER}.webp`, { src: `${BANNER}.jpg`, width: 1104, height: 294 }],
+        [`${SMALL}.webp`, { src: `${SMALL}.png`, width: 300, height: 200 }],
+      ]),
+    },
+  );
+  const images = openingTags(withPictures.emailHtml, "img");
+
+  it("are their mail copies in the e-mail, at their own shape, never wider than the body", () => {
+    expect(images.map((tag) => attribute(tag, "src"))).toEqual([
+      `${BANNER}.jpg`,
+      `${SMALL}.png`,
+      "https://cdn.example/x.webp",
+    ]);
+    const sizes = images.map((tag) => [attribute(tag, "width"), attribute(tag, "height")]);
+    // 1104 × 294 shown 552 wide keeps its 1104:294; a small one keeps its own size.
+    expect(sizes).toEqual([
+      ["552", "147"],
+      ["300", "200"],
+      ["552", undefined],
+    ]);
+  });
+
+  it("stay the WebP the Markdown names on the web page", () => {
+    expect(withPictures.webHtml).toContain(
+      'src="/images/insight/0123456789abcdef01234567.webp" alt="Bars: the cloud bill per quarter"',
+    );
+    expect(withPictures.webHtml).not.toContain(".jpg");
+  });
+
+  it("are their descriptions in the text part", () => {
+    const unwrapped = withPictures.emailText.replace(/\s+/g, " ");
+    expect(unwrapped).toContain("[Picture: Bars: the cloud bill per quarter]");
+    expect(unwrapped).toContain("[Picture: The firm's mark]");
+    expect(unwrapped).toContain("[Picture: A picture from elsewhere]");
+    expect(rendered.emailText.replace(/\s+/g, " ")).toContain("[Picture: A chart of costs]");
+  });
+});
+
 describe("personalise", () => {
   const url = `${ORIGIN}/unsubscribe?token=a.b&x="y'<z>$&`;
   const copy = personalise(rendered, url);

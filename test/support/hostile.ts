@@ -941,6 +941,13 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "POST /api/admin/newsletter/:id/pause": { body: null },
   "POST /api/admin/newsletter/:id/resume": { body: null },
   "POST /api/admin/newsletter/:id/cancel": { body: null },
+  "PUT /api/admin/newsletter/:id/archive": {
+    body: { ...valuesOf(["title", "summary", "body"]), version: 1 },
+    multiline: ["summary", "body"],
+  },
+  "POST /api/admin/newsletter/:id/archive/versions/:version/restore": { body: { version: 1 } },
+  "POST /api/admin/newsletter/:id/archive/withdraw": { body: null },
+  "POST /api/admin/newsletter/:id/archive/put-back": { body: null },
   ...contentWrites(),
   // A picture: multipart, its cases in consoleCases().
   "POST /api/admin/media": { body: null },

@@ -61,6 +61,10 @@ export const AUDIT_ACTIONS = [
   "issue-paused",
   "issue-resumed",
   "issue-cancelled",
+  "issue-page-corrected",
+  "issue-page-restored",
+  "issue-withdrawn",
+  "issue-put-back",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -69,6 +69,12 @@ import {
   testSendSchema,
 } from "./newsletter.ts";
 import {
+  ARCHIVE_PATHS,
+  archiveCorrectionSchema,
+  archiveRestoreSchema,
+  archiveVersionsSchema,
+} from "./newsletter-archive.ts";
+import {
   invitationPath,
   inviteSchema,
   PEOPLE_PATHS,
@@ -461,6 +467,40 @@ export const CONSOLE_ROUTES = {
   "newsletter.cancel": {
     method: "POST",
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+
+  // ---- A sent issue's archive page ----
+  "newsletterArchive.correct": {
+    method: "PUT",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.page(id),
+    body: archiveCorrectionSchema,
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletterArchive.versions": {
+    method: "GET",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.versions(id),
+    status: 200,
+    response: archiveVersionsSchema,
+  },
+  "newsletterArchive.restore": {
+    method: "POST",
+    path: ({ id, version }: RecordId & { version: number }) => ARCHIVE_PATHS.restore(id, version),
+    body: archiveRestoreSchema,
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletterArchive.withdraw": {
+    method: "POST",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.withdraw(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletterArchive.putBack": {
+    method: "POST",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.putBack(id),
     status: 200,
     response: issueDetailSchema,
   },

@@ -46,21 +46,40 @@ export const ORDER_ENTITY = "order";
 
 // ---- Pictures ----
 
-export const IMAGE_KINDS = ["portrait", "item"] as const;
+export const IMAGE_KINDS = ["portrait", "item", "issue"] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 /**
- * The size each kind of picture is shown at, and the folder the public pages
- * take it from (images/pictures/ and images/items/). Uploads are
- * cropped to exactly this size, as the seed's pictures are.
+ * How a picture meets its frame: "cover" crops it to exactly the frame (the
+ * site's cards and portraits sit in a grid of equal boxes); "inside" only
+ * shrinks it until it fits, keeping its shape and every edge, and never
+ * enlarges it (a picture in an issue is shown as the firm made it: a wide
+ * banner stays wide, a chart keeps its axes).
+ */
+export type ImageFit = "cover" | "inside";
+
+/**
+ * The size each kind of picture is made at, how it is fitted to it, and the
+ * folder the pages take it from (images/pictures/, images/items/ and
+ * images/insight/). Portraits and items are cropped to exactly their frame,
+ * as the seed's pictures are; an issue's picture is at most its frame, which
+ * is twice the e-mail's 552-pixel column, so it stays sharp on a
+ * high-density screen.
  */
 export const IMAGE_FORMATS: Record<
   ImageKind,
-  { width: number; height: number; folder: "pictures" | "items" }
+  { width: number; height: number; fit: ImageFit; folder: "pictures" | "items" | "insight" }
 > = {
-  portrait: { width: 480, height: 600, folder: "pictures" },
-  item: { width: 800, height: 600, folder: "items" },
+  portrait: { width: 480, height: 600, fit: "cover", folder: "pictures" },
+  item: { width: 800, height: 600, fit: "cover", folder: "items" },
+  issue: { width: 1104, height: 1104, fit: "inside", folder: "insight" },
 };
+
+/** The kinds that must be described: a picture in an issue reaches mail programs that block pictures. */
+export const DESCRIBED_IMAGE_KINDS: readonly ImageKind[] = ["issue"];
+
+/** The longest description an upload takes: a sentence or two, as alt text should be. */
+export const IMAGE_DESCRIPTION_MAX = 300;
 
 export function imageUrl(kind: ImageKind, imagePath: string): string {
   return `/images/${IMAGE_FORMATS[kind].folder}/${encodeURIComponent(imagePath)}`;
@@ -77,7 +96,32 @@ export const uploadAnswerSchema = z.object({
 });
 export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
 
-export const uploadQuerySchema = z.object({ kind: z.enum(IMAGE_KINDS) });
+/**
+ * What kind of picture is uploaded, and what it shows: a picture in an issue
+ * is refused without its description, which is what a reader gets where a
+ * mail program blocks pictures or a screen reader reads the issue out.
+ */
+export const uploadQuerySchema = z
+  .object({
+    kind: z.enum(IMAGE_KINDS),
+    description: z
+      .string()
+      .trim()
+      .max(
+        IMAGE_DESCRIPTION_MAX,
+        `Keep the description to ${IMAGE_DESCRIPTION_MAX} characters or fewer.`,
+      )
+      .optional(),
+  })
+  .superRefine(({ kind, description }, context) => {
+    if (DESCRIBED_IMAGE_KINDS.includes(kind) && !description) {
+      context.addIssue({
+        code: "custom",
+        path: ["description"],
+        message: CONTENT_TEXTS.undescribedImage,
+      });
+    }
+  });
 
 // ---- Fields ----
 
@@ -287,6 +331,7 @@ export const LIST_SPECS: Record<ContentList, ListSpec> = {
 export const IMAGE_LABELS: Record<ImageKind, string> = {
   portrait: "Portrait",
   item: "Picture",
+  issue: "Picture",
 };
 
 // ---- Payloads and answers ----
@@ -369,8 +414,8 @@ export const CONTENT_TEXTS = {
     `The picture is larger than ${megabytes} MB. Save it smaller (a photo of 2,000 pixels is plenty) and upload it again.`,
   tooManyPixels: (megapixels: number) =>
     `The picture has more than ${megapixels} million pixels. Save it smaller and upload it again.`,
-  tooThin: (width: number, height: number, ratio: number) =>
-    `The picture is ${width} × ${height} pixels, too long and thin to crop for the page. Choose one whose longer side is at most ${ratio} times its shorter side.`,
+  tooThin: (width: number, height: number, ratio: number, fit: ImageFit = "cover") =>
+    `The picture is ${width} × ${height} pixels, too long and thin to ${fit === "cover" ? "crop for the page" : "show in an issue"}. Choose one whose longer side is at most ${ratio} times its shorter side.`,
   tooSmall: (
     size: { width: number; height: number },
     frame: { width: number; height: number },
@@ -382,4 +427,6 @@ export const CONTENT_TEXTS = {
   unsupportedType:
     "This file is not a JPEG, PNG, WebP or AVIF picture, whatever its name says. Choose a picture in one of those formats.",
   noFile: "Choose a picture to upload.",
+  undescribedImage:
+    "Describe the picture first: the description is read out to people who cannot see it, and shown where a mail program blocks pictures.",
 } as const;

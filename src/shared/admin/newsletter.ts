@@ -185,6 +185,10 @@ export const issueDetailSchema = issueRowSchema.extend({
   body: z.string(),
   version: z.number(),
   progress: issueProgressSchema,
+  /** When a sent issue was withdrawn from the archive; null while the archive shows it. */
+  withdrawnAt: isoDate.nullable(),
+  /** When its archive page was last corrected after the send; null if never. */
+  correctedAt: isoDate.nullable(),
 });
 export type IssueDetail = z.infer<typeof issueDetailSchema>;
 

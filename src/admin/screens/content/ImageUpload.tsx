@@ -1,7 +1,7 @@
 /**
  * Uploading a picture through the console's media route, for a record's
  * picture (ImageField) and for a picture in an Insight issue (InsertImage):
- * the file input, the words on the size the server crops it to, and the
+ * the file input, the words on the size the server makes it, and the
  * upload with its progress and failure.
  */
 import { useState } from "react";
@@ -17,8 +17,10 @@ import type { ControlProps } from "../../components/FieldFrame.tsx";
 
 /** What the upload does to a picture of `kind`, said under its input. */
 export function uploadHint(kind: ImageKind): string {
-  const { width, height } = IMAGE_FORMATS[kind];
-  return `JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around what matters in it, and its metadata is removed.`;
+  const { width, height, fit } = IMAGE_FORMATS[kind];
+  return fit === "cover"
+    ? `JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around what matters in it, and its metadata is removed.`
+    : `JPEG, PNG, WebP or AVIF. It keeps its shape: nothing is cut off, a larger one is shrunk to fit ${width} × ${height} pixels, and its metadata is removed.`;
 }
 
 /** A file input for pictures; cleared after each choice, so the same file can be chosen again. */
@@ -54,13 +56,18 @@ export function useImageUpload(kind: ImageKind) {
     setProgress("");
   }
 
-  async function upload(file: File, done: (answer: UploadAnswer) => string): Promise<void> {
+  /** `description` says what the picture shows; the server requires it for an issue's picture. */
+  async function upload(
+    file: File,
+    done: (answer: UploadAnswer) => string,
+    description?: string,
+  ): Promise<void> {
     setFailure(null);
     setProgress(`Uploading ${file.name}…`);
     const body = new FormData();
     body.append("file", file);
     try {
-      const answer = await api.call("media.upload", { query: { kind }, body });
+      const answer = await api.call("media.upload", { query: { kind, description }, body });
       setProgress(done(answer));
     } catch (error) {
       setProgress("");

@@ -1,40 +1,44 @@
 /**
  * A picture for the body: described first (its alt text), then uploaded
- * through the console's media upload, which crops it to the content
- * pictures' size and answers where the site serves it; the Markdown for it
- * goes in at the cursor.
+ * through the console's media upload with its description, which keeps its
+ * shape (shrunk to fit, never cropped), makes the copy mail programs show and
+ * answers where the site serves it; the Markdown for it goes in at the cursor.
  */
 import { useState } from "react";
-import type { ImageKind } from "../../../shared/admin/content.ts";
+import { IMAGE_DESCRIPTION_MAX, type ImageKind } from "../../../shared/admin/content.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { ImageFileInput, uploadHint, useImageUpload } from "../content/ImageUpload.tsx";
 
-/** The larger of the content pictures: an issue's pictures are shown across the e-mail. */
-const KIND: ImageKind = "item";
+const KIND: ImageKind = "issue";
 
 const DESCRIBE_FIRST = "Describe the picture first, then choose it.";
+const DESCRIBE_SHORTER = `Keep the description to ${IMAGE_DESCRIPTION_MAX} characters or fewer: say what the picture shows, and leave the rest to the text.`;
 
 /** Brackets and backslashes would end the description early: Markdown reads them escaped. */
 const escapeAlt = (alt: string) => alt.replace(/[\\[\]]/g, "\\$&");
 
 export function InsertImage({ onInsert }: { onInsert(markdown: string): void }) {
   const [alt, setAlt] = useState("");
-  const [altMissing, setAltMissing] = useState(false);
+  const [altProblem, setAltProblem] = useState<string | null>(null);
   const { progress, failure, upload, reset } = useImageUpload(KIND);
 
   function insert(file: File) {
     const description = alt.trim().replace(/\s+/g, " ");
-    if (!description) {
+    if (!description || description.length > IMAGE_DESCRIPTION_MAX) {
       reset();
-      setAltMissing(true);
+      setAltProblem(description ? DESCRIBE_SHORTER : DESCRIBE_FIRST);
       return;
     }
-    void upload(file, (answer) => {
-      onInsert(`![${escapeAlt(description)}](${answer.url})`);
-      setAlt("");
-      return "Inserted at the cursor. Save to keep it.";
-    });
+    void upload(
+      file,
+      (answer) => {
+        onInsert(`![${escapeAlt(description)}](${answer.url})`);
+        setAlt("");
+        return "Inserted at the cursor. Save to keep it.";
+      },
+      description,
+    );
   }
 
   return (
@@ -45,10 +49,10 @@ export function InsertImage({ onInsert }: { onInsert(markdown: string): void }) 
         hint="Read out to people who cannot see it, and shown where a mail program blocks pictures."
         autoComplete="off"
         value={alt}
-        error={altMissing ? DESCRIBE_FIRST : undefined}
+        error={altProblem ?? undefined}
         onChange={(event) => {
           setAlt(event.target.value);
-          setAltMissing(false);
+          setAltProblem(null);
         }}
       />
       <FieldFrame label="Picture" hint={uploadHint(KIND)} error={failure ?? undefined}>

@@ -2,7 +2,8 @@
  * One issue. An editor writes a draft here, previews it, tests it and sends
  * or schedules it; from then on the screen shows the send as it goes, asking
  * the server again every 1.5 s while anything can change on its own
- * (scheduled, queuing, sending). A viewer reads the same screen without the
+ * (scheduled, queuing, sending). Once sent, its archive page can be corrected
+ * or withdrawn (ArchivePanel). A viewer reads the same screen without the
  * controls.
  */
 import { useCallback, useEffect, useState } from "react";
@@ -18,6 +19,7 @@ import { api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
+import { ArchivePanel } from "./ArchivePanel.tsx";
 import { DraftEditor } from "./DraftEditor.tsx";
 import { IssueFacts } from "./IssueFacts.tsx";
 import { IssueHead } from "./IssueHead.tsx";
@@ -110,6 +112,10 @@ function Issue({ id }: { id: number }) {
             <ProgressPanel issue={issue} controls={writes} onChanged={changedByAction} />
           )}
           <IssueFacts issue={issue} />
+          {/* Once the last copy went out, the archive's page may still be corrected or withdrawn. */}
+          {issue.status === "sent" ? (
+            <ArchivePanel issue={issue} controls={writes} onChanged={setIssue} />
+          ) : null}
           <PreviewPanel issue={issue} />
         </div>
       )}

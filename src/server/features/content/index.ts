@@ -26,6 +26,7 @@ export default fp(
 
 export { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 export { type ContentChanges, type ContentPart, later } from "./content-changes.ts";
+export { findVersion, listVersions, recordVersion } from "./content-versions.ts";
 export { importContent } from "./import.ts";
 export { seedOnce } from "./seed.ts";
 export { SiteContent } from "./site-content.ts";

@@ -1,8 +1,10 @@
 /**
  * The Insight archive as the site shows it: an issue is published once its
- * sending began (started_at) and while it was not cancelled, with the web
- * page rendered from its Markdown when the send was asked for (web_html).
- * Drafts, scheduled issues and cancelled sends are never read here.
+ * sending began (started_at) and while it was neither cancelled nor withdrawn,
+ * with the web page rendered from its Markdown when the send was asked for,
+ * or when its page was last corrected (web_html). Drafts, scheduled issues
+ * and cancelled sends are never read here; a withdrawn issue only by its slug,
+ * so that its address can say it is gone.
  */
 import type { Kysely, NotNull } from "kysely";
 import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
@@ -17,7 +19,8 @@ export const PUBLISHED_STATUSES = [
   "sent",
 ] as const satisfies readonly IssueStatus[];
 
-function publishedIssues(db: Kysely<Database>) {
+/** Issues whose send began and was not cancelled, withdrawn ones included. */
+function archivedIssues(db: Kysely<Database>) {
   return db
     .selectFrom("issues")
     .where("started_at", "is not", null)
@@ -25,19 +28,25 @@ function publishedIssues(db: Kysely<Database>) {
     .where("web_html", "is not", null);
 }
 
-const SUMMARY_COLUMNS = ["slug", "title", "summary", "started_at"] as const;
+function publishedIssues(db: Kysely<Database>) {
+  return archivedIssues(db).where("withdrawn_at", "is", null);
+}
+
+const SUMMARY_COLUMNS = ["slug", "title", "summary", "started_at", "corrected_at"] as const;
 
 function summaryOf(row: {
   slug: string;
   title: string;
   summary: string;
   started_at: string;
+  corrected_at: string | null;
 }): InsightSummary {
   return {
     slug: row.slug,
     title: row.title,
     summary: row.summary,
     publishedAt: row.started_at,
+    ...(row.corrected_at ? { correctedAt: row.corrected_at } : {}),
   };
 }
 
@@ -63,4 +72,13 @@ export async function readPublishedIssue(
     .where("slug", "=", slug)
     .executeTakeFirst();
   return row ? { ...summaryOf(row), html: row.web_html } : null;
+}
+
+/** The slugs of the issues withdrawn from the archive: their addresses answer 410 Gone. */
+export async function listWithdrawnSlugs(db: Kysely<Database>): Promise<string[]> {
+  const rows = await archivedIssues(db)
+    .select("slug")
+    .where("withdrawn_at", "is not", null)
+    .execute();
+  return rows.map((row) => row.slug);
 }

@@ -5,7 +5,8 @@
  * the lists and the rendered pages are dropped here and, on PostgreSQL, on
  * every other instance (change-feed.ts), so the next request anywhere shows
  * the change. The Insight archive is content too: a send that begins, or is
- * cancelled, is written through `edit` as well.
+ * cancelled, and a sent issue's page corrected, withdrawn or put back, are
+ * written through `edit` as well.
  */
 
 import type { Kysely, Transaction } from "kysely";
@@ -21,7 +22,7 @@ import { afterCommit, inTransaction } from "../../platform/db/transaction.ts";
 import { renderPageMarkdown } from "../../platform/markdown/markdown.ts";
 import { type ChangeFeed, SOLO_FEED } from "./change-feed.ts";
 import { type ContentChanges, readContentChanges } from "./content-changes.ts";
-import { listPublishedIssues, readPublishedIssue } from "./insight-archive.ts";
+import { listPublishedIssues, listWithdrawnSlugs, readPublishedIssue } from "./insight-archive.ts";
 import { listCaseStudies, listItems, listTeam } from "./queries.ts";
 import { readStoredFacts } from "./site-facts-rows.ts";
 
@@ -59,6 +60,14 @@ export class SiteContent implements ContentReader {
     const listed = (await this.insightIssues()).some((issue) => issue.slug === slug);
     if (!listed) return null;
     return this.cached(`insight-issue:${slug}`, () => readPublishedIssue(this.database.db, slug));
+  }
+
+  /** Whether `slug` is the address of an issue withdrawn from the archive (its page is gone, not unknown). */
+  async insightIssueWithdrawn(slug: string): Promise<boolean> {
+    const withdrawn = await this.cached("insight-withdrawn", () =>
+      listWithdrawnSlugs(this.database.db),
+    );
+    return withdrawn.includes(slug);
   }
 
   /** Made from the two lists above, which are kept: nothing to keep of its own. */

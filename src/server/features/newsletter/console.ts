@@ -29,6 +29,7 @@ import { inTransaction } from "../../platform/db/transaction.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMails } from "../../platform/outbox/queue.ts";
 import { listId } from "../subscriptions/index.ts";
+import { emailPicturesOf } from "./issue-pictures.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
 import {
   createIssue,
@@ -42,6 +43,7 @@ import {
   unschedule,
   updateDraft,
 } from "./issues.ts";
+import { undescribedPicturesRefusal } from "./picture-descriptions.ts";
 import { personalise, renderIssue } from "./render.ts";
 
 const refusals = { 400: fieldRefusalSchema, 404: messageSchema, 409: fieldRefusalSchema };
@@ -126,6 +128,8 @@ export default async function newsletterRoutes(
       config: { role: "editor" },
     },
     async (request, reply) => {
+      const undescribed = undescribedPicturesRefusal(request.body.body);
+      if (undescribed) return reply.code(400).send(undescribed);
       const id = await inTransaction(db, async (trx) => {
         const id = await createIssue(trx, request.body, authorOf(request));
         if (id !== "slug-taken") {
@@ -154,6 +158,8 @@ export default async function newsletterRoutes(
     },
     async (request, reply) => {
       const { id } = request.params;
+      const undescribed = undescribedPicturesRefusal(request.body.body);
+      if (undescribed) return reply.code(400).send(undescribed);
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await updateDraft(trx, id, request.body);
         if (!refusal) await app.audit(trx, request, "issue-edited", targetOf(id));
@@ -181,10 +187,11 @@ export default async function newsletterRoutes(
 
   // ---- Previews and the test ----
 
-  /** The issue as it stands, rendered as it would be sent now. */
+  /** The issue as it stands, rendered as it would be sent now, its pictures as mail programs get them. */
   async function rendered(id: number) {
     const issue = await issueOr404(id);
-    return { issue, rendering: renderIssue(issue, { origin }) };
+    const pictures = await emailPicturesOf(issue, { origin, mediaDir: config.MEDIA_DIR });
+    return { issue, rendering: renderIssue(issue, { origin, pictures }) };
   }
 
   /** A test copy's unsubscribe link leads to the page, with no subscription to end. */

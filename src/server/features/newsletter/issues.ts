@@ -22,6 +22,8 @@ export interface IssueRecord extends IssueRow {
   queuedAllAt: string | null;
   rate: number | null;
   pausedReason: string | null;
+  withdrawnAt: string | null;
+  correctedAt: string | null;
 }
 
 const RECORD_COLUMNS = [
@@ -41,6 +43,8 @@ const RECORD_COLUMNS = [
   "author",
   "updated_at",
   "paused_reason",
+  "withdrawn_at",
+  "corrected_at",
 ] as const;
 
 type RecordColumns = Pick<Selectable<Database["issues"]>, (typeof RECORD_COLUMNS)[number]>;
@@ -63,6 +67,8 @@ function toRecord(row: RecordColumns): IssueRecord {
     author: row.author,
     updatedAt: row.updated_at,
     pausedReason: row.paused_reason,
+    withdrawnAt: row.withdrawn_at,
+    correctedAt: row.corrected_at,
   };
 }
 

@@ -2,13 +2,14 @@
  * The newsletter: the dispatcher that starts scheduled sends and queues
  * their copies in the outbox, running while the server does, and the
  * console's routes (console.ts), which write the issues and wake the
- * dispatcher. The outbox's sender delivers the copies, composed by
+ * dispatcher, and those of a sent issue's archive page (archive-console.ts). The outbox's sender delivers the copies, composed by
  * composer.ts.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
+import archiveRoutes from "./archive-console.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
 import { guardSends, sendGuardPolicy } from "./send-guard.tsx";
@@ -47,6 +48,7 @@ export default fp(
     app.addHook("onReady", async () => dispatcher.start());
     app.addHook("onClose", async () => dispatcher.stop());
     await app.register(newsletterRoutes, { config, database });
+    await app.register(archiveRoutes, { config, database });
   },
   { name: "newsletter", dependencies: ["outbox", "content", "console", "subscriptions"] },
 );

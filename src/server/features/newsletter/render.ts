@@ -5,10 +5,10 @@
  * so a send of any size renders the issue a single time (ADR 019).
  */
 import escapeHtml from "escape-html";
-import { compile } from "html-to-text";
+import { compile, type FormatCallback } from "html-to-text";
 import { createElement } from "react";
 import { insightIssuePath } from "../../../shared/routes.ts";
-import { renderMarkdown } from "../../platform/markdown/markdown.ts";
+import { type EmailImages, renderMarkdown } from "../../platform/markdown/markdown.ts";
 import { renderEmailHtml } from "../../platform/outbox/layout.tsx";
 import { IssueEmail } from "./issue-email.tsx";
 
@@ -39,21 +39,54 @@ const HEADINGS_AS_WRITTEN = ["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) 
   options: { uppercase: false },
 }));
 
-/** The plain-text part: links as "text [url]", no pictures, no hidden preview line. */
+/**
+ * A picture in the text part: what it shows, so a reader of the text part
+ * (or of a screen reader that reads it) misses nothing the picture said. Its
+ * address is left out: a file name tells nothing, and the issue's page is
+ * one link away. A picture without a description (only possible in an
+ * issue saved before descriptions were required) leaves nothing.
+ */
+const describedPicture: FormatCallback = (element, _walk, builder) => {
+  const description = String(element.attribs?.alt ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (description) builder.addInline(`[Picture: ${description}]`);
+};
+
+/** The plain-text part: links as "text [url]", pictures as their description, no hidden preview line. */
 const toPlainText = compile({
   wordwrap: 78,
+  formatters: { describedPicture },
   selectors: [
     ...HEADINGS_AS_WRITTEN,
     { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
-    { selector: "img", format: "skip" },
+    { selector: "img", format: "describedPicture" },
     // The hidden preview line (@react-email/preview marks it so).
     { selector: "[data-skip-in-text=true]", format: "skip" },
   ],
 });
 
-export function renderIssue(issue: IssueSource, options: { origin: string }): RenderedIssue {
-  const issueUrl = new URL(insightIssuePath(issue.slug), options.origin).href;
-  const { webHtml, emailHtml: bodyHtml } = renderMarkdown(issue.body, { pageUrl: issueUrl });
+/** The issue's page on the site, which its e-mail links to and resolves relative URLs against. */
+export function issueUrlOf(slug: string, origin: string): string {
+  return new URL(insightIssuePath(slug), origin).href;
+}
+
+export interface RenderOptions {
+  origin: string;
+  /**
+   * The e-mail's file and size of the issue's uploaded pictures
+   * (issue-pictures.ts); a picture not in it keeps its address and gets the
+   * body's width alone.
+   */
+  pictures?: EmailImages;
+}
+
+export function renderIssue(issue: IssueSource, options: RenderOptions): RenderedIssue {
+  const issueUrl = issueUrlOf(issue.slug, options.origin);
+  const { webHtml, emailHtml: bodyHtml } = renderMarkdown(issue.body, {
+    pageUrl: issueUrl,
+    ...(options.pictures ? { images: options.pictures } : {}),
+  });
   const emailHtml = renderEmailHtml(
     createElement(IssueEmail, {
       title: issue.title,

@@ -61,13 +61,19 @@ export function sitemapPages(
     })),
     { path: INSIGHT_PATH, lastmod: archiveChangedAt },
     { path: PRIVACY_PATH, lastmod: changes.parts.facts },
-    ...issues.map((issue) => ({ path: insightIssuePath(issue.slug), lastmod: issue.publishedAt })),
+    ...issues.map((issue) => ({
+      path: insightIssuePath(issue.slug),
+      lastmod: issue.correctedAt ?? issue.publishedAt,
+    })),
   ];
 }
 
-/** When the feed's entries last changed apart from a new issue: a withdrawal, else the set-up. */
+/**
+ * When the feed's entries last changed apart from a new issue: one left, came
+ * back or was corrected; else the set-up.
+ */
 export function feedChangedAt(changes: ContentChanges): string {
-  return changes.issueWithdrawnAt ?? changes.setUpAt ?? EPOCH;
+  return changes.archiveChangedAt ?? changes.setUpAt ?? EPOCH;
 }
 
 /** The time of a database no seed ran on (never served in practice: the server seeds at start). */

@@ -49,7 +49,7 @@ function entry(issue: InsightIssue, origin: string): string {
 <title type="text">${escapeXml(issue.title)}</title>
 <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>
 <published>${issue.publishedAt}</published>
-<updated>${issue.publishedAt}</updated>
+<updated>${issue.correctedAt ?? issue.publishedAt}</updated>
 <summary type="text">${escapeXml(issue.summary)}</summary>
 <content type="html">${escapeXml(withAbsoluteUrls(issue.html, url))}</content>
 </entry>`;
@@ -59,7 +59,8 @@ function entry(issue: InsightIssue, origin: string): string {
  * The feed of `issues` (newest first). Its `updated` is the last time its
  * entries changed (Atom requires one, and readers compare it between
  * fetches): the newest issue's time, or `archiveChangedAt` (an issue
- * withdrawn, or with none ever, the site's set-up) when that is later.
+ * withdrawn, put back or corrected, or with none ever, the site's set-up)
+ * when that is later.
  */
 export function atomFeed(
   origin: string,

@@ -109,19 +109,21 @@ export default fp(
     /**
      * A page for each slug the content has (a case study, an issue); any other
      * slug is an unknown path, rendered once at `unknownPath` by the same route
-     * so that it hydrates (shared/routes.ts).
+     * so that it hydrates (shared/routes.ts). A slug the content had and took
+     * back for good (`gone`: a withdrawn issue) shows the same page with 410,
+     * so search engines drop the address rather than try it again.
      */
     function slugPages(
       route: string,
       pathOf: (slug: string) => string,
       unknownPath: string,
       known: (slug: string) => Promise<boolean>,
+      gone: (slug: string) => Promise<boolean> = async () => false,
     ) {
       app.get<{ Params: { slug: string } }>(route, { compress: false }, async (request, reply) => {
         const { slug } = request.params;
-        return (await known(slug))
-          ? send(request, reply, pathOf(slug))
-          : send(request, reply, unknownPath, 404);
+        if (await known(slug)) return send(request, reply, pathOf(slug));
+        return send(request, reply, unknownPath, (await gone(slug)) ? 410 : 404);
       });
     }
 
@@ -179,6 +181,7 @@ export default fp(
         insightIssuePath,
         UNKNOWN_INSIGHT_ISSUE_PATH,
         async (slug) => (await app.content.insightIssue(slug)) !== null,
+        (slug) => app.content.insightIssueWithdrawn(slug),
       );
       if (renderer?.submit) {
         await app.register(formPosts, {

@@ -8,14 +8,14 @@ import QRCode, { type QRCodeToStringOptions } from "qrcode";
 
 /**
  * Medium error correction keeps the modules large enough at 200 px for a
- * phone to read from a screen; the four-module quiet zone on a white ground
- * is what scanners expect around a code, whatever is drawn next to it.
+ * phone to read from a screen; the four-module quiet zone, in the package's
+ * own black on white, is what scanners expect around a code, whatever is
+ * drawn next to it.
  */
 export const TOTP_QR_OPTIONS = {
   type: "svg",
   errorCorrectionLevel: "M",
   margin: 4,
-  color: { dark: "#000000", light: "#ffffff" },
 } as const satisfies QRCodeToStringOptions;
 
 export function totpQrCodeSvg(uri: string): Promise<string> {

@@ -318,6 +318,12 @@ export interface IssuesTable extends Timestamps {
   paused_reason: string | null;
   /** The guard counts copies finished from this moment: a resumed send starts afresh. */
   guard_since: Timestamp | null;
+  /** When the issue was withdrawn from the archive; null while the archive shows it. */
+  withdrawn_at: Timestamp | null;
+  /** When its archive page was last corrected after the send; null if never. */
+  corrected_at: Timestamp | null;
+  /** The last correction, withdrawal or return to the archive: when the feed last changed through it. */
+  archive_changed_at: Timestamp | null;
 }
 
 /** What a report says of a message: refused for good, refused for now, or marked as spam. */

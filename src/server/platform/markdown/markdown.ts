@@ -21,8 +21,29 @@ export const EMAIL_FONT = "Arial,Helvetica,sans-serif";
 /** The e-mail's column: fluid up to this width, with this padding either side. */
 export const EMAIL_COLUMN = { width: 600, padding: 24 } as const;
 
-/** The body's width inside the column; images get it as their width attribute, for Outlook, which ignores max-width. */
-const BODY_WIDTH = EMAIL_COLUMN.width - 2 * EMAIL_COLUMN.padding;
+/**
+ * The body's width inside the column. A picture whose size is known is
+ * shown at most this wide, with a width and height that keep its shape; one
+ * whose size is not gets this width alone. Outlook ignores max-width and
+ * lays out by these attributes, so without them a picture widens the e-mail.
+ */
+export const EMAIL_BODY_WIDTH = EMAIL_COLUMN.width - 2 * EMAIL_COLUMN.padding;
+
+/** The file an e-mail shows for a picture of the body, and that file's real size in pixels. */
+export interface EmailImage {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** The e-mail's pictures by the absolute address the body gives them. */
+export type EmailImages = ReadonlyMap<string, EmailImage>;
+
+/** A picture's width and height attributes: its own size, shrunk to the body's width if wider. */
+function shownSize({ width, height }: EmailImage): { width: number; height: number } {
+  const shown = Math.min(width, EMAIL_BODY_WIDTH);
+  return { width: shown, height: Math.max(1, Math.round((height * shown) / width)) };
+}
 
 const MONOSPACE = "Menlo,Consolas,monospace";
 const CODE_IN_BLOCK_STYLE = `font-family:${MONOSPACE};font-size:13px`;
@@ -64,7 +85,7 @@ const QUOTED_PARAGRAPH_STYLE = text(COLORS.inkSoft);
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
 /** A relative URL resolved against the issue's page, as the archive page resolves it; others as they are. */
-function absoluteUrl(url: string, pageUrl: string): string {
+export function absoluteUrl(url: string, pageUrl: string): string {
   if (HAS_SCHEME.test(url) || !URL.canParse(url, pageUrl)) return url;
   return new URL(url, pageUrl).href;
 }
@@ -76,13 +97,14 @@ function emailStyle(token: Token, inQuote: boolean): string | undefined {
 }
 
 /** A copy of the token (and its children) as the e-mail shows it; the web's tokens stay untouched. */
-function emailToken(token: Token, pageUrl: string, inQuote: boolean): Token {
+function emailToken(token: Token, context: EmailContext, inQuote: boolean): Token {
+  const { pageUrl, images } = context;
   const copy: Token = Object.assign(
     new MarkdownIt.Token(token.type, token.tag, token.nesting),
     token,
     {
       attrs: token.attrs?.map(([name, value]): [string, string | number] => [name, value]) ?? null,
-      children: token.children?.map((child) => emailToken(child, pageUrl, inQuote)) ?? null,
+      children: token.children?.map((child) => emailToken(child, context, inQuote)) ?? null,
     },
   );
   if (copy.nesting !== -1) {
@@ -95,8 +117,23 @@ function emailToken(token: Token, pageUrl: string, inQuote: boolean): Token {
     const url = copy.attrGet(name);
     if (typeof url === "string") copy.attrSet(name, absoluteUrl(url, pageUrl));
   }
-  if (copy.type === "image") copy.attrSet("width", BODY_WIDTH);
+  if (copy.type === "image") {
+    const image = images.get(String(copy.attrGet("src")));
+    if (image) {
+      const { width, height } = shownSize(image);
+      copy.attrSet("src", image.src);
+      copy.attrSet("width", width);
+      copy.attrSet("height", height);
+    } else {
+      copy.attrSet("width", EMAIL_BODY_WIDTH);
+    }
+  }
   return copy;
+}
+
+interface EmailContext {
+  pageUrl: string;
+  images: EmailImages;
 }
 
 /**
@@ -113,12 +150,12 @@ emailRenderer.rules.code_block = (tokens, idx, _options, _env, renderer) => {
 };
 emailRenderer.rules.fence = emailRenderer.rules.code_block;
 
-function emailTokens(tokens: Token[], pageUrl: string): Token[] {
+function emailTokens(tokens: Token[], context: EmailContext): Token[] {
   let quoteDepth = 0;
   return tokens.map((token) => {
     if (token.type === "blockquote_open") quoteDepth += 1;
     if (token.type === "blockquote_close") quoteDepth -= 1;
-    return emailToken(token, pageUrl, quoteDepth > 0);
+    return emailToken(token, context, quoteDepth > 0);
   });
 }
 
@@ -129,20 +166,52 @@ export interface RenderedMarkdown {
   emailHtml: string;
 }
 
-/**
- * Renders an issue's Markdown for the web and for the e-mail from one parse.
- * `pageUrl` is the issue's absolute address on the site: the e-mail's
- * relative URLs resolve against it, so they lead where the page's do.
- */
 /** Markdown as plain semantic HTML, for a page of the site (the privacy notice). */
 export function renderPageMarkdown(source: string): string {
   return markdown.render(source);
 }
 
-export function renderMarkdown(source: string, { pageUrl }: { pageUrl: string }): RenderedMarkdown {
+export interface MarkdownImage {
+  /** The address as written, which the web page uses. */
+  src: string;
+  /** What the picture shows, as written between the brackets; empty when nothing is. */
+  alt: string;
+}
+
+/** Every picture in the Markdown, in order, as the parser finds them (none from code or escaped text). */
+export function imagesOf(source: string): MarkdownImage[] {
+  const found: MarkdownImage[] = [];
+  for (const token of markdown.parse(source, {})) {
+    for (const child of token.children ?? []) {
+      if (child.type !== "image") continue;
+      found.push({ src: String(child.attrGet("src") ?? ""), alt: child.content.trim() });
+    }
+  }
+  return found;
+}
+
+export interface EmailOptions {
+  /** The issue's absolute address: the e-mail's relative URLs resolve against it. */
+  pageUrl: string;
+  /**
+   * The pictures whose e-mail file and size are known, by their absolute
+   * address; the others keep their address and get the body's width.
+   */
+  images?: EmailImages;
+}
+
+/**
+ * Renders an issue's Markdown for the web and for the e-mail from one parse.
+ * The e-mail's relative URLs resolve against the issue's page, so they lead
+ * where the page's do.
+ */
+export function renderMarkdown(
+  source: string,
+  { pageUrl, images = new Map() }: EmailOptions,
+): RenderedMarkdown {
   const env = {};
   const tokens = markdown.parse(source, env);
-  const forEmail = emailTokens(tokens, pageUrl);
+  const forEmail = emailTokens(tokens, { pageUrl, images });
   return {
     webHtml: markdown.renderer.render(tokens, markdown.options, env),
     emailHtml: emailRenderer.render(forEmail, markdown.options, env),

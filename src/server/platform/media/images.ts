@@ -1,18 +1,26 @@
 /**
  * An uploaded picture, made ready for the public pages: its type is read
- * from its bytes (never from its name), it is turned upright, cropped to the
- * size the pages show it at, and written as AVIF and WebP without any of its
- * metadata (no camera, place or author leaves the firm). The original is kept
- * as it came, under originals/, and never served.
+ * from its bytes (never from its name), it is turned upright, fitted to the
+ * size the pages show it at (cropped to a card's or a portrait's frame; an
+ * issue's picture only shrunk, keeping its shape), and written as AVIF and
+ * WebP without any of its metadata (no camera, place or author leaves the
+ * firm); a picture meant for e-mail also gets a JPEG or PNG (mail-copy.ts).
+ * The original is kept as it came, under originals/, and never served.
  *
  * Files are named by the hash of the original, so a name never changes its
  * content: the pages can cache them for a year.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import sharp, { type Metadata } from "sharp";
-import { CONTENT_TEXTS, IMAGE_FORMATS, type ImageKind } from "../../../shared/admin/content.ts";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import sharp, { type Metadata, type ResizeOptions } from "sharp";
+import {
+  CONTENT_TEXTS,
+  IMAGE_FORMATS,
+  type ImageFit,
+  type ImageKind,
+} from "../../../shared/admin/content.ts";
+import { writeAtomically } from "./atomic-write.ts";
+import { encodeMailCopy, type MailFormat } from "./mail-copy.ts";
 
 /** Larger pictures are refused before they are decoded (a small file can unpack to gigabytes). */
 export const MAX_MEGAPIXELS = 50;
@@ -21,12 +29,26 @@ export const MAX_MEGAPIXELS = 50;
  * A picture whose longer side is more than this many times its shorter side
  * is refused from its header: cropped to the page's frame it would keep a
  * sliver, and covering the frame with a strip of a few pixels makes the
- * resize build a canvas of hundreds of megabytes.
+ * resize build a canvas of hundreds of megabytes; shrunk to fit inside an
+ * issue's frame it would be a line too thin to read.
  */
 export const MAX_ASPECT_RATIO = 5;
 
-/** A picture that must be enlarged more than this to fill its frame is refused as too small. */
+/**
+ * A picture that must be enlarged more than this to fill its frame is
+ * refused as too small. Only a cropped picture is ever enlarged: one fitted
+ * inside its frame keeps its own size when it is smaller.
+ */
 export const MAX_UPSCALE = 4;
+
+/** How sharp resizes for each fit: a crop around what draws the eye, or a shrink that keeps every edge. */
+const RESIZE: Record<ImageFit, ResizeOptions> = {
+  cover: { fit: "cover", position: sharp.strategy.attention },
+  inside: { fit: "inside", withoutEnlargement: true },
+};
+
+/** The kinds an e-mail shows, which therefore get a copy every mail program can show. */
+const KINDS_IN_MAIL: ReadonlySet<ImageKind> = new Set(["issue"]);
 
 export const ORIGINALS_FOLDER = "originals";
 
@@ -49,7 +71,7 @@ export class ImageRefusal extends Error {
 }
 
 export interface Variant {
-  format: "avif" | "webp";
+  format: "avif" | "webp" | MailFormat;
   width: number;
   height: number;
   /** Relative to the media folder. */
@@ -91,10 +113,11 @@ function checkProportions(metadata: Metadata, kind: ImageKind): void {
   if (width * height > MAX_MEGAPIXELS * 1_000_000) {
     throw new ImageRefusal(413, CONTENT_TEXTS.tooManyPixels(MAX_MEGAPIXELS));
   }
-  if (Math.max(width, height) > MAX_ASPECT_RATIO * Math.min(width, height)) {
-    throw new ImageRefusal(422, CONTENT_TEXTS.tooThin(width, height, MAX_ASPECT_RATIO));
-  }
   const frame = IMAGE_FORMATS[kind];
+  if (Math.max(width, height) > MAX_ASPECT_RATIO * Math.min(width, height)) {
+    throw new ImageRefusal(422, CONTENT_TEXTS.tooThin(width, height, MAX_ASPECT_RATIO, frame.fit));
+  }
+  if (frame.fit === "inside") return;
   if (Math.max(frame.width / width, frame.height / height) > MAX_UPSCALE) {
     const least = {
       width: Math.ceil(frame.width / MAX_UPSCALE),
@@ -104,28 +127,47 @@ function checkProportions(metadata: Metadata, kind: ImageKind): void {
   }
 }
 
-/** Both variants, made in memory: nothing is written unless every one succeeds. */
+/** Every variant, made in memory: nothing is written unless every one succeeds. */
 async function encodeVariants(
   bytes: Buffer,
   kind: ImageKind,
   name: string,
 ): Promise<{ variant: Variant; data: Buffer }[]> {
-  const { width, height, folder } = IMAGE_FORMATS[kind];
+  const { width, height, fit, folder } = IMAGE_FORMATS[kind];
   // rotate() with no angle applies the EXIF orientation; the output then
   // carries no metadata at all (sharp keeps none unless asked).
   const upright = sharp(bytes, { limitInputPixels: MAX_MEGAPIXELS * 1_000_000 })
     .rotate()
-    .resize(width, height, { fit: "cover", position: sharp.strategy.attention });
+    .resize(width, height, RESIZE[fit]);
   const encoded: { variant: Variant; data: Buffer }[] = [];
   try {
     for (const format of ["avif", "webp"] as const) {
-      const data =
+      // The sides are read from what was written: a picture fitted inside
+      // its frame has its own.
+      const { data, info } =
         format === "avif"
-          ? await upright.clone().avif({ quality: 55 }).toBuffer()
-          : await upright.clone().webp({ quality: 80 }).toBuffer();
+          ? await upright.clone().avif({ quality: 55 }).toBuffer({ resolveWithObject: true })
+          : await upright.clone().webp({ quality: 80 }).toBuffer({ resolveWithObject: true });
       encoded.push({
-        variant: { format, width, height, path: join(folder, `${name}.${format}`) },
+        variant: {
+          format,
+          width: info.width,
+          height: info.height,
+          path: join(folder, `${name}.${format}`),
+        },
         data,
+      });
+    }
+    if (KINDS_IN_MAIL.has(kind)) {
+      const copy = await encodeMailCopy(upright);
+      encoded.push({
+        variant: {
+          format: copy.format,
+          width: copy.width,
+          height: copy.height,
+          path: join(folder, `${name}.${copy.extension}`),
+        },
+        data: copy.data,
       });
     }
   } catch {
@@ -133,14 +175,6 @@ async function encodeVariants(
     throw new ImageRefusal(422, CONTENT_TEXTS.unreadableImage);
   }
   return encoded;
-}
-
-/** Written beside its place, then moved there: a reader never sees half a file. */
-async function writeAtomically(path: string, data: Buffer): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const partial = `${path}.${randomUUID()}.part`;
-  await writeFile(partial, data);
-  await rename(partial, path);
 }
 
 export async function storeImage(
