@@ -10,5 +10,9 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A poll waits on a server, a send or a mailbox, which a busy machine
+    // slows: its default second failed sends that were merely late. A poll
+    // still ends at its first success; only a real failure waits this long.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
