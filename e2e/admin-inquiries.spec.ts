@@ -241,6 +241,8 @@ test.describe("at 375 px", () => {
   test("the list and one inquiry fit the screen", async ({ page, request }) => {
     const word = uniqueWord("narrow");
     await sendInquiry(request, word, {
+      // An address wider than the card's column, as other tests' addresses are.
+      email: `a.rather.long.address.${word}@forecasting-department.example`,
       comments: `A long comment without spaces: ${"forecast".repeat(20)} (${word})`,
     });
     const editor = await consoleAccount("editor", word);
