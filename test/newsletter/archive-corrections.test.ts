@@ -8,7 +8,7 @@
  * audited. The public pages are rendered by the server build (npm test
  * builds it first).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SITEMAP_PATH } from "../../src/server/features/pages/crawlers.ts";
 import { loadPageRenderer } from "../../src/server/features/pages/renderer.ts";
 import type { AuditAction } from "../../src/shared/admin/audit-log.ts";
@@ -78,15 +78,17 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     return rows.map((row) => (row.detail === null ? null : JSON.parse(String(row.detail))));
   }
 
-  /** Waits for the send to finish (expect.poll is for tests, not their set-up). */
-  async function sentIssue(): Promise<IssueDetail> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const current = await detail();
-      if (current.status === "sent") return current;
-      if (Date.now() > deadline) throw new Error(`the send did not finish: ${current.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  /** Waits for the send to finish, polling the issue (vi.waitFor works in set-up too). */
+  function sentIssue(): Promise<IssueDetail> {
+    return vi.waitFor(
+      async () => {
+        const current = await detail();
+        if (current.status !== "sent")
+          throw new Error(`the send did not finish: ${current.status}`);
+        return current;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
   }
 
   beforeAll(async () => {
