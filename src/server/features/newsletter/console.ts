@@ -309,7 +309,10 @@ export default async function newsletterRoutes(
           fields: { at: NEWSLETTER_TEXTS.inThePast },
         });
       }
-      const { rendering } = await rendered(id);
+      const { issue, rendering } = await rendered(id);
+      // A draft saved before descriptions were required is not sent with a hole in it.
+      const undescribed = undescribedPicturesRefusal(issue.body);
+      if (undescribed) return reply.code(400).send(undescribed);
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await scheduleSend(trx, id, {
           at,
