@@ -60,6 +60,11 @@ import {
   unnotifiedSchema,
 } from "./inquiries.ts";
 import {
+  MAIL_SETTINGS_PATHS,
+  mailSettingsAnswerSchema,
+  mailSettingsSaveSchema,
+} from "./mail-settings.ts";
+import {
   issueDetailSchema,
   issueDraftSchema,
   issueListSchema,
@@ -390,6 +395,27 @@ export const CONSOLE_ROUTES = {
     method: "DELETE",
     path: ({ id }: RecordId) => suppressionPath(id),
     status: 204,
+  },
+
+  // ---- Mail settings ----
+  "mailSettings.read": {
+    method: "GET",
+    path: MAIL_SETTINGS_PATHS.settings,
+    status: 200,
+    response: mailSettingsAnswerSchema,
+  },
+  "mailSettings.save": {
+    method: "PUT",
+    path: MAIL_SETTINGS_PATHS.settings,
+    body: mailSettingsSaveSchema,
+    status: 200,
+    response: mailSettingsAnswerSchema,
+  },
+  "mailSettings.testMail": {
+    method: "POST",
+    path: MAIL_SETTINGS_PATHS.testMail,
+    status: 202,
+    response: messageSchema,
   },
 
   // ---- Sending health ----

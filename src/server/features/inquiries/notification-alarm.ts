@@ -16,6 +16,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "../../platform/config.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { smtpMailer } from "../../platform/outbox/transport.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import { notificationFailedAlarm, type UnnotifiedInquiry } from "./mail.tsx";
 
 /** The second route: a mail server and, besides the owners, a second address. */
@@ -102,12 +103,6 @@ export function notificationAlarm({
     log.warn("no alarm route for failed inquiry notifications: set ALERT_SMTP_URL or ALERT_TO");
     return undefined;
   }
-  const settings = {
-    from: config.MAIL_FROM,
-    inquiryTo: config.INQUIRY_TO,
-    publicOrigin: config.PUBLIC_ORIGIN,
-  };
-
   return async (outboxId, reason) => {
     const inquiry = await markAlarmed(db, outboxId);
     if (!inquiry) return;
@@ -120,6 +115,9 @@ export function notificationAlarm({
       log.error({ inquiry: inquiry.id }, "no owner and no ALERT_TO to alarm");
       return;
     }
+    // The sender and the firm's addresses as they are now, whoever changed them where.
+    const { from, inquiryTo } = await currentMailSettings(db, config);
+    const settings = { from, inquiryTo, publicOrigin: config.PUBLIC_ORIGIN };
     const mailer = smtpMailer(route.smtpUrl);
     try {
       for (const to of recipients) {
