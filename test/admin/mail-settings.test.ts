@@ -177,7 +177,7 @@ describe.each(ENGINES)("console mail settings on $engine", (engine) => {
       version: 0,
     });
     expect(put.statusCode).toBe(403);
-    expect((await editor.request("POST", MAIL_SETTINGS_PATHS.testMail)).statusCode).toBe(403);
+    expect((await editor.request("POST", MAIL_SETTINGS_PATHS.testMail, {})).statusCode).toBe(403);
     expect((await read()).version).toBe(0);
   });
 
@@ -267,7 +267,7 @@ describe.each(ENGINES)("console mail settings on $engine", (engine) => {
 
   it("sends the owner a test mail from the saved sender, through the outbox, audited", async () => {
     expect((await save(CONSOLE_SETTINGS, 0)).statusCode).toBe(200);
-    const response = await owner.request("POST", MAIL_SETTINGS_PATHS.testMail);
+    const response = await owner.request("POST", MAIL_SETTINGS_PATHS.testMail, {});
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({
       message: MAIL_SETTINGS_TEXTS.testQueued("owner@firm.example"),
@@ -286,6 +286,16 @@ describe.each(ENGINES)("console mail settings on $engine", (engine) => {
       .execute();
     expect(queued.length).toBeGreaterThan(0);
     expect((await newAudit()).map((entry) => entry.action)).toContain("mail-test-sent");
+  });
+
+  it("limits test mails to five a minute", async () => {
+    // Another test may have sent one within the minute: at most five of six go through.
+    const statuses = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await owner.request("POST", MAIL_SETTINGS_PATHS.testMail, {})).statusCode);
+    }
+    expect(statuses.filter((status) => status === 202).length).toBeLessThanOrEqual(5);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it("gives a send the rate in force when it is asked for, and keeps it", async () => {

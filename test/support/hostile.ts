@@ -979,7 +979,7 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
     },
     multiline: ["welcomeText"],
   },
-  "POST /api/admin/settings/mail/test": { body: null },
+  "POST /api/admin/settings/mail/test": { body: {} },
 };
 
 /** The console's writes among `routes` that CONSOLE_WRITES does not list, and its entries no route has. */

@@ -63,6 +63,7 @@ import {
   MAIL_SETTINGS_PATHS,
   mailSettingsAnswerSchema,
   mailSettingsSaveSchema,
+  testMailSchema,
 } from "./mail-settings.ts";
 import {
   issueDetailSchema,
@@ -414,6 +415,7 @@ export const CONSOLE_ROUTES = {
   "mailSettings.testMail": {
     method: "POST",
     path: MAIL_SETTINGS_PATHS.testMail,
+    body: testMailSchema,
     status: 202,
     response: messageSchema,
   },

@@ -182,3 +182,10 @@ export const mailSettingsSaveSchema = z
     }
   });
 export type MailSettingsSave = z.input<typeof mailSettingsSaveSchema>;
+
+/**
+ * A test mail's request: nothing to choose, it goes to the person asking.
+ * An empty object rather than no body, so a body of anything else is
+ * refused instead of ignored while a mail is queued.
+ */
+export const testMailSchema = z.strictObject({});

@@ -13,7 +13,7 @@ export function TestMailPanel() {
     setSending(true);
     setOutcome(null);
     try {
-      const { message } = await api.call("mailSettings.testMail");
+      const { message } = await api.call("mailSettings.testMail", { body: {} });
       setOutcome({ tone: "success", text: message });
     } catch (error) {
       setOutcome({ tone: "error", text: failureText(error) });

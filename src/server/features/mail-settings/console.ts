@@ -15,6 +15,7 @@ import {
   type MailSettingsValues,
   mailSettingsAnswerSchema,
   mailSettingsSaveSchema,
+  testMailSchema,
 } from "../../../shared/admin/mail-settings.ts";
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
@@ -95,7 +96,7 @@ export default async function mailSettingsRoutes(
   routes.post(
     MAIL_SETTINGS_PATHS.testMail,
     {
-      schema: { response: { 202: messageSchema } },
+      schema: { body: testMailSchema, response: { 202: messageSchema } },
       config: { ...OWNER, rateLimit: TEST_MAIL_LIMIT },
     },
     async (request, reply) => {
