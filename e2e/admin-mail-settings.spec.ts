@@ -68,7 +68,9 @@ test("an owner changes the sender and the recipients, saves, and sends a test ma
 
     await page.getByLabel("Addresses").fill(`lena@${DOMAIN}\ninquiries@${DOMAIN}`);
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: MAIL_SETTINGS_TEXTS.saved }),
+    ).toBeVisible();
     await expect(sender).toContainText("Set here.");
     await expect(sender.getByRole("button", { name: MAIL_SETTINGS_TEXTS.useServer })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -87,7 +89,9 @@ test("an owner changes the sender and the recipients, saves, and sends a test ma
     await sender.getByRole("button", { name: MAIL_SETTINGS_TEXTS.useServer }).click();
     await expect(page.getByLabel("Sender's name")).toHaveValue("Meridian Consulting Group");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: MAIL_SETTINGS_TEXTS.saved }),
+    ).toBeVisible();
     await expect(sender).toContainText(MAIL_SETTINGS_TEXTS.fromServer);
   });
 });
@@ -121,7 +125,9 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
     // One setting set here, the others from the server: both ways of showing where a value comes from.
     await page.getByLabel("Addresses").fill(`lena@${DOMAIN}\ninquiries@${DOMAIN}`);
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: MAIL_SETTINGS_TEXTS.saved }),
+    ).toBeVisible();
     for (const width of [375, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       await page.reload();
