@@ -155,9 +155,11 @@ export interface UnnotifiedInquiry {
   firstName: string;
   lastName: string;
   company: string;
+  /** The address its failed notification went to (null for a message no longer in the outbox). */
+  notifiedAddress: string | null;
 }
 
-export type AlarmMailSettings = Pick<InquiryMailSettings, "from" | "inquiryTo" | "publicOrigin">;
+export type AlarmMailSettings = Pick<InquiryMailSettings, "from" | "publicOrigin">;
 
 /** How much of the mail server's last answer the alarm quotes. */
 const REASON_LIMIT = 300;
@@ -184,7 +186,8 @@ export function notificationFailedAlarm(
   const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
   const subject = `Not delivered: the notification of inquiry ${inquiry.id}`;
   const url = consoleInquiryUrl(settings.publicOrigin, inquiry.id);
-  const lead = `The website could not deliver its notification of a new inquiry to ${settings.inquiryTo.join(", ")}: nobody at the firm may know of it.`;
+  const where = inquiry.notifiedAddress ? ` to ${inquiry.notifiedAddress}` : "";
+  const lead = `The website could not deliver its notification of a new inquiry${where}: nobody at the firm may know of it.`;
   const which = `Inquiry ${inquiry.id}: ${oneLine(inquiry.inquiryType)}, from ${name}${company}, received ${inquiry.receivedAt}.`;
   const why = `The mail server's last answer: ${oneLine(reason).slice(0, REASON_LIMIT)}`;
   const advice =
