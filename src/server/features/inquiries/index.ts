@@ -29,7 +29,7 @@ export default fp(
     );
     await app.register(inboxRoutes, { config, database });
   },
-  { name: "inquiries", dependencies: ["console", "outbox"] },
+  { name: "inquiries", dependencies: ["console", "outbox", "content"] },
 );
 
 export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";
