@@ -5,7 +5,11 @@
  * all use these definitions.
  */
 import { z } from "zod";
-import { CATEGORIES_WITH_IMAGES, type ContentCategory } from "../content-categories.ts";
+import {
+  CATEGORIES_WITH_IMAGES,
+  type ContentCategory,
+  ITEM_NAME_MAX,
+} from "../content-categories.ts";
 import { ANCHORS, ROUTES } from "../routes.ts";
 import { rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
@@ -177,7 +181,7 @@ const teamFields = z.strictObject({
   imagePath,
 });
 const itemFields = z.strictObject({
-  name: text("a name", 120),
+  name: text("a name", ITEM_NAME_MAX),
   description: text("a description", 1000, "multiline"),
 });
 const itemWithImageFields = itemFields.extend({ imagePath });

@@ -28,7 +28,7 @@ export default fp(
     );
     await app.register(inboxRoutes, { config, database });
   },
-  { name: "inquiries", dependencies: ["console", "outbox", "mail-settings"] },
+  { name: "inquiries", dependencies: ["console", "outbox", "mail-settings", "content"] },
 );
 
 export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";
