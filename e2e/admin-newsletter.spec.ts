@@ -185,11 +185,9 @@ test.describe("writing an issue", () => {
       /!\[Bars: the cloud bill per quarter\]\((\/images\/insight\/[0-9a-f]+\.webp)\)/;
     expect(withPicture).toMatch(markdown);
     expect(withPicture.indexOf("![")).toBe(afterFirstParagraph + 2);
-    await expect(page.getByText("The preview shows the last saved version")).toBeVisible();
 
-    // Saving reloads the preview, which now shows the picture.
-    await page.getByRole("button", { name: "Save and refresh the preview" }).click();
-    await expect(page.getByText("Saved as version 2.")).toBeVisible();
+    // The draft saves itself once the typing pauses, which reloads the preview: it shows the picture.
+    await expect(page.getByTestId("autosave-status")).toHaveText(/^Saved at \d{2}:\d{2}$/);
     const desktop = previewFrame(page, PREVIEWS.desktop);
     await expect(desktop.locator("body")).toContainText(title);
     await expect(
@@ -296,14 +294,16 @@ test.describe("writing an issue", () => {
     await second.goto(page.url());
     await expect(second.getByLabel("Body")).toHaveValue(BODY);
 
+    // Each tab saves as it is typed; the second tab's save, on the old version, is refused once.
     await page.getByLabel("Body").fill("Saved in the first tab.");
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(page.getByText("Saved as version 2.")).toBeVisible();
+    await expect(page.getByTestId("autosave-status")).toHaveText(/^Saved at/);
 
     const typed = "Typed in the second tab, on the old version.";
     await second.getByLabel("Body").fill(typed);
-    await second.getByRole("button", { name: "Save", exact: true }).click();
     await expect(second.getByRole("alert")).toContainText(NEWSLETTER_TEXTS.stale);
+    await expect(second.getByTestId("autosave-status")).toContainText(
+      `Not saved yet: ${NEWSLETTER_TEXTS.stale}`,
+    );
     await expect(second.getByLabel("Body")).toHaveValue(typed);
     await expectNoAxeViolations(second);
 
@@ -575,8 +575,7 @@ test("writes the area's screenshots @screenshots", async ({ page }) => {
   await expect(
     page.getByRole("status").filter({ hasText: "Inserted at the cursor." }),
   ).toBeVisible();
-  await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByText("Saved as version 2.")).toBeVisible();
+  await expect(page.getByTestId("autosave-status")).toHaveText(/^Saved at/);
   const issue = (await (await page.request.get(NEWSLETTER_PATHS.one(id))).json()) as IssueDetail;
 
   for (const width of [375, 1440]) {

@@ -1,7 +1,7 @@
 /** The console's entry: the site's colour tokens, the session, and the screens. */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router";
+import { createBrowserRouter, RouterProvider } from "react-router";
 import { designTokenProperties } from "../shared/design-tokens.ts";
 import { App } from "./App.tsx";
 import { SessionProvider } from "./auth/session.tsx";
@@ -15,12 +15,24 @@ for (const [name, value] of designTokenProperties()) {
 
 const root = document.getElementById("root");
 if (!root) throw new Error("the console's page has no #root");
+// A data router, so a form with unsaved changes can ask before the person
+// leaves it (forms/useKeptTyping.tsx); the screens' own routes stay in App.
+const router = createBrowserRouter(
+  [
+    {
+      path: "*",
+      element: (
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      ),
+    },
+  ],
+  { basename: "/admin" },
+);
+
 createRoot(root).render(
   <StrictMode>
-    <BrowserRouter basename="/admin">
-      <SessionProvider>
-        <App />
-      </SessionProvider>
-    </BrowserRouter>
+    <RouterProvider router={router} />
   </StrictMode>,
 );

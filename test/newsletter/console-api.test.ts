@@ -219,6 +219,40 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     expect(await queuedTests()).toEqual(before);
   });
 
+  it("records a draft saved as it is typed as one edit per person in the audit log", async () => {
+    const draft: IssueDetail = (
+      await editor.request("POST", NEWSLETTER_PATHS.list, newsletterDraft("typed"))
+    ).json();
+    const save = async (client: ConsoleClient, version: number, body: string) => {
+      const saved = await client.request("PUT", NEWSLETTER_PATHS.one(draft.id), {
+        ...newsletterDraft("typed"),
+        body,
+        version,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      return (saved.json() as IssueDetail).version;
+    };
+    let version = draft.version;
+    for (const body of ["One.", "One. Two.", "One. Two. Three."]) {
+      version = await save(editor, version, body);
+    }
+    await createAccount(t.database, "editor", "second-editor@firm.example");
+    const second = await signIn(t.app, "second-editor@firm.example");
+    await save(second, version, "Their turn.");
+
+    const edits = await t.database.db
+      .selectFrom("audit_log")
+      .select("actor")
+      .where("action", "=", "issue-edited")
+      .where("target", "=", `issue:${draft.id}`)
+      .orderBy("id")
+      .execute();
+    expect(edits.map((edit) => edit.actor)).toEqual([
+      "editor@firm.example",
+      "second-editor@firm.example",
+    ]);
+  });
+
   it("deletes a draft, and answers 404 for it afterwards", async () => {
     const draft = (
       await editor.request("POST", NEWSLETTER_PATHS.list, newsletterDraft("gone"))

@@ -3,6 +3,7 @@
  * changes, and the outcome of the last save. When someone else saved first,
  * the outcome offers their version; the form keeps what was typed meanwhile.
  */
+import type { ReactNode } from "react";
 import { Notice } from "../../components/Notice.tsx";
 
 export interface SaveOutcome {
@@ -18,16 +19,18 @@ interface SaveBarProps {
   unsaved: boolean;
   outcome: SaveOutcome | null;
   onLoadTheirs(): void;
+  /** Said instead of "Unsaved changes" by a form that saves itself (forms/FormKeeping.tsx). */
+  status?: ReactNode;
 }
 
-export function SaveBar({ label, saving, unsaved, outcome, onLoadTheirs }: SaveBarProps) {
+export function SaveBar({ label, saving, unsaved, outcome, onLoadTheirs, status }: SaveBarProps) {
   return (
     <>
       <div className="entry-form__actions">
         <button className="button button-primary" type="submit" disabled={saving}>
           {saving ? "Saving…" : label}
         </button>
-        {unsaved ? <span className="entry-form__dirty">Unsaved changes</span> : null}
+        {status ?? (unsaved ? <span className="entry-form__dirty">Unsaved changes</span> : null)}
       </div>
       {outcome ? (
         <Notice tone={outcome.tone}>

@@ -7,6 +7,7 @@ import { type IssueDetail, slugify } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { AutosaveStatus, RestoredNotice } from "../../forms/FormKeeping.tsx";
 import { SaveBar } from "../content/SaveBar.tsx";
 import { BodyField } from "./BodyField.tsx";
 import type { DraftForm } from "./useDraftForm.ts";
@@ -39,8 +40,10 @@ export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
     await onReload?.();
   }
 
+  const { kept, autosave } = draft;
   return (
     <form className="panel entry-form issue-form" onSubmit={draft.submit} noValidate>
+      {kept.restoredAt ? <RestoredNotice at={kept.restoredAt} onDiscard={kept.discard} /> : null}
       <Field
         label="Title"
         autoComplete="off"
@@ -86,7 +89,9 @@ export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
         unsaved={draft.unsaved}
         outcome={draft.outcome}
         onLoadTheirs={loadTheirs}
+        status={autosave ? <AutosaveStatus state={autosave} /> : undefined}
       />
+      {kept.leaveDialog}
     </form>
   );
 }

@@ -5,9 +5,14 @@
  * choice to load their version. The preview, the test and the send save
  * first when there are unsaved changes (`saveFirst`), so they always show
  * and send what is on the screen.
+ *
+ * Nothing typed is lost: a draft is saved as the editor types (a new issue
+ * once "Create draft" made it one), and what the server does not have yet is
+ * kept in the browser and put back when the form opens again
+ * (forms/useKeptTyping.tsx).
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
   type IssueDetail,
@@ -15,7 +20,9 @@ import {
   issueDraftSchema,
 } from "../../../shared/admin/newsletter.ts";
 import { ApiError, api } from "../../api/client.ts";
-import { showRefusal } from "../../api/refusal.ts";
+import { failureText, showRefusal } from "../../api/refusal.ts";
+import { useAutosave } from "../../forms/useAutosave.ts";
+import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
 import type { SaveOutcome } from "../content/SaveBar.tsx";
 
 const FIELDS = issueDraftSchema.keyof().options;
@@ -28,6 +35,12 @@ function valuesOf(issue: IssueDetail | null): IssueDraft {
   return { title, slug, summary, body };
 }
 
+/** Why the server would refuse the draft as it stands: the first of its reasons. */
+function incomplete(values: IssueDraft): string | null {
+  const checked = issueDraftSchema.safeParse(values);
+  return checked.success ? null : (checked.error.issues[0]?.message ?? null);
+}
+
 export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDetail) => void) {
   const form = useForm<IssueDraft>({
     resolver: zodResolver(issueDraftSchema),
@@ -35,40 +48,87 @@ export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDe
   });
   const { reset, setError, handleSubmit } = form;
   const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
+  const kept = useKeptTyping(form, issue ? `issue:${issue.id}` : "issue:new");
+  // The version the form's saves are based on: the loaded one, then each one it saved.
+  const base = useRef(issue?.version ?? 0);
+  // Why the last save failed, in the words the form shows.
+  const lastFailure = useRef("");
+  // Someone else saved since this form's version: saving again cannot succeed
+  // until the editor loads their version or saves over it by hand.
+  const stale = useRef<string | null>(null);
+  // One save at a time, each on the version the one before it made.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
 
-  // A saved or reloaded issue is what the form shows from then on.
+  // Someone else's version, loaded on request, replaces the form; the
+  // form's own saves leave what was typed during them in place.
   useEffect(() => {
-    if (issue) reset(valuesOf(issue));
-  }, [issue, reset]);
+    if (!issue || issue.version === base.current) return;
+    base.current = issue.version;
+    stale.current = null;
+    reset(valuesOf(issue));
+    kept.loaded(valuesOf(issue));
+  }, [issue, reset, kept.loaded]);
 
-  const write = useCallback(
-    async (values: IssueDraft): Promise<IssueDetail | null> => {
+  const writeNow = useCallback(
+    async (values: IssueDraft, announce: boolean): Promise<IssueDetail | null> => {
       setOutcome(null);
       try {
         const saved = issue
           ? await api.call("newsletter.save", {
               params: { id: issue.id },
-              body: { ...values, version: issue.version },
+              body: { ...values, version: base.current },
             })
           : await api.call("newsletter.create", { body: values });
-        if (issue) setOutcome({ tone: "success", text: `Saved as version ${saved.version}.` });
+        base.current = saved.version;
+        stale.current = null;
+        kept.saved(values);
+        // The saved text becomes what "unsaved" is measured against; anything typed since stays.
+        reset(valuesOf(saved), { keepValues: true });
+        if (issue && announce) {
+          setOutcome({ tone: "success", text: `Saved as version ${saved.version}.` });
+        }
         onSaved(saved);
         return saved;
       } catch (error) {
+        lastFailure.current = failureText(error);
+        const theirs = error instanceof ApiError && error.status === 409;
+        if (theirs) stale.current = lastFailure.current;
         const message = showRefusal(error, setError, FIELDS);
         if (message !== null) {
-          setOutcome({
-            tone: "error",
-            text: message,
-            // Someone else saved first, or sent it: offer the issue as it is now.
-            stale: error instanceof ApiError && error.status === 409,
-          });
+          // Someone else saved first, or sent it: offer the issue as it is now.
+          setOutcome({ tone: "error", text: message, stale: theirs });
         }
         return null;
       }
     },
-    [issue, onSaved, setError],
+    [issue, onSaved, setError, reset, kept.saved],
   );
+
+  const write = useCallback(
+    (values: IssueDraft, announce: boolean): Promise<IssueDetail | null> => {
+      const next = queue.current.then(() => writeNow(values, announce));
+      queue.current = next;
+      return next;
+    },
+    [writeNow],
+  );
+
+  const autosave = useAutosave(form, {
+    enabled: issue !== null,
+    incomplete: (values) => stale.current ?? incomplete(values),
+    unsaved: kept.unsaved,
+    save: async (values) => {
+      const saved = await write(values, false);
+      return saved ? null : lastFailure.current;
+    },
+  });
+
+  // A copy put back after a lost session goes to the server as soon as it can.
+  const { restoredAt } = kept;
+  const { saveSoon } = autosave;
+  useEffect(() => {
+    if (restoredAt) saveSoon();
+  }, [restoredAt, saveSoon]);
 
   const { isDirty } = form.formState;
 
@@ -78,7 +138,7 @@ export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDe
       isDirty || !issue
         ? new Promise((resolve) => {
             void handleSubmit(
-              async (values) => resolve(await write(values)),
+              async (values) => resolve(await write(values, true)),
               () => resolve(null),
             )();
           })
@@ -88,7 +148,16 @@ export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDe
 
   const clearOutcome = useCallback(() => setOutcome(null), []);
 
-  return { form, submit: handleSubmit(write), saveFirst, outcome, clearOutcome, unsaved: isDirty };
+  return {
+    form,
+    submit: handleSubmit((values) => write(values, true)),
+    saveFirst,
+    outcome,
+    clearOutcome,
+    unsaved: isDirty,
+    autosave: issue ? autosave.state : null,
+    kept,
+  };
 }
 
 export type DraftForm = ReturnType<typeof useDraftForm>;

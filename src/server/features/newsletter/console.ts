@@ -50,6 +50,9 @@ const refusals = { 400: fieldRefusalSchema, 404: messageSchema, 409: fieldRefusa
 
 const targetOf = (id: number) => `issue:${id}`;
 
+/** Saves of one draft by one person within this long are one edit in the audit log. */
+const EDITS_COALESCE = { withinMs: 15 * 60 * 1000 };
+
 /**
  * The previews are whole documents shown in the console's frames: framable by
  * the console alone, and sandboxed, so nothing in them runs script. The
@@ -162,7 +165,10 @@ export default async function newsletterRoutes(
       if (undescribed) return reply.code(400).send(undescribed);
       const refusal = await inTransaction(db, async (trx) => {
         const refusal = await updateDraft(trx, id, request.body);
-        if (!refusal) await app.audit(trx, request, "issue-edited", targetOf(id));
+        // A draft is saved as it is typed: one entry stands for a sitting's saves.
+        if (!refusal) {
+          await app.audit(trx, request, "issue-edited", targetOf(id), undefined, EDITS_COALESCE);
+        }
         return refusal;
       });
       if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);

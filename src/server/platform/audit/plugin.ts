@@ -18,7 +18,7 @@ import type { AuditAction } from "../../../shared/admin/audit-log.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { runPeriodically } from "../ops/periodic.ts";
-import { type AuditEntry, purgeAudit, recordAudit } from "./queries.ts";
+import { type AuditEntry, type Coalesce, purgeAudit, recordAudit } from "./queries.ts";
 
 /** What the entry says beyond who, what and when; `actor` names who acted when no one is signed in. */
 type AuditDetail = Record<string, unknown> & { actor?: string };
@@ -33,6 +33,7 @@ declare module "fastify" {
       action: AuditAction,
       target?: string,
       detail?: AuditDetail,
+      coalesce?: Coalesce,
     ): Promise<void>;
     auditNoChange(
       request: FastifyRequest,
@@ -67,8 +68,8 @@ export default fp(
         detail: Object.keys(rest).length ? rest : undefined,
       };
     };
-    app.decorate("audit", (trx, request, action, target, detail) =>
-      recordAudit(trx, entryOf(request, action, target, detail)),
+    app.decorate("audit", (trx, request, action, target, detail, coalesce) =>
+      recordAudit(trx, entryOf(request, action, target, detail), coalesce),
     );
     app.decorate("auditNoChange", (request, action, target, detail) =>
       recordAudit(db, entryOf(request, action, target, detail)),

@@ -16,11 +16,28 @@ export interface AuditEntry {
   detail?: Record<string, unknown> | undefined;
 }
 
-export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+/**
+ * A burst of the same change by the same person to the same thing (a draft
+ * saved as it is typed) is recorded once: an entry within `withinMs` before
+ * `at` stands for the whole burst.
+ */
+export interface Coalesce {
+  withinMs: number;
+}
+
+export async function recordAudit(
+  db: Kysely<Database>,
+  entry: AuditEntry,
+  coalesce?: Coalesce,
+): Promise<void> {
+  const at = new Date();
+  if (coalesce && (await recentlyRecorded(db, entry, new Date(at.getTime() - coalesce.withinMs)))) {
+    return;
+  }
   await db
     .insertInto("audit_log")
     .values({
-      at: new Date().toISOString(),
+      at: at.toISOString(),
       user_id: entry.userId,
       actor: entry.actor,
       action: entry.action,
@@ -29,6 +46,23 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
     })
     .execute();
+}
+
+async function recentlyRecorded(
+  db: Kysely<Database>,
+  entry: AuditEntry,
+  since: Date,
+): Promise<boolean> {
+  const found = await db
+    .selectFrom("audit_log")
+    .select("id")
+    .where("action", "=", entry.action)
+    .where("actor", "=", entry.actor)
+    .where("target", entry.target === undefined ? "is" : "=", entry.target ?? null)
+    .where("at", ">=", since.toISOString())
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
 }
 
 export async function purgeAudit(db: Kysely<Database>, retentionMs: number): Promise<number> {

@@ -1,0 +1,55 @@
+/**
+ * What a kept form tells the person: whether what they typed is saved
+ * (useAutosave), and that an earlier, unsaved copy was put back
+ * (useKeptTyping), with a way to throw it away.
+ */
+import type { AutosaveState } from "./useAutosave.ts";
+
+const TIME = new Intl.DateTimeFormat("en-GB", { timeStyle: "short" });
+const MOMENT = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
+
+const KEPT_HERE = "What you typed is kept in this browser.";
+
+function autosaveText(state: AutosaveState): string {
+  switch (state.kind) {
+    case "idle":
+      return "";
+    case "waiting":
+      return "Unsaved changes";
+    case "saving":
+      return "Saving…";
+    case "saved":
+      return `Saved at ${TIME.format(state.at)}`;
+    case "not-saved":
+      return `Not saved yet: ${state.reason} ${KEPT_HERE}`;
+  }
+}
+
+/** One polite line beside the save button; read out when it changes. */
+export function AutosaveStatus({ state }: { state: AutosaveState }) {
+  return (
+    <span
+      className={`autosave-status autosave-status--${state.kind}`}
+      role="status"
+      data-testid="autosave-status"
+    >
+      {autosaveText(state)}
+    </span>
+  );
+}
+
+interface RestoredNoticeProps {
+  at: Date;
+  onDiscard(): void;
+}
+
+export function RestoredNotice({ at, onDiscard }: RestoredNoticeProps) {
+  return (
+    <div className="notice notice-success restored-notice" role="status">
+      <p>Put back what you typed on {MOMENT.format(at)}, which had not been saved.</p>
+      <button type="button" className="button button-quiet" onClick={onDiscard}>
+        Discard it
+      </button>
+    </div>
+  );
+}
