@@ -23,9 +23,6 @@ export const PREVIEW_PARAMETER = "preview";
 /** How long a preview link opens the draft: long enough to read and share with a colleague at the desk. */
 export const PREVIEW_LINK_MINUTES = 60;
 
-/** How long after the last keystroke the console saves the draft. */
-export const AUTOSAVE_DELAY_MS = 1500;
-
 /**
  * Saving a draft: the record's fields as the form holds them, checked by the
  * list's own rules (so every draft can be published as it stands), and the
@@ -70,7 +67,7 @@ export const DRAFT_TEXTS = {
   noDraft: (singular: string) =>
     `There is no draft of this ${singular}: it was published or discarded. Reload to see it as it is now.`,
   conflict: (singular: string, base: number, current: number) =>
-    `This draft began from version ${base}, but the ${singular} is now at version ${current}: someone saved, restored or hid it since. Compare your draft with what is published, then choose “Keep my draft” to publish it over theirs, or discard it.`,
+    `This draft began from version ${base}, but the ${singular} is now at version ${current}: someone saved or restored it since. Compare your draft with what is published, then choose “Keep my draft” to publish it over theirs, or discard it.`,
   notPublished: (reason: string) => `The scheduled publication did not happen. ${reason}`,
   pastTime: "Choose a time in the future.",
 } as const;

@@ -18,7 +18,8 @@ interface SaveBarProps {
   saving: boolean;
   unsaved: boolean;
   outcome: SaveOutcome | null;
-  onLoadTheirs(): void;
+  /** Loads what someone else saved, offered when the outcome is stale. */
+  onLoadTheirs?(): void;
   /** Said instead of "Unsaved changes" by a form that saves itself (forms/FormKeeping.tsx). */
   status?: ReactNode;
 }
@@ -35,7 +36,7 @@ export function SaveBar({ label, saving, unsaved, outcome, onLoadTheirs, status 
       {outcome ? (
         <Notice tone={outcome.tone}>
           {outcome.text}
-          {outcome.stale ? (
+          {outcome.stale && onLoadTheirs ? (
             <>
               {" "}
               <button type="button" className="button button-quiet" onClick={onLoadTheirs}>

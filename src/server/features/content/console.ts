@@ -40,6 +40,7 @@ import { storeImage } from "../../platform/media/images.ts";
 import { recordMedia } from "../../platform/media/media-rows.ts";
 import type { StoredEntry } from "./admin-queries.ts";
 import draftRoutes, { type DraftRoutesOptions } from "./draft-console.ts";
+import { rebaseDraft } from "./draft-rows.ts";
 import { ContentEditor, ContentRefusal } from "./editing.ts";
 import siteFactsRoutes from "./site-facts-console.ts";
 
@@ -173,6 +174,7 @@ export default async function contentRoutes(
           const entry = await content
             .within(trx)
             .setHidden(spec, request.params.id, version, hidden, authorOf(request));
+          await rebaseDraft(trx, list, entry.id, version, entry.version);
           const action = hidden ? "content-hidden" : "content-shown";
           await app.audit(trx, request, action, target(entry.id), {
             title: titleOf(entry),

@@ -120,6 +120,27 @@ export async function upsertDraft(db: Kysely<Database>, draft: DraftWrite): Prom
   return toDraft(row);
 }
 
+/**
+ * Moves a record's draft on to version `to` when it was based on `from`:
+ * hiding or showing a record changes no text, so a draft begun before it is
+ * still a draft of what the site has.
+ */
+export async function rebaseDraft(
+  db: Kysely<Database>,
+  list: ContentList,
+  recordId: number,
+  from: number,
+  to: number,
+): Promise<void> {
+  await db
+    .updateTable("content_drafts")
+    .set({ base_version: to })
+    .where("list", "=", list)
+    .where("record_id", "=", recordId)
+    .where("base_version", "=", from)
+    .execute();
+}
+
 /** Removes the draft; whether there was one. */
 export async function deleteDraft(db: Kysely<Database>, id: number): Promise<boolean> {
   const result = await db.deleteFrom("content_drafts").where("id", "=", id).executeTakeFirst();
