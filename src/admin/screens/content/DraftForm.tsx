@@ -22,10 +22,18 @@ interface DraftFormProps {
   onDraft(draft: Draft | null): void;
   /** The record as the server now has it (published, hidden or shown). */
   onWritten(entry: Entry): void;
+  onReload(): Promise<void>;
 }
 
-export function DraftForm({ spec, entry, draft, onDraft, onWritten }: DraftFormProps) {
-  const editing = useEntryDraft({ spec, entry, draft, onDraft, onPublished: onWritten });
+export function DraftForm({ spec, entry, draft, onDraft, onWritten, onReload }: DraftFormProps) {
+  const editing = useEntryDraft({
+    spec,
+    entry,
+    draft,
+    onDraft,
+    onPublished: onWritten,
+    onReload,
+  });
   const { form, kept, outcome, publishing } = editing;
   const {
     register,

@@ -121,6 +121,7 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
             draft={draft}
             onDraft={setDraft}
             onWritten={written}
+            onReload={load}
           />
           <VersionsPanel spec={spec} entry={entry} writes={writes} onRestored={written} />
         </div>

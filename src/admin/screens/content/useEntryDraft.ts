@@ -4,7 +4,9 @@
  * a moment after the typing pauses (forms/useAutosave.ts), one save at a
  * time; the site keeps showing the published record. What the server does
  * not have yet is kept in the browser (forms/useKeptTyping.tsx). "Publish"
- * saves what is on the screen first, then publishes the draft.
+ * saves what is on the screen first, then publishes the draft; when the
+ * record changed since the draft began, the record is loaded again and the
+ * draft's state offers to keep the draft over it or discard it.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -12,7 +14,7 @@ import { useForm } from "react-hook-form";
 import { z } from "zod";
 import type { Entry, EntryFields, ListSpec } from "../../../shared/admin/content.ts";
 import type { Draft } from "../../../shared/admin/content-drafts.ts";
-import { api } from "../../api/client.ts";
+import { ApiError, api } from "../../api/client.ts";
 import { failureText, showRefusal } from "../../api/refusal.ts";
 import { useAutosave } from "../../forms/useAutosave.ts";
 import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
@@ -30,9 +32,18 @@ interface EntryDraftOptions {
   /** The draft the server now holds (null once it is published or discarded). */
   onDraft(draft: Draft | null): void;
   onPublished(entry: Entry): void;
+  /** Loads the record and its draft as the server has them (after someone else changed it). */
+  onReload(): Promise<void>;
 }
 
-export function useEntryDraft({ spec, entry, draft, onDraft, onPublished }: EntryDraftOptions) {
+export function useEntryDraft({
+  spec,
+  entry,
+  draft,
+  onDraft,
+  onPublished,
+  onReload,
+}: EntryDraftOptions) {
   const schema = useMemo(() => z.object({ fields: spec.schema }), [spec]);
   const valuesOf = useCallback(
     (fields: EntryFields): DraftValues => ({ fields: fieldsOf(spec, fields) }),
@@ -154,11 +165,14 @@ export function useEntryDraft({ spec, entry, draft, onDraft, onPublished }: Entr
         text: `Published as version ${published.version}. The site shows it now.`,
       });
     } catch (error) {
-      setOutcome({ tone: "error", text: failureText(error) });
+      // The record moved on since the draft began: the draft's state says so
+      // once the record is loaded again, with what can be done about it.
+      if (error instanceof ApiError && error.status === 409) await onReload();
+      else setOutcome({ tone: "error", text: failureText(error) });
     } finally {
       setPublishing(false);
     }
-  }, [kept.unsaved, draft, saveFirst, spec.list, entry.id, onDraft, onPublished]);
+  }, [kept.unsaved, draft, saveFirst, spec.list, entry.id, onDraft, onPublished, onReload]);
 
   return {
     form,
