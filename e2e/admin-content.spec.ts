@@ -1,8 +1,9 @@
 /**
  * In the browser: an editor uploads a new portrait and sees
- * it on /weare, restores the earlier version, reorders the capabilities by
- * keyboard and sees the order on /wedo, and meets the stale-save refusal from
- * a second tab with the typed text kept. axe checks each screen in each state.
+ * it on /weare once published, restores the earlier version, reorders the
+ * capabilities by keyboard and sees the order on /wedo, and meets the
+ * refusal to publish a second tab's draft of an older version, with the
+ * typed text kept. axe checks each screen in each state.
  *
  * They run on their worker's own server (support/content-server.ts), which
  * no page test reads. The tests of a worker share it: every change a test
@@ -186,7 +187,7 @@ test.describe("content editing", () => {
     await expect(site.locator("#capabilities .capability h3")).toHaveText(original);
   });
 
-  test("a save from a second tab on a stale version is refused, and the typed text stays", async ({
+  test("publishing a second tab's draft of an older version is refused, and the typed text stays", async ({
     page,
     editor,
     expectedErrors,
