@@ -52,7 +52,7 @@ export function ImageField({ kind, imagePath, error, onUploaded }: ImageFieldPro
               onFile={(file) =>
                 upload(file, (answer) => {
                   onUploaded(answer.imagePath);
-                  return `Uploaded. Save to put the new ${label} on the site.`;
+                  return `Uploaded. The site shows the new ${label} once you publish.`;
                 })
               }
             />
