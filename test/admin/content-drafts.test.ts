@@ -326,6 +326,46 @@ describe.each(ENGINES)("content drafts on $engine", (engine) => {
     expect((answer as DraftAnswer).draft?.fields.description).toBe(DRAFT_TEXT);
   });
 
+  it("keeps a draft current when its record is hidden and shown again", async () => {
+    const entry = await firstCapability(editor);
+    await saveDraft(editor, entry, DRAFT_TEXT);
+    for (const [hidden, version] of [
+      [true, entry.version],
+      [false, entry.version + 1],
+    ] as const) {
+      const changed = await editor.request("PUT", CONTENT_PATHS.visibility(LIST, entry.id), {
+        hidden,
+        version,
+      });
+      expect(changed.statusCode).toBe(200);
+    }
+    const answer = (await editor.request("GET", DRAFT_PATHS.draft(LIST, entry.id))).json();
+    expect((answer as DraftAnswer).draft?.baseVersion).toBe(entry.version + 2);
+    expect((await editor.request("POST", DRAFT_PATHS.publish(LIST, entry.id))).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("previews a case study at the address its draft gives it", async () => {
+    const list = (await editor.request("GET", CONTENT_PATHS.list("case-studies"))).json();
+    const study = (list as ListAnswer).entries[0] as Entry;
+    const slug = `${study.fields.slug}-revised`;
+    const saved = await editor.request("PUT", DRAFT_PATHS.draft("case-studies", study.id), {
+      fields: { ...study.fields, slug, title: `${study.fields.title} (revised)` },
+      baseVersion: study.version,
+    });
+    expect(saved.statusCode).toBe(200);
+    const response = await editor.request("POST", DRAFT_PATHS.preview("case-studies", study.id));
+    const { url } = response.json() as PreviewLink;
+    expect(url).toMatch(new RegExp(`^/weserve/case-studies/${slug}\\?preview=`));
+    const pass = response.cookies.find((c) => c.name === "console_preview")?.value;
+    const preview = await publicPage(t, url, `console_preview=${pass}`);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.body).toContain(asHtml(`${study.fields.title} (revised)`));
+    // The public does not have the new address.
+    expect((await publicPage(t, url.split("?")[0] ?? "")).statusCode).toBe(404);
+  });
+
   it("answers a viewer 403 on the drafts", async () => {
     const viewer = await signIn(t.app, "viewer@firm.example");
     const entry = await firstCapability(editor);

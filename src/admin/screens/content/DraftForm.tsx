@@ -63,6 +63,7 @@ export function DraftForm({ spec, entry, draft, onDraft, onWritten, onReload }: 
       <SaveBar
         label="Publish"
         saving={publishing}
+        busyLabel="Publishing…"
         unsaved={false}
         outcome={outcome}
         status={<AutosaveStatus state={editing.autosave} saved="Draft saved" />}
