@@ -39,12 +39,17 @@ export class ScheduledPublisher extends PollingWorker {
     super();
   }
 
-  /** Until the next draft is due, or the poll interval when that is later (or none is scheduled). */
+  /**
+   * Until the next draft is due, or the poll interval when that is later or
+   * none is scheduled. A draft still due after a round failed to publish it
+   * (the database away, say) waits the poll interval too, rather than being
+   * tried again at once, and again.
+   */
   protected async sleepTime(): Promise<number> {
     const { db, pollMs, now } = this.options;
     const next = await nextPublishTime(db).catch(() => null);
-    if (next === null) return pollMs;
-    return Math.max(0, Math.min(pollMs, Date.parse(next) - now()));
+    const wait = next === null ? pollMs : Date.parse(next) - now();
+    return wait > 0 ? Math.min(pollMs, wait) : pollMs;
   }
 
   protected async round(): Promise<void> {
