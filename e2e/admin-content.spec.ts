@@ -88,7 +88,14 @@ test.describe("content editing", () => {
       mimeType: "image/png",
       buffer: await portraitPng(),
     });
+    // The editor says what the crop to the portrait's frame keeps, then uploads.
+    const crop = page.getByRole("group", { name: "Choose what the portrait keeps" });
+    await crop.getByLabel(/^Focal point down/).fill("30");
+    await expect(crop.getByText("Focal point down: 30 %")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await crop.getByRole("button", { name: "Upload this crop" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Uploaded." })).toBeVisible();
+    await expect(crop).toBeHidden();
     await expect(preview).not.toHaveAttribute("src", oldSrc);
     const newSrc = (await preview.getAttribute("src")) ?? "";
     expect(newSrc).toMatch(/^\/images\/pictures\/[0-9a-f]{24}\.webp$/);
@@ -332,6 +339,8 @@ test.describe("screenshots @screenshots", () => {
         mimeType: "image/png",
         buffer: await portraitPng(),
       });
+      await screenshot(page, "crop", width);
+      await page.getByRole("button", { name: "Upload this crop" }).click();
       await expect(page.getByRole("status").filter({ hasText: "Uploaded." })).toBeVisible();
       await page.getByLabel("Biography").fill("");
       await page.getByRole("button", { name: "Publish", exact: true }).click();

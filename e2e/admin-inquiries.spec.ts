@@ -7,42 +7,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { APIRequestContext } from "@playwright/test";
 import { INBOX_REFRESH_MS } from "../src/admin/screens/inquiries/InboxScreen.tsx";
 import { INQUIRY_PATHS } from "../src/shared/admin/inquiries.ts";
-import { API_PATHS } from "../src/shared/api-paths.ts";
 import type { Inquiry } from "../src/shared/schemas.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { sendInquiry } from "./support/inquiry.ts";
 import { expectNoSidewaysScroll, expectWithinWindowWidth } from "./support/page.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const uniqueWord = (label: string) => `${label}${randomBytes(4).toString("hex")}`;
-
-/** Sends an inquiry as the contact form does, with the word in its company and comments. */
-async function sendInquiry(
-  request: APIRequestContext,
-  word: string,
-  fields: Partial<Inquiry> = {},
-) {
-  const { token } = await (await request.get(`/${API_PATHS.xsrf}`)).json();
-  const response = await request.post(`/${API_PATHS.sendComment}`, {
-    headers: { "x-xsrf-token": token },
-    data: {
-      firstName: "Ada",
-      lastName: "Lovelace",
-      company: `Engines ${word}`,
-      jobTitle: "Director",
-      email: `ada.${word}@example.com`,
-      phoneNumber: "020 7946 0000",
-      inquiryType: "Predictive Analytics",
-      comments: `We would like to forecast demand. (${word})`,
-      ...fields,
-    } satisfies Inquiry,
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()).id as number;
-}
 
 async function searchFor(page: Page, word: string) {
   await page.getByRole("searchbox", { name: "Search" }).fill(word);

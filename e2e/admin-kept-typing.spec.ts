@@ -9,6 +9,7 @@ import type { Browser } from "@playwright/test";
 import { NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { type ConsoleAccount, consoleAccount, signInToConsole } from "./support/console.ts";
+import { sendInquiry } from "./support/inquiry.ts";
 import { test } from "./support/previews.ts";
 import { expect, loadFailure, type Page } from "./support/test.ts";
 
@@ -141,5 +142,37 @@ test("leaving a form with unsaved changes asks first", async ({ page }) => {
   // Discarded: the form opens empty, with nothing put back.
   await page.goto("/admin/newsletter/new");
   await expect(page.getByLabel("Title")).toHaveValue("");
+  await expect(page.getByText(/^Put back what you typed/)).toHaveCount(0);
+});
+
+test("a note half-written on an inquiry comes back after the tab is reloaded", async ({
+  page,
+  request,
+}) => {
+  const id = await sendInquiry(request, `kept${Date.now()}`);
+  await signInToConsole(
+    page,
+    await consoleAccount("editor", "kept-note"),
+    `/admin/inquiries/${id}`,
+  );
+  const note = page.getByLabel("Add a note");
+  await note.fill("Called back: they want a quote by Friday.");
+
+  // The browser asks before leaving a page with unsaved typing; the person leaves anyway.
+  const asked = new Promise<string>((resolve) =>
+    page.once("dialog", (dialog) => {
+      resolve(dialog.type());
+      void dialog.accept();
+    }),
+  );
+  await page.reload();
+  expect(await asked).toBe("beforeunload");
+  await expect(note).toHaveValue("Called back: they want a quote by Friday.");
+  await expect(page.getByText(/^Put back what you typed/)).toBeVisible();
+
+  await page.getByRole("button", { name: "Add note" }).click();
+  await expect(page.getByText("Note added.")).toBeVisible();
+  await expect(note).toHaveValue("");
+  await page.reload();
   await expect(page.getByText(/^Put back what you typed/)).toHaveCount(0);
 });

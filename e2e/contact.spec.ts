@@ -1,11 +1,12 @@
 import { FORM_TRAP_FIELD } from "../src/shared/bot-defence.ts";
+import { CAPABILITIES } from "../src/shared/capabilities.ts";
 import { DIALOG } from "../src/shared/constants.ts";
 import { FIELD_REASONS } from "../src/shared/field-rules.ts";
 import {
   INQUIRY_FIELDS,
   INQUIRY_TYPE_PLACEHOLDER,
-  INQUIRY_TYPES,
   type InquiryField,
+  inquiryTypesOf,
 } from "../src/shared/inquiry.ts";
 import { SITE } from "../src/shared/site.ts";
 import { holdApi, mockApi } from "./support/api.ts";
@@ -46,7 +47,8 @@ test("the page has the heading, the invitation and every field of the spec", asy
   const select = field(page, "inquiryType");
   await expect(select).toHaveValue("");
   const options = select.locator("option");
-  await expect(options).toHaveText([INQUIRY_TYPE_PLACEHOLDER, ...INQUIRY_TYPES]);
+  // The spec's nine options, made from the seeded capabilities.
+  await expect(options).toHaveText([INQUIRY_TYPE_PLACEHOLDER, ...inquiryTypesOf(CAPABILITIES)]);
   await expect(options.first()).toHaveAttribute("disabled", "");
   expect(await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.text)).toBe(
     INQUIRY_TYPE_PLACEHOLDER,

@@ -1,5 +1,5 @@
 import { CAPABILITIES } from "../src/shared/capabilities.ts";
-import { MENU } from "../src/web/layout/menu.ts";
+import { SECTIONS } from "../src/web/layout/menu.ts";
 import { holdApi } from "./support/api.ts";
 import { expectWhollyInView, open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
@@ -43,7 +43,7 @@ test.describe("desktop mega-menu", () => {
         ["Our Ethos", "/weare#ethos"],
       ],
     };
-    for (const section of MENU) {
+    for (const section of SECTIONS) {
       await item(page, section.label).hover();
       const links = panel(page, section.id).locator(".mega-panel__groups a");
       await expect(links).toHaveCount(expected[section.id].length);

@@ -5,11 +5,17 @@
  * study; a line under every menu entry. The latest Insight issue on Home is
  * in insight.spec.ts, whose server holds issues.
  */
+
+import items from "../content/items.json" with { type: "json" };
 import { caseStudyPath } from "../src/shared/routes.ts";
-import { MENU } from "../src/web/layout/menu.ts";
+import { menuOf } from "../src/web/layout/menu.ts";
+import { siteEntriesOf } from "../src/web/lib/siteEntries.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { expectNoSidewaysScroll, open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
+
+/** The menu as the seeded content makes it. */
+const SEEDED_MENU = menuOf(siteEntriesOf(items));
 
 const FIGURES = [
   { figure: "38%", label: "more accurate 90-day cash forecast", link: "Finance case study" },
@@ -68,7 +74,7 @@ test("every entry of every panel has its one line, in view when the panel opens"
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await open(page, "/");
-  for (const section of MENU) {
+  for (const section of SEEDED_MENU) {
     await page.getByRole("button", { name: `${section.label} menu` }).click();
     const panel = page.locator(`#panel-${section.id}`);
     for (const group of section.groups) {

@@ -10,6 +10,7 @@ import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/
 import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
 import type { IssueDraft } from "../../src/shared/admin/newsletter.ts";
 import type { Role } from "../../src/shared/admin/roles.ts";
+import type { TestSmtp } from "../../test/support/smtp.ts";
 import { CONSOLE_PASSWORD, type ConsoleAccount } from "./console.ts";
 import { newDatabaseFile, startOwnServer } from "./own-server.ts";
 
@@ -72,6 +73,8 @@ export async function writeConsoleAccount(
 export interface PreparedServer {
   origin: string;
   account: ConsoleAccount;
+  /** The SMTP server the server sends to, which records what it is sent. */
+  smtp: TestSmtp;
 }
 
 /**
@@ -93,7 +96,7 @@ export async function onPreparedServer(
   if (!written) throw new Error(`${label}: the account was not written`);
   const server = await startOwnServer(label, { ...env, SQLITE_FILE: sqliteFile });
   try {
-    await use({ origin: server.origin, account: written });
+    await use({ origin: server.origin, account: written, smtp: server.smtp });
   } finally {
     await server.close();
   }

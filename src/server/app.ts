@@ -24,6 +24,7 @@ import deliverability, {
   softBouncePolicy,
 } from "./features/deliverability/index.ts";
 import inquiries, { notificationAlarm } from "./features/inquiries/index.ts";
+import mailSettings, { currentMailSettings } from "./features/mail-settings/index.ts";
 import newsletter, { newsletterComposer } from "./features/newsletter/index.ts";
 import publicSite, { type PageRenderer } from "./features/pages/index.ts";
 import people from "./features/people/index.ts";
@@ -125,7 +126,7 @@ export async function buildApp({
     ...(alarm ? { onGaveUp: ({ claimed, reason }) => alarm(claimed.id, reason) } : {}),
     composeNewsletter: newsletterComposer({
       db: database.db,
-      from: config.MAIL_FROM,
+      from: async (db) => (await currentMailSettings(db, config)).from,
       publicOrigin: config.PUBLIC_ORIGIN,
       signingSecret: secret,
     }),
@@ -134,6 +135,8 @@ export async function buildApp({
   // The features; each names the plugins it needs (fastify-plugin's
   // dependencies), and the start fails when one is missing.
   const area = { config, database };
+  // Before the features that mail: they read the settings in force from it.
+  await app.register(mailSettings, area);
   await app.register(content, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret, now });

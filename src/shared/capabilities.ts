@@ -1,7 +1,8 @@
 /**
- * The firm's eight capabilities, in the order the site lists them. The What We Do
- * mega-menu lists them, the inquiry form offers them as inquiry types, and the
- * seed checks that content/items.json describes exactly these.
+ * The firm's eight capabilities as the spec names them, in its order: the
+ * seed checks that content/items.json describes exactly these. Once seeded,
+ * the site names the capabilities the firm keeps in the console (the menu,
+ * the inquiry types, the counts in words), not these.
  */
 export const CAPABILITIES = [
   "App Development",

@@ -4,3 +4,6 @@ export type ContentCategory = (typeof CONTENT_CATEGORIES)[number];
 
 /** Categories whose items carry an image under images/items/. */
 export const CATEGORIES_WITH_IMAGES: readonly ContentCategory[] = ["industries", "techneeds"];
+
+/** The longest name the console gives a content item (a capability's is an inquiry type too). */
+export const ITEM_NAME_MAX = 120;

@@ -26,7 +26,11 @@ export interface FieldRule {
   /** Counted after surrounding spaces are removed, as the server stores the value. */
   maxLength: number;
   kind: FieldKind;
-  /** The accepted values of a "choice". */
+  /**
+   * The accepted values of a "choice". A choice whose values the content
+   * decides (the inquiry types) has none in its fixed rule: only its text is
+   * checked there, and its values where they are known (inquiryRules).
+   */
   choices?: readonly string[];
 }
 
@@ -88,8 +92,8 @@ export function checkField(rule: FieldRule, value: string): string | null {
   if (characters) return characters;
   if (trimmed.length > rule.maxLength) return FIELD_REASONS.tooLong(rule.maxLength);
   if (rule.kind === "email" && !EMAIL_PATTERN.test(trimmed)) return FIELD_REASONS.email;
-  if (rule.kind === "choice" && !(rule.choices ?? []).includes(trimmed)) {
-    return FIELD_REASONS.notChoice(rule.choices ?? []);
+  if (rule.kind === "choice" && rule.choices && !rule.choices.includes(trimmed)) {
+    return FIELD_REASONS.notChoice(rule.choices);
   }
   return null;
 }

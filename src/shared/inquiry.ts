@@ -4,21 +4,31 @@
  * (field-rules.ts), without loading a validation library; schemas.ts builds
  * the server's validation from the same rules.
  */
-import { CAPABILITIES, type Capability } from "./capabilities.ts";
+import { ITEM_NAME_MAX } from "./content-categories.ts";
 import { checkFields, type FieldReasons, type FieldRule } from "./field-rules.ts";
 
 export type { FieldRule } from "./field-rules.ts";
 
 /** One option is spelt differently from its capability: "App development". */
-const INQUIRY_SPELLING: Partial<Record<Capability, string>> = {
+const INQUIRY_SPELLING: Readonly<Record<string, string>> = {
   "App Development": "App development",
 };
 
-/** One inquiry type per capability, then "Something Else". */
-export const INQUIRY_TYPES = [
-  ...CAPABILITIES.map((name) => INQUIRY_SPELLING[name] ?? name),
-  "Something Else",
-] as const;
+/** The option for an inquiry about none of the capabilities: always offered, always last. */
+export const OTHER_INQUIRY_TYPE = "Something Else";
+
+/**
+ * The inquiry types offered while these capabilities (the visible ones, in
+ * the firm's order) are on the site: one per capability, then "Something
+ * Else". The firm edits the capabilities in the console, so the list is
+ * never fixed in code: the form, the server's check and the inbox's filter
+ * all make it from the content.
+ */
+export function inquiryTypesOf(capabilities: readonly string[]): string[] {
+  return [
+    ...new Set([...capabilities.map((name) => INQUIRY_SPELLING[name] ?? name), OTHER_INQUIRY_TYPE]),
+  ];
+}
 
 export const INQUIRY_TYPE_PLACEHOLDER = "Inquiry Type";
 
@@ -29,13 +39,8 @@ export const INQUIRY_FIELDS = {
   jobTitle: { label: "Job title", required: false, maxLength: 200, kind: "text" },
   email: { label: "Email", required: true, maxLength: 254, kind: "email" },
   phoneNumber: { label: "Phone number", required: true, maxLength: 40, kind: "text" },
-  inquiryType: {
-    label: "Inquiry type",
-    required: true,
-    maxLength: 40,
-    kind: "choice",
-    choices: INQUIRY_TYPES,
-  },
+  // Its choices are the current inquiry types (inquiryRules): a capability's name may be this long.
+  inquiryType: { label: "Inquiry type", required: true, maxLength: ITEM_NAME_MAX, kind: "choice" },
   comments: { label: "Comments", required: true, maxLength: 5000, kind: "longtext" },
 } as const satisfies Record<string, FieldRule>;
 
@@ -57,7 +62,12 @@ export function inquiryValuesFrom(data: { get(name: string): unknown }): Inquiry
   ) as InquiryValues;
 }
 
-/** Each field the server would refuse, with its reason (the server's own words). */
-export function checkInquiry(values: InquiryValues): FieldReasons {
-  return checkFields(INQUIRY_FIELDS, values);
+/** The field rules with the inquiry types offered now as the type's choices. */
+export function inquiryRules(types: readonly string[]): Record<InquiryField, FieldRule> {
+  return { ...INQUIRY_FIELDS, inquiryType: { ...INQUIRY_FIELDS.inquiryType, choices: types } };
+}
+
+/** Each field the server would refuse while `types` are offered, with its reason (the server's own words). */
+export function checkInquiry(values: InquiryValues, types: readonly string[]): FieldReasons {
+  return checkFields(inquiryRules(types), values);
 }

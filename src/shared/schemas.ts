@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { CONTENT_CATEGORIES } from "./content-categories.ts";
 import { characterReason, checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
-import { INQUIRY_FIELDS, INQUIRY_TYPES } from "./inquiry.ts";
+import { INQUIRY_FIELDS } from "./inquiry.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "./subscription.ts";
 
 /** A text field: trimmed, then checked by the shared rule (the reasons the form shows too). */
@@ -41,13 +41,17 @@ export function ruledText(kind: "text" | "multiline", error?: string) {
 
 function fieldSchema(rule: FieldRule) {
   const text = checkedText(rule);
-  // The rule has accepted the value: the enum only narrows the type to the choices.
-  if (rule.kind === "choice") return text.pipe(z.enum(INQUIRY_TYPES));
   return rule.required ? text : text.default("");
 }
 
 // ---- Requests ----
 
+/**
+ * The inquiry's fields by their fixed rules. Its type is checked here only
+ * as one line of text: the types on offer follow the firm's capabilities,
+ * so the server checks it against the current list after this (the pages
+ * feature's inquiry-types.ts), in the same words.
+ */
 export const inquirySchema = z.strictObject(
   {
     firstName: fieldSchema(INQUIRY_FIELDS.firstName),

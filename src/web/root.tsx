@@ -20,6 +20,7 @@ import { useCaptcha } from "./hooks/useFormDefence.ts";
 import { SiteFooter } from "./layout/SiteFooter.tsx";
 import { SiteHeader } from "./layout/SiteHeader.tsx";
 import { rootSeoData, SITE_LINKS } from "./lib/seo.ts";
+import { readSiteEntries } from "./lib/siteEntries.ts";
 import { FONT_PRELOADS } from "./styles/fonts.ts";
 import styles from "./styles/index.css?inline";
 
@@ -28,14 +29,16 @@ export { ErrorBoundary } from "./app/ErrorBoundary.tsx";
 /**
  * The site's public origin, for every page's canonical address (lib/seo.ts);
  * the site facts the firm edits in the console, read from the database
- * (hooks/useSiteFacts.ts, and lib/seo.ts for the head); and the token of the
- * forms' hidden field (ADR 004; hooks/useFormSubmission.ts).
+ * (hooks/useSiteFacts.ts, and lib/seo.ts for the head); the entries the menu,
+ * the inquiry form and the counts in words name (hooks/useSiteEntries.ts);
+ * and the token of the forms' hidden field (ADR 004; hooks/useFormSubmission.ts).
  */
 export async function loader(args: LoaderFunctionArgs) {
   return {
     ...rootSeoData(args),
     facts: await args.context.content.facts(),
     highlights: await args.context.content.highlights(),
+    entries: await readSiteEntries(args.context.content),
     formToken: args.context?.forms?.token ?? "",
     // The forms' CAPTCHA widget, only while the server has one switched on (ADR 017).
     captcha: args.context?.captcha ?? null,
@@ -43,7 +46,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 // The browser never asks the server for these again: every page it renders
 // after the first takes them from the first page's data. A change to the
-// facts shows on the visitor's next page load.
+// facts or the entries shows on the visitor's next page load.
 export const shouldRevalidate = () => false;
 
 /** The web fonts the first paint needs (styles/fonts.css), fetched with the page. */

@@ -403,6 +403,68 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
     expect((await t.app.inject({ url: `/images/originals/${name}.png` })).statusCode).toBe(404);
   });
 
+  it("crops a card's picture where the editor put its focal point, and refuses a point outside it", async () => {
+    // Red on the left half, blue on the right: wider than the card's 4:3 frame.
+    const halves = await sharp({
+      create: { width: 1500, height: 500, channels: 3, background: "#ff0000" },
+    })
+      .composite([
+        {
+          input: await sharp({
+            create: { width: 750, height: 500, channels: 3, background: "#0000ff" },
+          })
+            .png()
+            .toBuffer(),
+          left: 750,
+          top: 0,
+        },
+      ])
+      .png()
+      .toBuffer();
+    const cropAt = async (focusX: string) => {
+      const { payload, contentType } = await multipartBody(halves, "halves.png", "image/png");
+      const query = new URLSearchParams({ kind: "item", focusX, focusY: "50" });
+      return t.app.inject({
+        method: "POST",
+        url: `${MEDIA_API}?${query}`,
+        headers: {
+          cookie: editor.cookie,
+          "x-xsrf-token": editor.token,
+          "content-type": contentType,
+        },
+        payload,
+      });
+    };
+    const meanColour = async (imagePath: string) => {
+      const file = join(mediaDir, "items", imagePath);
+      const meta = await sharp(file).metadata();
+      expect({ width: meta.width, height: meta.height }).toEqual({ width: 800, height: 600 });
+      const [red, , blue] = (await sharp(file).stats()).channels;
+      return { red: Math.round(red?.mean ?? 0), blue: Math.round(blue?.mean ?? 0) };
+    };
+
+    const left = await cropAt("0");
+    const right = await cropAt("100");
+    expect(left.statusCode, left.body).toBe(201);
+    expect(right.statusCode, right.body).toBe(201);
+    // The same file cropped at two points is two pictures.
+    expect(left.json().imagePath).not.toBe(right.json().imagePath);
+    const kept = {
+      left: await meanColour(left.json().imagePath),
+      right: await meanColour(right.json().imagePath),
+    };
+    expect(kept.left.red).toBeGreaterThan(240);
+    expect(kept.left.blue).toBeLessThan(15);
+    expect(kept.right.blue).toBeGreaterThan(240);
+    expect(kept.right.red).toBeLessThan(15);
+
+    const outside = await cropAt("150");
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().fields).toEqual({
+      focusX: "The focal point is inside the picture: 0 to 100 %.",
+    });
+  });
+
   it("keeps an issue's 1500 × 400 banner its shape in every file it writes, a JPEG among them", async () => {
     const banner = await cameraPng(1500, 400);
     const response = await upload("issue", banner, "banner.png", "image/png", "A wide banner");

@@ -161,7 +161,7 @@ describe.each(ENGINES)("reports of refused mail on $engine", (engine) => {
       .executeTakeFirstOrThrow();
     const compose = newsletterComposer({
       db: db(),
-      from: t.config.MAIL_FROM,
+      from: async () => t.config.MAIL_FROM,
       publicOrigin: ORIGIN,
       signingSecret: "s".repeat(32),
     });

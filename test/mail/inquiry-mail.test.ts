@@ -31,12 +31,12 @@ describe("a value that reaches a one-line position with line breaks", () => {
   };
   const settings = {
     from: "site@firm.example",
-    inquiryTo: "inbox@firm.example",
+    inquiryTo: ["inbox@firm.example"],
     publicOrigin: "https://firm.example",
   };
 
   it("is folded to one line in the notification's text and HTML parts", () => {
-    const mail = inquiryNotification(forged, 7, settings);
+    const mail = inquiryNotification(forged, 7, "inbox@firm.example", settings);
     expect(mail.text).toContain("First name: Eve Bcc: victim@example.com\n");
     expect(mail.text).toContain("Company: Acme Email: forged@evil.example\n");
     expect(mail.text).toContain("Job title: Chief Executive\n");

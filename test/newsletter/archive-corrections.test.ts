@@ -190,6 +190,18 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     issue = corrected;
   });
 
+  it("refuses a correction with a picture that says nothing, beside the body", async () => {
+    const response = await correct(editor, {
+      ...CORRECTED,
+      body: "A chart: ![](/images/insight/0123456789abcdef01234567.webp)",
+      version: issue.version,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      body: expect.stringMatching(/^Picture 1 of 1 has no description\./),
+    });
+  });
+
   it("refuses a correction made from an older version", async () => {
     const response = await correct(editor, { ...CORRECTED, title: "Late", version: 1 });
     expect(response.statusCode).toBe(409);

@@ -124,6 +124,22 @@ describe.each(ENGINES)("an issue's pictures on $engine", (engine) => {
     expect(undescribedPicturesReason("Type `![](address)` to insert one.")).toBeUndefined();
   });
 
+  it("refuses to send a draft saved with a picture that says nothing, and keeps it a draft", async () => {
+    const url = await uploadPicture(await banner(), DESCRIPTION);
+    const issue = await createIssue("older-draft", `![${DESCRIPTION}](${url})`);
+    // As a draft saved before descriptions were required holds it.
+    await t.database.db
+      .updateTable("issues")
+      .set({ body: `An older draft: ![](${url})` })
+      .where("id", "=", issue.id)
+      .execute();
+    const send = await editor.request("POST", NEWSLETTER_PATHS.send(issue.id), {});
+    expect(send.statusCode).toBe(400);
+    expect(send.json().message).toMatch(/^Picture 1 of 1 has no description\./);
+    const after: IssueDetail = (await editor.request("GET", NEWSLETTER_PATHS.one(issue.id))).json();
+    expect(after.status).toBe("draft");
+  });
+
   it("makes the mail copy of a picture inserted before there were any, the first time it is shown", async () => {
     // What an upload of kind "item" left before: the WebP and AVIF, cropped to 800 × 600.
     const name = "0123456789abcdef01234567";

@@ -91,12 +91,10 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   it("two sender processes sharing one outbox deliver each message once", async () => {
     const COUNT = 40;
     const { db } = database;
-    const mail = new InquiryMail({
-      from: "site@firm.example",
-      inquiryTo: "inbox@firm.example",
-      acknowledge: false,
-      publicOrigin: "https://firm.example",
-    });
+    const mail = new InquiryMail(
+      { acknowledge: false, publicOrigin: "https://firm.example" },
+      async () => ({ from: "site@firm.example", inquiryTo: ["inbox@firm.example"] }),
+    );
     for (let i = 0; i < COUNT; i += 1) {
       await inOutboxTransaction(
         db,

@@ -967,6 +967,19 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "PATCH /api/admin/people/:id": { body: valuesOf(["role"]) },
   "DELETE /api/admin/people/:id": { body: null },
   "PUT /api/admin/settings/second-factor": { body: { required: false } },
+  "PUT /api/admin/settings/mail": {
+    body: {
+      version: 0,
+      senderName: "Plain words",
+      senderAddress: "site@firm.example",
+      inquiryTo: ["inbox@firm.example"],
+      newsletterRate: 10,
+      doubleOptIn: false,
+      welcomeText: "Plain words",
+    },
+    multiline: ["welcomeText"],
+  },
+  "POST /api/admin/settings/mail/test": { body: {} },
 };
 
 /** The console's writes among `routes` that CONSOLE_WRITES does not list, and its entries no route has. */

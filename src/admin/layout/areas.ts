@@ -14,6 +14,7 @@ export const AREAS: Area[] = [
   { path: "newsletter", label: "Newsletter", role: "viewer" },
   { path: "content", label: "Content", role: "editor" },
   { path: "people", label: "People", role: "owner" },
+  { path: "mail", label: "Mail settings", role: "owner" },
   { path: "health", label: "Sending health", role: "owner" },
   { path: "audit", label: "Audit log", role: "owner" },
   { path: "account", label: "Your account", role: "viewer" },

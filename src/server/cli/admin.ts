@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { currentMailSettings } from "../features/mail-settings/index.ts";
 import { AccountMail, issueUserToken } from "../features/people/index.ts";
 import { recordAudit } from "../platform/audit/queries.ts";
 import { ConfigError, loadConfig } from "../platform/config.ts";
@@ -30,7 +31,10 @@ async function main() {
   });
   try {
     await migrateToLatest(db, engine);
-    const mail = new AccountMail({ from: config.MAIL_FROM, publicOrigin: config.PUBLIC_ORIGIN });
+    const mail = new AccountMail({
+      publicOrigin: config.PUBLIC_ORIGIN,
+      sender: async (trx) => (await currentMailSettings(trx, config)).from,
+    });
     // The account, its link and the audit entry are kept together, or none is.
     // The running server's outbox sender delivers the mail (at once, or at its next start).
     const { user, created, link } = await inOutboxTransaction(

@@ -5,6 +5,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { NEWSLETTER_RATE_MAX, NEWSLETTER_RATE_MIN } from "../../shared/admin/mail-settings.ts";
 import type { CaptchaProvider } from "../../shared/captcha.ts";
 import { SITE } from "../../shared/site.ts";
 
@@ -114,6 +115,8 @@ const variables = z.object({
     .url()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .optional(),
+  // MAIL_FROM, INQUIRY_TO, NEWSLETTER_RATE_PER_SECOND and NEWSLETTER_DOUBLE_OPT_IN
+  // are the defaults of the console's mail settings (features/mail-settings).
   MAIL_FROM: z.string().min(3).default(`"${SITE.firmName}" <${SITE.contactEmail}>`),
   INQUIRY_TO: z.email().default(SITE.contactEmail),
   INQUIRY_ACK: booleanFlag.default(false),
@@ -197,7 +200,13 @@ const variables = z.object({
   OUTBOX_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
   // Insight issues leave at this pace, so the SMTP provider does not throttle them.
-  NEWSLETTER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+  // The console's mail settings may set another, within the same bounds.
+  NEWSLETTER_RATE_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(NEWSLETTER_RATE_MIN)
+    .max(NEWSLETTER_RATE_MAX)
+    .default(10),
   // Bulk copies to one receiving domain (the part after the @) start at most
   // this often, across every instance: a mailbox provider throttles or blocks
   // a sender that comes faster than it likes. Unset, a domain may take an

@@ -70,6 +70,8 @@ export const AUDIT_ACTIONS = [
   "issue-page-restored",
   "issue-withdrawn",
   "issue-put-back",
+  "mail-settings-saved",
+  "mail-test-sent",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

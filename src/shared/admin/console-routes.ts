@@ -68,6 +68,12 @@ import {
   unnotifiedSchema,
 } from "./inquiries.ts";
 import {
+  MAIL_SETTINGS_PATHS,
+  mailSettingsAnswerSchema,
+  mailSettingsSaveSchema,
+  testMailSchema,
+} from "./mail-settings.ts";
+import {
   issueDetailSchema,
   issueDraftSchema,
   issueListSchema,
@@ -398,6 +404,28 @@ export const CONSOLE_ROUTES = {
     method: "DELETE",
     path: ({ id }: RecordId) => suppressionPath(id),
     status: 204,
+  },
+
+  // ---- Mail settings ----
+  "mailSettings.read": {
+    method: "GET",
+    path: MAIL_SETTINGS_PATHS.settings,
+    status: 200,
+    response: mailSettingsAnswerSchema,
+  },
+  "mailSettings.save": {
+    method: "PUT",
+    path: MAIL_SETTINGS_PATHS.settings,
+    body: mailSettingsSaveSchema,
+    status: 200,
+    response: mailSettingsAnswerSchema,
+  },
+  "mailSettings.testMail": {
+    method: "POST",
+    path: MAIL_SETTINGS_PATHS.testMail,
+    body: testMailSchema,
+    status: 202,
+    response: messageSchema,
   },
 
   // ---- Sending health ----

@@ -5,7 +5,11 @@
  * all use these definitions.
  */
 import { z } from "zod";
-import { CATEGORIES_WITH_IMAGES, type ContentCategory } from "../content-categories.ts";
+import {
+  CATEGORIES_WITH_IMAGES,
+  type ContentCategory,
+  ITEM_NAME_MAX,
+} from "../content-categories.ts";
 import { ANCHORS, ROUTES } from "../routes.ts";
 import { rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
@@ -101,6 +105,21 @@ export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
  * is refused without its description, which is what a reader gets where a
  * mail program blocks pictures or a screen reader reads the issue out.
  */
+/**
+ * Where the editor put a cropped picture's focal point, in percent of its
+ * width and height from the top left.
+ */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+const focusPercent = z.coerce
+  .number({ error: "Give the focal point as a percentage." })
+  .int("Give the focal point as a whole percentage.")
+  .min(0, "The focal point is inside the picture: 0 to 100 %.")
+  .max(100, "The focal point is inside the picture: 0 to 100 %.");
+
 export const uploadQuerySchema = z
   .object({
     kind: z.enum(IMAGE_KINDS),
@@ -112,8 +131,18 @@ export const uploadQuerySchema = z
         `Keep the description to ${IMAGE_DESCRIPTION_MAX} characters or fewer.`,
       )
       .optional(),
+    /** A cropped picture's focal point, in percent across and down (both or neither). */
+    focusX: focusPercent.optional(),
+    focusY: focusPercent.optional(),
   })
-  .superRefine(({ kind, description }, context) => {
+  .superRefine(({ kind, description, focusX, focusY }, context) => {
+    if ((focusX === undefined) !== (focusY === undefined)) {
+      context.addIssue({
+        code: "custom",
+        path: [focusX === undefined ? "focusX" : "focusY"],
+        message: "Give the focal point across and down, or neither.",
+      });
+    }
     if (DESCRIBED_IMAGE_KINDS.includes(kind) && !description) {
       context.addIssue({
         code: "custom",
@@ -152,7 +181,7 @@ const teamFields = z.strictObject({
   imagePath,
 });
 const itemFields = z.strictObject({
-  name: text("a name", 120),
+  name: text("a name", ITEM_NAME_MAX),
   description: text("a description", 1000, "multiline"),
 });
 const itemWithImageFields = itemFields.extend({ imagePath });

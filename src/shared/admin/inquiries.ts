@@ -3,7 +3,7 @@
  * the console's screens, its client and the server's routes.
  */
 import { z } from "zod";
-import { INQUIRY_TYPES } from "../inquiry.ts";
+import { INQUIRY_FIELDS } from "../inquiry.ts";
 import { idParamsSchema, rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
@@ -74,7 +74,15 @@ export type InquirerErasureView = z.infer<typeof inquirerErasureSchema>;
 
 /** The list's filter (also the export's): each part optional; an empty value means "any". */
 export const inquiryFilterSchema = z.object({
-  type: z.enum(INQUIRY_TYPES, { error: "is not an inquiry type" }).optional(),
+  // Any type an inquiry may carry: those on offer change with the firm's
+  // capabilities, and an old inquiry keeps the type it was sent with.
+  type: ruledText("text")
+    .trim()
+    .max(
+      INQUIRY_FIELDS.inquiryType.maxLength,
+      `must be at most ${INQUIRY_FIELDS.inquiryType.maxLength} characters`,
+    )
+    .optional(),
   status: z.enum(INQUIRY_STATUSES, { error: "is not a status" }).optional(),
   q: ruledText("text")
     .trim()
@@ -158,6 +166,8 @@ export const inquiryPageSchema = z.object({
   total: z.number(),
   /** How many match the type and text filter, per status (the status filter aside). */
   counts: statusCountsSchema,
+  /** The types to filter by: those on offer now, then any other found on stored inquiries. */
+  types: z.array(z.string()),
 });
 export type InquiryPage = z.infer<typeof inquiryPageSchema>;
 

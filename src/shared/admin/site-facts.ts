@@ -50,7 +50,7 @@ export const SITE_FACT_FIELDS: (FieldSpec & { name: SiteFactKey; type?: "email" 
     name: "contactEmail",
     label: "Contact e-mail address",
     type: "email",
-    hint: "Shown on Contact Us and to search engines. The inquiries are sent where the server's settings say (INQUIRY_TO), not here.",
+    hint: "Shown on Contact Us and to search engines. Where inquiries are sent is set under Mail settings (owners), not here.",
   },
   {
     name: "networkUrl",

@@ -7,12 +7,13 @@
  * Every panel is in the page, hidden while closed: without JavaScript,
  * hovering or focusing a section shows its panel by CSS (navigation.css).
  */
-import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import type { SiteHighlights } from "../../shared/highlights.ts";
 import { caseStudyPath } from "../../shared/routes.ts";
 import { useHighlights } from "../hooks/useHighlights.ts";
-import { CONTACT_LINK, MENU, type MenuSection, type PanelId } from "./menu.ts";
+import { useSiteEntries } from "../hooks/useSiteEntries.ts";
+import { CONTACT_LINK, type MenuSection, menuOf, type PanelId } from "./menu.ts";
 
 interface PanelProps {
   section: MenuSection;
@@ -96,6 +97,8 @@ export function MegaMenu() {
   const close = () => setState(null);
   const toggles = useRef(new Map<PanelId, HTMLButtonElement>());
   const { key } = useLocation();
+  const entries = useSiteEntries();
+  const menu = useMemo(() => menuOf(entries), [entries]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new location key) closes the panel
   useEffect(() => setState(null), [key]);
 
@@ -117,7 +120,7 @@ export function MegaMenu() {
     <nav className="mega-nav" aria-label="Main">
       {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: Esc anywhere in the menu closes the open panel */}
       <ul className="mega-nav__list" onKeyDown={onKeyDown}>
-        {MENU.map((section) => {
+        {menu.map((section) => {
           const isOpen = open === section.id;
           return (
             // biome-ignore lint/a11y/noNoninteractiveElementInteractions: hover opens the panel for mouse users; the button serves keyboard and touch

@@ -10,10 +10,10 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { NavLink, useLocation } from "react-router";
-import { CONTACT_LINK, MENU } from "./menu.ts";
+import { CONTACT_LINK, SECTIONS } from "./menu.ts";
 
 const LIST_ID = "mobile-menu";
-const LINKS = [...MENU.map(({ label, to }) => ({ label, to })), CONTACT_LINK];
+const LINKS = [...SECTIONS.map(({ label, to }) => ({ label, to })), CONTACT_LINK];
 
 export function MobileMenu() {
   const [open, setOpen] = useState(false);

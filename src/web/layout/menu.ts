@@ -1,11 +1,15 @@
 /**
  * The top navigation and the entries of its three mega-menu panels, each
- * with the one line the desktop panel shows under it.
+ * with the one line the desktop panel shows under it. The sections and
+ * their groups are the spec's; the entries of Industries, Tech Needs and
+ * Capabilities, their lines and the count of capabilities come from the
+ * firm's content (lib/siteEntries.ts), so the menu follows the console.
  */
-import { CAPABILITIES, type Capability } from "../../shared/capabilities.ts";
 import type { ContentCategory } from "../../shared/content-categories.ts";
 import { entryAnchor } from "../../shared/entryAnchor.ts";
 import { ANCHORS, ROUTES } from "../../shared/routes.ts";
+import { countInWords } from "../lib/countInWords.ts";
+import type { SiteEntries, SiteEntry } from "../lib/siteEntries.ts";
 
 export type PanelId = "serve" | "do" | "are";
 
@@ -28,12 +32,21 @@ export interface MenuSection extends MenuLink {
   groups: MenuGroup[];
 }
 
+type Section = MenuLink & { id: PanelId };
+
+const SERVE: Section = { id: "serve", label: "Who We Serve", to: ROUTES.weServe };
+const DO: Section = { id: "do", label: "What We Do", to: ROUTES.weDo };
+const ARE: Section = { id: "are", label: "Who We Are", to: ROUTES.weAre };
+
+/** The top navigation's sections: all the small screens' menu shows, with the contact link. */
+export const SECTIONS: readonly Section[] = [SERVE, DO, ARE];
+
 const at = (route: string, anchor: string) => `${route}#${anchor}`;
 
-/** The entries of a group, each of which has an anchor of its own on the group's page: name → line. */
+/** The entries of a group, each of which has an anchor of its own on the group's page. */
 interface Entries {
   category: ContentCategory;
-  lines: Readonly<Record<string, string>>;
+  list: readonly SiteEntry[];
 }
 
 /** A group of a panel: its heading leads to its section, each entry to the entry itself. */
@@ -45,7 +58,7 @@ function group(
   entries?: Entries,
 ): MenuGroup {
   const links = entries
-    ? Object.entries(entries.lines).map(([name, entryLine]) => ({
+    ? entries.list.map(({ name, line: entryLine }) => ({
         label: name,
         line: entryLine,
         to: at(route, entryAnchor(entries.category, name)),
@@ -54,98 +67,65 @@ function group(
   return { label, line, to: at(route, anchor), links };
 }
 
-/** In the spec's order (shared/capabilities.ts); the type asks for a line for each. */
-const CAPABILITY_LINES: Readonly<Record<Capability, string>> = {
-  "App Development": "Web and mobile apps your people actually use.",
-  Automation: "Repetitive work handed over to software.",
-  "Cloud Infrastructure": "Platforms that scale, stay up and cost less.",
-  "Data Management": "One trusted source for every number.",
-  "Digital Strategy": "Where technology pays off, and in what order.",
-  "Machine Learning": "Models that learn from the data you already have.",
-  "Predictive Analytics": "Next quarter's numbers, with a range you can plan on.",
-  "Tech Stack Management": "Fewer tools, each one earning its place.",
-};
-
-export const MENU: readonly MenuSection[] = [
-  {
-    id: "serve",
-    label: "Who We Serve",
-    to: ROUTES.weServe,
-    groups: [
-      group(
-        "Case Studies",
-        "Results we measured with our clients.",
-        ROUTES.weServe,
-        ANCHORS.caseStudies,
-      ),
-      group(
-        "Industries",
-        "The markets we know from the inside.",
-        ROUTES.weServe,
-        ANCHORS.industriesAndTechNeeds,
-        {
-          category: "industries",
-          lines: {
-            Automotive: "Dealer, fleet and supply-chain data put to work.",
-            Construction: "Bids, schedules and sites on one set of numbers.",
-            "E-Commerce": "Targeting, pricing and demand, learned from orders.",
-            Finance: "Cash, credit and receivables forecasts finance trusts.",
-            Manufacturing: "Maintenance and quality predicted, not reacted to.",
-          },
-        },
-      ),
-      group(
-        "Tech Needs",
-        "Where your systems need to go next.",
-        ROUTES.weServe,
-        ANCHORS.industriesAndTechNeeds,
-        {
-          category: "techneeds",
-          lines: {
-            "Third Party Software Integration": "Your tools passing data to each other, reliably.",
-            "In House Development": "Software built around the way you work.",
-          },
-        },
-      ),
-    ],
-  },
-  {
-    id: "do",
-    label: "What We Do",
-    to: ROUTES.weDo,
-    groups: [
-      group(
-        "Capabilities",
-        "Eight disciplines, staffed by practitioners.",
-        ROUTES.weDo,
-        ANCHORS.capabilities,
-        {
-          category: "capabilities",
-          lines: Object.fromEntries(CAPABILITIES.map((name) => [name, CAPABILITY_LINES[name]])),
-        },
-      ),
-      group(
-        "Methodology",
-        "Business and technical experts, side by side.",
-        ROUTES.weDo,
-        ANCHORS.methodology,
-      ),
-    ],
-  },
-  {
-    id: "are",
-    label: "Who We Are",
-    to: ROUTES.weAre,
-    groups: [
-      group(
-        "Leadership",
-        "The people who answer for every engagement.",
-        ROUTES.weAre,
-        ANCHORS.leadership,
-      ),
-      group("Our Ethos", "What we hold to, whoever the client.", ROUTES.weAre, ANCHORS.ethos),
-    ],
-  },
-];
+/** The three panels with the entries the content has now. */
+export function menuOf(entries: SiteEntries): MenuSection[] {
+  return [
+    {
+      ...SERVE,
+      groups: [
+        group(
+          "Case Studies",
+          "Results we measured with our clients.",
+          ROUTES.weServe,
+          ANCHORS.caseStudies,
+        ),
+        group(
+          "Industries",
+          "The markets we know from the inside.",
+          ROUTES.weServe,
+          ANCHORS.industriesAndTechNeeds,
+          { category: "industries", list: entries.industries },
+        ),
+        group(
+          "Tech Needs",
+          "Where your systems need to go next.",
+          ROUTES.weServe,
+          ANCHORS.industriesAndTechNeeds,
+          { category: "techneeds", list: entries.techneeds },
+        ),
+      ],
+    },
+    {
+      ...DO,
+      groups: [
+        group(
+          "Capabilities",
+          `${countInWords(entries.capabilities.length, "discipline", "disciplines")}, staffed by practitioners.`,
+          ROUTES.weDo,
+          ANCHORS.capabilities,
+          { category: "capabilities", list: entries.capabilities },
+        ),
+        group(
+          "Methodology",
+          "Business and technical experts, side by side.",
+          ROUTES.weDo,
+          ANCHORS.methodology,
+        ),
+      ],
+    },
+    {
+      ...ARE,
+      groups: [
+        group(
+          "Leadership",
+          "The people who answer for every engagement.",
+          ROUTES.weAre,
+          ANCHORS.leadership,
+        ),
+        group("Our Ethos", "What we hold to, whoever the client.", ROUTES.weAre, ANCHORS.ethos),
+      ],
+    },
+  ];
+}
 
 export const CONTACT_LINK: MenuLink = { label: "Contact Us", to: ROUTES.contactUs };

@@ -3,7 +3,9 @@ import { ROUTES } from "../../shared/routes.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
 import { HomeLatest, HomeOutcomes } from "../features/home/HomeHighlights.tsx";
 import { useHighlights } from "../hooks/useHighlights.ts";
+import { useSiteEntries } from "../hooks/useSiteEntries.ts";
 import { useSiteFacts } from "../hooks/useSiteFacts.ts";
+import { countInWords } from "../lib/countInWords.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.home, matches);
@@ -12,27 +14,31 @@ export const links = () => [
   { rel: "preload", as: "image", href: "/video/home-poster.webp", fetchPriority: "high" },
 ];
 
-const PATHS = [
-  {
-    to: ROUTES.weServe,
-    label: "Who We Serve",
-    text: "Case studies and the industries and technology needs we know well.",
-  },
-  {
-    to: ROUTES.weDo,
-    label: "What We Do",
-    text: "Eight capabilities, one method: business and technical experts side by side.",
-  },
-  {
-    to: ROUTES.weAre,
-    label: "Who We Are",
-    text: "The leadership team and the values behind every engagement.",
-  },
-] as const;
+/** The three ways on from Home; What We Do's counts the capabilities the firm shows now. */
+function pathsFor(capabilities: number) {
+  return [
+    {
+      to: ROUTES.weServe,
+      label: "Who We Serve",
+      text: "Case studies and the industries and technology needs we know well.",
+    },
+    {
+      to: ROUTES.weDo,
+      label: "What We Do",
+      text: `${countInWords(capabilities, "capability", "capabilities")}, one method: business and technical experts side by side.`,
+    },
+    {
+      to: ROUTES.weAre,
+      label: "Who We Are",
+      text: "The leadership team and the values behind every engagement.",
+    },
+  ];
+}
 
 export default function HomePage() {
   const { mission } = useSiteFacts();
   const highlights = useHighlights();
+  const paths = pathsFor(useSiteEntries().capabilities.length);
   return (
     <>
       <section className="video-hero home-hero" aria-labelledby="home-hero-title">
@@ -72,7 +78,7 @@ export default function HomePage() {
             Explore
           </h2>
           <ul className="home-paths">
-            {PATHS.map((path) => (
+            {paths.map((path) => (
               <li key={path.to}>
                 <Link className="home-paths__card" to={path.to}>
                   <span className="home-paths__label">{path.label}</span>

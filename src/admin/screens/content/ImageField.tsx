@@ -1,16 +1,20 @@
 /**
- * A record's picture: the one the site shows, and a file input that uploads
- * a new one at once. The server checks the file, crops it to the size the
- * site shows it at and answers its name; the form saves that name with the
- * record, so the site changes only when the record is saved.
+ * A record's picture: the one the site shows, and a file input for a new
+ * one. The editor first chooses what the crop to the site's frame keeps
+ * (FocalPointPicker); the server checks the file, crops it there and
+ * answers its name; the form saves that name with the record, so the site
+ * changes only when the record is saved.
  */
+import { useState } from "react";
 import {
+  type FocalPoint,
   IMAGE_FORMATS,
   IMAGE_LABELS,
   type ImageKind,
   imageUrl,
 } from "../../../shared/admin/content.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { FocalPointPicker } from "./FocalPointPicker.tsx";
 import { ImageFileInput, uploadHint, useImageUpload } from "./ImageUpload.tsx";
 
 interface ImageFieldProps {
@@ -22,9 +26,26 @@ interface ImageFieldProps {
 }
 
 export function ImageField({ kind, imagePath, error, onUploaded }: ImageFieldProps) {
-  const { progress, failure, upload } = useImageUpload(kind);
+  const { progress, failure, upload, reset } = useImageUpload(kind);
   const label = IMAGE_LABELS[kind].toLowerCase();
-  const { width, height } = IMAGE_FORMATS[kind];
+  const { width, height, fit } = IMAGE_FORMATS[kind];
+  // A picture cropped to the site's frame waits for the editor to say what it keeps.
+  const [toCrop, setToCrop] = useState<File | null>(null);
+  const [uploading, setUploading] = useState(false);
+
+  async function send(file: File, focus?: FocalPoint) {
+    setUploading(true);
+    await upload(
+      file,
+      (answer) => {
+        onUploaded(answer.imagePath);
+        setToCrop(null);
+        return `Uploaded. The site shows the new ${label} once you publish.`;
+      },
+      focus ? { focus } : {},
+    );
+    setUploading(false);
+  }
 
   return (
     <FieldFrame
@@ -49,17 +70,30 @@ export function ImageField({ kind, imagePath, error, onUploaded }: ImageFieldPro
           <div className="image-field__input">
             <ImageFileInput
               {...control}
-              onFile={(file) =>
-                upload(file, (answer) => {
-                  onUploaded(answer.imagePath);
-                  return `Uploaded. The site shows the new ${label} once you publish.`;
-                })
-              }
+              onFile={(file) => {
+                reset();
+                if (fit === "cover") setToCrop(file);
+                else void send(file);
+              }}
             />
             <p className="image-field__progress" role="status">
               {progress}
             </p>
           </div>
+          {toCrop ? (
+            <FocalPointPicker
+              file={toCrop}
+              frame={{ width, height }}
+              label={label}
+              busy={uploading}
+              onUpload={(focus) => void send(toCrop, focus)}
+              onCancel={() => setToCrop(null)}
+              onUnreadable={() => {
+                setToCrop(null);
+                void send(toCrop);
+              }}
+            />
+          ) : null}
         </div>
       )}
     </FieldFrame>

@@ -7,6 +7,7 @@
 import { useState } from "react";
 import {
   ACCEPTED_IMAGE_TYPES,
+  type FocalPoint,
   IMAGE_FORMATS,
   type ImageKind,
   type UploadAnswer,
@@ -19,7 +20,7 @@ import type { ControlProps } from "../../components/FieldFrame.tsx";
 export function uploadHint(kind: ImageKind): string {
   const { width, height, fit } = IMAGE_FORMATS[kind];
   return fit === "cover"
-    ? `JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around what matters in it, and its metadata is removed.`
+    ? `JPEG, PNG, WebP or AVIF. It is cropped to ${width} × ${height} pixels around the part you choose, and its metadata is removed.`
     : `JPEG, PNG, WebP or AVIF. It keeps its shape: nothing is cut off, a larger one is shrunk to fit ${width} × ${height} pixels, and its metadata is removed.`;
 }
 
@@ -56,18 +57,22 @@ export function useImageUpload(kind: ImageKind) {
     setProgress("");
   }
 
-  /** `description` says what the picture shows; the server requires it for an issue's picture. */
+  /**
+   * `description` says what the picture shows (the server requires it for an
+   * issue's picture); `focus` is where a cropped picture's crop is centred.
+   */
   async function upload(
     file: File,
     done: (answer: UploadAnswer) => string,
-    description?: string,
+    { description, focus }: { description?: string; focus?: FocalPoint } = {},
   ): Promise<void> {
     setFailure(null);
     setProgress(`Uploading ${file.name}…`);
     const body = new FormData();
     body.append("file", file);
     try {
-      const answer = await api.call("media.upload", { query: { kind, description }, body });
+      const query = { kind, description, focusX: focus?.x, focusY: focus?.y };
+      const answer = await api.call("media.upload", { query, body });
       setProgress(done(answer));
     } catch (error) {
       setProgress("");

@@ -1,5 +1,6 @@
 /**
- * The inbox's filter: a type, a status (each with how many it holds) and
+ * The inbox's filter: a type (those on offer now, then any an old inquiry
+ * carries), a status (each with how many it holds) and
  * words to search for. A choice in a list applies at once; the words apply
  * when searched for, so the list does not jump while they are typed.
  */
@@ -12,18 +13,19 @@ import {
   STATUS_LABELS,
   type StatusCounts,
 } from "../../../shared/admin/inquiries.ts";
-import { INQUIRY_TYPES } from "../../../shared/inquiry.ts";
 
 interface InboxFiltersProps {
   filter: InquiryFilter;
   counts: StatusCounts | undefined;
+  /** The types on offer now, then any other found on stored inquiries (the list's answer). */
+  types: readonly string[] | undefined;
   onApply(filter: InquiryFilter): void;
 }
 
 const countOf = (counts: StatusCounts | undefined, status: keyof StatusCounts) =>
   counts ? ` (${counts[status]})` : "";
 
-export function InboxFilters({ filter, counts, onApply }: InboxFiltersProps) {
+export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersProps) {
   const apply = (form: HTMLFormElement) => {
     const data = Object.fromEntries([...new FormData(form)].filter(([, value]) => value !== ""));
     const parsed = inquiryFilterSchema.safeParse(data);
@@ -42,6 +44,8 @@ export function InboxFilters({ filter, counts, onApply }: InboxFiltersProps) {
   };
   const total = counts ? Object.values(counts).reduce((sum, count) => sum + count, 0) : undefined;
   const filtered = Boolean(filter.type || filter.status || filter.q);
+  // The chosen type stays a choice while the list loads, and when no inquiry has it.
+  const typeChoices = [...new Set([...(types ?? []), ...(filter.type ? [filter.type] : [])])];
 
   return (
     <search aria-label="Filter inquiries">
@@ -50,7 +54,7 @@ export function InboxFilters({ filter, counts, onApply }: InboxFiltersProps) {
           <label htmlFor="inbox-type">Type</label>
           <select id="inbox-type" name="type" value={filter.type ?? ""} onChange={applyChoice}>
             <option value="">All types</option>
-            {INQUIRY_TYPES.map((type) => (
+            {typeChoices.map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>

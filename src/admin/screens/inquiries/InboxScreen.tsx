@@ -55,7 +55,7 @@ export function InboxScreen() {
         </a>
       </div>
       {notice ? <Notice tone="success">{notice}</Notice> : null}
-      <InboxFilters filter={filter} counts={data?.counts} onApply={apply} />
+      <InboxFilters filter={filter} counts={data?.counts} types={data?.types} onApply={apply} />
       {error ? <Notice tone="error">{error}</Notice> : null}
       {data ? (
         <div className="inbox-results" aria-busy={loading}>

@@ -4,17 +4,23 @@ import { useForm } from "react-hook-form";
 import { type NewNote, NOTE_MAX, noteSchema } from "../../../shared/admin/inquiries.ts";
 import { api } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { RestoredNotice } from "../../forms/FormKeeping.tsx";
+import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
 import type { HandlingFormProps } from "./handling.ts";
 import { useOutcome } from "./useOutcome.tsx";
 
+const NO_NOTE: NewNote = { body: "" };
+
 export function NoteForm({ inquiry, onSaved }: HandlingFormProps) {
   const { attempt, notice } = useOutcome();
+  const form = useForm<NewNote>({ resolver: zodResolver(noteSchema), defaultValues: NO_NOTE });
   const {
     register,
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<NewNote>({ resolver: zodResolver(noteSchema), defaultValues: { body: "" } });
+  } = form;
+  const kept = useKeptTyping(form, `note:${inquiry.id}`);
 
   const submit = handleSubmit(async (values) => {
     const saved = await attempt(
@@ -22,12 +28,14 @@ export function NoteForm({ inquiry, onSaved }: HandlingFormProps) {
       () => "Note added.",
     );
     if (!saved) return;
-    reset({ body: "" });
+    reset(NO_NOTE);
+    kept.saved(NO_NOTE);
     onSaved(saved);
   });
 
   return (
     <form className="handling-form" onSubmit={submit} noValidate>
+      {kept.restoredAt ? <RestoredNotice at={kept.restoredAt} onDiscard={kept.discard} /> : null}
       <FieldFrame
         label="Add a note"
         hint={`Only people in the console see notes. Up to ${NOTE_MAX} characters.`}
@@ -39,6 +47,7 @@ export function NoteForm({ inquiry, onSaved }: HandlingFormProps) {
         {isSubmitting ? "Adding…" : "Add note"}
       </button>
       {notice}
+      {kept.leaveDialog}
     </form>
   );
 }

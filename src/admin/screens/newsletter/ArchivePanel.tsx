@@ -6,7 +6,7 @@
  * never changes, and the panel says so where an editor decides.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import {
@@ -22,6 +22,8 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { Notice } from "../../components/Notice.tsx";
+import { RestoredNotice } from "../../forms/FormKeeping.tsx";
+import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
 import { useOutcome } from "../inquiries/useOutcome.tsx";
 import { Moment } from "../people/Moment.tsx";
 
@@ -195,9 +197,16 @@ function CorrectionForm({
     formState: { errors, isSubmitting, isDirty },
   } = form;
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const kept = useKeptTyping(form, `archive:${issue.id}`);
+  const shownVersion = useRef(issue.version);
 
   // A corrected, restored or reloaded issue is what the form shows from then on.
-  useEffect(() => reset(pageOf(issue)), [issue, reset]);
+  useEffect(() => {
+    if (issue.version === shownVersion.current) return;
+    shownVersion.current = issue.version;
+    reset(pageOf(issue));
+    kept.loaded(pageOf(issue));
+  }, [issue, reset, kept.loaded]);
 
   const correct = handleSubmit(async (values) => {
     setOutcome(null);
@@ -206,6 +215,7 @@ function CorrectionForm({
         params: { id: issue.id },
         body: { ...values, version: issue.version },
       });
+      kept.saved(values);
       onCorrected(corrected);
       setOutcome({
         tone: "success",
@@ -218,9 +228,11 @@ function CorrectionForm({
   });
 
   return (
-    <details className="archive-correction">
+    // Open by itself when a correction typed earlier was put back.
+    <details className="archive-correction" open={kept.restoredAt ? true : undefined}>
       <summary>Correct the page</summary>
       <form className="entry-form" onSubmit={correct} noValidate>
+        {kept.restoredAt ? <RestoredNotice at={kept.restoredAt} onDiscard={kept.discard} /> : null}
         <p className="field-hint">
           Changes the page at <code>{insightIssuePath(issue.slug)}</code> and the feed, not the
           e-mail already sent. The address stays.
@@ -253,6 +265,7 @@ function CorrectionForm({
             {isSubmitting ? "Saving…" : "Save the correction"}
           </button>
         </p>
+        {kept.leaveDialog}
       </form>
     </details>
   );

@@ -35,9 +35,10 @@ export function InsertImage({ onInsert }: { onInsert(markdown: string): void }) 
       (answer) => {
         onInsert(`![${escapeAlt(description)}](${answer.url})`);
         setAlt("");
-        return "Inserted at the cursor. Save to keep it.";
+        // The draft saves itself a moment later (useDraftForm).
+        return "Inserted at the cursor.";
       },
-      description,
+      { description },
     );
   }
 

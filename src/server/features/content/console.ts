@@ -257,7 +257,10 @@ export default async function contentRoutes(
           ? app.httpErrors.payloadTooLarge(CONTENT_TEXTS.tooLarge(config.UPLOAD_MAX_MB))
           : error;
       });
-      const image = await storeImage(bytes, kind, config.MEDIA_DIR);
+      const { focusX, focusY } = request.query;
+      const focus =
+        focusX !== undefined && focusY !== undefined ? { x: focusX, y: focusY } : undefined;
+      const image = await storeImage(bytes, kind, config.MEDIA_DIR, focus);
       await inTransaction(database.db, async (trx) => {
         const id = await recordMedia(trx, image, request.user?.id ?? null);
         await app.audit(trx, request, "media-uploaded", `media:${id}`, {

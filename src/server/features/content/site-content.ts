@@ -13,6 +13,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { ContentItem, DatedCaseStudy, TeamMember } from "../../../shared/content.ts";
 import type { ContentCategory } from "../../../shared/content-categories.ts";
 import { highlightsOf, type SiteHighlights } from "../../../shared/highlights.ts";
+import { inquiryTypesOf } from "../../../shared/inquiry.ts";
 import type { InsightIssue, InsightSummary } from "../../../shared/insight.ts";
 import type { ContentReader, PrivacyNotice } from "../../../shared/page-context.ts";
 import { type PageFacts, pageFacts } from "../../../shared/site-facts.ts";
@@ -73,6 +74,15 @@ export class SiteContent implements ContentReader {
   /** Made from the two lists above, which are kept: nothing to keep of its own. */
   async highlights(): Promise<SiteHighlights> {
     return highlightsOf(await this.caseStudies(), await this.insightIssues());
+  }
+
+  /**
+   * The inquiry types on offer: one per visible capability, in the firm's
+   * order, then "Something Else". Made from the kept list, so the form and
+   * the server's check change together.
+   */
+  async inquiryTypes(): Promise<string[]> {
+    return inquiryTypesOf((await this.items("capabilities")).map(({ name }) => name));
   }
 
   /** The mission, the invitations, the contact address and the network link (every page shows some). */

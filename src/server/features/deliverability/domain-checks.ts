@@ -30,7 +30,7 @@ export interface DomainCheck {
 }
 
 export interface DomainSettings {
-  /** The From address's domain (MAIL_FROM). */
+  /** The From address's domain (the mail settings' sender, else MAIL_FROM). */
   fromDomain: string;
   /** The envelope sender's domain: the bounce address's, or the From domain without one. */
   envelopeDomain: string;

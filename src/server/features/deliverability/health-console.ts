@@ -1,6 +1,6 @@
 /**
  * The console's "Sending health" page, for owners: the checks of the firm's
- * domain, asked of DNS on each visit (DNS_SERVERS, or the system's
+ * domain (the From's in force, from the console's mail settings or MAIL_FROM), asked of DNS on each visit (DNS_SERVERS, or the system's
  * resolver), and what came back about the mail sent.
  */
 import type { FastifyInstance } from "fastify";
@@ -9,14 +9,15 @@ import { SENDING_HEALTH_PATH, sendingHealthSchema } from "../../../shared/admin/
 import type { Config } from "../../platform/config.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { readDkimKey } from "../../platform/outbox/dkim.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import { checkDomain, type DomainSettings, dnsResolver } from "./domain-checks.ts";
 import { lastThirtyDays, recentIssues } from "./sending-figures.ts";
 
 const domainOf = (address: string) => /@([^>\s]+)>?\s*$/.exec(address)?.[1]?.toLowerCase() ?? "";
 
-/** What the checks need to know of the configuration. */
-export function domainSettings(config: Config): DomainSettings {
-  const fromDomain = domainOf(config.MAIL_FROM);
+/** What the checks need to know of the configuration and of the From in force. */
+function domainSettings(config: Config, from: string): DomainSettings {
+  const fromDomain = domainOf(from);
   const bounceDomain = config.BOUNCE_ADDRESS ? domainOf(config.BOUNCE_ADDRESS) : null;
   const key = readDkimKey(config);
   return {
@@ -35,12 +36,16 @@ export default async function sendingHealthRoutes(
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const resolver = dnsResolver(config.DNS_SERVERS);
-  const settings = domainSettings(config);
 
   routes.get(
     SENDING_HEALTH_PATH,
     { schema: { response: { 200: sendingHealthSchema } }, config: { role: "owner" } },
     async (request) => {
+      // The From an owner may have changed in the console since the last visit.
+      const settings = domainSettings(
+        config,
+        (await currentMailSettings(database.db, config)).from,
+      );
       const [checks, period, issues] = await Promise.all([
         checkDomain(resolver, settings).catch((error: unknown) => {
           request.log.warn({ err: error }, "the domain's DNS records could not be read");

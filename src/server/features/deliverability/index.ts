@@ -31,7 +31,7 @@ export default fp(
     await app.register(sendingHealthRoutes, options);
     await app.register(deliveryWebhooks, options);
   },
-  { name: "deliverability", dependencies: ["console", "outbox"] },
+  { name: "deliverability", dependencies: ["console", "outbox", "mail-settings"] },
 );
 
 const DAY_MS = 24 * 60 * 60 * 1000;

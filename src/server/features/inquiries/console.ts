@@ -38,6 +38,7 @@ import {
   EXPORT_COLUMNS,
   eraseInquirer,
   exportInquiries,
+  filterTypes,
   findInquiry,
   listInquiries,
   markFailureSeen,
@@ -74,7 +75,11 @@ export default async function inquiriesRoutes(
     },
     async (request) => {
       const { page, ...filter } = request.query;
-      return listInquiries(db, filter, page);
+      const [inbox, types] = await Promise.all([
+        listInquiries(db, filter, page),
+        app.content.inquiryTypes().then((current) => filterTypes(db, current)),
+      ]);
+      return { ...inbox, types };
     },
   );
 

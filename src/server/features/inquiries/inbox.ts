@@ -162,6 +162,23 @@ export async function countByStatus(
   return counts;
 }
 
+/**
+ * The types the inbox's filter offers: those on offer now (`current`, in the
+ * firm's order), then any other an inquiry was stored with (a type since
+ * withdrawn or renamed), by name, so old inquiries can still be found.
+ */
+export async function filterTypes(
+  db: Kysely<Database>,
+  current: readonly string[],
+): Promise<string[]> {
+  const rows = await db.selectFrom("inquiries").select("inquiry_type").distinct().execute();
+  const withdrawn = rows
+    .map((row) => row.inquiry_type)
+    .filter((type) => !current.includes(type))
+    .sort((a, b) => a.localeCompare(b, "en"));
+  return [...current, ...withdrawn];
+}
+
 export async function listInquiries(db: Kysely<Database>, filter: InquiryFilter, page: number) {
   const [rows, counts] = await Promise.all([
     summaries(db, filter)

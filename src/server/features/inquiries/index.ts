@@ -6,6 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import inboxRoutes from "./console.ts";
 import { InquiryMail } from "./mail.tsx";
 
@@ -20,16 +21,14 @@ export default fp(
   async function inquiries(app: FastifyInstance, { config, database }: AdminAreaOptions) {
     app.decorate(
       "inquiryMail",
-      new InquiryMail({
-        from: config.MAIL_FROM,
-        inquiryTo: config.INQUIRY_TO,
-        acknowledge: config.INQUIRY_ACK,
-        publicOrigin: config.PUBLIC_ORIGIN,
-      }),
+      new InquiryMail(
+        { acknowledge: config.INQUIRY_ACK, publicOrigin: config.PUBLIC_ORIGIN },
+        (trx) => currentMailSettings(trx, config),
+      ),
     );
     await app.register(inboxRoutes, { config, database });
   },
-  { name: "inquiries", dependencies: ["console", "outbox"] },
+  { name: "inquiries", dependencies: ["console", "outbox", "mail-settings", "content"] },
 );
 
 export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";

@@ -25,8 +25,8 @@ import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue
 
 export interface InquiryMailSettings {
   from: string;
-  /** Where the firm reads its inquiries. */
-  inquiryTo: string;
+  /** Where the firm reads its inquiries: each address gets a notification of its own. */
+  inquiryTo: readonly string[];
   /** Whether the visitor gets an acknowledgement too. */
   acknowledge: boolean;
   /** The site's origin, under which the console's links are made. */
@@ -79,11 +79,12 @@ function FieldTable({ inquiry }: { inquiry: Inquiry }) {
   );
 }
 
-/** The firm's notification of inquiry `id`, with a link to it in the console. */
+/** The firm's notification of inquiry `id` to one of its addresses, with a link to it in the console. */
 export function inquiryNotification(
   inquiry: Inquiry,
   id: number,
-  settings: Pick<InquiryMailSettings, "from" | "inquiryTo" | "publicOrigin">,
+  to: string,
+  settings: Pick<InquiryMailSettings, "from" | "publicOrigin">,
 ): MailMessage {
   const name = oneLine(`${inquiry.firstName} ${inquiry.lastName}`);
   const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
@@ -98,7 +99,7 @@ export function inquiryNotification(
   return {
     messageId: newMessageId(settings.from),
     from: settings.from,
-    to: settings.inquiryTo,
+    to,
     replyTo: { name, address: inquiry.email },
     headers: AUTO_SUBMITTED,
     subject,
@@ -132,7 +133,8 @@ export function inquiryAcknowledgement(
     messageId: newMessageId(settings.from),
     from: settings.from,
     to: { name: oneLine(`${inquiry.firstName} ${inquiry.lastName}`), address: inquiry.email },
-    replyTo: { name: SITE.firmName, address: settings.inquiryTo },
+    // The visitor's answer goes to the first of the firm's addresses.
+    replyTo: { name: SITE.firmName, address: settings.inquiryTo[0] ?? settings.from },
     subject,
     text: [greeting, "", ...lines, "", `The ${SITE.shortName} team`].join("\n"),
     html: renderEmailHtml(
@@ -153,9 +155,11 @@ export interface UnnotifiedInquiry {
   firstName: string;
   lastName: string;
   company: string;
+  /** The address its failed notification went to (null for a message no longer in the outbox). */
+  notifiedAddress: string | null;
 }
 
-export type AlarmMailSettings = Pick<InquiryMailSettings, "from" | "inquiryTo" | "publicOrigin">;
+export type AlarmMailSettings = Pick<InquiryMailSettings, "from" | "publicOrigin">;
 
 /** How much of the mail server's last answer the alarm quotes. */
 const REASON_LIMIT = 300;
@@ -182,7 +186,8 @@ export function notificationFailedAlarm(
   const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
   const subject = `Not delivered: the notification of inquiry ${inquiry.id}`;
   const url = consoleInquiryUrl(settings.publicOrigin, inquiry.id);
-  const lead = `The website could not deliver its notification of a new inquiry to ${settings.inquiryTo}: nobody at the firm may know of it.`;
+  const where = inquiry.notifiedAddress ? ` to ${inquiry.notifiedAddress}` : "";
+  const lead = `The website could not deliver its notification of a new inquiry${where}: nobody at the firm may know of it.`;
   const which = `Inquiry ${inquiry.id}: ${oneLine(inquiry.inquiryType)}, from ${name}${company}, received ${inquiry.receivedAt}.`;
   const why = `The mail server's last answer: ${oneLine(reason).slice(0, REASON_LIMIT)}`;
   const advice =
@@ -208,22 +213,44 @@ export function notificationFailedAlarm(
   };
 }
 
-export class InquiryMail {
-  constructor(private readonly settings: InquiryMailSettings) {}
+/** The settings that stay for the server's life; the sender and the addresses are read at each inquiry. */
+export type FixedInquirySettings = Pick<InquiryMailSettings, "acknowledge" | "publicOrigin">;
 
-  /** Queues the firm's notification of inquiry `id` (and the acknowledgement); the notification's outbox row. */
+/** The sender and the firm's addresses in force, read in the inquiry's transaction. */
+export type InquirySenders = (
+  trx: OutboxTransaction,
+) => Promise<Pick<InquiryMailSettings, "from" | "inquiryTo">>;
+
+export class InquiryMail {
+  constructor(
+    private readonly fixed: FixedInquirySettings,
+    private readonly senders: InquirySenders,
+  ) {}
+
+  /**
+   * Queues the firm's notification of inquiry `id`, one message to each of
+   * its addresses (each its own bounce address), and the acknowledgement;
+   * the outbox row of the notification to the first address, which the
+   * inquiry names (ADR 042).
+   */
   async queue(trx: OutboxTransaction, inquiry: Inquiry, id: number): Promise<number> {
+    const settings = { ...this.fixed, ...(await this.senders(trx)) };
+    const [first, ...others] = settings.inquiryTo;
+    if (first === undefined) throw new Error("inquiries have no address to go to");
     const notification = await enqueueMail(
       trx,
       "inquiry-notification",
-      inquiryNotification(inquiry, id, this.settings),
+      inquiryNotification(inquiry, id, first, settings),
     );
-    if (this.settings.acknowledge) {
+    for (const to of others) {
       await enqueueMail(
         trx,
-        "inquiry-acknowledgement",
-        inquiryAcknowledgement(inquiry, this.settings),
+        "inquiry-notification",
+        inquiryNotification(inquiry, id, to, settings),
       );
+    }
+    if (settings.acknowledge) {
+      await enqueueMail(trx, "inquiry-acknowledgement", inquiryAcknowledgement(inquiry, settings));
     }
     return notification;
   }

@@ -15,7 +15,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Config } from "../../platform/config.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
+import { type MailMessage, recipientAddress } from "../../platform/outbox/message.ts";
 import { smtpMailer } from "../../platform/outbox/transport.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import { notificationFailedAlarm, type UnnotifiedInquiry } from "./mail.tsx";
 
 /** The second route: a mail server and, besides the owners, a second address. */
@@ -37,8 +39,9 @@ function alarmRoute(config: Config): AlarmRoute | null {
 
 /**
  * Marks the inquiry whose notification the outbox row was as alarmed, and
- * reads what the alarm names of it; undefined when the row was no inquiry's
- * notification, or its inquiry was alarmed before.
+ * reads what the alarm names of it, with the address the failed message
+ * went to; undefined when the row was no inquiry's notification, or its
+ * inquiry was alarmed before.
  */
 async function markAlarmed(
   db: Kysely<Database>,
@@ -51,16 +54,22 @@ async function markAlarmed(
     .where("notification_alarmed_at", "is", null)
     .returning(["id", "created_at", "inquiry_type", "first_name", "last_name", "company"])
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      receivedAt: row.created_at,
-      inquiryType: row.inquiry_type,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      company: row.company,
-    }
-  );
+  if (!row) return undefined;
+  const notification = await db
+    .selectFrom("outbox")
+    .select("message")
+    .where("id", "=", outboxId)
+    .executeTakeFirst();
+  const message = notification && (JSON.parse(notification.message) as Partial<MailMessage>);
+  return {
+    id: row.id,
+    receivedAt: row.created_at,
+    inquiryType: row.inquiry_type,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    company: row.company,
+    notifiedAddress: message?.to ? recipientAddress(message.to) : null,
+  };
 }
 
 /** Every owner's address, and ALERT_TO, each once. */
@@ -102,12 +111,6 @@ export function notificationAlarm({
     log.warn("no alarm route for failed inquiry notifications: set ALERT_SMTP_URL or ALERT_TO");
     return undefined;
   }
-  const settings = {
-    from: config.MAIL_FROM,
-    inquiryTo: config.INQUIRY_TO,
-    publicOrigin: config.PUBLIC_ORIGIN,
-  };
-
   return async (outboxId, reason) => {
     const inquiry = await markAlarmed(db, outboxId);
     if (!inquiry) return;
@@ -120,6 +123,9 @@ export function notificationAlarm({
       log.error({ inquiry: inquiry.id }, "no owner and no ALERT_TO to alarm");
       return;
     }
+    // The sender as it is now, whoever changed it where.
+    const { from } = await currentMailSettings(db, config);
+    const settings = { from, publicOrigin: config.PUBLIC_ORIGIN };
     const mailer = smtpMailer(route.smtpUrl);
     try {
       for (const to of recipients) {

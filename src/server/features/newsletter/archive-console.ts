@@ -31,6 +31,7 @@ import {
   pageVersions,
   setWithdrawn,
 } from "./archive-page.ts";
+import { undescribedPicturesRefusal } from "./picture-descriptions.ts";
 import { renderIssue } from "./render.ts";
 
 const targetOf = (id: number) => `issue:${id}`;
@@ -100,9 +101,11 @@ export default async function archiveRoutes(
       schema: { params: issueIdSchema, body: archiveCorrectionSchema, response: answer },
       config: { role: "editor" },
     },
-    (request, reply) => {
+    async (request, reply) => {
       const { id } = request.params;
       const { version, ...page } = request.body;
+      const undescribed = undescribedPicturesRefusal(page.body);
+      if (undescribed) return reply.code(400).send(undescribed);
       return archiveWrite(request, reply, id, async (trx) => {
         const corrected = await correctPage(trx, id, {
           loadedVersion: version,

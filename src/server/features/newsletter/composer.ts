@@ -21,7 +21,8 @@ import { personalise } from "./render.ts";
 
 export interface ComposerOptions {
   db: Kysely<Database>;
-  from: string;
+  /** The From in force, read for each copy: a change reaches the very next one. */
+  from: (db: Kysely<Database>) => Promise<string>;
   publicOrigin: string;
   signingSecret: string;
 }
@@ -53,9 +54,10 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
     const status = await issueStatus(db, newsletter.issueId);
     if (status === "paused") return { hold: true };
     if (status === undefined || status === "cancelled") return { drop: "issue cancelled" };
-    const [rendering, subscription] = await Promise.all([
+    const [rendering, subscription, sender] = await Promise.all([
       frozenOf(newsletter.issueId),
       findSubscription(db, newsletter.subscriptionId),
+      from(db),
     ]);
     if (!rendering) return { drop: "issue was never frozen for sending" };
     if (!subscription || subscription.unsubscribedAt) {
@@ -70,7 +72,7 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
     return {
       send: {
         messageId: message.messageId,
-        from,
+        from: sender,
         to: subscription.email,
         subject: rendering.title,
         html,

@@ -28,6 +28,7 @@ import type { Database } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMails } from "../../platform/outbox/queue.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import { listId } from "../subscriptions/index.ts";
 import { emailPicturesOf } from "./issue-pictures.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
@@ -273,12 +274,13 @@ export default async function newsletterRoutes(
       const { html, text } = personalise(rendering, sampleUnsubscribeUrl);
       // Every copy and the audit entry are committed together, or none is.
       await app.withOutbox(async (trx) => {
+        const { from } = await currentMailSettings(trx, config);
         await enqueueMails(
           trx,
           "newsletter-test",
           to.map((address) => ({
-            messageId: newMessageId(config.MAIL_FROM),
-            from: config.MAIL_FROM,
+            messageId: newMessageId(from),
+            from,
             to: address,
             subject: `[Test] ${issue.title}`,
             html,
@@ -309,11 +311,16 @@ export default async function newsletterRoutes(
           fields: { at: NEWSLETTER_TEXTS.inThePast },
         });
       }
-      const { rendering } = await rendered(id);
+      const { issue, rendering } = await rendered(id);
+      // A draft saved before descriptions were required is not sent with a hole in it.
+      const undescribed = undescribedPicturesRefusal(issue.body);
+      if (undescribed) return reply.code(400).send(undescribed);
       const refusal = await inTransaction(db, async (trx) => {
+        // The rate in force now stays the send's own (ADR 042).
+        const { newsletterRate } = await currentMailSettings(trx, config);
         const refusal = await scheduleSend(trx, id, {
           at,
-          rate: config.NEWSLETTER_RATE_PER_SECOND,
+          rate: newsletterRate,
           rendered: rendering,
         });
         if (!refusal) {

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
+import { newMessageId } from "../../platform/outbox/message.ts";
 import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 import {
   claimIssueToQueue,
@@ -31,7 +32,8 @@ export interface DispatcherOptions {
   pollMs: number;
   /** How long a claim on an issue's queuing holds; renewed by every batch. */
   leaseMs: number;
-  messageId: () => string;
+  /** The From in force, whose domain each batch's Message-IDs take. */
+  from: (db: Kysely<Database>) => Promise<string>;
   /** A send began or an issue finished: the archive may have changed. */
   onArchiveChange: () => Promise<void>;
   /** Judges the running sends and pauses the unhealthy ones (send-guard.tsx); their ids. */
@@ -67,21 +69,22 @@ export class IssueDispatcher extends PollingWorker {
   }
 
   private async queue(issue: QueuingIssue): Promise<void> {
-    const { db, withOutbox, leaseMs, messageId, log } = this.options;
+    const { db, withOutbox, leaseMs, from, log } = this.options;
     let slot = await nextSlot(db, issue.id);
     let { cursor } = issue;
     let queued = 0;
     while (!this.stopped) {
       const current = { ...issue, cursor };
-      const batch = await withOutbox((trx) =>
-        queueBatch(trx, {
+      const batch = await withOutbox(async (trx) => {
+        const sender = await from(trx);
+        return queueBatch(trx, {
           issue: current,
           worker: this.worker,
           leaseMs,
           firstSlot: slot,
-          messageId,
-        }),
-      ).catch((error: unknown) => {
+          messageId: () => newMessageId(sender),
+        });
+      }).catch((error: unknown) => {
         if (error instanceof QueuingStopped) return undefined;
         throw error;
       });

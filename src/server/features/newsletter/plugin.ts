@@ -7,8 +7,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import type { Kysely } from "kysely";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
-import { newMessageId } from "../../platform/outbox/message.ts";
+import type { Database } from "../../platform/db/schema.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import archiveRoutes from "./archive-console.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
@@ -30,17 +32,19 @@ export default fp(
     // The archive is content: an empty edit announces the change to every
     // instance, whose caches and rendered pages then drop it.
     const archiveChanged = () => app.content.edit(async () => undefined);
+    // The sender in force at each batch and each pause, whichever instance changed it.
+    const from = async (db: Kysely<Database>) => (await currentMailSettings(db, config)).from;
     const dispatcher = new IssueDispatcher({
       db: database.db,
       withOutbox: app.withOutbox,
       log: app.log,
       pollMs: config.OUTBOX_POLL_MS,
       leaseMs: config.OUTBOX_LEASE_MS,
-      messageId: () => newMessageId(config.MAIL_FROM),
+      from,
       onArchiveChange: archiveChanged,
       guard: () =>
         guardSends(database.db, app.withOutbox, sendGuardPolicy(config), {
-          from: config.MAIL_FROM,
+          from,
           publicOrigin: config.PUBLIC_ORIGIN,
         }),
     });
@@ -50,5 +54,8 @@ export default fp(
     await app.register(newsletterRoutes, { config, database });
     await app.register(archiveRoutes, { config, database });
   },
-  { name: "newsletter", dependencies: ["outbox", "content", "console", "subscriptions"] },
+  {
+    name: "newsletter",
+    dependencies: ["outbox", "content", "console", "subscriptions", "mail-settings"],
+  },
 );

@@ -62,7 +62,8 @@ export function guardVerdict(health: SendHealth, policy: SendGuardPolicy): strin
 }
 
 export interface GuardMailSettings {
-  from: string;
+  /** The From in force, read when a send is paused. */
+  from: (db: Kysely<Database>) => Promise<string>;
   publicOrigin: string;
 }
 
@@ -70,7 +71,7 @@ function pausedMail(
   to: string,
   issue: { id: number; title: string },
   reason: string,
-  { from, publicOrigin }: GuardMailSettings,
+  { from, publicOrigin }: { from: string; publicOrigin: string },
 ): MailMessage {
   const subject = `Insight paused: "${issue.title}"`;
   const lead = `The send of "${issue.title}" paused itself: ${reason}`;
@@ -125,8 +126,9 @@ async function pauseForHealth(
     .where("role", "=", "owner")
     .where("password_hash", "is not", null)
     .execute();
+  const settings = { from: await mail.from(trx), publicOrigin: mail.publicOrigin };
   for (const { email } of owners) {
-    await enqueueMail(trx, "send-paused", pausedMail(email, issue, reason, mail));
+    await enqueueMail(trx, "send-paused", pausedMail(email, issue, reason, settings));
   }
   return true;
 }

@@ -24,6 +24,7 @@ import {
 } from "../../../shared/schemas.ts";
 import { EncodedCache, encodeBody, sendEncoded } from "../../platform/http/encoded-body.ts";
 import { captchaRefusalBody, headerDefences } from "../../platform/security/bot-defence.ts";
+import { validationFailure } from "../../platform/security/errors.ts";
 import { storeInquiry } from "../inquiries/index.ts";
 import {
   ALREADY_SUBSCRIBED_MESSAGE,
@@ -31,6 +32,7 @@ import {
   storeSubscription,
 } from "../subscriptions/index.ts";
 import { confirmsByMail } from "./form-service.ts";
+import { inquiryTypeRefusal } from "./inquiry-types.ts";
 
 export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
 
@@ -146,6 +148,8 @@ const api: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      const refused = await inquiryTypeRefusal(app.content, request.body.inquiryType);
+      if (Object.keys(refused).length > 0) return reply.code(400).send(validationFailure(refused));
       const screening = await app.botDefence.screen(request, "inquiry", headerDefences(request));
       if (screening.outcome === "trapped") {
         await app.turnedAway.keep(

@@ -12,12 +12,14 @@ import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts"
 import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
 import type { Trap } from "../../platform/security/bot-defence.ts";
 import { fieldReasons } from "../../platform/security/errors.ts";
+import type { SiteContent } from "../content/index.ts";
 import { type InquiryWriter, storeInquiry } from "../inquiries/index.ts";
 import {
   ALREADY_SUBSCRIBED_MESSAGE,
   type SubscriptionWriter,
   storeSubscription,
 } from "../subscriptions/index.ts";
+import { inquiryTypeRefusal } from "./inquiry-types.ts";
 
 /**
  * Whether a trapped subscription is stored, to be confirmed by its e-mail's
@@ -48,7 +50,9 @@ export interface FormServiceOptions {
 }
 
 export function formService(
-  app: InquiryWriter & SubscriptionWriter & Pick<FastifyInstance, "turnedAway">,
+  app: InquiryWriter &
+    SubscriptionWriter &
+    Pick<FastifyInstance, "turnedAway"> & { content: Pick<SiteContent, "inquiryTypes"> },
   { token, refusal, trap = null, log }: FormServiceOptions,
 ): FormService {
   /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */
@@ -67,9 +71,14 @@ export function formService(
     refusal,
     sendInquiry: (values: InquiryValues) =>
       write("inquiry", async (): Promise<FormWrite<"sent">> => {
+        // Every refused field at once: the fixed rules', and the type against the types on offer.
         const parsed = inquirySchema.safeParse(values);
-        if (!parsed.success)
-          return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
+        const fields = {
+          ...(await inquiryTypeRefusal(app.content, values.inquiryType)),
+          ...(parsed.success ? {} : fieldReasons(parsed.error.issues)),
+        };
+        if (!parsed.success || Object.keys(fields).length > 0)
+          return { outcome: "invalid", fields };
         if (trap) {
           await app.turnedAway.keep(
             { form: "inquiry", trap, via: CONSENT_VIA.form, fields: parsed.data },

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type AdminAreaOptions, sessionLimitsOf } from "../../platform/console/area.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import peopleRoutes from "./console.ts";
 import { AccountMail } from "./mail.tsx";
 import signInRoutes from "./sign-in-routes.ts";
@@ -32,7 +33,10 @@ export default fp(
   ) {
     app.decorate(
       "accountMail",
-      new AccountMail({ from: config.MAIL_FROM, publicOrigin: config.PUBLIC_ORIGIN }),
+      new AccountMail({
+        publicOrigin: config.PUBLIC_ORIGIN,
+        sender: async (trx) => (await currentMailSettings(trx, config)).from,
+      }),
     );
     await app.register(signInRoutes, {
       database,
@@ -46,7 +50,7 @@ export default fp(
     });
     await app.register(peopleRoutes, { config, database });
   },
-  { name: "people", dependencies: ["console", "outbox"] },
+  { name: "people", dependencies: ["console", "outbox", "mail-settings"] },
 );
 
 export { AccountMail } from "./mail.tsx";

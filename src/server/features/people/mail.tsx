@@ -16,10 +16,13 @@ import {
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 
+/** What one account mail is made with: the sender in force. */
 export interface AccountMailSettings {
   from: string;
-  publicOrigin: string;
 }
+
+/** The sender in force, read in the transaction that queues the mail. */
+export type SenderOf = (trx: OutboxTransaction) => Promise<string>;
 
 /**
  * Who an invitation is from: the person who sent (or re-sent) it from the
@@ -79,7 +82,7 @@ function linkMail(
   { subject, lead, expiry }: LinkTexts,
   to: string,
   link: string,
-  settings: Pick<AccountMailSettings, "from">,
+  settings: AccountMailSettings,
 ): MailMessage {
   return {
     messageId: newMessageId(settings.from),
@@ -106,22 +109,18 @@ function linkMail(
 export function invitationMail(
   invitation: Invitation,
   link: string,
-  settings: Pick<AccountMailSettings, "from">,
+  settings: AccountMailSettings,
 ): MailMessage {
   return linkMail(invitationTexts(invitation), invitation.to, link, settings);
 }
 
 /** A password reset: a single-use link to set a new password. */
-export function resetMail(
-  to: string,
-  link: string,
-  settings: Pick<AccountMailSettings, "from">,
-): MailMessage {
+export function resetMail(to: string, link: string, settings: AccountMailSettings): MailMessage {
   return linkMail(RESET_TEXTS, to, link, settings);
 }
 
 export class AccountMail {
-  constructor(private readonly settings: AccountMailSettings) {}
+  constructor(private readonly settings: { publicOrigin: string; sender: SenderOf }) {}
 
   private linkFor(token: string): string {
     return `${new URL(SET_PASSWORD_PAGE, this.settings.publicOrigin)}#token=${token}`;
@@ -130,14 +129,16 @@ export class AccountMail {
   /** Queues an invitation; returns its link (the CLI prints it too). */
   async invitation(trx: OutboxTransaction, invitation: Invitation, token: string): Promise<string> {
     const link = this.linkFor(token);
-    await enqueueMail(trx, "account-invite", invitationMail(invitation, link, this.settings));
+    const from = await this.settings.sender(trx);
+    await enqueueMail(trx, "account-invite", invitationMail(invitation, link, { from }));
     return link;
   }
 
   /** Queues a password reset; returns its link (the CLI prints it too). */
   async reset(trx: OutboxTransaction, to: string, token: string): Promise<string> {
     const link = this.linkFor(token);
-    await enqueueMail(trx, "account-reset", resetMail(to, link, this.settings));
+    const from = await this.settings.sender(trx);
+    await enqueueMail(trx, "account-reset", resetMail(to, link, { from }));
     return link;
   }
 }

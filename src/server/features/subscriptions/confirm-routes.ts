@@ -1,5 +1,6 @@
 /**
- * Double opt-in for Insight (NEWSLETTER_DOUBLE_OPT_IN, off by default). This
+ * Double opt-in for Insight (the console's mail settings, else
+ * NEWSLETTER_DOUBLE_OPT_IN; off by default). This
  * plugin tells the subscribe writes how new subscribers join
  * (app.newsletterSignup, read at request time by the API and the forms,
  * which are registered before it), answers the API calls about a
@@ -10,11 +11,14 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Kysely } from "kysely";
 import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
 import { confirmationStateSchema, confirmTokenSchema } from "../../../shared/schemas.ts";
 import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import type { Database } from "../../platform/db/schema.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import { purgeUnconfirmed } from "./queries.ts";
 import { maskEmail } from "./unsubscribe-routes.ts";
 import {
@@ -94,7 +98,8 @@ export default fp(
     { config, database, secret }: ConfirmSubscriptionOptions,
   ) {
     app.decorate("newsletterSignup", {
-      doubleOptIn: config.NEWSLETTER_DOUBLE_OPT_IN,
+      doubleOptIn: async (db: Kysely<Database>) =>
+        (await currentMailSettings(db, config)).doubleOptIn,
       confirmHours: config.NEWSLETTER_CONFIRM_HOURS,
       secret,
     });
@@ -105,5 +110,5 @@ export default fp(
     await app.register(confirmationApi, { database });
     purgeLapsedSubscriptions(app, database);
   },
-  { name: "confirm-subscription", dependencies: ["outbox"] },
+  { name: "confirm-subscription", dependencies: ["outbox", "mail-settings"] },
 );

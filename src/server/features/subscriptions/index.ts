@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
+import { currentMailSettings } from "../mail-settings/index.ts";
 import confirmSubscription from "./confirm-routes.ts";
 import subscribersRoutes from "./console.ts";
 import { SubscriptionMail } from "./mail.tsx";
@@ -40,7 +41,7 @@ export default fp(
       "subscriptionMail",
       new SubscriptionMail(
         {
-          from: config.MAIL_FROM,
+          mailSettings: (trx) => currentMailSettings(trx, config),
           publicOrigin: config.PUBLIC_ORIGIN,
           signingSecret: secret,
           cooldown,
@@ -58,7 +59,7 @@ export default fp(
     await app.register(oneClickUnsubscribe, { database, secret });
     await app.register(subscribersRoutes, { config, database });
   },
-  { name: "subscriptions", dependencies: ["console", "outbox"] },
+  { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings"] },
 );
 
 export { onlyRecipients } from "./audience.ts";

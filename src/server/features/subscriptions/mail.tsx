@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
+import { renderMarkdown } from "../../platform/markdown/markdown.ts";
 import {
   MailFrame,
   MailLink,
@@ -22,10 +23,17 @@ import type { Subscription } from "./queries.ts";
 import { unsubscribeUrl } from "./unsubscribe-token.ts";
 
 export interface SubscriptionMailSettings {
-  from: string;
   publicOrigin: string;
   signingSecret: string;
   cooldown: MailCooldown;
+  /** The sender and the welcome's text in force, read in the subscription's transaction. */
+  mailSettings(trx: OutboxTransaction): Promise<{ from: string; welcomeText: string | null }>;
+}
+
+/** What one message is made with: the sender in force and the site's origin. */
+interface MessageSettings {
+  from: string;
+  publicOrigin: string;
 }
 
 const WELCOME_KIND = "welcome";
@@ -48,35 +56,52 @@ export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, strin
   };
 }
 
+const BUILT_IN_WELCOME = [
+  "Thank you for subscribing to Insight.",
+  "Once a month we send practical notes on data, cloud and machine learning from the people doing the work: what worked, what did not, and what we would do again.",
+  "Your first issue arrives with the next edition.",
+];
+const SIGN_OFF = `The ${SITE.shortName} team`;
+
+/**
+ * The welcome's own words: the owners' Markdown from the console's mail
+ * settings, or the built-in paragraphs. The subject, the list headers and
+ * the unsubscribe link around them are not theirs to change.
+ */
+function welcomeBody(welcomeText: string | null, publicOrigin: string) {
+  if (welcomeText === null) {
+    return {
+      text: [...BUILT_IN_WELCOME, "", SIGN_OFF].join("\n"),
+      html: [...BUILT_IN_WELCOME, SIGN_OFF].map((line) => <Paragraph key={line}>{line}</Paragraph>),
+    };
+  }
+  const { emailHtml } = renderMarkdown(welcomeText, { pageUrl: publicOrigin });
+  return {
+    text: welcomeText,
+    html: (
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the Markdown renderer's output, which escapes raw HTML and checks every link
+      <div dangerouslySetInnerHTML={{ __html: emailHtml }} />
+    ),
+  };
+}
+
 export function welcome(
   email: string,
   unsubscribeUrl: string,
-  settings: Pick<SubscriptionMailSettings, "from" | "publicOrigin">,
+  settings: MessageSettings & { welcomeText: string | null },
 ): MailMessage {
   const subject = `Welcome to Insight from ${SITE.firmName}`;
-  const lines = [
-    "Thank you for subscribing to Insight.",
-    "Once a month we send practical notes on data, cloud and machine learning from the people doing the work: what worked, what did not, and what we would do again.",
-    "Your first issue arrives with the next edition.",
-  ];
+  const body = welcomeBody(settings.welcomeText, settings.publicOrigin);
   return {
     messageId: newMessageId(settings.from),
     from: settings.from,
     to: email,
     subject,
     headers: { ...unsubscribeHeaders(unsubscribeUrl), "List-Id": listId(settings.publicOrigin) },
-    text: [
-      ...lines,
-      "",
-      `The ${SITE.shortName} team`,
-      "",
-      `To stop receiving Insight, open: ${unsubscribeUrl}`,
-    ].join("\n"),
+    text: [body.text, "", `To stop receiving Insight, open: ${unsubscribeUrl}`].join("\n"),
     html: renderEmailHtml(
       <MailFrame title={subject}>
-        {[...lines, `The ${SITE.shortName} team`].map((line) => (
-          <Paragraph key={line}>{line}</Paragraph>
-        ))}
+        {body.html}
         <Paragraph small>
           You receive this because {email} subscribed on our website.{" "}
           <MailLink href={unsubscribeUrl}>Unsubscribe</MailLink>.
@@ -96,7 +121,7 @@ export function subscriptionConfirmation(
   email: string,
   confirmUrl: string,
   validHours: number,
-  settings: Pick<SubscriptionMailSettings, "from" | "publicOrigin">,
+  settings: MessageSettings,
 ): MailMessage {
   const subject = "Please confirm your subscription to Insight";
   const lead = `Someone, hopefully you, asked to receive Insight, the monthly newsletter of ${SITE.firmName}, at ${oneLine(email)}. To start receiving it, open this link and confirm:`;
@@ -129,10 +154,16 @@ export class SubscriptionMail {
 
   async welcome(trx: OutboxTransaction, subscription: Subscription): Promise<void> {
     if (!(await this.mayMail(trx, subscription, WELCOME_KIND))) return;
+    const { from, welcomeText } = await this.settings.mailSettings(trx);
+    const { publicOrigin } = this.settings;
     await enqueueMail(
       trx,
       WELCOME_KIND,
-      welcome(subscription.email, this.unsubscribeUrl(subscription), this.settings),
+      welcome(subscription.email, this.unsubscribeUrl(subscription), {
+        from,
+        publicOrigin,
+        welcomeText,
+      }),
     );
   }
 
@@ -145,10 +176,14 @@ export class SubscriptionMail {
     if (!(await this.mayMail(trx, subscription, CONFIRMATION_KIND))) return;
     const url = new URL(CONFIRM_SUBSCRIPTION_PATH, this.settings.publicOrigin);
     url.searchParams.set("token", signConfirmToken(this.settings.signingSecret, subscription));
+    const { from } = await this.settings.mailSettings(trx);
     await enqueueMail(
       trx,
       CONFIRMATION_KIND,
-      subscriptionConfirmation(subscription.email, url.toString(), validHours, this.settings),
+      subscriptionConfirmation(subscription.email, url.toString(), validHours, {
+        from,
+        publicOrigin: this.settings.publicOrigin,
+      }),
     );
   }
 

@@ -22,8 +22,12 @@ import {
 
 /** How new subscribers join the Insight list; features/subscriptions/confirm-routes.ts decorates the app with it. */
 export interface NewsletterSignup {
-  /** NEWSLETTER_DOUBLE_OPT_IN: a new subscriber confirms the address by e-mail before the welcome. */
-  doubleOptIn: boolean;
+  /**
+   * Whether a new subscriber confirms the address by e-mail before the
+   * welcome: the console's mail settings, else NEWSLETTER_DOUBLE_OPT_IN,
+   * read in the subscription's own transaction.
+   */
+  doubleOptIn(db: Kysely<Database>): Promise<boolean>;
   /** NEWSLETTER_CONFIRM_HOURS: how long a confirmation link works and a subscription waits for it. */
   confirmHours: number;
   /** The server's secret, which signs the confirmation links (as the unsubscribe links). */
@@ -75,8 +79,9 @@ export function storeSubscription(
   { mustConfirm = false }: SubscribeOptions = {},
 ): Promise<Subscription | null> {
   const address = normalizeEmail(email);
-  const { doubleOptIn, confirmHours } = app.newsletterSignup;
+  const { confirmHours } = app.newsletterSignup;
   return app.withOutbox(async (trx) => {
+    const doubleOptIn = await app.newsletterSignup.doubleOptIn(trx);
     // An address a bounce or a complaint put on the suppression list gets
     // nothing until its owner shows they want it: the confirmation link is
     // the one message it can be sent, and following it lifts the suppression.

@@ -422,6 +422,25 @@ export interface Database {
   suppressions: SuppressionsTable;
   mail_cooldowns: MailCooldownsTable;
   domain_pacing: DomainPacingTable;
+  mail_settings: MailSettingsTable;
+}
+
+/**
+ * The mail settings owners set in the console (one row, id 1, or none);
+ * a null column leaves that setting to the environment.
+ */
+export interface MailSettingsTable {
+  id: number;
+  sender_name: string | null;
+  sender_address: string | null;
+  /** A JSON array of one to ten addresses. */
+  inquiry_to: string | null;
+  newsletter_rate: number | null;
+  /** 0 or 1. */
+  double_opt_in: number | null;
+  welcome_text: string | null;
+  version: number;
+  updated_at: Timestamp;
 }
 
 /**

@@ -12,9 +12,10 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import sharp, { type Metadata, type ResizeOptions } from "sharp";
+import sharp, { type Metadata, type ResizeOptions, type Sharp } from "sharp";
 import {
   CONTENT_TEXTS,
+  type FocalPoint,
   IMAGE_FORMATS,
   type ImageFit,
   type ImageKind,
@@ -46,6 +47,31 @@ const RESIZE: Record<ImageFit, ResizeOptions> = {
   cover: { fit: "cover", position: sharp.strategy.attention },
   inside: { fit: "inside", withoutEnlargement: true },
 };
+
+/**
+ * Fills the frame at the editor's focal point: scaled to cover it, then the
+ * frame's window cut as CSS's `object-position` places it (the point p%
+ * across the picture sits p% across the frame), so the console's preview of
+ * the crop is the crop.
+ */
+function coverAround(
+  picture: Sharp,
+  { width, height }: { width: number; height: number },
+  frame: { width: number; height: number },
+  focus: FocalPoint,
+): Sharp {
+  const scale = Math.max(frame.width / width, frame.height / height);
+  const scaled = {
+    width: Math.max(frame.width, Math.round(width * scale)),
+    height: Math.max(frame.height, Math.round(height * scale)),
+  };
+  return picture.resize(scaled.width, scaled.height, { fit: "fill" }).extract({
+    left: Math.round(((scaled.width - frame.width) * focus.x) / 100),
+    top: Math.round(((scaled.height - frame.height) * focus.y) / 100),
+    width: frame.width,
+    height: frame.height,
+  });
+}
 
 /** The kinds an e-mail shows, which therefore get a copy every mail program can show. */
 const KINDS_IN_MAIL: ReadonlySet<ImageKind> = new Set(["issue"]);
@@ -132,13 +158,16 @@ async function encodeVariants(
   bytes: Buffer,
   kind: ImageKind,
   name: string,
+  { uprightSize, focus }: { uprightSize: { width: number; height: number }; focus?: FocalPoint },
 ): Promise<{ variant: Variant; data: Buffer }[]> {
   const { width, height, fit, folder } = IMAGE_FORMATS[kind];
   // rotate() with no angle applies the EXIF orientation; the output then
   // carries no metadata at all (sharp keeps none unless asked).
-  const upright = sharp(bytes, { limitInputPixels: MAX_MEGAPIXELS * 1_000_000 })
-    .rotate()
-    .resize(width, height, RESIZE[fit]);
+  const picture = sharp(bytes, { limitInputPixels: MAX_MEGAPIXELS * 1_000_000 }).rotate();
+  const upright =
+    focus && fit === "cover"
+      ? coverAround(picture, uprightSize, { width, height }, focus)
+      : picture.resize(width, height, RESIZE[fit]);
   const encoded: { variant: Variant; data: Buffer }[] = [];
   try {
     for (const format of ["avif", "webp"] as const) {
@@ -181,6 +210,8 @@ export async function storeImage(
   bytes: Buffer,
   kind: ImageKind,
   mediaDir: string,
+  /** A cropped kind's focal point, chosen by the editor; without one, the crop keeps what draws the eye. */
+  focus?: FocalPoint,
 ): Promise<StoredImage> {
   const metadata = await readMetadata(bytes);
   const accepted = ACCEPTED[formatOf(metadata) ?? ""];
@@ -189,8 +220,17 @@ export async function storeImage(
   }
   checkProportions(metadata, kind);
 
-  const name = createHash("sha256").update(bytes).digest("hex").slice(0, 24);
-  const encoded = await encodeVariants(bytes, kind, name);
+  // The same file cropped at another point is another picture, with a name of its own.
+  const cropped = focus && IMAGE_FORMATS[kind].fit === "cover" ? focus : undefined;
+  const name = createHash("sha256")
+    .update(bytes)
+    .update(cropped ? `focus:${cropped.x},${cropped.y}` : "")
+    .digest("hex")
+    .slice(0, 24);
+  const encoded = await encodeVariants(bytes, kind, name, {
+    uprightSize: metadata.autoOrient,
+    ...(cropped ? { focus: cropped } : {}),
+  });
   const originalPath = join(ORIGINALS_FOLDER, `${name}.${accepted.extension}`);
   await writeAtomically(join(mediaDir, originalPath), bytes);
   for (const { variant, data } of encoded)

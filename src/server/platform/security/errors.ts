@@ -49,6 +49,18 @@ export function describeValidationError(
       general.push(reason);
     }
   }
+  return validationFailure(fields, general);
+}
+
+/**
+ * The answer to a request refused field by field: by its schema, or by a
+ * check only the handler can make (a value that must be one of a list the
+ * content decides).
+ */
+export function validationFailure(
+  fields: Record<string, string>,
+  general: readonly string[] = [],
+): ValidationFailure {
   // A reason written as a sentence for the person ("This link has expired
   // …. Ask for a new one.") is said as it is; a fragment ("is required")
   // follows its field's name in one sentence about the request.

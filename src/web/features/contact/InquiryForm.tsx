@@ -17,14 +17,13 @@ import {
   checkInquiry,
   INQUIRY_FIELDS,
   INQUIRY_TYPE_PLACEHOLDER,
-  INQUIRY_TYPES,
   type InquiryField,
   type InquiryValues,
+  inquiryTypesOf,
   inquiryValuesFrom,
 } from "../../../shared/inquiry.ts";
 import { type CaptchaWidget, FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { ROUTES } from "../../../shared/routes.ts";
-import type { Inquiry } from "../../../shared/schemas.ts";
 import { fieldReasonsOf, sendComment } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";
@@ -37,6 +36,7 @@ import {
   useFormSubmission,
   useFormToken,
 } from "../../hooks/useFormSubmission.ts";
+import { useSiteEntries } from "../../hooks/useSiteEntries.ts";
 import type { InquiryPostResult } from "./inquiryPost.ts";
 
 const FORM_ID = "inquiry-form";
@@ -52,17 +52,12 @@ const AUTOCOMPLETE: Partial<Record<InquiryField, string>> = {
 
 const readValues = (form: HTMLFormElement): InquiryValues => inquiryValuesFrom(new FormData(form));
 
-function readInquiry(form: HTMLFormElement): Inquiry {
-  const values = readValues(form);
-  return { ...values, inquiryType: values.inquiryType as Inquiry["inquiryType"] };
-}
-
 async function sendInquiry(
   form: HTMLFormElement,
   captcha: CaptchaWidget | null,
 ): Promise<SubmissionOutcome> {
   try {
-    const response = await sendComment(readInquiry(form), formDefenceOf(form, captcha));
+    const response = await sendComment(readValues(form), formDefenceOf(form, captcha));
     resetCaptcha();
     console.info("send-comment answered", response.status, response.data);
     if (response.status === 200) {
@@ -156,9 +151,12 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
   const servedErrors: FieldReasons | undefined =
     served?.state === "invalid" ? served.fields : undefined;
   const captcha = useCaptcha();
+  // One type per capability the site shows now, then "Something Else": what the server accepts.
+  const { capabilities } = useSiteEntries();
+  const types = inquiryTypesOf(capabilities.map(({ name }) => name));
   const send = (form: HTMLFormElement) => sendInquiry(form, captcha);
   const { submitting, button, onSubmit, onInput, errors } = useFormSubmission(send, {
-    check: (form) => checkInquiry(readValues(form)),
+    check: (form) => checkInquiry(readValues(form), types),
     initialErrors: servedErrors,
   });
   const token = useFormToken();
@@ -207,7 +205,7 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
             <option value="" disabled>
               {INQUIRY_TYPE_PLACEHOLDER}
             </option>
-            {INQUIRY_TYPES.map((type) => (
+            {types.map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>
