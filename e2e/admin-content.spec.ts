@@ -1,8 +1,9 @@
 /**
  * In the browser: an editor uploads a new portrait and sees
- * it on /weare, restores the earlier version, reorders the capabilities by
- * keyboard and sees the order on /wedo, and meets the stale-save refusal from
- * a second tab with the typed text kept. axe checks each screen in each state.
+ * it on /weare once published, restores the earlier version, reorders the
+ * capabilities by keyboard and sees the order on /wedo, and meets the
+ * refusal to publish a second tab's draft of an older version, with the
+ * typed text kept. axe checks each screen in each state.
  *
  * They run on their worker's own server (support/content-server.ts), which
  * no page test reads. The tests of a worker share it: every change a test
@@ -17,10 +18,12 @@ import {
   type Entry,
   MEDIA_API,
 } from "../src/shared/admin/content.ts";
+import { DRAFT_PATHS, DRAFT_TEXTS } from "../src/shared/admin/content-drafts.ts";
 import { COLORS } from "../src/shared/design-tokens.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expect, loadFailure, type Page, test } from "./support/content-server.ts";
+import { alertDialog } from "./support/page.ts";
 
 const uniqueWord = (label: string) => `${label}-${randomBytes(4).toString("hex")}`;
 
@@ -100,8 +103,10 @@ test.describe("content editing", () => {
       .poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth))
       .toBe(480);
 
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText(/^Saved as version \d+\. The site shows it now\.$/)).toBeVisible();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await expect(
+      page.getByText(/^Published as version \d+\. The site shows it now\.$/),
+    ).toBeVisible();
     await expectNoAxeViolations(page);
 
     const site = await page.context().newPage();
@@ -189,7 +194,7 @@ test.describe("content editing", () => {
     await expect(site.locator("#capabilities .capability h3")).toHaveText(original);
   });
 
-  test("a save from a second tab on a stale version is refused, and the typed text stays", async ({
+  test("publishing a second tab's draft of an older version is refused, and the typed text stays", async ({
     page,
     editor,
     expectedErrors,
@@ -214,18 +219,21 @@ test.describe("content editing", () => {
     await expect(second.getByLabel("Description")).toHaveValue("The first description.");
 
     await page.getByLabel("Description").fill("Saved in the first tab.");
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("Saved as version 2.", { exact: false })).toBeVisible();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await expect(page.getByText("Published as version 2.", { exact: false })).toBeVisible();
 
+    // The second tab's typing is a draft of version 1: publishing it would
+    // overwrite the first tab's, so it is refused, and the text is kept.
     await second.getByLabel("Description").fill("Typed in the second tab, on the old version.");
-    await second.getByRole("button", { name: "Save" }).click();
-    await expect(second.getByRole("alert")).toContainText(CONTENT_TEXTS.stale("ethos card"));
+    await second.getByRole("button", { name: "Publish", exact: true }).click();
+    await expect(second.getByRole("alert")).toContainText(DRAFT_TEXTS.conflict("ethos card", 1, 2));
     await expect(second.getByLabel("Description")).toHaveValue(
       "Typed in the second tab, on the old version.",
     );
     await expectNoAxeViolations(second);
 
-    await second.getByRole("button", { name: "Load their version" }).click();
+    await second.getByRole("button", { name: "Discard draft" }).click();
+    await alertDialog(second).getByRole("button", { name: "Discard draft" }).click();
     await expect(second.getByLabel("Description")).toHaveValue("Saved in the first tab.");
   });
 
@@ -297,13 +305,22 @@ test.describe("screenshots @screenshots", () => {
     const created = await consoleCall<Entry>(page, "post", CONTENT_PATHS.list("team"), {
       data: { fields, hidden: true },
     });
-    await consoleCall<Entry>(page, "put", CONTENT_PATHS.entry("team", created.id), {
+    const revised = {
+      ...fields,
+      bio: `${fields.bio} They lead the firm's work on streaming data.`,
+    };
+    const saved = await consoleCall<Entry>(page, "put", CONTENT_PATHS.entry("team", created.id), {
+      data: { fields: revised, hidden: true, version: created.version },
+    });
+    // A draft of the next version, as an editor leaves one mid-way.
+    await consoleCall(page, "put", DRAFT_PATHS.draft("team", created.id), {
       data: {
-        fields: { ...fields, bio: `${fields.bio} They lead the firm's work on streaming data.` },
-        hidden: true,
-        version: created.version,
+        fields: { ...revised, title: "Principal, Data Platforms and Streaming" },
+        baseVersion: saved.version,
       },
     });
+    // The upload's form is left with an empty field; leaving it is confirmed.
+    page.on("dialog", (dialog) => void dialog.accept());
 
     for (const width of [375, 1440]) {
       await page.setViewportSize({ width, height: 900 });
@@ -326,9 +343,11 @@ test.describe("screenshots @screenshots", () => {
       await page.getByRole("button", { name: "Upload this crop" }).click();
       await expect(page.getByRole("status").filter({ hasText: "Uploaded." })).toBeVisible();
       await page.getByLabel("Biography").fill("");
-      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("button", { name: "Publish", exact: true }).click();
       await expect(page.getByText("Enter a short biography.")).toBeVisible();
       await screenshot(page, "upload", width);
+      // What was typed there is not put back into the next width's shots.
+      await page.evaluate(() => window.localStorage.clear());
     }
   });
 });

@@ -64,8 +64,9 @@ export interface AppOptions {
   /** The HTTP server to serve on (`npm run dev` puts Vite's middleware in front). */
   serverFactory?: FastifyServerFactory<Server>;
   /**
-   * The clock the forms' minimum time-to-submit and the subscribe mail's
-   * cooldown are measured with (epoch ms); tests pass their own.
+   * The clock the forms' minimum time-to-submit, the subscribe mail's
+   * cooldown, scheduled drafts and preview links are measured with (epoch
+   * ms); tests pass their own.
    */
   now?: () => number;
 }
@@ -136,7 +137,7 @@ export async function buildApp({
   const area = { config, database };
   // Before the features that mail: they read the settings in force from it.
   await app.register(mailSettings, area);
-  await app.register(content, area);
+  await app.register(content, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret, now });
   await app.register(turnedAway, { ...area, ...(now ? { now } : {}) });

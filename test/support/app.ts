@@ -41,6 +41,8 @@ export function stubRenderer(): PageRenderer & { renders: string[] } {
 
 export interface TestApp {
   app: App;
+  /** The database it runs on, for a second instance (StartOptions.shared). */
+  testDb: TestDatabase;
   renderer: ReturnType<typeof stubRenderer>;
   config: Config;
   database: DatabaseHandle;
@@ -55,14 +57,19 @@ export interface StartOptions {
   renderer?: PageRenderer;
   /** The server's clock for the forms' minimum time-to-submit and the subscribe mail's cooldown; by default the real one. */
   now?: () => number;
+  /**
+   * A database another app of the test already runs on (a second instance);
+   * by default a new one. Left for the app that made it to drop.
+   */
+  shared?: TestDatabase;
 }
 
 export async function startApp(
   engine: EngineCase,
   env: Record<string, string> = {},
-  { withPages = true, renderer: given, now }: StartOptions = {},
+  { withPages = true, renderer: given, now, shared }: StartOptions = {},
 ): Promise<TestApp> {
-  const testDb: TestDatabase = await engine.create();
+  const testDb: TestDatabase = shared ?? (await engine.create());
   const config = loadConfig({
     STATIC_DIR: stubSite(),
     MAILBOX_DIR: mkdtempSync(join(tmpdir(), "mailbox-")),
@@ -102,6 +109,7 @@ export async function startApp(
   await app.ready();
   return {
     app,
+    testDb,
     renderer,
     config,
     database,
@@ -109,7 +117,7 @@ export async function startApp(
     async close() {
       await app.close();
       await database.db.destroy();
-      await testDb.drop();
+      if (!shared) await testDb.drop();
     },
   };
 }

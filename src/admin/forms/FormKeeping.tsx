@@ -10,7 +10,7 @@ const MOMENT = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle
 
 const KEPT_HERE = "What you typed is kept in this browser.";
 
-function autosaveText(state: AutosaveState): string {
+function autosaveText(state: AutosaveState, saved: string): string {
   switch (state.kind) {
     case "idle":
       return "";
@@ -19,21 +19,31 @@ function autosaveText(state: AutosaveState): string {
     case "saving":
       return "Saving…";
     case "saved":
-      return `Saved at ${TIME.format(state.at)}`;
+      return `${saved} at ${TIME.format(state.at)}`;
     case "not-saved":
       return `Not saved yet: ${state.reason} ${KEPT_HERE}`;
   }
 }
 
-/** One polite line beside the save button; read out when it changes. */
-export function AutosaveStatus({ state }: { state: AutosaveState }) {
+/**
+ * One polite line beside the save button; read out when it changes. `saved`
+ * names what was saved where the form saves something other than the
+ * record itself ("Draft saved").
+ */
+export function AutosaveStatus({
+  state,
+  saved = "Saved",
+}: {
+  state: AutosaveState;
+  saved?: string;
+}) {
   return (
     <span
       className={`autosave-status autosave-status--${state.kind}`}
       role="status"
       data-testid="autosave-status"
     >
-      {autosaveText(state)}
+      {autosaveText(state, saved)}
     </span>
   );
 }

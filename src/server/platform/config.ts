@@ -189,6 +189,12 @@ const variables = z.object({
     .optional(),
   UNSUBSCRIBE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
+  /**
+   * How often each instance looks for scheduled drafts due: a draft scheduled
+   * here wakes this instance's publisher at its time; this bounds how late
+   * an instance that did not schedule it, or a restarted one, finds it.
+   */
+  SCHEDULED_PUBLISH_POLL_MS: z.coerce.number().int().min(10).default(60_000),
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
   OUTBOX_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),

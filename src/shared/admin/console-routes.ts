@@ -43,6 +43,14 @@ import {
   versionsAnswerSchema,
   visibilitySchema,
 } from "./content.ts";
+import {
+  DRAFT_PATHS,
+  draftAnswerSchema,
+  draftSaveSchemaOf,
+  draftSchema,
+  previewLinkSchema,
+  scheduleSchema,
+} from "./content-drafts.ts";
 import { DEFENCE_PATHS, defenceTripsSchema } from "./defences.ts";
 import { confirmAddressSchema } from "./erasure.ts";
 import {
@@ -587,6 +595,49 @@ export const CONSOLE_ROUTES = {
     body: restoreSchema,
     status: 200,
     response: entrySchema,
+  },
+  "content.draft": {
+    method: "GET",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.draft(list, id),
+    status: 200,
+    response: draftAnswerSchema,
+  },
+  "content.saveDraft": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.draft(list, id),
+    body: draftSaveSchemaOf,
+    status: 200,
+    response: draftSchema,
+  },
+  "content.discardDraft": {
+    method: "DELETE",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.draft(list, id),
+    status: 204,
+  },
+  "content.publishDraft": {
+    method: "POST",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.publish(list, id),
+    status: 200,
+    response: entrySchema,
+  },
+  "content.scheduleDraft": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.schedule(list, id),
+    body: scheduleSchema,
+    status: 200,
+    response: draftSchema,
+  },
+  "content.unscheduleDraft": {
+    method: "DELETE",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.schedule(list, id),
+    status: 200,
+    response: draftSchema,
+  },
+  "content.previewDraft": {
+    method: "POST",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.preview(list, id),
+    status: 200,
+    response: previewLinkSchema,
   },
   "media.upload": {
     method: "POST",

@@ -1,14 +1,17 @@
 /**
  * One record: its form, and beside it its versions. A new record has only
- * the form; once created it opens here as version 1.
+ * the form; once created it opens here as version 1, and from then on what
+ * is typed is its draft (DraftForm.tsx), which the site shows once published.
  */
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import type { Entry, ListSpec } from "../../../shared/admin/content.ts";
+import type { Draft } from "../../../shared/admin/content-drafts.ts";
 import { caseStudyPath } from "../../../shared/routes.ts";
 import { api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { Notice } from "../../components/Notice.tsx";
+import { DraftForm } from "./DraftForm.tsx";
 import { EntryForm } from "./EntryForm.tsx";
 import { titleOf } from "./format.ts";
 import { PreviewLink } from "./PreviewLink.tsx";
@@ -23,6 +26,8 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
   const navigate = useNavigate();
   const arrival = (useLocation().state ?? {}) as ArrivalState;
   const [entry, setEntry] = useState<Entry | null>(null);
+  /** The record's draft; undefined until loaded. */
+  const [draft, setDraft] = useState<Draft | null | undefined>(undefined);
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
   /** Bumped after every write, so the versions panel loads again. */
   const [writes, setWrites] = useState(0);
@@ -30,7 +35,13 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
   const load = useCallback(async () => {
     if (id === null) return;
     try {
-      setEntry(await api.call("content.read", { params: { list: spec.list, id } }));
+      const params = { list: spec.list, id };
+      const [read, drafted] = await Promise.all([
+        api.call("content.read", { params }),
+        api.call("content.draft", { params }),
+      ]);
+      setEntry(read);
+      setDraft(drafted.draft);
       setLoadFailure(null);
     } catch (error) {
       setLoadFailure(failureText(error));
@@ -55,6 +66,11 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
     }
     setEntry(saved);
     setWrites((n) => n + 1);
+    // Hiding or showing moves a draft on to the new version: read it again.
+    void api.call("content.draft", { params: { list: spec.list, id: saved.id } }).then(
+      ({ draft }) => setDraft(draft),
+      () => {},
+    );
   }
 
   const listPath = `/content/${spec.list}`;
@@ -86,19 +102,28 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
           ) : null}
         </div>
         <div className="content-head__actions">
-          <PreviewLink path={preview} />
+          <PreviewLink path={preview} label={id === null ? undefined : "View on the site"} />
         </div>
       </div>
       {arrival.notice && entry?.version === 1 ? (
         <Notice tone="success">{arrival.notice}</Notice>
       ) : null}
       {loadFailure ? <Notice tone="error">{loadFailure}</Notice> : null}
-      {id === null || entry ? (
+      {id === null ? (
         <div className="content-edit__layout">
-          <EntryForm spec={spec} entry={entry} onWritten={written} onReload={load} />
-          {entry ? (
-            <VersionsPanel spec={spec} entry={entry} writes={writes} onRestored={written} />
-          ) : null}
+          <EntryForm spec={spec} onCreated={written} />
+        </div>
+      ) : entry && draft !== undefined ? (
+        <div className="content-edit__layout">
+          <DraftForm
+            spec={spec}
+            entry={entry}
+            draft={draft}
+            onDraft={setDraft}
+            onWritten={written}
+            onReload={load}
+          />
+          <VersionsPanel spec={spec} entry={entry} writes={writes} onRestored={written} />
         </div>
       ) : loadFailure ? null : (
         <p className="loading" role="status">

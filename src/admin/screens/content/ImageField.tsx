@@ -40,7 +40,7 @@ export function ImageField({ kind, imagePath, error, onUploaded }: ImageFieldPro
       (answer) => {
         onUploaded(answer.imagePath);
         setToCrop(null);
-        return `Uploaded. Save to put the new ${label} on the site.`;
+        return `Uploaded. The site shows the new ${label} once you publish.`;
       },
       focus ? { focus } : {},
     );

@@ -16,26 +16,37 @@ export interface SaveOutcome {
 interface SaveBarProps {
   label: string;
   saving: boolean;
+  /** What the button says while it works: "Saving…" unless the form says otherwise. */
+  busyLabel?: string;
   unsaved: boolean;
   outcome: SaveOutcome | null;
-  onLoadTheirs(): void;
+  /** Loads what someone else saved, offered when the outcome is stale. */
+  onLoadTheirs?(): void;
   /** Said instead of "Unsaved changes" by a form that saves itself (forms/FormKeeping.tsx). */
   status?: ReactNode;
 }
 
-export function SaveBar({ label, saving, unsaved, outcome, onLoadTheirs, status }: SaveBarProps) {
+export function SaveBar({
+  label,
+  saving,
+  busyLabel = "Saving…",
+  unsaved,
+  outcome,
+  onLoadTheirs,
+  status,
+}: SaveBarProps) {
   return (
     <>
       <div className="entry-form__actions">
         <button className="button button-primary" type="submit" disabled={saving}>
-          {saving ? "Saving…" : label}
+          {saving ? busyLabel : label}
         </button>
         {status ?? (unsaved ? <span className="entry-form__dirty">Unsaved changes</span> : null)}
       </div>
       {outcome ? (
         <Notice tone={outcome.tone}>
           {outcome.text}
-          {outcome.stale ? (
+          {outcome.stale && onLoadTheirs ? (
             <>
               {" "}
               <button type="button" className="button button-quiet" onClick={onLoadTheirs}>

@@ -56,7 +56,7 @@ function toEntry(spec: ListSpec, row: VersionedRow): StoredEntry {
 }
 
 /** The columns a record's fields are written to. */
-function columnsOf(spec: ListSpec, fields: EntryFields): Record<string, string> {
+export function columnsOf(spec: ListSpec, fields: EntryFields): Record<string, string> {
   return Object.fromEntries(fieldNamesOf(spec).map((name) => [columnOf(name), fields[name] ?? ""]));
 }
 

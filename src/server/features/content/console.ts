@@ -1,7 +1,8 @@
 /**
  * The console's content: for each of the six lists, an
  * editor lists every record (hidden ones too), creates, saves, hides or
- * shows, reorders, and restores earlier versions; edits the site facts
+ * shows, reorders, and restores earlier versions; keeps drafts and
+ * publishes them (draft-console.ts); edits the site facts
  * (features/content/site-facts-console.ts); and uploads pictures. Every write goes through
  * ContentEditor (app.content.edit), so the public pages change on the next
  * request, is versioned, and is audited. Pictures are served from MEDIA_DIR
@@ -38,6 +39,8 @@ import mediaFiles from "../../platform/media/files.ts";
 import { storeImage } from "../../platform/media/images.ts";
 import { recordMedia } from "../../platform/media/media-rows.ts";
 import type { StoredEntry } from "./admin-queries.ts";
+import draftRoutes, { type DraftRoutesOptions } from "./draft-console.ts";
+import { rebaseDraft } from "./draft-rows.ts";
 import { ContentEditor, ContentRefusal } from "./editing.ts";
 import siteFactsRoutes from "./site-facts-console.ts";
 
@@ -46,9 +49,13 @@ const MEGABYTE = 1024 * 1024;
 const versionParams = idParamsSchema.extend({ version: rowIdSchema });
 const editor = { role: "editor" } as const;
 
+export interface ContentRoutesOptions extends AdminAreaOptions {
+  drafts: Omit<DraftRoutesOptions, "database">;
+}
+
 export default async function contentRoutes(
   app: FastifyInstance,
-  { config, database }: AdminAreaOptions,
+  { config, database, drafts }: ContentRoutesOptions,
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const content = new ContentEditor(app.content, database.db);
@@ -64,6 +71,8 @@ export default async function contentRoutes(
   }
   // The site facts: one record of five fields, under the same error handler.
   await app.register(siteFactsRoutes, { database });
+  // The records' drafts, also under it.
+  await app.register(draftRoutes, { database, ...drafts });
 
   function registerList(spec: ListSpec) {
     const { list } = spec;
@@ -165,6 +174,7 @@ export default async function contentRoutes(
           const entry = await content
             .within(trx)
             .setHidden(spec, request.params.id, version, hidden, authorOf(request));
+          await rebaseDraft(trx, list, entry.id, version, entry.version);
           const action = hidden ? "content-hidden" : "content-shown";
           await app.audit(trx, request, action, target(entry.id), {
             title: titleOf(entry),

@@ -1,25 +1,86 @@
 /**
  * Content: what the site shows (the six lists, the site facts, the Insight
  * archive's published issues), read once and served from memory; its
- * console (editing, versions, pictures) and the import. What the rest of
- * the server may use of this feature.
+ * console (editing, versions, drafts and their previews, pictures), the
+ * publisher of scheduled drafts, and the import. What the rest of the
+ * server may use of this feature.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { PREVIEW_PARAMETER } from "../../../shared/admin/content-drafts.ts";
+import type { ContentReader } from "../../../shared/page-context.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { isLiveSession } from "../../platform/console/sessions.ts";
 import { listenForChanges, SOLO_FEED } from "./change-feed.ts";
 import contentRoutes from "./console.ts";
+import { draftReader } from "./draft-preview.ts";
+import { findDraftById } from "./draft-rows.ts";
+import { PREVIEW_PASS_COOKIE, previewSigner } from "./preview-link.ts";
+import { ScheduledPublisher } from "./scheduled-publisher.ts";
 import { SiteContent } from "./site-content.ts";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * The content a public page is to be rendered with for a draft's
+     * preview: when the request carries a preview link's token that is
+     * signed, unexpired and names a draft, and the preview pass of a live
+     * console session; otherwise null, and the page is the public one.
+     */
+    draftPreview(request: FastifyRequest): Promise<ContentReader | null>;
+    /** Publishes the drafts whose time has come now, rather than at the next poll. */
+    scheduledPublishing: { wake(): void };
+  }
+}
+
+export interface ContentOptions extends AdminAreaOptions {
+  /** The server's signing secret: preview links and passes are signed with it. */
+  secret: string;
+  /** The clock scheduled times and preview links are measured with (epoch ms). */
+  now?: () => number;
+}
+
 export default fp(
-  async function content(app: FastifyInstance, { config, database }: AdminAreaOptions) {
+  async function content(
+    app: FastifyInstance,
+    { config, database, secret, now = Date.now }: ContentOptions,
+  ) {
     const feed = config.DATABASE_URL
       ? await listenForChanges(config.DATABASE_URL, () => siteContent.changed(), app.log)
       : SOLO_FEED;
     const siteContent = new SiteContent(database, feed);
     app.decorate("content", siteContent);
     app.addHook("onClose", () => feed.close());
-    await app.register(contentRoutes, { config, database });
+
+    const signer = previewSigner(secret);
+    app.decorate("draftPreview", async (request: FastifyRequest) => {
+      const token = (request.query as Record<string, unknown> | undefined)?.[PREVIEW_PARAMETER];
+      const pass = request.cookies[PREVIEW_PASS_COOKIE];
+      if (typeof token !== "string" || !pass) return null;
+      const draftId = signer.draftOf(token, now());
+      const sessionId = signer.sessionOf(pass);
+      if (draftId === null || sessionId === null) return null;
+      const live = await isLiveSession(database.db, sessionId, app.sessionLimits);
+      const draft = live ? await findDraftById(database.db, draftId) : undefined;
+      return draft ? draftReader(siteContent, database.db, draft) : null;
+    });
+
+    const publisher = new ScheduledPublisher({
+      content: siteContent,
+      db: database.db,
+      log: app.log,
+      pollMs: config.SCHEDULED_PUBLISH_POLL_MS,
+      now,
+    });
+    app.decorate("scheduledPublishing", { wake: () => publisher.wake() });
+    app.addHook("onReady", async () => publisher.start());
+    app.addHook("onClose", async () => publisher.stop());
+
+    await app.register(contentRoutes, {
+      config,
+      database,
+      drafts: { signer, now, onScheduled: () => publisher.wake() },
+    });
   },
   { name: "content", dependencies: ["console"] },
 );
@@ -28,5 +89,6 @@ export { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 export { type ContentChanges, type ContentPart, later } from "./content-changes.ts";
 export { findVersion, listVersions, recordVersion } from "./content-versions.ts";
 export { importContent } from "./import.ts";
+export { PUBLISHER_ACTOR } from "./scheduled-publisher.ts";
 export { seedOnce } from "./seed.ts";
 export { SiteContent } from "./site-content.ts";

@@ -7,7 +7,9 @@
  * Home with status 404 (ADR 002). The forms' pages also answer the forms
  * posted without JavaScript, rendered for each post and never cached
  * (features/pages/form-posts.ts). The console previews an issue's page through
- * app.insightPreview, with the same renderer and policy.
+ * app.insightPreview, with the same renderer and policy; a page asked for
+ * with a draft's preview link, by a signed-in person, is rendered with the
+ * draft in it and never cached (app.draftPreview, ADR 044).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -36,6 +38,8 @@ import { type CachedPage, PageCache, policyForPage } from "./page-cache.ts";
 import type { PageRenderer } from "./renderer.ts";
 
 export const HTML_CACHE_CONTROL = "no-cache";
+/** A draft's preview is for the person who asked for it: kept by no cache, shared or not. */
+export const PREVIEW_CACHE_CONTROL = "private, no-store";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -93,6 +97,29 @@ export default fp(
       return sendPage(request, reply, await cache.get(path), status);
     }
 
+    /**
+     * A draft's preview (ADR 044): the page at `path` rendered with the
+     * draft in the content, for this request only. It is never cached, here
+     * or by the browser, and never indexed: only the signed-in person who
+     * asked for the link sees it (app.draftPreview decides).
+     */
+    async function sendPreview(
+      reply: FastifyReply,
+      path: string,
+      content: ContentReader,
+      status?: number,
+    ) {
+      if (!renderer) throw app.httpErrors.notFound("Not found");
+      const page = await renderer(path, { ...context, content });
+      return reply
+        .code(status ?? page.status)
+        .header("content-type", "text/html; charset=utf-8")
+        .header("cache-control", PREVIEW_CACHE_CONTROL)
+        .header("x-robots-tag", "noindex")
+        .header("content-security-policy", policyForPage(page.html, app.pagePolicy))
+        .send(page.html);
+    }
+
     function sendPage(
       request: FastifyRequest,
       reply: FastifyReply,
@@ -117,12 +144,17 @@ export default fp(
       route: string,
       pathOf: (slug: string) => string,
       unknownPath: string,
-      known: (slug: string) => Promise<boolean>,
+      known: (slug: string, content: ContentReader) => Promise<boolean>,
       gone: (slug: string) => Promise<boolean> = async () => false,
     ) {
       app.get<{ Params: { slug: string } }>(route, { compress: false }, async (request, reply) => {
         const { slug } = request.params;
-        if (await known(slug)) return send(request, reply, pathOf(slug));
+        const preview = await app.draftPreview(request);
+        if (preview) {
+          if (await known(slug, preview)) return sendPreview(reply, pathOf(slug), preview);
+          return sendPreview(reply, unknownPath, preview, 404);
+        }
+        if (await known(slug, app.content)) return send(request, reply, pathOf(slug));
         return send(request, reply, unknownPath, (await gone(slug)) ? 410 : 404);
       });
     }
@@ -167,20 +199,20 @@ export default fp(
 
     if (cache) {
       for (const path of PAGE_PATHS) {
-        app.get(path, { compress: false }, (request, reply) =>
-          path === CONFIRM_SUBSCRIPTION_PATH
-            ? sendConfirmationPage(request, reply)
-            : send(request, reply, path),
-        );
+        app.get(path, { compress: false }, async (request, reply) => {
+          if (path === CONFIRM_SUBSCRIPTION_PATH) return sendConfirmationPage(request, reply);
+          const preview = await app.draftPreview(request);
+          return preview ? sendPreview(reply, path, preview) : send(request, reply, path);
+        });
       }
-      slugPages(CASE_STUDY_ROUTE, caseStudyPath, UNKNOWN_CASE_STUDY_PATH, async (slug) =>
-        (await app.content.caseStudies()).some((study) => study.slug === slug),
+      slugPages(CASE_STUDY_ROUTE, caseStudyPath, UNKNOWN_CASE_STUDY_PATH, async (slug, content) =>
+        (await content.caseStudies()).some((study) => study.slug === slug),
       );
       slugPages(
         INSIGHT_ISSUE_ROUTE,
         insightIssuePath,
         UNKNOWN_INSIGHT_ISSUE_PATH,
-        async (slug) => (await app.content.insightIssue(slug)) !== null,
+        async (slug, content) => (await content.insightIssue(slug)) !== null,
         (slug) => app.content.insightIssueWithdrawn(slug),
       );
       if (renderer?.submit) {

@@ -72,6 +72,26 @@ export async function findSession(
   return user && { id, user };
 }
 
+/**
+ * Whether the session stored as `id` (its token's hash) is live, without
+ * counting as a use: a draft's preview asks it (features/content/preview-link.ts).
+ */
+export async function isLiveSession(
+  db: Kysely<Database>,
+  id: string,
+  { idleMs }: SessionLimits,
+  now = new Date(),
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("sessions")
+    .select("id")
+    .where("id", "=", id)
+    .where("expires_at", ">", now.toISOString())
+    .where("last_seen_at", ">", new Date(now.getTime() - idleMs).toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function deleteSession(db: Kysely<Database>, id: string) {
   await db.deleteFrom("sessions").where("id", "=", id).execute();
 }

@@ -246,6 +246,29 @@ export interface ContentVersionsTable {
   created_at: Timestamp;
 }
 
+/**
+ * A record's draft: the fields an editor changed, not yet published (one per
+ * record), with the version they were based on and, when scheduled, the time
+ * the publisher is to apply them. `conflict` says why a scheduled publication
+ * did not happen (the record changed since the draft began).
+ */
+export interface ContentDraftsTable {
+  id: Generated<number>;
+  /** The console's list (shared/admin/content.ts CONTENT_LISTS). */
+  list: string;
+  record_id: number;
+  /** The edited fields, as JSON. */
+  fields: string;
+  base_version: number;
+  user_id: number | null;
+  author: string;
+  publish_at: Timestamp | null;
+  scheduled_by: string | null;
+  conflict: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface MediaTable {
   id: Generated<number>;
   original_path: string;
@@ -391,6 +414,7 @@ export interface Database {
   erased_subscribers: ErasedSubscribersTable;
   site_facts: SiteFactsTable;
   content_versions: ContentVersionsTable;
+  content_drafts: ContentDraftsTable;
   media: MediaTable;
   bot_trips: BotTripsTable;
   turned_away: TurnedAwayTable;

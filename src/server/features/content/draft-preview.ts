@@ -1,0 +1,45 @@
+/**
+ * The content as a draft's preview shows it: the published lists, read
+ * afresh, with the draft's record in place of its published version, and
+ * everything else as the site serves it. Nothing here is kept: a preview
+ * is rendered for one request and dropped.
+ */
+import type { Kysely } from "kysely";
+import { LIST_SPECS } from "../../../shared/admin/content.ts";
+import { highlightsOf } from "../../../shared/highlights.ts";
+import type { ContentReader } from "../../../shared/page-context.ts";
+import { caseStudyPath } from "../../../shared/routes.ts";
+import type { Database } from "../../platform/db/schema.ts";
+import { columnsOf } from "./admin-queries.ts";
+import type { StoredDraft } from "./draft-rows.ts";
+import { listCaseStudies, listItems, listTeam, type StandIn } from "./queries.ts";
+
+export function draftReader(
+  published: ContentReader,
+  db: Kysely<Database>,
+  draft: StoredDraft,
+): ContentReader {
+  const spec = LIST_SPECS[draft.list];
+  const standIn: StandIn = { id: draft.recordId, columns: columnsOf(spec, draft.fields) };
+  const caseStudies = () =>
+    spec.entity === "case-study" ? listCaseStudies(db, standIn) : published.caseStudies();
+  return {
+    team: () => (spec.entity === "team" ? listTeam(db, standIn) : published.team()),
+    items: (category) =>
+      category === spec.category ? listItems(db, category, standIn) : published.items(category),
+    caseStudies,
+    // Home puts case studies forward: made again from the draft's list.
+    highlights: async () => highlightsOf(await caseStudies(), await published.insightIssues()),
+    facts: () => published.facts(),
+    privacyNotice: () => published.privacyNotice(),
+    insightIssues: () => published.insightIssues(),
+    insightIssue: (slug) => published.insightIssue(slug),
+  };
+}
+
+/** The page that shows the draft's record: its list's page, or the case study's own. */
+export function draftPagePath(draft: StoredDraft): string {
+  const spec = LIST_SPECS[draft.list];
+  const slug = draft.fields.slug;
+  return spec.entity === "case-study" && slug ? caseStudyPath(slug) : spec.publicPath;
+}

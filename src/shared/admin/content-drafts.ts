@@ -1,0 +1,73 @@
+/**
+ * Drafts of the content lists' records: an edit kept aside (one per record)
+ * that the site does not show until it is published, now or at a time; its
+ * preview link; and every payload and text of the drafts' API. The
+ * console's edit screen, its client and the server's routes all use these.
+ */
+import { z } from "zod";
+import { CONTENT_PATHS, type ContentList, type ListSpec } from "./content.ts";
+import { loadedVersionSchema } from "./record-version.ts";
+
+type Id = number | ":id";
+
+export const DRAFT_PATHS = {
+  draft: (list: ContentList, id: Id) => `${CONTENT_PATHS.entry(list, id)}/draft`,
+  publish: (list: ContentList, id: Id) => `${CONTENT_PATHS.entry(list, id)}/draft/publish`,
+  schedule: (list: ContentList, id: Id) => `${CONTENT_PATHS.entry(list, id)}/draft/schedule`,
+  preview: (list: ContentList, id: Id) => `${CONTENT_PATHS.entry(list, id)}/draft/preview`,
+};
+
+/** The query parameter of a public page that carries a preview link's token. */
+export const PREVIEW_PARAMETER = "preview";
+
+/** How long a preview link opens the draft: long enough to read and share with a colleague at the desk. */
+export const PREVIEW_LINK_MINUTES = 60;
+
+/**
+ * Saving a draft: the record's fields as the form holds them, checked by the
+ * list's own rules (so every draft can be published as it stands), and the
+ * version of the record the editor began from.
+ */
+export function draftSaveSchemaOf(spec: ListSpec) {
+  return z.strictObject({ fields: spec.schema, baseVersion: loadedVersionSchema });
+}
+
+export const draftSchema = z.object({
+  id: z.number().int(),
+  fields: z.record(z.string(), z.string()),
+  /** The version of the record the draft began from. */
+  baseVersion: z.number().int(),
+  /** Who saved it last (an e-mail address) and when (ISO 8601). */
+  author: z.string(),
+  updatedAt: z.string(),
+  /** When the publisher is to publish it (ISO 8601), or null. */
+  publishAt: z.string().nullable(),
+  scheduledBy: z.string().nullable(),
+  /** Why a scheduled publication did not happen, or null. */
+  conflict: z.string().nullable(),
+});
+export type Draft = z.infer<typeof draftSchema>;
+
+/** A record's draft, or null when it has none. */
+export const draftAnswerSchema = z.object({ draft: draftSchema.nullable() });
+export type DraftAnswer = z.infer<typeof draftAnswerSchema>;
+
+export const scheduleSchema = z.strictObject({
+  publishAt: z.iso.datetime({ offset: true, message: "Enter a date and time." }),
+});
+
+export const previewLinkSchema = z.object({
+  /** The public page's address, with the token: opens the draft for a signed-in person only. */
+  url: z.string(),
+  expiresAt: z.string(),
+});
+export type PreviewLink = z.infer<typeof previewLinkSchema>;
+
+export const DRAFT_TEXTS = {
+  noDraft: (singular: string) =>
+    `There is no draft of this ${singular}: it was published or discarded. Reload to see it as it is now.`,
+  conflict: (singular: string, base: number, current: number) =>
+    `This draft began from version ${base}, but the ${singular} is now at version ${current}: someone saved or restored it since. Compare your draft with what is published, then choose “Keep my draft” to publish it over theirs, or discard it.`,
+  notPublished: (reason: string) => `The scheduled publication did not happen. ${reason}`,
+  pastTime: "Choose a time in the future.",
+} as const;
