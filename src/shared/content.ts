@@ -4,6 +4,11 @@ import type { caseStudySchema, contentItemSchema, teamMemberSchema } from "./sch
 
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 export type ContentItem = z.infer<typeof contentItemSchema>;
+/**
+ * An item as the server reads it for the pages: with the line the menu shows
+ * under it, when the firm wrote one. The API's answer has no such field.
+ */
+export type ListedItem = ContentItem & { menuLine?: string };
 export type CaseStudy = z.infer<typeof caseStudySchema>;
 
 /** The one result a case study is remembered by: "38%", "more accurate 90-day cash forecast". */

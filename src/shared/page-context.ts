@@ -3,7 +3,7 @@
  * (React Router's load context): the content, read from the database, the
  * site's public origin for canonical addresses, and the forms' service.
  */
-import type { ContentItem, DatedCaseStudy, TeamMember } from "./content.ts";
+import type { DatedCaseStudy, ListedItem, TeamMember } from "./content.ts";
 import type { ContentCategory } from "./content-categories.ts";
 import type { FieldReasons } from "./field-rules.ts";
 import type { SiteHighlights } from "./highlights.ts";
@@ -22,7 +22,7 @@ export interface PrivacyNotice {
 
 export interface ContentReader {
   team(): Promise<TeamMember[]>;
-  items(category: ContentCategory): Promise<ContentItem[]>;
+  items(category: ContentCategory): Promise<ListedItem[]>;
   caseStudies(): Promise<DatedCaseStudy[]>;
   /** The Insight archive: every published issue, newest first (summaries only). */
   insightIssues(): Promise<InsightSummary[]>;

@@ -9,6 +9,7 @@
  * of the withdrawn type stays readable and findable in the console.
  * Rendered by the real server build, on both engines.
  */
+import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +28,7 @@ import {
 import { FIELD_REASONS } from "../../src/shared/field-rules.ts";
 import { INQUIRY_TYPE_PLACEHOLDER } from "../../src/shared/inquiry.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
+import { entryLine } from "../../src/web/lib/siteEntries.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -84,6 +86,11 @@ function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((match) => match[1] ?? "");
 }
 
+const NEW_MENU_LINE = "Banks and insurers, from branch to balance sheet.";
+const CONSTRUCTION_DESCRIPTION: string = JSON.parse(
+  readFileSync("content/items.json", "utf8"),
+).industries.find((item: { name: string }) => item.name === "Construction").description;
+
 describe.each(ENGINES)(
   "a console change on $engine reaches every place that names it",
   (engine) => {
@@ -123,9 +130,19 @@ describe.each(ENGINES)(
       if (!finance) throw new Error("the seed has no Finance industry");
       ok(
         await editor.request("PUT", CONTENT_PATHS.entry("industries", finance.id), {
-          fields: { ...finance.fields, name: NEW_INDUSTRY },
+          fields: { ...finance.fields, name: NEW_INDUSTRY, menuLine: NEW_MENU_LINE },
           hidden: finance.hidden,
           version: finance.version,
+        }),
+      );
+      // A line cleared: the menu falls back to the start of the description.
+      const construction = industries.entries.find((entry) => entry.fields.name === "Construction");
+      if (!construction) throw new Error("the seed has no Construction industry");
+      ok(
+        await editor.request("PUT", CONTENT_PATHS.entry("industries", construction.id), {
+          fields: { ...construction.fields, menuLine: "" },
+          hidden: construction.hidden,
+          version: construction.version,
         }),
       );
       const capabilities = await list("capabilities");
@@ -168,10 +185,11 @@ describe.each(ENGINES)(
           `<a href="/weserve#industries-banking-insurance" data-discover="true">${asHtml(NEW_INDUSTRY)}</a>`,
         );
         expect(linkTexts(serve), url).not.toContain(OLD_INDUSTRY);
-        // Its line comes from the industry's description, which the rename kept.
-        expect(serve, url).toContain(
-          ">Finance teams need accurate numbers, sooner, with a clear audit…<",
-        );
+        // The line the firm wrote with the rename; a cleared one gives the description's start;
+        // an untouched one keeps the seed's.
+        expect(serve, url).toContain(`>${asHtml(NEW_MENU_LINE)}<`);
+        expect(serve, url).toContain(`>${asHtml(entryLine(CONSTRUCTION_DESCRIPTION))}<`);
+        expect(serve, url).toContain(">Maintenance and quality predicted, not reacted to.<");
 
         const wedo = panel(html, "do");
         expect(linkTexts(wedo), url).toEqual([

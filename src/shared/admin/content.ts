@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  CATEGORIES_IN_MENU,
   CATEGORIES_WITH_IMAGES,
   type ContentCategory,
   ITEM_NAME_MAX,
@@ -227,6 +228,10 @@ const caseStudyFields = z
     }
   });
 
+/** The line under an entry in the site's menu: one short line, or empty for the description's start. */
+export const MENU_LINE_MAX = 80;
+const menuLine = optionalText(MENU_LINE_MAX);
+
 export interface FieldSpec {
   name: string;
   label: string;
@@ -265,6 +270,8 @@ function itemList(
   publicPath: string,
 ): ListSpec {
   const withImage = CATEGORIES_WITH_IMAGES.includes(list);
+  const inMenu = (CATEGORIES_IN_MENU as readonly ContentCategory[]).includes(list);
+  const fields = withImage ? itemWithImageFields : itemFields;
   return {
     list,
     label,
@@ -277,8 +284,17 @@ function itemList(
     fields: [
       { name: "name", label: "Name" },
       { name: "description", label: "Description", rows: 4 },
+      ...(inMenu
+        ? [
+            {
+              name: "menuLine",
+              label: "Menu line",
+              hint: `Shown under the name in the site's menu, up to ${MENU_LINE_MAX} characters. Left empty, the menu shows the start of the description.`,
+            },
+          ]
+        : []),
     ],
-    schema: withImage ? itemWithImageFields : itemFields,
+    schema: inMenu ? fields.extend({ menuLine }) : fields,
     publicPath,
   };
 }

@@ -6,13 +6,10 @@
  * database with the page (root.tsx), so a change in the console reaches the
  * menu, the form and the counts with the pages themselves.
  */
-import type { ContentItem } from "../../shared/content.ts";
+import type { ListedItem } from "../../shared/content.ts";
+import { CATEGORIES_IN_MENU, type MenuCategory } from "../../shared/content-categories.ts";
 import type { ContentReader } from "../../shared/page-context.ts";
 import { clampDescription } from "./seo.ts";
-
-/** The lists whose entries the menu names one by one. */
-export const ENTRY_CATEGORIES = ["industries", "techneeds", "capabilities"] as const;
-export type EntryCategory = (typeof ENTRY_CATEGORIES)[number];
 
 /** An entry as the menu shows it: its name, and what it is about in one line. */
 export interface SiteEntry {
@@ -20,7 +17,7 @@ export interface SiteEntry {
   line: string;
 }
 
-export type SiteEntries = Record<EntryCategory, SiteEntry[]>;
+export type SiteEntries = Record<MenuCategory, SiteEntry[]>;
 
 /** Short enough for one line under the entry in the menu's panel. */
 export const ENTRY_LINE_MAX = 64;
@@ -29,9 +26,8 @@ export const ENTRY_LINE_MAX = 64;
 const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
 
 /**
- * An entry's line: the first sentence of its description, cut on a word
- * boundary when it is longer than a line (ADR 043). The firm writes the
- * description; the line needs no field of its own.
+ * An entry's line when the firm wrote none: the first sentence of its
+ * description, cut on a word boundary when it is longer than a line (ADR 043).
  */
 export function entryLine(description: string): string {
   const [first = ""] = description.trim().split(SENTENCE_END);
@@ -40,10 +36,13 @@ export function entryLine(description: string): string {
 
 /** The entries of the lists as the pages show them (visible ones, in the firm's order). */
 export function siteEntriesOf(
-  lists: Readonly<Record<EntryCategory, readonly ContentItem[]>>,
+  lists: Readonly<Record<MenuCategory, readonly ListedItem[]>>,
 ): SiteEntries {
-  const entries = (items: readonly ContentItem[]) =>
-    items.map(({ name, description }) => ({ name, line: entryLine(description) }));
+  const entries = (items: readonly ListedItem[]) =>
+    items.map(({ name, description, menuLine }) => ({
+      name,
+      line: menuLine || entryLine(description),
+    }));
   return {
     industries: entries(lists.industries),
     techneeds: entries(lists.techneeds),
@@ -53,7 +52,7 @@ export function siteEntriesOf(
 
 export async function readSiteEntries(content: Pick<ContentReader, "items">): Promise<SiteEntries> {
   const [industries, techneeds, capabilities] = await Promise.all(
-    ENTRY_CATEGORIES.map((category) => content.items(category)),
+    CATEGORIES_IN_MENU.map((category) => content.items(category)),
   );
   return siteEntriesOf({
     industries: industries ?? [],

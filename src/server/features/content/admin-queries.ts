@@ -33,6 +33,7 @@ type VersionedRow = Selectable<Database[VersionedTable]>;
 
 const COLUMNS: Readonly<Record<string, string>> = {
   imagePath: "image_path",
+  menuLine: "menu_line",
   outcomeFigure: "outcome_figure",
   outcomeLabel: "outcome_label",
 };

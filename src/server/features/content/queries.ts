@@ -6,8 +6,8 @@
 import type { Kysely } from "kysely";
 import {
   CASE_STUDY_SECTIONS,
-  type ContentItem,
   type DatedCaseStudy,
+  type ListedItem,
   type TeamMember,
 } from "../../../shared/content.ts";
 import {
@@ -50,19 +50,22 @@ export async function listItems(
   db: Kysely<Database>,
   category: ContentCategory,
   standIn?: StandIn,
-): Promise<ContentItem[]> {
+): Promise<ListedItem[]> {
   const rows = await db
     .selectFrom("content_items")
-    .select(["id", "name", "description", "image_path"])
+    .select(["id", "name", "description", "image_path", "menu_line"])
     .where("category", "=", category)
     .where("hidden", "=", 0)
     .orderBy("position")
     .orderBy("id")
     .execute();
   const withImages = CATEGORIES_WITH_IMAGES.includes(category);
-  return withStandIn(rows, standIn).map(({ name, description, image_path }) =>
-    withImages && image_path ? { name, description, imagePath: image_path } : { name, description },
-  );
+  return withStandIn(rows, standIn).map(({ name, description, image_path, menu_line }) => ({
+    name,
+    description,
+    ...(withImages && image_path ? { imagePath: image_path } : {}),
+    ...(menu_line ? { menuLine: menu_line } : {}),
+  }));
 }
 
 /** A section's paragraphs are stored as one text, separated by blank lines. */

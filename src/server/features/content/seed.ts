@@ -28,7 +28,12 @@ const text = z.string().trim().min(1);
 const teamFile = z.array(
   z.strictObject({ fullname: text, title: text, imagePath: text, bio: text }),
 );
-const item = z.strictObject({ name: text, description: text, imagePath: text.optional() });
+const item = z.strictObject({
+  name: text,
+  description: text,
+  imagePath: text.optional(),
+  menuLine: text.optional(),
+});
 /** The capabilities' names are the spec's (shared/capabilities.ts); the file gives their text. */
 const itemsFile = z
   .record(z.enum(CONTENT_CATEGORIES), z.array(item))
@@ -130,6 +135,7 @@ export async function seedOnce(db: Kysely<Database>, contentDir: string): Promis
         name: item.name,
         description: item.description,
         image_path: item.imagePath ?? null,
+        menu_line: item.menuLine ?? "",
         ...stamps,
       })),
     );

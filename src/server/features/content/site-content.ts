@@ -10,7 +10,7 @@
  */
 
 import type { Kysely, Transaction } from "kysely";
-import type { ContentItem, DatedCaseStudy, TeamMember } from "../../../shared/content.ts";
+import type { DatedCaseStudy, ListedItem, TeamMember } from "../../../shared/content.ts";
 import type { ContentCategory } from "../../../shared/content-categories.ts";
 import { highlightsOf, type SiteHighlights } from "../../../shared/highlights.ts";
 import { inquiryTypesOf } from "../../../shared/inquiry.ts";
@@ -40,7 +40,7 @@ export class SiteContent implements ContentReader {
     return this.cached("team", () => listTeam(this.database.db));
   }
 
-  items(category: ContentCategory): Promise<ContentItem[]> {
+  items(category: ContentCategory): Promise<ListedItem[]> {
     return this.cached(`items:${category}`, () => listItems(this.database.db, category));
   }
 

@@ -74,6 +74,8 @@ export interface ContentItemsTable extends Timestamps, Versioned {
   name: string;
   description: string;
   image_path: string | null;
+  /** What the site's menu says under the entry; empty for its description's start. */
+  menu_line: Generated<string>;
 }
 
 export interface CaseStudiesTable extends Timestamps, Versioned {
