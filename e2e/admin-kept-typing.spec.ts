@@ -176,3 +176,37 @@ test("a note half-written on an inquiry comes back after the tab is reloaded", a
   await page.reload();
   await expect(page.getByText(/^Put back what you typed/)).toHaveCount(0);
 });
+
+test("writes the screenshots of a put-back copy and of the question before leaving @screenshots", async ({
+  page,
+}) => {
+  const editor = await consoleAccount("editor", "kept-shots");
+  await signInToConsole(page, editor, "/admin/newsletter/new");
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/admin/newsletter/new");
+    await page.getByLabel("Title").fill(TITLE);
+    await page.getByLabel("Summary").fill(SUMMARY);
+    await page.getByLabel("Body").fill(BODY);
+    // Closed without saving: the next visit puts it back.
+    const leaving = new Promise<void>((resolve) =>
+      page.once("dialog", (dialog) => {
+        void dialog.accept();
+        resolve();
+      }),
+    );
+    await page.reload();
+    await leaving;
+    await expect(page.getByText(/^Put back what you typed/)).toBeVisible();
+    await page.screenshot({ path: `docs/screenshots/admin/kept-typing-restored-${width}.png` });
+
+    await page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", { name: "Inquiries" })
+      .click();
+    await expect(page.getByRole("alertdialog", { name: "Leave without saving?" })).toBeVisible();
+    await page.screenshot({ path: `docs/screenshots/admin/kept-typing-leave-${width}.png` });
+    await page.getByRole("button", { name: "Discard changes and leave" }).click();
+    await expect(page).toHaveURL(/\/admin\/inquiries/);
+  }
+});

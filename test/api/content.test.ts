@@ -36,7 +36,11 @@ describe.each(ENGINES)("content API on $engine", (engine) => {
       ]) {
         const response = await t.app.inject({ method: "GET", url });
         expect(response.statusCode).toBe(200);
-        expect(response.json()).toEqual(seedItems[category]);
+        // The menu's line is the pages' own: the API's answer leaves it out.
+        const asServed = seedItems[category].map(
+          ({ menuLine: _menuLine, ...item }: Record<string, string>) => item,
+        );
+        expect(response.json()).toEqual(asServed);
       }
     },
   );

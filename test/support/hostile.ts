@@ -7,6 +7,7 @@
  * unusual but valid value it carries exactly as sent.
  */
 import { CONTENT_LISTS, CONTENT_PATHS, LIST_SPECS } from "../../src/shared/admin/content.ts";
+import { DRAFT_PATHS } from "../../src/shared/admin/content-drafts.ts";
 import { SITE_FACT_FIELDS, SITE_FACTS_PATHS } from "../../src/shared/admin/site-facts.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../src/shared/inquiry.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
@@ -863,6 +864,7 @@ const CONSOLE_VALUES: Record<string, string> = {
   status: "new",
   role: "viewer",
   at: "2099-01-01T00:00:00.000Z",
+  publishAt: "2099-01-01T00:00:00.000Z",
   slug: "a-hostile-slug",
   imagePath: "a.webp",
   contactEmail: "hello@firm.example",
@@ -894,6 +896,15 @@ function contentWrites(): Record<string, ConsoleWrite> {
       body: { hidden: true, version: 1 },
     };
     writes[`POST ${CONTENT_PATHS.restore(list, ":id", ":version")}`] = { body: { version: 1 } };
+    writes[`PUT ${DRAFT_PATHS.draft(list, ":id")}`] = {
+      body: { fields, baseVersion: 1 },
+      multiline,
+    };
+    writes[`DELETE ${DRAFT_PATHS.draft(list, ":id")}`] = { body: null };
+    writes[`POST ${DRAFT_PATHS.publish(list, ":id")}`] = { body: null };
+    writes[`PUT ${DRAFT_PATHS.schedule(list, ":id")}`] = { body: valuesOf(["publishAt"]) };
+    writes[`DELETE ${DRAFT_PATHS.schedule(list, ":id")}`] = { body: null };
+    writes[`POST ${DRAFT_PATHS.preview(list, ":id")}`] = { body: null };
   }
   writes[`PUT ${SITE_FACTS_PATHS.facts}`] = {
     body: { fields: valuesOf(SITE_FACT_FIELDS.map((field) => field.name)), version: 1 },

@@ -154,3 +154,29 @@ export function useKeptTyping<T extends FieldValues>(
 
   return { restoredAt, discard, loaded, saved: settle, unsaved, leaveDialog };
 }
+
+/**
+ * A form showing one version of a record: when a newer version arrives (the
+ * form's own save, someone else's loaded on request, an earlier one restored),
+ * the form shows it. The version it opened with is left alone, so a copy
+ * useKeptTyping put back when the form opened stays.
+ */
+export function useShowsVersion<T extends FieldValues>(
+  form: UseFormReturn<T>,
+  kept: Pick<KeptTyping<T>, "loaded">,
+  version: number,
+  valuesOf: () => T,
+): void {
+  const shown = useRef(version);
+  const latest = useRef(valuesOf);
+  latest.current = valuesOf;
+  const { reset } = form;
+  const { loaded } = kept;
+  useEffect(() => {
+    if (version === shown.current) return;
+    shown.current = version;
+    const values = latest.current();
+    reset(values);
+    loaded(values);
+  }, [version, reset, loaded]);
+}

@@ -5,7 +5,7 @@
  * typed, with the choice to load their version instead.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { SITE_FACT_FIELDS, type SiteFactsAnswer } from "../../../shared/admin/site-facts.ts";
@@ -14,6 +14,8 @@ import { ApiError, api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
+import { RestoredNotice } from "../../forms/FormKeeping.tsx";
+import { useKeptTyping, useShowsVersion } from "../../forms/useKeptTyping.tsx";
 import { SaveBar, type SaveOutcome } from "./SaveBar.tsx";
 
 const formSchema = z.object({ fields: siteFactsSchema });
@@ -34,18 +36,19 @@ interface SiteFactsFormProps {
 }
 
 export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps) {
+  const form = useForm<FormValues>({
+    resolver: zodResolver(formSchema),
+    defaultValues: valuesOf(facts),
+  });
   const {
     register,
     handleSubmit,
-    reset,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: valuesOf(facts) });
+  } = form;
   const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
-
+  const kept = useKeptTyping(form, "site-facts");
   // Saved, restored or reloaded facts are what the form shows from then on.
-  useEffect(() => {
-    reset(valuesOf(facts));
-  }, [facts, reset]);
+  useShowsVersion(form, kept, facts.version, () => valuesOf(facts));
 
   const submit = handleSubmit(async (values) => {
     setOutcome(null);
@@ -53,6 +56,7 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
       const saved = await api.call("siteFacts.save", {
         body: { fields: values.fields, version: facts.version },
       });
+      kept.saved(values);
       setOutcome({
         tone: "success",
         text: `Saved as version ${saved.version}. The site shows it now.`,
@@ -74,6 +78,7 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
 
   return (
     <form className="panel entry-form site-facts-form" onSubmit={submit} noValidate>
+      {kept.restoredAt ? <RestoredNotice at={kept.restoredAt} onDiscard={kept.discard} /> : null}
       {SITE_FACT_FIELDS.map(({ name, label, hint, rows, type }) => {
         const error = errors.fields?.[name]?.message;
         return rows ? (
@@ -98,6 +103,7 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
         outcome={outcome}
         onLoadTheirs={loadTheirs}
       />
+      {kept.leaveDialog}
     </form>
   );
 }

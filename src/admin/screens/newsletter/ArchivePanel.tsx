@@ -6,7 +6,7 @@
  * never changes, and the panel says so where an editor decides.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import {
@@ -23,7 +23,7 @@ import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { RestoredNotice } from "../../forms/FormKeeping.tsx";
-import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
+import { useKeptTyping, useShowsVersion } from "../../forms/useKeptTyping.tsx";
 import { useOutcome } from "../inquiries/useOutcome.tsx";
 import { Moment } from "../people/Moment.tsx";
 
@@ -191,22 +191,14 @@ function CorrectionForm({
   });
   const {
     register,
-    reset,
     setError,
     handleSubmit,
     formState: { errors, isSubmitting, isDirty },
   } = form;
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const kept = useKeptTyping(form, `archive:${issue.id}`);
-  const shownVersion = useRef(issue.version);
-
   // A corrected, restored or reloaded issue is what the form shows from then on.
-  useEffect(() => {
-    if (issue.version === shownVersion.current) return;
-    shownVersion.current = issue.version;
-    reset(pageOf(issue));
-    kept.loaded(pageOf(issue));
-  }, [issue, reset, kept.loaded]);
+  useShowsVersion(form, kept, issue.version, () => pageOf(issue));
 
   const correct = handleSubmit(async (values) => {
     setOutcome(null);
