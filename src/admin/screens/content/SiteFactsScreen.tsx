@@ -4,7 +4,7 @@
  * the LinkedIn link), in one form beside its versions, with the public page
  * one click away.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import {
   SITE_FACT_FIELDS,
   SITE_FACTS_LABEL,
@@ -12,7 +12,7 @@ import {
   type SiteFactsAnswer,
 } from "../../../shared/admin/site-facts.ts";
 import { api, read } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { useRecord } from "../../api/useRecord.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { PreviewLink } from "./PreviewLink.tsx";
 import { SiteFactsForm } from "./SiteFactsForm.tsx";
@@ -21,24 +21,12 @@ import { VersionHistory } from "./VersionHistory.tsx";
 const labelOf = (field: string) =>
   SITE_FACT_FIELDS.find((candidate) => candidate.name === field)?.label ?? field;
 
+const readFacts = () => api.call("siteFacts.read");
+
 export function SiteFactsScreen() {
-  const [facts, setFacts] = useState<SiteFactsAnswer | null>(null);
-  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  const { record: facts, setRecord: setFacts, failure: loadFailure, load } = useRecord(readFacts);
   /** Bumped after every write, so the versions load again. */
   const [writes, setWrites] = useState(0);
-
-  const load = useCallback(async () => {
-    try {
-      setFacts(await api.call("siteFacts.read"));
-      setLoadFailure(null);
-    } catch (error) {
-      setLoadFailure(failureText(error));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   /** Someone else saved: their facts in the form, and their version in the list. */
   async function reload() {

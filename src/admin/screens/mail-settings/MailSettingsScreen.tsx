@@ -5,34 +5,23 @@
  * back to the server's; a save is used by the next mail on every server.
  * A test mail to oneself shows how the saved sender reads.
  */
-import { useCallback, useEffect, useState } from "react";
-import {
-  MAIL_SETTINGS_LABEL,
-  type MailSettingsAnswer,
-} from "../../../shared/admin/mail-settings.ts";
+import { MAIL_SETTINGS_LABEL } from "../../../shared/admin/mail-settings.ts";
 import { api } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { useRecord } from "../../api/useRecord.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { MailSettingsForm } from "./MailSettingsForm.tsx";
 import { TestMailPanel } from "./TestMailPanel.tsx";
 import "./mail-settings.css";
 
+const readSettings = () => api.call("mailSettings.read");
+
 export default function MailSettingsScreen() {
-  const [answer, setAnswer] = useState<MailSettingsAnswer | null>(null);
-  const [loadFailure, setLoadFailure] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setAnswer(await api.call("mailSettings.read"));
-      setLoadFailure(null);
-    } catch (error) {
-      setLoadFailure(failureText(error));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const {
+    record: answer,
+    setRecord: setAnswer,
+    failure: loadFailure,
+    load,
+  } = useRecord(readSettings);
 
   return (
     <div className="mail-settings">
