@@ -79,7 +79,12 @@ test.describe("the site facts", () => {
     await expect(mission).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByText(/^Enter an address that starts with https:\/\//)).toBeVisible();
     await expectNoAxeViolations(page);
+    // What was refused is kept in the browser and put back after a reload; the editor discards it.
     await page.reload();
+    await expect(page.getByText(/^Put back what you typed/)).toBeVisible();
+    await expect(mission).toHaveValue("   ");
+    await page.getByRole("button", { name: "Discard it" }).click();
+    await expect(mission).toHaveValue(original);
 
     const changed = `We pair business and technology experts, ${randomBytes(3).toString("hex")} times over.`;
     await mission.fill(changed);

@@ -21,6 +21,11 @@ interface FocalPointPickerProps {
   onUnreadable(): void;
 }
 
+const AXES = [
+  { axis: "x", word: "across" },
+  { axis: "y", word: "down" },
+] as const;
+
 const percentOf = (offset: number, size: number) =>
   Math.min(100, Math.max(0, Math.round((offset / size) * 100)));
 
@@ -95,26 +100,20 @@ export function FocalPointPicker({
         </figure>
       </div>
       <div className="focal-point__sliders">
-        <label>
-          <span>Focal point across: {focus.x} %</span>
-          <input
-            type="range"
-            min={0}
-            max={100}
-            value={focus.x}
-            onChange={(event) => setFocus({ ...focus, x: Number(event.target.value) })}
-          />
-        </label>
-        <label>
-          <span>Focal point down: {focus.y} %</span>
-          <input
-            type="range"
-            min={0}
-            max={100}
-            value={focus.y}
-            onChange={(event) => setFocus({ ...focus, y: Number(event.target.value) })}
-          />
-        </label>
+        {AXES.map(({ axis, word }) => (
+          <label key={axis}>
+            <span>
+              Focal point {word}: {focus[axis]} %
+            </span>
+            <input
+              type="range"
+              min={0}
+              max={100}
+              value={focus[axis]}
+              onChange={(event) => setFocus({ ...focus, [axis]: Number(event.target.value) })}
+            />
+          </label>
+        ))}
       </div>
       <div className="focal-point__actions">
         <button
