@@ -79,6 +79,8 @@ test("a draft saves itself as it is typed, and what the server missed comes back
   expectedErrors,
 }) => {
   expectedErrors.add(loadFailure(401), { url: /\/api\/admin\/newsletter\/\d+$/ });
+  // The one save tried while the browser is offline.
+  expectedErrors.add(/^Failed to load resource: net::ERR_INTERNET_DISCONNECTED$/);
   const editor = await consoleAccount("editor", "autosave");
   await signInToConsole(page, editor, "/admin/newsletter/new");
   await page.getByLabel("Title").fill("Saved as typed");
@@ -99,6 +101,16 @@ test("a draft saves itself as it is typed, and what the server missed comes back
   await expect(autosave(page)).toContainText("Not saved yet:");
   await expect(autosave(page)).toContainText("What you typed is kept in this browser.");
   await page.getByLabel("Summary").fill(`${SUMMARY} Read on.`);
+  await expect(autosave(page)).toHaveText(/^Saved at/);
+
+  // The server out of reach: the save says so and the text stays; back online, the next pause saves it.
+  await page.context().setOffline(true);
+  await page.getByLabel("Body").fill(`${BODY}\n\nTyped on a train.`);
+  await expect(autosave(page)).toContainText(
+    "Not saved yet: The server could not be reached. Check your connection and try again.",
+  );
+  await page.context().setOffline(false);
+  await page.getByLabel("Body").fill(`${BODY}\n\nTyped on a train, sent at the station.`);
   await expect(autosave(page)).toHaveText(/^Saved at/);
 
   // The session ends; the next save is refused; after signing in, the text is back and saved.
