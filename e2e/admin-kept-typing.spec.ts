@@ -5,6 +5,7 @@
  * with every word. A draft saves itself as the editor types, and says so.
  * Leaving a form with changes the server does not have asks first.
  */
+import { randomBytes } from "node:crypto";
 import type { Browser } from "@playwright/test";
 import { NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
@@ -13,6 +14,8 @@ import { sendInquiry } from "./support/inquiry.ts";
 import { test } from "./support/previews.ts";
 import { expect, loadFailure, type Page } from "./support/test.ts";
 
+/** Each run's issues have titles, and so addresses, of their own: the server is shared. */
+const unique = (title: string) => `${title} ${randomBytes(3).toString("hex")}`;
 const TITLE = "Kept while the session ended";
 const SUMMARY = "What an editor typed survives the end of a session.";
 const BODY = "The first paragraph, typed before the session ended.\n\nAnd a second one.";
@@ -45,8 +48,9 @@ test("a new issue's text survives the session ending mid-typing", async ({
   // "Create draft" after the session ended is refused, as it should be.
   expectedErrors.add(loadFailure(401), { url: new RegExp(NEWSLETTER_PATHS.list) });
   const editor = await consoleAccount("editor", "kept-typing");
+  const title = unique(TITLE);
   await signInToConsole(page, editor, "/admin/newsletter/new");
-  await page.getByLabel("Title").fill(TITLE);
+  await page.getByLabel("Title").fill(title);
   await page.getByLabel("Summary").fill(SUMMARY);
   await page.getByLabel("Body").fill(BODY);
 
@@ -56,7 +60,7 @@ test("a new issue's text survives the session ending mid-typing", async ({
 
   // Back on the same form, with every field as it was typed.
   await expect(page).toHaveURL(/\/admin\/newsletter\/new$/);
-  await expect(page.getByLabel("Title")).toHaveValue(TITLE);
+  await expect(page.getByLabel("Title")).toHaveValue(title);
   await expect(page.getByLabel("Summary")).toHaveValue(SUMMARY);
   await expect(page.getByLabel("Body")).toHaveValue(BODY);
   await expect(
@@ -66,7 +70,7 @@ test("a new issue's text survives the session ending mid-typing", async ({
 
   await page.getByRole("button", { name: "Create draft" }).click();
   await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   // Created: nothing is left to put back.
   await page.goto("/admin/newsletter/new");
   await expect(page.getByLabel("Title")).toHaveValue("");
@@ -83,7 +87,7 @@ test("a draft saves itself as it is typed, and what the server missed comes back
   expectedErrors.add(/^Failed to load resource: net::ERR_INTERNET_DISCONNECTED$/);
   const editor = await consoleAccount("editor", "autosave");
   await signInToConsole(page, editor, "/admin/newsletter/new");
-  await page.getByLabel("Title").fill("Saved as typed");
+  await page.getByLabel("Title").fill(unique("Saved as typed"));
   await page.getByLabel("Summary").fill(SUMMARY);
   await page.getByLabel("Body").fill(BODY);
   await page.getByRole("button", { name: "Create draft" }).click();
