@@ -72,6 +72,10 @@ for (const width of [1440, 375]) {
       await draft.getByRole("button", { name: "Schedule" }).click();
       await expect(draft.getByText(/^Scheduled to publish on 2 Jan 2099, 09:30/)).toBeVisible();
       await expectNoAxeViolations(page);
+      // The list marks the record with its time.
+      await page.getByRole("link", { name: "← Capabilities" }).click();
+      await expect(page.getByText("Draft, publishes 2 Jan 2099, 09:30")).toBeVisible();
+      await firstCapability(page).click();
       await draft.getByRole("button", { name: "Cancel schedule" }).click();
       await expect(draft.getByLabel("Publish at")).toBeVisible();
 

@@ -243,6 +243,9 @@ describe.each(ENGINES)("content drafts on $engine", (engine) => {
       publishAt: at,
     });
     expect(scheduled.json()).toMatchObject({ publishAt: at, scheduledBy: "editor@firm.example" });
+    // The list marks the record, with its time.
+    const listed = (await editor.request("GET", CONTENT_PATHS.list(LIST))).json() as ListAnswer;
+    expect(listed.drafts).toEqual([{ recordId: entry.id, publishAt: at }]);
     const cancelled = await editor.request("DELETE", DRAFT_PATHS.schedule(LIST, entry.id));
     expect(cancelled.json()).toMatchObject({ publishAt: null, scheduledBy: null });
     expect((await auditOf(t, "content-publish-unscheduled")).length).toBe(1);

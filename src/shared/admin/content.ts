@@ -396,10 +396,19 @@ const fieldValues = z.record(z.string(), z.string());
 export const entrySchema = entryMeta.extend({ fields: fieldValues });
 export type Entry = z.infer<typeof entrySchema>;
 
+/** A record's draft as its list shows it: that there is one, and when it is to be published. */
+export const listedDraftSchema = z.object({
+  recordId: z.number().int(),
+  publishAt: z.string().nullable(),
+});
+export type ListedDraft = z.infer<typeof listedDraftSchema>;
+
 export const listAnswerSchema = z.object({
   /** The version of the list's order the console loaded; a reorder sends it back. */
   orderVersion: z.number().int(),
   entries: z.array(entrySchema),
+  /** The records with a draft waiting (content-drafts.ts). */
+  drafts: z.array(listedDraftSchema),
 });
 export type ListAnswer = z.infer<typeof listAnswerSchema>;
 

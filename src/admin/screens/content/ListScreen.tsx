@@ -135,7 +135,13 @@ export function ListScreen({ spec }: { spec: ListSpec }) {
         <p className="content-empty">Nothing here yet.</p>
       ) : null}
       {entries.length > 0 ? (
-        <SortableEntries spec={spec} entries={entries} onMove={move} onSetHidden={setHidden} />
+        <SortableEntries
+          spec={spec}
+          entries={entries}
+          drafts={loaded.data?.drafts ?? []}
+          onMove={move}
+          onSetHidden={setHidden}
+        />
       ) : null}
     </section>
   );

@@ -24,8 +24,13 @@ import {
 import { CSS } from "@dnd-kit/utilities";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { type Entry, imageUrl, type ListSpec } from "../../../shared/admin/content.ts";
-import { subtitleOf, titleOf } from "./format.ts";
+import {
+  type Entry,
+  imageUrl,
+  type ListedDraft,
+  type ListSpec,
+} from "../../../shared/admin/content.ts";
+import { formatMoment, subtitleOf, titleOf } from "./format.ts";
 
 type Direction = "up" | "down";
 
@@ -34,6 +39,8 @@ interface SortableEntriesProps {
   entries: Entry[];
   onMove(from: number, to: number): void;
   onSetHidden(entry: Entry, hidden: boolean): void;
+  /** The records with a draft waiting, marked in the list. */
+  drafts: readonly ListedDraft[];
 }
 
 const INSTRUCTIONS = {
@@ -41,7 +48,13 @@ const INSTRUCTIONS = {
     "To move this entry with the keyboard, press Space, then the up and down arrow keys, then Space again to drop it, or Escape to put it back.",
 };
 
-export function SortableEntries({ spec, entries, onMove, onSetHidden }: SortableEntriesProps) {
+export function SortableEntries({
+  spec,
+  entries,
+  drafts,
+  onMove,
+  onSetHidden,
+}: SortableEntriesProps) {
   const sensors = useSensors(
     useSensor(PointerSensor),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -118,6 +131,7 @@ export function SortableEntries({ spec, entries, onMove, onSetHidden }: Sortable
               last={index === entries.length - 1}
               onMove={(direction) => moveByButton(index, direction)}
               onSetHidden={onSetHidden}
+              draft={drafts.find((draft) => draft.recordId === entry.id)}
             />
           ))}
         </ol>
@@ -129,13 +143,14 @@ export function SortableEntries({ spec, entries, onMove, onSetHidden }: Sortable
 interface SortableRowProps {
   spec: ListSpec;
   entry: Entry;
+  draft: ListedDraft | undefined;
   first: boolean;
   last: boolean;
   onMove(direction: Direction): void;
   onSetHidden(entry: Entry, hidden: boolean): void;
 }
 
-function SortableRow({ spec, entry, first, last, onMove, onSetHidden }: SortableRowProps) {
+function SortableRow({ spec, entry, draft, first, last, onMove, onSetHidden }: SortableRowProps) {
   const {
     attributes,
     listeners,
@@ -180,6 +195,7 @@ function SortableRow({ spec, entry, first, last, onMove, onSetHidden }: Sortable
         <p className="entry__title">
           <Link to={`/content/${spec.list}/${entry.id}`}>{name}</Link>
           {entry.hidden ? <span className="badge badge-hidden">Hidden</span> : null}
+          {draft ? <DraftBadge draft={draft} /> : null}
         </p>
         <p className="entry__subtitle">{subtitleOf(spec, entry.fields)}</p>
       </div>
@@ -216,5 +232,14 @@ function SortableRow({ spec, entry, first, last, onMove, onSetHidden }: Sortable
         </button>
       </div>
     </li>
+  );
+}
+
+/** "Draft", or when a scheduled one goes out. */
+function DraftBadge({ draft }: { draft: ListedDraft }) {
+  return (
+    <span className="badge badge-draft">
+      {draft.publishAt ? `Draft, publishes ${formatMoment(draft.publishAt)}` : "Draft"}
+    </span>
   );
 }

@@ -11,6 +11,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Kysely } from "kysely";
 import {
   CONTENT_LISTS,
   CONTENT_PATHS,
@@ -34,14 +35,15 @@ import { idParamsSchema, rowIdSchema } from "../../../shared/row-id.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { authorOf } from "../../platform/console/author.ts";
+import type { Database } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import mediaFiles from "../../platform/media/files.ts";
 import { storeImage } from "../../platform/media/images.ts";
 import { recordMedia } from "../../platform/media/media-rows.ts";
 import type { StoredEntry } from "./admin-queries.ts";
 import draftRoutes, { type DraftRoutesOptions } from "./draft-console.ts";
-import { rebaseDraft } from "./draft-rows.ts";
-import { ContentEditor, ContentRefusal } from "./editing.ts";
+import { listedDrafts, rebaseDraft } from "./draft-rows.ts";
+import { ContentEditor, ContentRefusal, type OrderedList } from "./editing.ts";
 import siteFactsRoutes from "./site-facts-console.ts";
 
 const MEGABYTE = 1024 * 1024;
@@ -78,11 +80,16 @@ export default async function contentRoutes(
     const { list } = spec;
     const target = (id: number) => `${list}:${id}`;
     const titleOf = (entry: StoredEntry) => entry.fields[spec.titleField];
+    /** A list as the console shows it: with which records have a draft waiting. */
+    const withDrafts = async (ordered: OrderedList, db: Kysely<Database> = database.db) => ({
+      ...ordered,
+      drafts: await listedDrafts(db, list),
+    });
 
     routes.get(
       CONTENT_PATHS.list(list),
       { schema: { response: { 200: listAnswerSchema } }, config: editor },
-      () => content.list(spec),
+      async () => withDrafts(await content.list(spec)),
     );
 
     routes.post(
@@ -122,7 +129,7 @@ export default async function contentRoutes(
             .within(trx)
             .reorder(spec, orderVersion, ids, authorOf(request));
           await app.audit(trx, request, "content-reordered", list, { ids });
-          return ordered;
+          return withDrafts(ordered, trx);
         });
       },
     );

@@ -6,7 +6,7 @@
  * polling together only one publishes it.
  */
 import type { Kysely } from "kysely";
-import type { ContentList, EntryFields } from "../../../shared/admin/content.ts";
+import type { ContentList, EntryFields, ListedDraft } from "../../../shared/admin/content.ts";
 import type { Draft } from "../../../shared/admin/content-drafts.ts";
 import type { Author } from "../../platform/console/author.ts";
 import type { Database } from "../../platform/db/schema.ts";
@@ -74,6 +74,19 @@ export async function findDraft(
     .where("record_id", "=", recordId)
     .executeTakeFirst();
   return row && toDraft(row);
+}
+
+/** Which records of a list have a draft, and when each is to be published. */
+export async function listedDrafts(
+  db: Kysely<Database>,
+  list: ContentList,
+): Promise<ListedDraft[]> {
+  const rows = await db
+    .selectFrom("content_drafts")
+    .select(["record_id", "publish_at"])
+    .where("list", "=", list)
+    .execute();
+  return rows.map((row) => ({ recordId: row.record_id, publishAt: row.publish_at }));
 }
 
 export async function findDraftById(
