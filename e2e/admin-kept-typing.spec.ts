@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Browser } from "@playwright/test";
+import { NETWORK_FAILURE } from "../src/admin/api/client.ts";
 import { NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { type ConsoleAccount, consoleAccount, signInToConsole } from "./support/console.ts";
@@ -110,9 +111,7 @@ test("a draft saves itself as it is typed, and what the server missed comes back
   // The server out of reach: the save says so and the text stays; back online, the next pause saves it.
   await page.context().setOffline(true);
   await page.getByLabel("Body").fill(`${BODY}\n\nTyped on a train.`);
-  await expect(autosave(page)).toContainText(
-    "Not saved yet: The server could not be reached. Check your connection and try again.",
-  );
+  await expect(autosave(page)).toContainText(`Not saved yet: ${NETWORK_FAILURE}`);
   await page.context().setOffline(false);
   await page.getByLabel("Body").fill(`${BODY}\n\nTyped on a train, sent at the station.`);
   await expect(autosave(page)).toHaveText(/^Saved at/);

@@ -47,7 +47,8 @@ async function xsrfToken(): Promise<string> {
   return readCookie(XSRF_COOKIE);
 }
 
-const NETWORK_FAILURE = "The server could not be reached. Check your connection and try again.";
+export const NETWORK_FAILURE =
+  "The server could not be reached. Check your connection and try again.";
 
 async function send(method: Method, path: string, body?: unknown): Promise<unknown> {
   const headers: Record<string, string> = {};

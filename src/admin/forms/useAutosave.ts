@@ -7,6 +7,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
+import type { z } from "zod";
+import type { KeptTyping } from "./useKeptTyping.tsx";
 
 export type AutosaveState =
   /** Nothing typed since the form was loaded. */
@@ -26,8 +28,11 @@ export interface AutosaveOptions<T> {
   save(values: T): Promise<string | null>;
   /** Why the server would refuse these values, or null when they can be saved. */
   incomplete(values: T): string | null;
-  /** Whether the form holds anything the server does not (useKeptTyping's `unsaved`). */
-  unsaved(): boolean;
+  /**
+   * The form's kept typing: whether it holds anything the server does not,
+   * and a copy put back after a lost session, which is saved as soon as it can be.
+   */
+  kept: Pick<KeptTyping<T>, "unsaved" | "restoredAt">;
   /** Off while the form cannot be saved as is (not yet created, or no longer a draft). */
   enabled?: boolean;
   delayMs?: number;
@@ -36,24 +41,19 @@ export interface AutosaveOptions<T> {
 
 export const AUTOSAVE_DELAY_MS = 1500;
 
-export interface Autosave {
-  state: AutosaveState;
-  /** Saves after the usual pause, as if the person had just typed (e.g. after putting back a kept copy). */
-  saveSoon(): void;
-}
-
 export function useAutosave<T extends FieldValues>(
   form: UseFormReturn<T>,
   {
     save,
     incomplete,
-    unsaved,
+    kept,
     enabled = true,
     delayMs = AUTOSAVE_DELAY_MS,
     now = () => new Date(),
   }: AutosaveOptions<T>,
-): Autosave {
+): AutosaveState {
   const [state, setState] = useState<AutosaveState>({ kind: "idle" });
+  const { unsaved, restoredAt } = kept;
   // The latest of each, read when the timer fires rather than when it was set.
   const latest = useRef({ save, incomplete, unsaved, now });
   latest.current = { save, incomplete, unsaved, now };
@@ -113,5 +113,31 @@ export function useAutosave<T extends FieldValues>(
     };
   }, [form, saveSoon]);
 
-  return { state, saveSoon };
+  // A copy put back after a lost session goes to the server as soon as it can.
+  useEffect(() => {
+    if (restoredAt) saveSoon();
+  }, [restoredAt, saveSoon]);
+
+  return state;
+}
+
+/** Why `schema` refuses `values`, in its first reason's words; null when it takes them. */
+export function firstRefusal(schema: z.ZodType, values: unknown): string | null {
+  const checked = schema.safeParse(values);
+  return checked.success ? null : (checked.error.issues[0]?.message ?? null);
+}
+
+/** `write`, each call run once the one before it has finished, so saves never cross. */
+export function useOneAtATime<Args extends unknown[], R>(
+  write: (...args: Args) => Promise<R>,
+): (...args: Args) => Promise<R> {
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  return useCallback(
+    (...args: Args) => {
+      const next = queue.current.then(() => write(...args));
+      queue.current = next;
+      return next;
+    },
+    [write],
+  );
 }

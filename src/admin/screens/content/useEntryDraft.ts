@@ -16,7 +16,7 @@ import type { Entry, EntryFields, ListSpec } from "../../../shared/admin/content
 import type { Draft } from "../../../shared/admin/content-drafts.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { failureText, showRefusal } from "../../api/refusal.ts";
-import { useAutosave } from "../../forms/useAutosave.ts";
+import { firstRefusal, useAutosave, useOneAtATime } from "../../forms/useAutosave.ts";
 import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
 import { fieldsOf } from "./EntryFields.tsx";
 import type { SaveOutcome } from "./SaveBar.tsx";
@@ -61,7 +61,6 @@ export function useEntryDraft({
   // The version the draft is based on: the draft's own, else the record's.
   const base = useRef(draft?.baseVersion ?? entry.version);
   const lastFailure = useRef("");
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
   // What the form was last loaded from; a draft this form saved is not loaded again.
   const loadedFrom = useRef(draft ? `draft:${draft.id}` : `version:${entry.version}`);
 
@@ -99,30 +98,13 @@ export function useEntryDraft({
   );
 
   /** Saves the draft after any save under way, so saves never cross. */
-  const write = useCallback(
-    (values: DraftValues): Promise<Draft | null> => {
-      const next = queue.current.then(() => writeNow(values));
-      queue.current = next;
-      return next;
-    },
-    [writeNow],
-  );
+  const write = useOneAtATime(writeNow);
 
   const autosave = useAutosave(form, {
-    incomplete: (values) => {
-      const checked = schema.safeParse(values);
-      return checked.success ? null : (checked.error.issues[0]?.message ?? null);
-    },
-    unsaved: kept.unsaved,
+    incomplete: (values) => firstRefusal(schema, values),
+    kept,
     save: async (values) => ((await write(values)) ? null : lastFailure.current),
   });
-
-  // A copy put back after a lost session goes to the server as soon as it can.
-  const { restoredAt } = kept;
-  const { saveSoon } = autosave;
-  useEffect(() => {
-    if (restoredAt) saveSoon();
-  }, [restoredAt, saveSoon]);
 
   /** The draft as on the screen, saving it first when the form has changes; null when that failed. */
   const saveFirst = useCallback(
@@ -182,7 +164,7 @@ export function useEntryDraft({
     keepMine,
     outcome,
     setOutcome,
-    autosave: autosave.state,
+    autosave,
     kept,
   };
 }

@@ -21,7 +21,7 @@ import {
 } from "../../../shared/admin/newsletter.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { failureText, showRefusal } from "../../api/refusal.ts";
-import { useAutosave } from "../../forms/useAutosave.ts";
+import { firstRefusal, useAutosave, useOneAtATime } from "../../forms/useAutosave.ts";
 import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
 import type { SaveOutcome } from "../content/SaveBar.tsx";
 
@@ -33,12 +33,6 @@ function valuesOf(issue: IssueDetail | null): IssueDraft {
   if (!issue) return EMPTY;
   const { title, slug, summary, body } = issue;
   return { title, slug, summary, body };
-}
-
-/** Why the server would refuse the draft as it stands: the first of its reasons. */
-function incomplete(values: IssueDraft): string | null {
-  const checked = issueDraftSchema.safeParse(values);
-  return checked.success ? null : (checked.error.issues[0]?.message ?? null);
 }
 
 export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDetail) => void) {
@@ -56,8 +50,6 @@ export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDe
   // Someone else saved since this form's version: saving again cannot succeed
   // until the editor loads their version or saves over it by hand.
   const stale = useRef<string | null>(null);
-  // One save at a time, each on the version the one before it made.
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
 
   // Someone else's version, loaded on request, replaces the form; the
   // form's own saves leave what was typed during them in place.
@@ -104,31 +96,18 @@ export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDe
     [issue, onSaved, setError, reset, kept.saved],
   );
 
-  const write = useCallback(
-    (values: IssueDraft, announce: boolean): Promise<IssueDetail | null> => {
-      const next = queue.current.then(() => writeNow(values, announce));
-      queue.current = next;
-      return next;
-    },
-    [writeNow],
-  );
+  // One save at a time, each on the version the one before it made.
+  const write = useOneAtATime(writeNow);
 
   const autosave = useAutosave(form, {
     enabled: issue !== null,
-    incomplete: (values) => stale.current ?? incomplete(values),
-    unsaved: kept.unsaved,
+    incomplete: (values) => stale.current ?? firstRefusal(issueDraftSchema, values),
+    kept,
     save: async (values) => {
       const saved = await write(values, false);
       return saved ? null : lastFailure.current;
     },
   });
-
-  // A copy put back after a lost session goes to the server as soon as it can.
-  const { restoredAt } = kept;
-  const { saveSoon } = autosave;
-  useEffect(() => {
-    if (restoredAt) saveSoon();
-  }, [restoredAt, saveSoon]);
 
   const { isDirty } = form.formState;
 
@@ -155,7 +134,7 @@ export function useDraftForm(issue: IssueDetail | null, onSaved: (saved: IssueDe
     outcome,
     clearOutcome,
     unsaved: isDirty,
-    autosave: issue ? autosave.state : null,
+    autosave: issue ? autosave : null,
     kept,
   };
 }

@@ -14,6 +14,27 @@ import { columnsOf } from "./admin-queries.ts";
 import type { StoredDraft } from "./draft-rows.ts";
 import { listCaseStudies, listItems, listTeam, type StandIn } from "./queries.ts";
 
+/**
+ * `content` with some of its reads answered otherwise, for one preview: every
+ * read the overrides leave out is the published content's own.
+ */
+export function readerWith(
+  content: ContentReader,
+  overrides: Partial<ContentReader>,
+): ContentReader {
+  return {
+    team: () => content.team(),
+    items: (category) => content.items(category),
+    caseStudies: () => content.caseStudies(),
+    highlights: () => content.highlights(),
+    facts: () => content.facts(),
+    privacyNotice: () => content.privacyNotice(),
+    insightIssues: () => content.insightIssues(),
+    insightIssue: (slug) => content.insightIssue(slug),
+    ...overrides,
+  };
+}
+
 export function draftReader(
   published: ContentReader,
   db: Kysely<Database>,
@@ -23,18 +44,14 @@ export function draftReader(
   const standIn: StandIn = { id: draft.recordId, columns: columnsOf(spec, draft.fields) };
   const caseStudies = () =>
     spec.entity === "case-study" ? listCaseStudies(db, standIn) : published.caseStudies();
-  return {
+  return readerWith(published, {
     team: () => (spec.entity === "team" ? listTeam(db, standIn) : published.team()),
     items: (category) =>
       category === spec.category ? listItems(db, category, standIn) : published.items(category),
     caseStudies,
     // Home puts case studies forward: made again from the draft's list.
     highlights: async () => highlightsOf(await caseStudies(), await published.insightIssues()),
-    facts: () => published.facts(),
-    privacyNotice: () => published.privacyNotice(),
-    insightIssues: () => published.insightIssues(),
-    insightIssue: (slug) => published.insightIssue(slug),
-  };
+  });
 }
 
 /** The page that shows the draft's record: its list's page, or the case study's own. */

@@ -62,14 +62,14 @@ function toDraft(row: DraftRow): StoredDraft {
   };
 }
 
+const selectDrafts = (db: Kysely<Database>) => db.selectFrom("content_drafts").select(COLUMNS);
+
 export async function findDraft(
   db: Kysely<Database>,
   list: ContentList,
   recordId: number,
 ): Promise<StoredDraft | undefined> {
-  const row = await db
-    .selectFrom("content_drafts")
-    .select(COLUMNS)
+  const row = await selectDrafts(db)
     .where("list", "=", list)
     .where("record_id", "=", recordId)
     .executeTakeFirst();
@@ -93,11 +93,7 @@ export async function findDraftById(
   db: Kysely<Database>,
   id: number,
 ): Promise<StoredDraft | undefined> {
-  const row = await db
-    .selectFrom("content_drafts")
-    .select(COLUMNS)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await selectDrafts(db).where("id", "=", id).executeTakeFirst();
   return row && toDraft(row);
 }
 
@@ -210,9 +206,7 @@ export async function claimScheduled(
   id: number,
   now: string,
 ): Promise<StoredDraft | undefined> {
-  const row = await db
-    .selectFrom("content_drafts")
-    .select(COLUMNS)
+  const row = await selectDrafts(db)
     .where("id", "=", id)
     .where("publish_at", "<=", now)
     .executeTakeFirst();

@@ -88,6 +88,7 @@ export default fp(
 export { type ChangeFeed, listenForChanges, SOLO_FEED } from "./change-feed.ts";
 export { type ContentChanges, type ContentPart, later } from "./content-changes.ts";
 export { findVersion, listVersions, recordVersion } from "./content-versions.ts";
+export { readerWith } from "./draft-preview.ts";
 export { importContent } from "./import.ts";
 export { PUBLISHER_ACTOR } from "./scheduled-publisher.ts";
 export { seedOnce } from "./seed.ts";

@@ -31,6 +31,7 @@ import {
   UNKNOWN_INSIGHT_ISSUE_PATH,
 } from "../../../shared/routes.ts";
 import { sendEncoded } from "../../platform/http/encoded-body.ts";
+import { readerWith } from "../content/index.ts";
 import formPosts from "./form-posts.ts";
 import { pageFormService } from "./form-service.ts";
 import { formToken } from "./form-token.ts";
@@ -249,14 +250,7 @@ export default fp(
 
 /** The site's content with `draft` as the issue at its slug, published or not: for a preview only. */
 function withDraft(content: ContentReader, draft: InsightIssue): ContentReader {
-  return {
-    team: () => content.team(),
-    items: (category) => content.items(category),
-    caseStudies: () => content.caseStudies(),
-    highlights: () => content.highlights(),
-    facts: () => content.facts(),
-    privacyNotice: () => content.privacyNotice(),
-    insightIssues: () => content.insightIssues(),
+  return readerWith(content, {
     insightIssue: async (slug) => (slug === draft.slug ? draft : content.insightIssue(slug)),
-  };
+  });
 }
