@@ -12,7 +12,7 @@ import { seedOnce } from "./features/content/index.ts";
 import type { PageRenderer } from "./features/pages/index.ts";
 import { type Config, ConfigError, loadConfig } from "./platform/config.ts";
 import { openDatabase } from "./platform/db/connection.ts";
-import { migrateToLatest } from "./platform/db/migrations.ts";
+import { migrateToLatest, NewerSchemaError } from "./platform/db/migrations.ts";
 import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
 
 /** How long the last lines may take to leave at exit; a stalled reader does not get longer. */
@@ -70,7 +70,7 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
 /** Runs `start`, and ends the process with one line when it cannot start. */
 export function startOrExit(start: () => Promise<unknown>): void {
   start().catch((error: unknown) => {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof NewerSchemaError) {
       console.error(error.message);
     } else {
       console.error("Failed to start:", error);

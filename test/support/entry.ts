@@ -6,32 +6,13 @@
  * after an edit without a build the sources run, so a test never runs stale
  * code.
  */
-import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { buildState } from "../../scripts/build-state.mjs";
 
-const SOURCES = ["src/server", "src/shared"];
 const BUILD = "build/node";
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (/\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Whether the build holds the sources as they are now: every built file is written at once. */
-function isBuildCurrent(): boolean {
-  let builtAt: number;
-  try {
-    builtAt = statSync(join(BUILD, "src/server/main.js")).mtimeMs;
-  } catch {
-    return false;
-  }
-  return SOURCES.every((dir) => newestSource(dir) <= builtAt);
-}
+/** Whether the build holds the sources as they are now (scripts/build-state.mjs). */
+const isBuildCurrent = () => buildState() === "current";
 
 let current: boolean | undefined;
 

@@ -2,6 +2,7 @@
  * Environment configuration, validated once at start. A bad value stops the
  * process with one line naming the variable, so a typo never half-starts a site.
  */
+import { realpathSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
@@ -18,6 +19,20 @@ const path = (fallback: string) =>
     .min(1)
     .default(fallback)
     .transform((value) => (value === ":memory:" ? value : resolve(value)));
+
+/**
+ * A path into the build, with its links resolved once at start: a later
+ * build switches the `build` link, and this instance keeps the files its
+ * pages name.
+ */
+const builtPath = (fallback: string) =>
+  path(fallback).transform((value) => {
+    try {
+      return realpathSync(value);
+    } catch {
+      return value;
+    }
+  });
 
 const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
 
@@ -82,8 +97,8 @@ const variables = z.object({
     .url()
     .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
     .optional(),
-  STATIC_DIR: path("build/client"),
-  SERVER_BUILD: path("build/server/index.js"),
+  STATIC_DIR: builtPath("build/client"),
+  SERVER_BUILD: builtPath("build/server/index.js"),
   CONTENT_DIR: path("content"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   TRUST_PROXY: trustedProxies.default(false),
@@ -257,7 +272,7 @@ const variables = z.object({
   // a confirmation link; 0 turns it off.
   SUBSCRIBE_MAIL_COOLDOWN_MINUTES: z.coerce.number().int().min(0).max(60).default(10),
 
-  ADMIN_DIR: path("build/admin"),
+  ADMIN_DIR: builtPath("build/admin"),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
   SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),

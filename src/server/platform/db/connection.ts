@@ -2,7 +2,7 @@
  * Opens the database: PostgreSQL when a URL is given, otherwise a SQLite file.
  * Both engines are driven by the same Kysely queries and migrations.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   CompiledQuery,
@@ -31,6 +31,20 @@ export interface DatabaseOptions {
   sqliteFile: string;
   /** Where a lost PostgreSQL connection is reported; a process warning without it (the CLIs). */
   log?: ConnectionLog;
+  /**
+   * For the commands that only read: nothing is created or written, on
+   * either engine; a SQLite file that does not exist is a refusal.
+   */
+  readOnly?: boolean;
+}
+
+/** The configured SQLite file does not exist, and a reader must not create it. */
+export class NoDatabaseError extends Error {
+  constructor(file: string) {
+    super(
+      `There is no database at ${file}: start the site once (npm start) to create it, or set SQLITE_FILE or DATABASE_URL.`,
+    );
+  }
 }
 
 /** What is reported of a lost connection: the driver's code and message, never its address. */
@@ -119,6 +133,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       connectionString: options.databaseUrl,
       max: 10,
       types: isoTimestamps,
+      ...(options.readOnly ? { options: "-c default_transaction_read_only=on" } : {}),
     });
     reportLostConnections(pool, options.log ?? processWarning);
     return {
@@ -126,13 +141,17 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       engine: "postgres",
     };
   }
-  if (options.sqliteFile !== ":memory:")
-    mkdirSync(dirname(options.sqliteFile), { recursive: true });
   const SQLite = sqliteDriver();
-  const sqlite = new SQLite(options.sqliteFile);
+  if (options.readOnly && !existsSync(options.sqliteFile)) {
+    throw new NoDatabaseError(options.sqliteFile);
+  }
+  if (options.sqliteFile !== ":memory:" && !options.readOnly)
+    mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  const sqlite = new SQLite(options.sqliteFile, { readonly: options.readOnly ?? false });
   // WAL lets readers run beside the writer; FULL syncs the WAL on every commit,
-  // so an answered 2xx survives a power cut, not just a process crash.
-  sqlite.pragma("journal_mode = WAL");
+  // so an answered 2xx survives a power cut, not just a process crash. (A
+  // reader finds the file in WAL mode already: the mode is kept in the file.)
+  if (!options.readOnly) sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");

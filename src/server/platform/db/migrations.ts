@@ -802,8 +802,50 @@ function isSchemaRace(error: unknown): boolean {
   return DROPPED_UNDER_US.has(String((error as { code?: unknown } | undefined)?.code));
 }
 
-/** Brings the schema up to date; safe to run from several processes at once. */
-export function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> {
+/** Where the database stands against the migrations this version of the code knows. */
+export interface SchemaStatus {
+  /** Known migrations already applied, oldest first, with when. */
+  applied: { name: string; executedAt: Date }[];
+  /** Known migrations not applied yet, in the order they will run. */
+  pending: string[];
+  /** Applied migrations this version does not know: a newer version migrated the database. */
+  unknown: string[];
+}
+
+/** The database was migrated by a newer version of the site than this one. */
+export class NewerSchemaError extends Error {
+  constructor(readonly unknown: readonly string[]) {
+    super(
+      `This database was migrated by a newer version of the site (${unknown.join(", ")}, ` +
+        "which this version does not know), so this version will not use it. " +
+        "Run the newer version, or go back by restoring the backup taken before the upgrade.",
+    );
+  }
+}
+
+/** Reads the schema's state without changing anything. */
+export async function schemaStatus(db: AnyDb, engine: Engine): Promise<SchemaStatus> {
+  const migrator = await migratorFor(db, engine);
+  const known = await migrator.getMigrations();
+  const knownNames = new Set(known.map((migration) => migration.name));
+  const recorded = (await hasMigrationTable(db, engine))
+    ? await db.selectFrom(MIGRATION_TABLE).select("name").orderBy("name").execute()
+    : [];
+  return {
+    applied: known.flatMap(({ name, executedAt }) => (executedAt ? [{ name, executedAt }] : [])),
+    pending: known.filter((migration) => !migration.executedAt).map(({ name }) => name),
+    unknown: recorded.map(({ name }) => String(name)).filter((name) => !knownNames.has(name)),
+  };
+}
+
+/**
+ * Brings the schema up to date; safe to run from several processes at once.
+ * Refuses a database a newer version has migrated: its newer tables and
+ * columns would be half used, and going back is a restore, not a guess.
+ */
+export async function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> {
+  const { unknown } = await schemaStatus(db, engine);
+  if (unknown.length > 0) throw new NewerSchemaError(unknown);
   return migrate(db, engine, (migrator) => migrator.migrateToLatest());
 }
 
@@ -815,19 +857,40 @@ export function migrateUpTo(db: AnyDb, engine: Engine, name: string): Promise<vo
   return migrate(db, engine, (migrator) => migrator.migrateTo(name));
 }
 
-async function migrate(
-  db: AnyDb,
-  engine: Engine,
-  run: (migrator: Migrator) => Promise<MigrationResultSet>,
-): Promise<void> {
-  const migrator = new Migrator({
+/** Kysely's own record of the migrations it ran. */
+const MIGRATION_TABLE = "kysely_migration";
+
+/** Whether Kysely's record exists here (in the current schema on PostgreSQL). */
+async function hasMigrationTable(db: AnyDb, engine: Engine): Promise<boolean> {
+  const { rows } =
+    engine === "postgres"
+      ? await sql<{ found: unknown }>`select to_regclass(${MIGRATION_TABLE}) as found`.execute(db)
+      : await sql<{
+          found: unknown;
+        }>`select name as found from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(
+          db,
+        );
+  return rows[0]?.found != null;
+}
+
+async function migratorFor(db: AnyDb, engine: Engine): Promise<Migrator> {
+  return new Migrator({
     db,
     provider: new InlineMigrationProvider(engine),
+    migrationTableName: MIGRATION_TABLE,
     // Kysely looks for its own tables in every schema unless told which: a
     // second site (or test) in another schema of the same database would
     // otherwise make it skip creating them in this one.
     ...(engine === "postgres" ? { migrationTableSchema: await currentSchema(db) } : {}),
   });
+}
+
+async function migrate(
+  db: AnyDb,
+  engine: Engine,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
+  const migrator = await migratorFor(db, engine);
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await run(migrator);
     const failed = results?.find((r) => r.status === "Error");

@@ -1,0 +1,51 @@
+/**
+ * `npm start` and the site's commands: runs a program of the built server
+ * (`node scripts/launch.mjs main.js`, `… cli/admin.js create --email …`)
+ * in this very process, so a supervisor's signal reaches the server itself.
+ *
+ * The build is made first only when it is missing or older than the
+ * sources, so a restart serves at once. Without the build tools (an install
+ * with production dependencies only) a stale build is served as it is, and
+ * a missing one is a refusal that says how to make it.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { BUILD_LINK, buildState } from "./build-state.mjs";
+
+const [program, ...args] = process.argv.slice(2);
+if (!program) {
+  console.error(
+    "Usage: node scripts/launch.mjs <program under src/server, e.g. main.js> [arguments]",
+  );
+  process.exit(1);
+}
+
+const state = buildState();
+if (state !== "current") {
+  const canBuild = existsSync(join("node_modules", ".bin", "react-router"));
+  if (canBuild) {
+    console.error(
+      state === "missing" ? "No build yet: building." : "The sources changed: building.",
+    );
+    const built = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  } else if (state === "missing") {
+    console.error(
+      "There is no build, and this install has no build tools (npm ci --omit=dev). " +
+        "Build where the development dependencies are installed (npm ci && npm run build) and copy build/ and .builds/ here, " +
+        "or run npm ci here.",
+    );
+    process.exit(1);
+  } else {
+    console.error(
+      "The sources are newer than the build, and this install cannot build: serving the build as it is.",
+    );
+  }
+}
+
+// The build's real directory: a later build switches the link, not these files.
+const entry = realpathSync(join(BUILD_LINK, "node", "src", "server", program));
+process.argv = [process.argv[0], entry, ...args];
+await import(pathToFileURL(entry).href);
