@@ -46,7 +46,7 @@ describe("serving the built site", () => {
     expect(response.headers["content-type"]).toMatch(/text\/html/);
   });
 
-  it("renders each page once, before the first visitor, then serves it from memory", async () => {
+  it("renders each page once, then serves it from memory", async () => {
     // No page kept from the tests before this one: every page has yet to be rendered.
     t.app.pages?.clear();
     const before = t.renderer.renders.length;

@@ -17,7 +17,6 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
-  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";

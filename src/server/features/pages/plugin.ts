@@ -224,9 +224,13 @@ export default fp(
           token,
         });
       }
-      // Rendered before the first visitor comes, which also proves the build works.
-      app.addHook("onReady", async () => {
-        await Promise.all([...PAGE_PATHS, NOT_FOUND_PATH].map((path) => cache.get(path)));
+      // Rendered once the server listens, in the background: a restart
+      // answers at once (a page asked for meanwhile is rendered on demand,
+      // once), and the cache is warm a moment later.
+      app.addHook("onListen", async () => {
+        Promise.all([...PAGE_PATHS, NOT_FOUND_PATH].map((path) => cache.get(path))).catch(
+          (error: unknown) => app.log.error({ err: error }, "rendering the pages ahead failed"),
+        );
       });
     } else {
       app.log.warn("no server build; serving the API only (npm run build makes it)");
