@@ -37,4 +37,7 @@ ln -s ../lib/node_modules/npm/bin/npm-cli.js "$context/node/bin/npm"
 
 echo "== building $tag"
 # chroot isolation: the RUN steps need no container runtime of their own.
-podman build --isolation chroot --format docker -f deploy/container/Containerfile -t "$tag" "$context"
+extra_ca=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then extra_ca=(--secret "id=extra-ca,src=$NODE_EXTRA_CA_CERTS"); fi
+podman build --isolation chroot --format docker "${extra_ca[@]}" \
+  -f deploy/container/Containerfile -t "$tag" "$context"

@@ -8,7 +8,7 @@
  * was sent. Pictures (multipart) are bytes, and pass untouched.
  */
 import { Transform, type TransformCallback } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
 
 export const NOT_UTF8_MESSAGE = "The request body is not valid UTF-8 text.";
@@ -77,9 +77,14 @@ function checkedBody(app: FastifyInstance, isForm: boolean): Transform {
   });
 }
 
+/** Methods whose requests carry no body here: their routes skip the body checks altogether. */
+const BODILESS = new Set(["GET", "HEAD", "OPTIONS"]);
+const takesBody = (method: string | string[]) =>
+  (Array.isArray(method) ? method : [method]).some((name) => !BODILESS.has(name));
+
 export default fp(
   async function textBodies(app: FastifyInstance) {
-    app.addHook("preParsing", async (request, _reply, payload) => {
+    const checkText: preParsingAsyncHookHandler = async (request, _reply, payload) => {
       const type = textTypeOf(request);
       if (!type) return payload;
       const charset = declaredCharset(request);
@@ -89,6 +94,17 @@ export default fp(
       const checked = checkedBody(app, type === FORM_TYPE);
       payload.on("error", (error) => checked.destroy(error));
       return payload.pipe(checked);
+    };
+    // Registered before @fastify/compress: a route without a body gets
+    // neither this check nor its decompression, so reading a page or a
+    // list runs no body hook at all.
+    app.addHook("onRoute", (route) => {
+      if (!takesBody(route.method)) {
+        route.decompress ??= false;
+        return;
+      }
+      const own = route.preParsing;
+      route.preParsing = [checkText, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
     });
   },
   { name: "text-bodies" },

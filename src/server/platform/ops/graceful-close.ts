@@ -40,8 +40,9 @@ export default fp(
         };
       });
     });
-    app.addHook("onSend", async (_request, reply) => {
+    app.addHook("onSend", (_request, reply, payload, done) => {
       if (closing) reply.header("connection", "close");
+      done(null, payload);
     });
   },
   { name: "graceful-close" },

@@ -32,15 +32,15 @@ function canonicalPagePath(path: string): string | null {
 
 export default fp(
   async function canonicalPaths(app: FastifyInstance) {
-    app.addHook("onRequest", async (request, reply) => {
-      if (request.method !== "GET" && request.method !== "HEAD") return;
+    // A callback hook, not an async one: it runs on every request, and
+    // nearly always only to find the path is fine.
+    app.addHook("onRequest", (request, reply, done) => {
+      if (request.method !== "GET" && request.method !== "HEAD") return done();
       const query = request.url.indexOf("?");
       const path = query === -1 ? request.url : request.url.slice(0, query);
-      if (!MAYBE_ODD.test(path)) return;
-      const canonical = canonicalPagePath(path);
-      if (canonical) {
-        return reply.redirect(`${canonical}${query === -1 ? "" : request.url.slice(query)}`, 301);
-      }
+      const canonical = MAYBE_ODD.test(path) ? canonicalPagePath(path) : null;
+      if (!canonical) return done();
+      reply.redirect(`${canonical}${query === -1 ? "" : request.url.slice(query)}`, 301);
     });
   },
   { name: "canonical-paths" },
