@@ -3,11 +3,12 @@
  * first-load JavaScript is every module its HTML preloads or imports, counted
  * brotli-compressed as it travels; its CSS is the stylesheet inlined in it.
  *
- * The JavaScript budget holds today's size with little room, so any growth
- * fails; the target is 90 KB (issue "Every visitor and every crawler gets the
- * whole page", Lighthouse 100), not reached yet: 108–112 KB on 2026-11-22,
- * 108.6–110.8 KB on 2026-11-24 once the stylesheet stopped travelling in the
- * root chunk as well as in the HTML (ADR 024).
+ * The JavaScript budget holds today's size with under 1 KB of room, so any
+ * growth fails: 105.7–107.6 KB on the five screens on 2026-11-27, once
+ * React, React DOM and React Router's production build travel in one file
+ * (ADR 049). The target is 90 KB, and it cannot be reached while React Router
+ * hydrates the first load: that one file alone is 89.5 KB (ADR 049 measures
+ * the ways past it).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { seededPageContext } from "../support/page-context.ts";
 
 const KB = 1024;
 const BUDGETS = {
-  firstLoadJs: 115 * KB,
+  firstLoadJs: 108 * KB,
   inlineCss: 8 * KB,
   video: 1024 * KB,
   image: 40 * KB,
