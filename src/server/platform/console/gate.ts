@@ -5,7 +5,12 @@
  * route's body is even parsed. The cross-site token check (platform/security/xsrf.ts)
  * runs before it on every write.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+} from "fastify";
 import fp from "fastify-plugin";
 import { ADMIN_API, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { hasRole, type Role } from "../../../shared/admin/roles.ts";
@@ -92,17 +97,7 @@ export default fp(
     app.decorateRequest("user", null);
     app.decorateRequest("sessionId", null);
 
-    app.addHook("onRoute", (route) => {
-      if (!route.url.startsWith(ADMIN_API)) return;
-      const role = route.config?.role;
-      const methods = [route.method].flat();
-      if (!role) throw new Error(`${methods.join(",")} ${route.url} declares no role`);
-      for (const method of methods) {
-        if (method !== "HEAD") app.consoleRoutes.push({ method, url: route.url, role });
-      }
-    });
-
-    app.addHook("onRequest", async (request, reply) => {
+    const gate: onRequestAsyncHookHandler = async (request, reply) => {
       const needed = request.routeOptions.config.role;
       if (!needed) return;
       reply.header("cache-control", "no-store");
@@ -123,6 +118,23 @@ export default fp(
       ) {
         throw app.httpErrors.forbidden(AUTH_TEXTS.secondFactorFirst);
       }
+    };
+
+    // The gate goes on the routes that declare a role, first among their
+    // own hooks (before their write limits): the public pages and API do
+    // not pass through it.
+    app.addHook("onRoute", (route) => {
+      const role = route.config?.role;
+      const methods = [route.method].flat();
+      if (route.url.startsWith(ADMIN_API)) {
+        if (!role) throw new Error(`${methods.join(",")} ${route.url} declares no role`);
+        for (const method of methods) {
+          if (method !== "HEAD") app.consoleRoutes.push({ method, url: route.url, role });
+        }
+      }
+      if (!role) return;
+      const own = route.onRequest;
+      route.onRequest = [gate, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
     });
   },
   { name: "console-auth", dependencies: ["xsrf"] },
