@@ -15,6 +15,7 @@ import fp from "fastify-plugin";
 import { ADMIN_API, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { hasRole, type Role } from "../../../shared/admin/roles.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
+import { withHookFirst } from "../http/route-hooks.ts";
 import { findSession, type OpenSession, type SessionLimits } from "./sessions.ts";
 import type { ConsoleUser } from "./users.ts";
 
@@ -133,8 +134,7 @@ export default fp(
         }
       }
       if (!role) return;
-      const own = route.onRequest;
-      route.onRequest = [gate, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+      route.onRequest = withHookFirst(gate, route.onRequest);
     });
   },
   { name: "console-auth", dependencies: ["xsrf"] },

@@ -10,6 +10,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
+import { withHookFirst } from "./route-hooks.ts";
 
 export const NOT_UTF8_MESSAGE = "The request body is not valid UTF-8 text.";
 export const CHARSET_MESSAGE = "Send the request body as UTF-8.";
@@ -103,8 +104,7 @@ export default fp(
         route.decompress ??= false;
         return;
       }
-      const own = route.preParsing;
-      route.preParsing = [checkText, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+      route.preParsing = withHookFirst(checkText, route.preParsing);
     });
   },
   { name: "text-bodies" },
