@@ -103,10 +103,10 @@ export async function buildApp({
 
   await app.register(gracefulClose);
   await app.register(requestIdHeader);
+  await app.register(errors);
   // Before any route, so each is counted (its onRoute hook); before the
   // outbox and the features, which add their gauges to it.
   await app.register(metrics, { config, database });
-  await app.register(errors);
   await app.register(textBodies);
   await app.register(headers, { captcha: config.CAPTCHA_PROVIDER });
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });
