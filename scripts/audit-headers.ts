@@ -122,7 +122,8 @@ function proxyConfig(dir: string, cert: string, key: string): string {
     .replaceAll("www.example.com", HOST)
     .replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${cert};`)
     .replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${key};`)
-    .replace("server 127.0.0.1:3000;", `server 127.0.0.1:${SERVER_PORT};`);
+    // Both instances of the upstream are this run's one server.
+    .replaceAll(/server 127\.0\.0\.1:\d+/g, `server 127.0.0.1:${SERVER_PORT}`);
   const sitePath = join(dir, "site.conf");
   writeFileSync(sitePath, site);
   const main = join(dir, "nginx.conf");

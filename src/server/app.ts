@@ -4,7 +4,6 @@
  * and the built site. Each is its own plugin; every route's schema is a Zod
  * schema, and its types come from it.
  */
-import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import compress from "@fastify/compress";
 import Fastify, {
@@ -38,7 +37,9 @@ import textBodies from "./platform/http/text-bodies.ts";
 import gracefulClose from "./platform/ops/graceful-close.ts";
 import health from "./platform/ops/health.ts";
 import { privateLoggerSettings } from "./platform/ops/logger.ts";
+import metrics from "./platform/ops/metrics.ts";
 import overload from "./platform/ops/overload.ts";
+import requestIdHeader, { requestIds } from "./platform/ops/request-id.ts";
 import { serverTimeouts } from "./platform/ops/timeouts.ts";
 import outbox from "./platform/outbox/plugin.ts";
 import botDefence from "./platform/security/bot-defence.ts";
@@ -80,18 +81,19 @@ export async function buildApp({
   serverFactory,
   now,
 }: AppOptions) {
+  const trustProxy = proxyTrust(config.TRUST_PROXY);
   const app = Fastify({
     ...(serverFactory ? { serverFactory } : {}),
     ...(loggerInstance
       ? { loggerInstance }
       : { logger: privateLoggerSettings(logger ?? { level: config.LOG_LEVEL }) }),
-    trustProxy: proxyTrust(config.TRUST_PROXY),
+    trustProxy,
     ...serverTimeouts(config),
     // A request arriving on an open connection while the server closes is
     // served (platform/ops/graceful-close.ts), not refused with 503.
     return503OnClosing: false,
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => randomUUID(),
+    genReqId: requestIds(trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -100,7 +102,11 @@ export async function buildApp({
   const secret = await signingSecret(database.db, config.UNSUBSCRIBE_SECRET);
 
   await app.register(gracefulClose);
+  await app.register(requestIdHeader);
   await app.register(errors);
+  // Before any route, so each is counted (its onRoute hook); before the
+  // outbox and the features, which add their gauges to it.
+  await app.register(metrics, { config, database });
   await app.register(textBodies);
   await app.register(headers, { captcha: config.CAPTCHA_PROVIDER });
   await app.register(overload, { maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS });

@@ -114,6 +114,24 @@ describe("loadConfig", () => {
     expect(line).not.toMatch(/Secret|123/);
   });
 
+  it("serves no figures unless asked, and keeps their own port on loopback", () => {
+    const config = loadConfig({});
+    expect([config.METRICS_PORT, config.METRICS_TOKEN, config.METRICS_HOST]).toEqual([
+      undefined,
+      undefined,
+      "127.0.0.1",
+    ]);
+  });
+
+  it("refuses a metrics port that is the site's, and a short METRICS_TOKEN without showing it", () => {
+    expect(refusal({ PORT: "3000", METRICS_PORT: "3000" })).toBe(
+      'Invalid environment variable METRICS_PORT="3000": must differ from PORT (3000); for /metrics on the site\'s port, set METRICS_TOKEN instead',
+    );
+    expect(refusal({ METRICS_TOKEN: "short-token" })).toBe(
+      "Invalid environment variable METRICS_TOKEN (value hidden): must be at least 32 characters",
+    );
+  });
+
   it("names UNSUBSCRIBE_SECRET and its rule but never shows its value, not even in part", () => {
     const line = refusal({ UNSUBSCRIBE_SECRET: "SuperSecret123" });
     expect(line).toBe(

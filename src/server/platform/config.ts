@@ -102,6 +102,18 @@ const variables = z.object({
   CONTENT_DIR: path("content"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   TRUST_PROXY: trustedProxies.default(false),
+  // The Prometheus figures (platform/ops/metrics.ts): on a port of their own,
+  // and/or at /metrics on PORT to a scraper bringing the token.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .regex(
+      /^[\x21-\x7e]+$/,
+      "may hold only printable ASCII without spaces (it travels in a header)",
+    )
+    .optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_CONSOLE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_WEBHOOK_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
@@ -289,6 +301,13 @@ const envSchema = variables
         code: "custom",
         path: ["HEADERS_TIMEOUT_MS"],
         message: `must not exceed REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}), which includes the headers`,
+      });
+    }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      context.addIssue({
+        code: "custom",
+        path: ["METRICS_PORT"],
+        message: `must differ from PORT (${env.PORT}); for /metrics on the site's port, set METRICS_TOKEN instead`,
       });
     }
     if (env.CAPTCHA_PROVIDER !== undefined) {

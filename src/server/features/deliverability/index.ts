@@ -11,7 +11,7 @@ import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import suppressionsConsole from "./console.ts";
 import sendingHealthRoutes from "./health-console.ts";
-import { type OnHardBounce, purgeReports, softBouncePolicy } from "./record.ts";
+import { type OnHardBounce, purgeReports, reportsByKind, softBouncePolicy } from "./record.ts";
 import { deliveryWebhooks } from "./webhooks.ts";
 
 export interface DeliverabilityOptions extends AdminAreaOptions {
@@ -27,11 +27,20 @@ export default fp(
   async function deliverability(app: FastifyInstance, options: DeliverabilityOptions) {
     startBounceMailbox(app, options);
     purgeOldReports(app, options);
+    app.metrics.gauge({
+      name: "site_delivery_reports",
+      help: "Bounce and complaint reports kept (REPORT_RETENTION_DAYS), by kind: hard, soft, complaint. Grows with each new one; drops at the daily purge.",
+      read: async () =>
+        (await reportsByKind(options.database.db)).map(({ kind, count }) => ({
+          labels: { kind },
+          value: count,
+        })),
+    });
     await app.register(suppressionsConsole, options);
     await app.register(sendingHealthRoutes, options);
     await app.register(deliveryWebhooks, options);
   },
-  { name: "deliverability", dependencies: ["console", "outbox", "mail-settings"] },
+  { name: "deliverability", dependencies: ["console", "outbox", "mail-settings", "metrics"] },
 );
 
 const DAY_MS = 24 * 60 * 60 * 1000;

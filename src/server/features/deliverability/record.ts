@@ -160,3 +160,18 @@ export async function tellOfHardBounce(
     log.error({ err: error, outboxId: report.outboxId }, "a hard bounce could not be passed on");
   }
 }
+
+/**
+ * The reports kept, by kind: all of them, so the figure only grows between
+ * the daily purges (a rise is new reports). The table holds at most
+ * REPORT_RETENTION_DAYS of reports, read through the delivery_reports_email
+ * index, which holds the kind.
+ */
+export async function reportsByKind(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom("delivery_reports")
+    .select(["kind", (eb) => eb.fn.countAll<number | string>().as("count")])
+    .groupBy("kind")
+    .execute();
+  return rows.map(({ kind, count }) => ({ kind, count: Number(count) }));
+}

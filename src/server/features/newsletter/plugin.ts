@@ -14,6 +14,7 @@ import { currentMailSettings } from "../mail-settings/index.ts";
 import archiveRoutes from "./archive-console.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
+import { sendFigures } from "./send-figures.ts";
 import { guardSends, sendGuardPolicy } from "./send-guard.tsx";
 
 declare module "fastify" {
@@ -49,6 +50,15 @@ export default fp(
         }),
     });
     app.decorate("newsletter", { wake: () => dispatcher.wake(), archiveChanged });
+    app.metrics.gauge({
+      name: "site_newsletter_send_copies",
+      help: "Each send under way: its copies queued so far (state=total) and how many are sent, failed or still pending.",
+      read: async () =>
+        (await sendFigures(database.db)).map(({ issueId, issueStatus, state, count }) => ({
+          labels: { issue_id: issueId, issue_status: issueStatus, state },
+          value: count,
+        })),
+    });
     app.addHook("onReady", async () => dispatcher.start());
     app.addHook("onClose", async () => dispatcher.stop());
     await app.register(newsletterRoutes, { config, database });
@@ -56,6 +66,6 @@ export default fp(
   },
   {
     name: "newsletter",
-    dependencies: ["outbox", "content", "console", "subscriptions", "mail-settings"],
+    dependencies: ["outbox", "content", "console", "subscriptions", "mail-settings", "metrics"],
   },
 );

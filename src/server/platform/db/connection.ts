@@ -9,6 +9,7 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  type LogEvent,
   PostgresDialect,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -24,6 +25,22 @@ export type Engine = "sqlite" | "postgres";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: Engine;
+  /** What the operator's figures read (platform/ops/metrics.ts). */
+  usage: DatabaseUsage;
+}
+
+export interface DatabaseUsage {
+  /** Queries that failed since the start, whatever the reason (a conflict, a lost connection). */
+  queryErrors: number;
+  /** PostgreSQL's pool: its connections, the idle ones, and the queries waiting for one. */
+  pool?: Pick<pg.Pool, "totalCount" | "idleCount" | "waitingCount">;
+}
+
+/** Kysely's log, counting the failed queries; the queries themselves are not logged. */
+function countErrors(usage: DatabaseUsage) {
+  return (event: LogEvent) => {
+    if (event.level === "error") usage.queryErrors += 1;
+  };
 }
 
 export interface DatabaseOptions {
@@ -136,9 +153,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       ...(options.readOnly ? { options: "-c default_transaction_read_only=on" } : {}),
     });
     reportLostConnections(pool, options.log ?? processWarning);
+    const usage: DatabaseUsage = { queryErrors: 0, pool };
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countErrors(usage) }),
       engine: "postgres",
+      usage,
     };
   }
   const SQLite = sqliteDriver();
@@ -156,8 +175,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
   registerTextFold(sqlite);
+  const usage: DatabaseUsage = { queryErrors: 0 };
   return {
-    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: sqlite }),
+      log: countErrors(usage),
+    }),
     engine: "sqlite",
+    usage,
   };
 }

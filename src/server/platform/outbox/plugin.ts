@@ -11,7 +11,12 @@ import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { bounceAddressFor } from "./bounce-address.ts";
 import { readDkimKey } from "./dkim.ts";
-import { inOutboxTransaction, type OutboxTransaction } from "./queue.ts";
+import {
+  inOutboxTransaction,
+  type OutboxTransaction,
+  oldestPendingAgeSeconds,
+  outboxDepth,
+} from "./queue.ts";
 import {
   type ComposeNewsletter,
   type OnGaveUp,
@@ -91,6 +96,21 @@ export default fp(
       inOutboxTransaction(database.db, work, () => sender.wake()),
     );
 
+    app.metrics.gauge({
+      name: "site_outbox_messages",
+      help: "Messages in the outbox still to be sent (pending, held ones included) or given up on (failed), by kind.",
+      read: async () =>
+        (await outboxDepth(database.db)).map(({ kind, status, count }) => ({
+          labels: { kind, status },
+          value: count,
+        })),
+    });
+    app.metrics.gauge({
+      name: "site_outbox_oldest_pending_age_seconds",
+      help: "How long the oldest message still to be sent has waited (a paused send's copies left out).",
+      read: async () => [{ value: await oldestPendingAgeSeconds(database.db, new Date()) }],
+    });
+
     app.addHook("onReady", async () => {
       sender.start();
       app.log.info({ via: mailer.description }, "outbox sender started");
@@ -100,5 +120,5 @@ export default fp(
       mailer.close();
     });
   },
-  { name: "outbox" },
+  { name: "outbox", dependencies: ["metrics"] },
 );

@@ -353,3 +353,34 @@ export async function markAttemptFailed(
     .where("locked_by", "=", worker)
     .execute();
 }
+
+/**
+ * Messages waiting or given up on, by kind: read on the outbox_claim index
+ * (status first). Sent rows are kept for the record and are not counted: they
+ * only grow, and counting them would read the whole table at every scrape.
+ */
+export async function outboxDepth(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom("outbox")
+    .select(["kind", "status", (eb) => eb.fn.countAll<number | string>().as("count")])
+    .where("status", "in", ["pending", "failed"])
+    .groupBy(["kind", "status"])
+    .execute();
+  return rows.map(({ kind, status, count }) => ({ kind, status, count: Number(count) }));
+}
+
+/**
+ * How long the oldest message still to be sent has waited, in seconds (0 with
+ * none). A paused send's held copies wait for a person, not for the sender,
+ * and are left out.
+ */
+export async function oldestPendingAgeSeconds(db: Kysely<Database>, now: Date): Promise<number> {
+  const { oldest } = await db
+    .selectFrom("outbox")
+    .select((eb) => eb.fn.min("created_at").as("oldest"))
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<", HELD_UNTIL)
+    .executeTakeFirstOrThrow();
+  if (oldest === null) return 0;
+  return Math.max(0, (now.getTime() - Date.parse(String(oldest))) / 1000);
+}

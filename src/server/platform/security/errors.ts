@@ -5,7 +5,9 @@
  * client errors say what was wrong (validation also names each field), a
  * database out of reach answers 503 with Retry-After, anything unexpected
  * answers a bare 500 with the request id, and the detail
- * goes only to the log.
+ * goes only to the log. A client's mistake is an ordinary event, logged in
+ * one line at info with the status and the reason given; only a failure of
+ * the site's own is logged as an error, with its stack.
  */
 import sensible from "@fastify/sensible";
 import type { FastifyError, FastifyInstance } from "fastify";
@@ -105,12 +107,16 @@ export default fp(
       // answered with {message} alone, into a 500).
       reply.serializer(JSON.stringify).type("application/json; charset=utf-8");
       if (hasZodFastifySchemaValidationErrors(error)) {
-        request.log.info({ err: error }, "invalid request");
-        return reply.code(400).send(describeValidationError(error.validation));
+        const failure = describeValidationError(error.validation);
+        request.log.info({ statusCode: 400, reason: failure.message }, "invalid request");
+        return reply.code(400).send(failure);
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && isExposed(error, status)) {
-        request.log.info({ err: error }, "client error");
+        request.log.info(
+          { statusCode: status, code: error.code, reason: error.message },
+          "client error",
+        );
         return reply.code(status).send({ message: error.message });
       }
       if (isDatabaseUnavailable(error)) {
