@@ -10,6 +10,8 @@ import { ADMIN_API } from "./auth.ts";
 export const BACKUPS_PATH = `${ADMIN_API}/backups`;
 /** The screen's path in the console, also linked from the owners' mail. */
 export const BACKUPS_SCREEN = "backups";
+/** The console's name of the screen. */
+export const BACKUPS_LABEL = "Backups";
 /** How many of the latest backups the page lists. */
 export const BACKUPS_LISTED = 30;
 
