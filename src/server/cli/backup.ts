@@ -6,9 +6,15 @@
  * the server is configured for and never migrates it; the backup is
  * recorded in its `backups` table (ADR 046).
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { archiveName, cliFailure, commandBackup } from "../features/backups/index.ts";
+import {
+  archiveName,
+  BackupRefusal,
+  cliFailure,
+  commandBackup,
+} from "../features/backups/index.ts";
 import { loadConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
 
@@ -28,6 +34,10 @@ async function main() {
     return;
   }
   const config = loadConfig();
+  // Opening a SQLite path that holds nothing would create a database there.
+  if (!config.DATABASE_URL && !existsSync(config.SQLITE_FILE)) {
+    throw new BackupRefusal(`There is no SQLite database at ${config.SQLITE_FILE}.`);
+  }
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
