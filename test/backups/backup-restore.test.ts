@@ -5,7 +5,8 @@
  * those written during it, every other row and every file identical); a
  * damaged archive, one from a newer schema or of the other engine is
  * refused with one sentence; a place that holds a site is replaced only
- * with --force. The CLIs print their usage on --help and fail in one line.
+ * with --force; a pg_dump older than the server is refused. The CLIs print
+ * their usage on --help and fail in one line.
  */
 import { execFile } from "node:child_process";
 import {
@@ -25,6 +26,7 @@ import {
   type BackupConfig,
   BackupRefusal,
   commandBackup,
+  pgDumpRefusal,
   restoreArchive,
 } from "../../src/server/features/backups/index.ts";
 import { seedOnce } from "../../src/server/features/content/seed.ts";
@@ -272,4 +274,15 @@ describe("the backup and restore commands", () => {
       ),
     ]);
   }, 30_000);
+});
+
+describe("the PostgreSQL client's version", () => {
+  it("refuses a pg_dump older than the server's major version, naming the package to install", () => {
+    const debian15 = "pg_dump (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)\n";
+    expect(pgDumpRefusal(debian15, 150_020)).toBeNull();
+    expect(pgDumpRefusal(debian15, 140_011)).toBeNull();
+    expect(pgDumpRefusal(debian15, 160_004)?.message).toBe(
+      "/usr/bin/pg_dump is version 15, older than the PostgreSQL server (16): install postgresql-client-16 and try again.",
+    );
+  });
 });

@@ -93,9 +93,20 @@ function toolFailure(tool: string, error: unknown): BackupRefusal {
   return new BackupRefusal(`${tool} failed: ${line}`);
 }
 
-const majorOf = (versionNum: number) => Math.floor(versionNum / 10_000);
+/**
+ * Why this pg_dump (its `--version` line) cannot dump this server
+ * (`server_version_num`), or null when it can: one older than the server's
+ * major version refuses to, or would miss what it does not know.
+ */
+export function pgDumpRefusal(dumpVersion: string, serverVersionNum: number): BackupRefusal | null {
+  const dumpMajor = Number(/\)\s+(\d+)/.exec(dumpVersion)?.[1]);
+  const serverMajor = Math.floor(serverVersionNum / 10_000);
+  if (dumpMajor >= serverMajor) return null;
+  return new BackupRefusal(
+    `${PG_DUMP} is version ${dumpMajor || "unknown"}, older than the PostgreSQL server (${serverMajor}): install postgresql-client-${serverMajor} and try again.`,
+  );
+}
 
-/** Refuses a pg_dump older than the server: it would refuse to dump, or miss what it does not know. */
 async function checkPgDumpVersion(db: Kysely<Database>): Promise<void> {
   let output: string;
   try {
@@ -103,16 +114,11 @@ async function checkPgDumpVersion(db: Kysely<Database>): Promise<void> {
   } catch (error) {
     throw toolFailure(PG_DUMP, error);
   }
-  const dumpMajor = Number(/\)\s+(\d+)/.exec(output)?.[1]);
   const { rows } = await sql<{
     version: string;
   }>`select current_setting('server_version_num') as version`.execute(db);
-  const serverMajor = majorOf(Number(rows[0]?.version));
-  if (!(dumpMajor >= serverMajor)) {
-    throw new BackupRefusal(
-      `${PG_DUMP} is version ${dumpMajor || "unknown"}, older than the PostgreSQL server (${serverMajor}): install postgresql-client-${serverMajor} and try again.`,
-    );
-  }
+  const refusal = pgDumpRefusal(output, Number(rows[0]?.version));
+  if (refusal) throw refusal;
 }
 
 async function currentSchema(db: Kysely<Database>): Promise<string> {

@@ -34,6 +34,7 @@ export default fp(
 
 export { archiveName, type BackupConfig, restoreArchive, takeBackup } from "./backup.ts";
 export { commandBackup } from "./command.ts";
+export { pgDumpRefusal } from "./database-copy.ts";
 export { BackupRefusal, cliFailure } from "./refusal.ts";
 export { type BackupRecord, lastBackupResult } from "./rows.ts";
 export { pruneArchives, runScheduledBackup, slotOf } from "./scheduler.ts";
