@@ -17,6 +17,7 @@ const SCREENS = {
   subscribers: lazy(() => import("./screens/subscribers/SubscribersScreen.tsx")),
   suppressions: lazy(() => import("./screens/suppressions/SuppressionsScreen.tsx")),
   health: lazy(() => import("./screens/health/SendingHealthScreen.tsx")),
+  backups: lazy(() => import("./screens/backups/BackupsScreen.tsx")),
   mail: lazy(() => import("./screens/mail-settings/MailSettingsScreen.tsx")),
   newsletter: lazy(() => import("./screens/newsletter/NewsletterScreen.tsx")),
   content: lazy(() => import("./screens/content/ContentScreen.tsx")),

@@ -16,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import backups from "./features/backups/index.ts";
 import content from "./features/content/index.ts";
 import deliverability, {
   recordRefusals,
@@ -66,8 +67,8 @@ export interface AppOptions {
   serverFactory?: FastifyServerFactory<Server>;
   /**
    * The clock the forms' minimum time-to-submit, the subscribe mail's
-   * cooldown, scheduled drafts and preview links are measured with (epoch
-   * ms); tests pass their own.
+   * cooldown, scheduled drafts, preview links and scheduled backups are
+   * measured with (epoch ms); tests pass their own.
    */
   now?: () => number;
 }
@@ -155,6 +156,7 @@ export async function buildApp({
     ...(alarm ? { onHardBounce: alarm } : {}),
   });
   await app.register(people, { ...area, secret, ...(now ? { now } : {}) });
+  await app.register(backups, { ...area, now });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });

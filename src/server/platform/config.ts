@@ -292,6 +292,16 @@ const variables = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   MEDIA_DIR: path("data/media"),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
+  // Backups (features/backups): where archives go, how often the server
+  // takes one (0: never; the command still works) and how many are kept.
+  BACKUP_DIR: path("data/backups"),
+  BACKUP_EVERY_HOURS: z.coerce.number().int().min(0).max(744).default(0),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+  // A copy of each archive in S3 or a service that speaks its API; the
+  // credentials come the AWS SDK's own way (AWS_ACCESS_KEY_ID, …).
+  BACKUP_S3_BUCKET: z.string().min(3).optional(),
+  BACKUP_S3_ENDPOINT: z.url().optional(),
+  BACKUP_S3_REGION: z.string().min(1).default("us-east-1"),
 });
 
 const envSchema = variables

@@ -28,6 +28,7 @@ import {
   setPasswordSchema,
   signInSchema,
 } from "./auth.ts";
+import { BACKUPS_PATH, backupsAnswerSchema } from "./backups.ts";
 import {
   CONTENT_PATHS,
   type ContentList,
@@ -426,6 +427,14 @@ export const CONSOLE_ROUTES = {
     body: testMailSchema,
     status: 202,
     response: messageSchema,
+  },
+
+  // ---- Backups ----
+  "backups.list": {
+    method: "GET",
+    path: BACKUPS_PATH,
+    status: 200,
+    response: backupsAnswerSchema,
   },
 
   // ---- Sending health ----

@@ -740,6 +740,33 @@ function migrations(engine: Engine): Record<string, Migration> {
         }
       },
     },
+    "025_backups": {
+      async up(db: AnyDb) {
+        // One row per backup, from the console's schedule or the CLI: when
+        // it began and ended, how it went and where the archive went. A
+        // scheduled one names its slot, and the unique slot is what lets
+        // one instance of several take it.
+        await types
+          .withId(db.schema.createTable("backups"))
+          .addColumn("trigger", "text", (c) =>
+            c.notNull().check(sql`trigger in ('scheduled', 'command')`),
+          )
+          .addColumn("slot", "text", (c) => c.unique())
+          .addColumn("started_at", types.timestamp as "text", notNull)
+          .addColumn("finished_at", types.timestamp as "text")
+          .addColumn("result", "text", (c) => c.check(sql`result in ('ok', 'failed')`))
+          .addColumn("reason", "text")
+          .addColumn("file", "text")
+          .addColumn("size", "bigint")
+          .addColumn("copied_to", "text")
+          .execute();
+        await db.schema
+          .createIndex("backups_started_at")
+          .on("backups")
+          .column("started_at")
+          .execute();
+      },
+    },
   };
 }
 
@@ -800,6 +827,12 @@ const SCHEMA_RACE_PAUSE_MS = 25;
 
 function isSchemaRace(error: unknown): boolean {
   return DROPPED_UNDER_US.has(String((error as { code?: unknown } | undefined)?.code));
+}
+
+/** The names of the migrations this code knows, oldest first: the last is its schema version. */
+export function knownMigrations(): string[] {
+  // The names are the same for both engines; only column types differ.
+  return Object.keys(migrations("sqlite")).sort();
 }
 
 /** Where the database stands against the migrations this version of the code knows. */

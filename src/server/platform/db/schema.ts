@@ -425,6 +425,29 @@ export interface Database {
   mail_cooldowns: MailCooldownsTable;
   domain_pacing: DomainPacingTable;
   mail_settings: MailSettingsTable;
+  backups: BackupsTable;
+}
+
+/**
+ * One backup, taken on the schedule or with `npm run backup`: a scheduled
+ * one is claimed by inserting its slot (unique), so one instance takes it.
+ * `result` is null while it runs.
+ */
+export interface BackupsTable {
+  id: Generated<number>;
+  trigger: "scheduled" | "command";
+  /** The start of the scheduled period it belongs to; null for the command's. */
+  slot: string | null;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  result: "ok" | "failed" | null;
+  reason: string | null;
+  /** The archive's file name. */
+  file: string | null;
+  /** The archive's size in bytes (PostgreSQL's bigint is read as text). */
+  size: ColumnType<number | string | null, number | null, number | null>;
+  /** Where it was copied besides the backup folder (an s3:// address). */
+  copied_to: string | null;
 }
 
 /**

@@ -1,0 +1,40 @@
+/**
+ * Backups (ADR 046): one archive of the database, the media and the mail,
+ * taken by `npm run backup` or on the server's schedule, restored by
+ * `npm run restore`; each recorded in the `backups` table, which owners see
+ * in the console. What the rest of the server and the CLIs may use of this
+ * feature is exported here.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import backupRoutes from "./console.ts";
+import { BackupScheduler } from "./scheduler.ts";
+
+export default fp(
+  async function backups(
+    app: FastifyInstance,
+    options: AdminAreaOptions & { now?: (() => number) | undefined },
+  ) {
+    const { config, database, now } = options;
+    await app.register(backupRoutes, { config, database });
+    if (config.BACKUP_EVERY_HOURS === 0) return;
+    const scheduler = new BackupScheduler({
+      config,
+      database,
+      log: app.log,
+      withOutbox: (work) => app.withOutbox(work),
+      now: now ?? Date.now,
+    });
+    app.addHook("onReady", async () => scheduler.start());
+    app.addHook("onClose", async () => scheduler.stop());
+  },
+  { name: "backups", dependencies: ["console", "outbox", "mail-settings"] },
+);
+
+export { archiveName, type BackupConfig, restoreArchive, takeBackup } from "./backup.ts";
+export { commandBackup } from "./command.ts";
+export { pgDumpRefusal } from "./database-copy.ts";
+export { BackupRefusal, cliFailure } from "./refusal.ts";
+export { type BackupRecord, lastBackupResult } from "./rows.ts";
+export { pruneArchives, runScheduledBackup, slotOf } from "./scheduler.ts";
