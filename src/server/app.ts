@@ -35,6 +35,7 @@ import consoleService from "./platform/console/plugin.ts";
 import type { DatabaseHandle } from "./platform/db/connection.ts";
 import apiContract from "./platform/http/api-contract.ts";
 import textBodies from "./platform/http/text-bodies.ts";
+import dailyPurge from "./platform/ops/daily-purge.ts";
 import gracefulClose from "./platform/ops/graceful-close.ts";
 import health from "./platform/ops/health.ts";
 import { privateLoggerSettings } from "./platform/ops/logger.ts";
@@ -65,8 +66,8 @@ export interface AppOptions {
   serverFactory?: FastifyServerFactory<Server>;
   /**
    * The clock the forms' minimum time-to-submit, the subscribe mail's
-   * cooldown, scheduled drafts and preview links are measured with (epoch
-   * ms); tests pass their own.
+   * cooldown, scheduled drafts, preview links and the daily purge are
+   * measured with (epoch ms); tests pass their own.
    */
   now?: () => number;
 }
@@ -100,6 +101,7 @@ export async function buildApp({
   const secret = await signingSecret(database.db, config.UNSUBSCRIBE_SECRET);
 
   await app.register(gracefulClose);
+  await app.register(dailyPurge, { database, ...(now ? { now } : {}) });
   await app.register(errors);
   await app.register(textBodies);
   await app.register(headers, { captcha: config.CAPTCHA_PROVIDER });

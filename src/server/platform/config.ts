@@ -263,6 +263,18 @@ const variables = z.object({
   SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  // How long the daily purge (platform/ops/daily-purge.ts) keeps the rest
+  // (ADR 048). A sent message's subject and bodies: its row stays for the
+  // send's figures and a late bounce's trace; mail waiting or failed stays whole.
+  OUTBOX_SENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // A console session's row (its IP address and browser) after it ended;
+  // the audit log keeps each sign-in with its address.
+  SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  // Invitation and reset links after they were used or expired, and used
+  // recovery codes: spent, they open nothing.
+  TOKEN_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  // Posts the forms' traps turned away, for the firm to release one a person sent.
+  TURNED_AWAY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   MEDIA_DIR: path("data/media"),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
 });

@@ -3,7 +3,8 @@
  * the sender, which runs while the server does. Routes write through
  * `app.withOutbox`, which commits a row and its mail together and wakes the
  * sender after the commit. Each feature composes its own mail; a newsletter
- * copy is composed when it is sent, by the composer the app hands in.
+ * copy is composed when it is sent, by the composer the app hands in. The
+ * bodies of mail sent OUTBOX_SENT_RETENTION_DAYS ago go in the daily purge.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -12,6 +13,7 @@ import type { DatabaseHandle } from "../db/connection.ts";
 import { bounceAddressFor } from "./bounce-address.ts";
 import { readDkimKey } from "./dkim.ts";
 import { inOutboxTransaction, type OutboxTransaction } from "./queue.ts";
+import { removeSentBodies } from "./retention.ts";
 import {
   type ComposeNewsletter,
   type OnGaveUp,
@@ -38,6 +40,8 @@ export interface OutboxOptions {
   onSoftBounce?: OnSoftBounce;
   onGaveUp?: OnGaveUp;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 function bounceAddresses(base: string, secret: string) {
   return (outboxId: number) => bounceAddressFor(base, secret, outboxId);
@@ -91,6 +95,11 @@ export default fp(
       inOutboxTransaction(database.db, work, () => sender.wake()),
     );
 
+    app.dailyPurge.add({
+      what: "sent mail bodies",
+      run: (now) => removeSentBodies(database.db, config.OUTBOX_SENT_RETENTION_DAYS * DAY_MS, now),
+    });
+
     app.addHook("onReady", async () => {
       sender.start();
       app.log.info({ via: mailer.description }, "outbox sender started");
@@ -100,5 +109,5 @@ export default fp(
       mailer.close();
     });
   },
-  { name: "outbox" },
+  { name: "outbox", dependencies: ["daily-purge"] },
 );
