@@ -1,5 +1,6 @@
 /**
- * Starts the site: validates the environment, migrates and seeds the
+ * Starts the site: validates the environment (with the env file's
+ * variables, platform/config.ts processConfig), migrates and seeds the
  * database, builds the app and serves. close-with-grace shuts it down
  * cleanly on SIGTERM or SIGINT (in-flight requests finish, queued mail stays
  * queued), exits at once on a second signal, and on an uncaught error logs
@@ -10,7 +11,7 @@ import closeWithGrace from "close-with-grace";
 import { type App, type AppOptions, buildApp } from "./app.ts";
 import { seedOnce } from "./features/content/index.ts";
 import type { PageRenderer } from "./features/pages/index.ts";
-import { type Config, ConfigError, loadConfig } from "./platform/config.ts";
+import { type Config, ConfigError, processConfig } from "./platform/config.ts";
 import { openDatabase } from "./platform/db/connection.ts";
 import { migrateToLatest } from "./platform/db/migrations.ts";
 import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
@@ -27,7 +28,7 @@ export interface StartOptions {
 }
 
 export async function startSite({ renderer, serverFactory, beforeListen }: StartOptions) {
-  const config = loadConfig();
+  const config = processConfig();
   const { logger, destination } = createLogger(config);
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,

@@ -822,6 +822,33 @@ function isSchemaRace(error: unknown): boolean {
   return DROPPED_UNDER_US.has(String((error as { code?: unknown } | undefined)?.code));
 }
 
+/** How a database's schema stands against the migrations this code holds. */
+export interface SchemaState {
+  /** This code's migrations the database has not run, oldest first. */
+  pending: string[];
+  /** Migrations the database ran that this code does not hold: a newer version migrated it. */
+  unknown: string[];
+}
+
+const MIGRATION_TABLE = "kysely_migration";
+
+/** Compares the database's migrations with this code's, changing nothing. */
+export async function schemaState(db: AnyDb, engine: Engine): Promise<SchemaState> {
+  const known = Object.keys(migrations(engine));
+  // On PostgreSQL another schema of the database may hold a migration table of its own.
+  const schema = engine === "postgres" ? await currentSchema(db) : undefined;
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const ran = tables.some((table) => table.name === MIGRATION_TABLE && table.schema === schema)
+    ? (await db.selectFrom(MIGRATION_TABLE).select("name").execute()).map(
+        (row: { name: string }) => row.name,
+      )
+    : [];
+  return {
+    pending: known.filter((name) => !ran.includes(name)),
+    unknown: ran.filter((name) => !known.includes(name)),
+  };
+}
+
 /** Brings the schema up to date; safe to run from several processes at once. */
 export function migrateToLatest(db: AnyDb, engine: Engine): Promise<void> {
   return migrate(db, engine, (migrator) => migrator.migrateToLatest());
