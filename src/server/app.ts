@@ -35,6 +35,7 @@ import consoleService from "./platform/console/plugin.ts";
 import type { DatabaseHandle } from "./platform/db/connection.ts";
 import apiContract from "./platform/http/api-contract.ts";
 import textBodies from "./platform/http/text-bodies.ts";
+import dailyPurge from "./platform/ops/daily-purge.ts";
 import gracefulClose from "./platform/ops/graceful-close.ts";
 import health from "./platform/ops/health.ts";
 import { privateLoggerSettings } from "./platform/ops/logger.ts";
@@ -67,7 +68,8 @@ export interface AppOptions {
   serverFactory?: FastifyServerFactory<Server>;
   /**
    * The clock the forms' minimum time-to-submit, the subscribe mail's
-   * cooldown, scheduled drafts, preview links and scheduled backups are
+   * cooldown, scheduled drafts, preview links, scheduled backups and the
+   * daily purge are
    * measured with (epoch ms); tests pass their own.
    */
   now?: () => number;
@@ -104,6 +106,7 @@ export async function buildApp({
 
   await app.register(gracefulClose);
   await app.register(requestIdHeader);
+  await app.register(dailyPurge, { database, ...(now ? { now } : {}) });
   await app.register(errors);
   // Before any route, so each is counted (its onRoute hook); before the
   // outbox and the features, which add their gauges to it.

@@ -1,5 +1,6 @@
 /**
- * Starts the site: validates the environment, migrates and seeds the
+ * Starts the site: validates the environment (with the env file's
+ * variables, platform/config.ts processConfig), migrates and seeds the
  * database, builds the app and serves. close-with-grace shuts it down
  * cleanly on SIGTERM or SIGINT (in-flight requests finish, queued mail stays
  * queued), exits at once on a second signal, and on an uncaught error logs
@@ -10,10 +11,11 @@ import closeWithGrace from "close-with-grace";
 import { type App, type AppOptions, buildApp } from "./app.ts";
 import { seedOnce } from "./features/content/index.ts";
 import type { PageRenderer } from "./features/pages/index.ts";
-import { type Config, ConfigError, loadConfig } from "./platform/config.ts";
+import { type Config, processConfig } from "./platform/config.ts";
 import { openDatabase } from "./platform/db/connection.ts";
-import { migrateToLatest, NewerSchemaError } from "./platform/db/migrations.ts";
+import { migrateToLatest } from "./platform/db/migrations.ts";
 import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
+import { Refusal } from "./platform/refusal.ts";
 
 /** How long the last lines may take to leave at exit; a stalled reader does not get longer. */
 const LOG_FLUSH_LIMIT_MS = 500;
@@ -27,7 +29,7 @@ export interface StartOptions {
 }
 
 export async function startSite({ renderer, serverFactory, beforeListen }: StartOptions) {
-  const config = loadConfig();
+  const config = processConfig();
   const { logger, destination } = createLogger(config);
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -70,7 +72,7 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
 /** Runs `start`, and ends the process with one line when it cannot start. */
 export function startOrExit(start: () => Promise<unknown>): void {
   start().catch((error: unknown) => {
-    if (error instanceof ConfigError || error instanceof NewerSchemaError) {
+    if (error instanceof Refusal) {
       console.error(error.message);
     } else {
       console.error("Failed to start:", error);

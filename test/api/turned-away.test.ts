@@ -14,7 +14,6 @@ import { purgePosts } from "../../src/server/features/turned-away/queries.ts";
 import { tokenSigner } from "../../src/server/platform/security/xsrf.ts";
 import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
 import {
-  TURNED_AWAY_KEEP_DAYS,
   TURNED_AWAY_ROUTES,
   TURNED_AWAY_TEXTS,
   type TurnedAwayPost,
@@ -104,7 +103,7 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     const response = await viewer.request("GET", TURNED_AWAY_ROUTES.list);
     expect(response.statusCode).toBe(200);
     const body = response.json() as { days: number; posts: TurnedAwayPost[] };
-    expect(body.days).toBe(TURNED_AWAY_KEEP_DAYS);
+    expect(body.days).toBe(t.config.TURNED_AWAY_RETENTION_DAYS);
     return body.posts;
   }
   const keptFor = async (value: string) =>
@@ -286,11 +285,11 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
       pinnedNow = undefined;
     }
     expect(await keptFor(old)).toHaveLength(1);
-    expect(await purgePosts(t.database.db, new Date(start))).toBeGreaterThanOrEqual(1);
+    expect(await purgePosts(t.database.db, 30, new Date(start))).toBeGreaterThanOrEqual(1);
     expect(await keptFor(old)).toEqual([]);
     expect(await keptFor(recent)).toHaveLength(1);
     // Two more days on the clock, and the other goes too.
-    await purgePosts(t.database.db, new Date(start + 2 * DAY_MS));
+    await purgePosts(t.database.db, 30, new Date(start + 2 * DAY_MS));
     expect(await keptFor(recent)).toEqual([]);
   });
 });

@@ -31,6 +31,7 @@ import {
 } from "../../src/server/features/backups/index.ts";
 import { seedOnce } from "../../src/server/features/content/seed.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
+import { knownMigrations } from "../../src/server/platform/db/migrations.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 import {
@@ -122,7 +123,7 @@ describe.each(ENGINES)("backup and restore on $engine", (engine) => {
     cleanups.push(() => place.testDb.drop());
     const manifest = await restoreArchive(place.config, archive, { force: false });
     expect(manifest.engine).toBe(engine.engine);
-    expect(manifest.schemaVersion).toBe("025_backups");
+    expect(manifest.schemaVersion).toBe(knownMigrations().at(-1));
 
     const restored = open(place.config);
     cleanups.push(() => restored.db.destroy());
@@ -214,7 +215,7 @@ describe.each(ENGINES)("backup and restore on $engine", (engine) => {
       writeFileSync(path, JSON.stringify({ ...manifest, schemaVersion: "999_from_the_future" }));
     });
     await expect(restoreArchive(place.config, newer, { force: false })).rejects.toThrow(
-      "This archive comes from a newer version of the site (database schema 999_from_the_future; this version knows up to 025_backups): restore it with that version or a later one.",
+      `This archive comes from a newer version of the site (database schema 999_from_the_future; this version knows up to ${knownMigrations().at(-1)}): restore it with that version or a later one.`,
     );
   });
 

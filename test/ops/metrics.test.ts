@@ -158,6 +158,24 @@ describe.each(ENGINES)("the figures read from the database on $engine", (engine)
     expect(sample(text, "site_delivery_reports", { kind: "complaint" })).toBe(1);
   });
 
+  it("shows when the last backup succeeded, and whether the last one failed", async () => {
+    const before = await scrape(t);
+    expect(sample(before, "site_backup_last_success_timestamp_seconds")).toBeUndefined();
+    const backup = (result: "ok" | "failed", finished: string) =>
+      t.database.db
+        .insertInto("backups")
+        .values({ trigger: "command", started_at: finished, finished_at: finished, result })
+        .execute();
+    const succeeded = minutesAgo(90);
+    await backup("ok", succeeded);
+    await backup("failed", minutesAgo(30));
+    const text = await scrape(t);
+    expect(sample(text, "site_backup_last_success_timestamp_seconds")).toBe(
+      Date.parse(succeeded) / 1000,
+    );
+    expect(sample(text, "site_backup_last_failed")).toBe(1);
+  });
+
   it("shows the database's pool on PostgreSQL and counts failed queries", async () => {
     await expect(
       t.database.db

@@ -32,6 +32,21 @@ describe("start-up refusals", () => {
     ]);
   });
 
+  it.each([
+    [
+      { DATABSE_URL: "postgres://db.internal/site" },
+      /^Unknown environment variable DATABSE_URL: did you mean DATABASE_URL\?/,
+    ],
+    [
+      { NODE_ENV: "prod" },
+      /^Invalid environment variable NODE_ENV="prod": must be development, production or test/,
+    ],
+  ])("refuses %j, naming what to write instead", async (env, line) => {
+    const { code, lines } = await refusal(env);
+    expect(code).toBe(1);
+    expect(lines).toEqual([expect.stringMatching(line)]);
+  });
+
   it("refuses TRUST_PROXY=true, saying to write a hop count or the proxies' addresses", async () => {
     const { code, lines } = await refusal({ TRUST_PROXY: "true" });
     expect(code).toBe(1);

@@ -3,28 +3,41 @@
  * makes the first owner of the console (or finds the account with that
  * address) and prints a one-time link to set its password. The same link is
  * e-mailed through the outbox, so it also lands in the mailbox (or SMTP).
+ * It writes, so it brings the database's schema up to date first, as the
+ * server does at start (ADR 048).
  */
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { currentMailSettings } from "../features/mail-settings/index.ts";
 import { AccountMail, issueUserToken } from "../features/people/index.ts";
 import { recordAudit } from "../platform/audit/queries.ts";
-import { ConfigError, loadConfig } from "../platform/config.ts";
+import { processConfig } from "../platform/config.ts";
 import { ensureUser } from "../platform/console/users.ts";
 import { openDatabase } from "../platform/db/connection.ts";
 import { migrateToLatest } from "../platform/db/migrations.ts";
 import { inOutboxTransaction } from "../platform/outbox/queue.ts";
+import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
-const USAGE = 'Usage: npm run admin:create -- --email you@firm.example [--name "Your Name"]';
+const USAGE = `Usage: npm run admin:create -- --email you@firm.example [--name "Your Name"]
+
+Makes the console's first owner (or finds the account with that address)
+and prints a one-time link to set its password; the link is e-mailed too.`;
 
 async function main() {
-  const { positionals, values } = parseArgs({
+  const { positionals, values } = commandLine(USAGE, {
     allowPositionals: true,
     options: { email: { type: "string" }, name: { type: "string" } },
   });
+  const [command, ...extra] = positionals;
+  if (command !== "create" || extra.length > 0) {
+    throw new Refusal(`Unexpected argument "${extra[0] ?? command ?? ""}".\n${USAGE}`);
+  }
   const email = z.email().safeParse(values.email);
-  if (positionals[0] !== "create" || !email.success) throw new ConfigError(USAGE);
-  const config = loadConfig();
+  if (!email.success) {
+    const wrong =
+      values.email === undefined ? "--email is missing" : "--email is not an e-mail address";
+    throw new Refusal(`${wrong}.\n${USAGE}`);
+  }
+  const config = processConfig();
   const { db, engine } = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
@@ -76,7 +89,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+runCommand(main);

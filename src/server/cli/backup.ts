@@ -6,17 +6,11 @@
  * the server is configured for and never migrates it; the backup is
  * recorded in its `backups` table (ADR 046).
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import {
-  archiveName,
-  BackupRefusal,
-  cliFailure,
-  commandBackup,
-} from "../features/backups/index.ts";
-import { loadConfig } from "../platform/config.ts";
+import { archiveName, commandBackup, failureReason } from "../features/backups/index.ts";
+import { processConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
+import { commandLine, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run backup -- [--out FILE]
 
@@ -26,21 +20,14 @@ it goes to BACKUP_DIR (default data/backups) as backup-<UTC time>.tar.gz.
 Restore it with: npm run restore -- FILE`;
 
 async function main() {
-  const { values } = parseArgs({
-    options: { out: { type: "string" }, help: { type: "boolean", short: "h" } },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const config = loadConfig();
+  const { values } = commandLine(USAGE, { options: { out: { type: "string" } } });
+  const config = processConfig();
+  // Not read-only: the backup is recorded in the database's own list.
   // Opening a SQLite path that holds nothing would create a database there.
-  if (!config.DATABASE_URL && !existsSync(config.SQLITE_FILE)) {
-    throw new BackupRefusal(`There is no SQLite database at ${config.SQLITE_FILE}.`);
-  }
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
+    mustExist: true,
   });
   try {
     const out = values.out ?? join(config.BACKUP_DIR, archiveName(new Date()));
@@ -53,7 +40,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(cliFailure(error, USAGE, "backup"));
-  process.exit(1);
-});
+runCommand(main, (error) => `The backup failed: ${failureReason(error)}`);

@@ -3,9 +3,9 @@
  * content from JSON files in the seed's format (features/content/import.ts). Safe to
  * run again: records that match the files are left alone. On PostgreSQL the
  * running servers show the change at once (the content change feed); a
- * server on SQLite shows it after its next start.
+ * server on SQLite shows it after its next start. It writes, so it brings
+ * the database's schema up to date first, as the server does at start (ADR 048).
  */
-import { parseArgs } from "node:util";
 import {
   type ChangeFeed,
   importContent,
@@ -13,16 +13,20 @@ import {
   SiteContent,
   SOLO_FEED,
 } from "../features/content/index.ts";
-import { ConfigError, loadConfig } from "../platform/config.ts";
+import { processConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
 import { migrateToLatest } from "../platform/db/migrations.ts";
+import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
-const USAGE = "Usage: npm run content:import -- --from content/";
+const USAGE = `Usage: npm run content:import -- --from content/
+
+Loads or updates the site's content from the JSON files in the folder, in the
+seed's format; records that match the files are left alone.`;
 
 async function main() {
-  const { values } = parseArgs({ options: { from: { type: "string" } } });
-  if (!values.from) throw new ConfigError(USAGE);
-  const config = loadConfig();
+  const { values } = commandLine(USAGE, { options: { from: { type: "string" } } });
+  if (!values.from) throw new Refusal(`--from is missing.\n${USAGE}`);
+  const config = processConfig();
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
@@ -33,7 +37,12 @@ async function main() {
     if (config.DATABASE_URL) {
       feed = await listenForChanges(config.DATABASE_URL, () => {}, console);
     }
-    const report = await importContent(new SiteContent(database, feed), values.from);
+    // A file that is missing or wrong is the person's to fix: its message is enough.
+    const report = await importContent(new SiteContent(database, feed), values.from).catch(
+      (error: unknown) => {
+        throw new Refusal(error instanceof Error ? error.message : String(error));
+      },
+    );
     for (const label of report.created) console.log(`added    ${label}`);
     for (const label of report.updated) console.log(`updated  ${label}`);
     console.log(
@@ -50,7 +59,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runCommand(main);

@@ -5,10 +5,10 @@
  * named as such. Exits 0 when the database is up to date, 2 when migrations
  * are pending, 1 when a newer version migrated it.
  */
-import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../platform/config.ts";
-import { NoDatabaseError, openDatabase } from "../platform/db/connection.ts";
+import { processConfig } from "../platform/config.ts";
+import { openDatabase } from "../platform/db/connection.ts";
 import { NewerSchemaError, schemaStatus } from "../platform/db/migrations.ts";
+import { commandLine, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run db:status
 
@@ -16,13 +16,9 @@ Lists the applied and pending migrations of the database the site is
 configured for (DATABASE_URL, else SQLITE_FILE). Changes nothing.
 Exit status: 0 up to date, 2 migrations pending, 1 migrated by a newer version.`;
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { help: { type: "boolean", short: "h" } } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const config = loadConfig();
+async function main(): Promise<void> {
+  commandLine(USAGE, { options: {} });
+  const config = processConfig();
   const { db, engine } = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: config.SQLITE_FILE,
@@ -40,26 +36,18 @@ async function main(): Promise<number> {
     for (const name of status.unknown) console.log(`unknown  ${name}`);
     if (status.unknown.length > 0) {
       console.log(new NewerSchemaError(status.unknown).message);
-      return 1;
+      process.exitCode = 1;
+      return;
     }
     console.log(
       status.pending.length === 0
         ? `Up to date: ${status.applied.length} migrations applied.`
         : `${status.pending.length} pending: the next start of the site applies them.`,
     );
-    return status.pending.length === 0 ? 0 : 2;
+    process.exitCode = status.pending.length === 0 ? 0 : 2;
   } finally {
     await db.destroy();
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const told = error instanceof ConfigError || error instanceof NoDatabaseError;
-    console.error(told ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -7,9 +7,9 @@
  * --force is given (ADR 046). The database is not migrated: the server
  * does that when it starts.
  */
-import { parseArgs } from "node:util";
-import { cliFailure, restoreArchive } from "../features/backups/index.ts";
-import { ConfigError, loadConfig } from "../platform/config.ts";
+import { failureReason, restoreArchive } from "../features/backups/index.ts";
+import { processConfig } from "../platform/config.ts";
+import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run restore -- FILE [--force]
 
@@ -19,24 +19,17 @@ every file against the archive's manifest. A database or folder that
 already holds a site is replaced only with --force: stop the site first.`;
 
 async function main() {
-  const { positionals, values } = parseArgs({
+  const { positionals, values } = commandLine(USAGE, {
     allowPositionals: true,
-    options: { force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: { force: { type: "boolean" } },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   const [file, ...rest] = positionals;
-  if (!file || rest.length > 0) throw new ConfigError(USAGE);
-  const config = loadConfig();
+  if (!file || rest.length > 0) throw new Refusal(USAGE);
+  const config = processConfig();
   const manifest = await restoreArchive(config, file, { force: values.force === true });
   console.log(
     `Restored ${file}: the ${manifest.engine} database as of ${manifest.createdAt} (schema ${manifest.schemaVersion}) and ${manifest.files.length} files. Start the site to bring its schema up to date.`,
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(cliFailure(error, USAGE, "restore"));
-  process.exit(1);
-});
+runCommand(main, (error) => `The restore failed: ${failureReason(error)}`);

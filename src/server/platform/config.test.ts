@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, editDistance, loadConfig, nearMiss, readEnvFile } from "./config.ts";
 
 describe("loadConfig", () => {
   it("gives every variable a default", () => {
@@ -136,6 +139,104 @@ describe("loadConfig", () => {
     const line = refusal({ UNSUBSCRIBE_SECRET: "SuperSecret123" });
     expect(line).toBe(
       "Invalid environment variable UNSUBSCRIBE_SECRET (value hidden): must be at least 32 characters",
+    );
+  });
+});
+
+describe("NODE_ENV", () => {
+  it("is development when unset, and takes production and test", () => {
+    expect(loadConfig({}).NODE_ENV).toBe("development");
+    expect(loadConfig({ NODE_ENV: "test" }).NODE_ENV).toBe("test");
+    expect(
+      loadConfig({ NODE_ENV: "production", PUBLIC_ORIGIN: "https://www.firm.example" }).NODE_ENV,
+    ).toBe("production");
+  });
+
+  it("refuses any other value with a sentence naming the allowed ones", () => {
+    expect(() => loadConfig({ NODE_ENV: "prod" })).toThrow(
+      'Invalid environment variable NODE_ENV="prod": must be development, production or test (unset means development)',
+    );
+  });
+});
+
+describe("a near miss of a variable's name", () => {
+  it.each([
+    ["DATABSE_URL", "DATABASE_URL"],
+    ["SQLITE_FLIE", "SQLITE_FILE"],
+    ["SMTP_ULR", "SMTP_URL"],
+    ["LOG_LEVL", "LOG_LEVEL"],
+    ["NODEENV", "NODE_ENV"],
+    ["AUDIT_RETENTION_DAY", "AUDIT_RETENTION_DAYS"],
+    ["SESION_IDLE_MINUTES", "SESSION_IDLE_MINUTES"],
+  ])("stops at %s, naming %s", (name, meant) => {
+    expect(() => loadConfig({ [name]: "x" })).toThrow(
+      `Unknown environment variable ${name}: did you mean ${meant}? This server reads no variable named ${name}.`,
+    );
+  });
+
+  it("is not looked for in an empty value, or in names far from ours", () => {
+    expect(nearMiss({ DATABSE_URL: "" })).toBeUndefined();
+    expect(nearMiss({ OUTBOX_SENT_RETENTION: "9", REDIS_PASSWORD: "x" })).toBeUndefined();
+  });
+
+  it("never takes a machine's, a CI runner's or our tooling's own variables for ours", () => {
+    const theirs = [
+      ...["PATH", "HOME", "HOSTNAME", "LANG", "TERM", "USER", "SHELL", "PWD", "OLDPWD", "MAIL"],
+      ...["TZ", "CI", "TEST", "VITEST", "VITEST_POOL_ID", "NODE_OPTIONS", "NODE_PATH", "LC_ALL"],
+      ...["GITHUB_ACTIONS", "GITHUB_TOKEN", "GITHUB_WORKSPACE", "RUNNER_OS", "RUNNER_TEMP"],
+      ...["ImageOS", "JAVA_HOME", "ANDROID_HOME", "DEBIAN_FRONTEND", "XDG_RUNTIME_DIR", "NVM_DIR"],
+      ...["SESSION_MANAGER", "SSH_AUTH_SOCK", "POSTGRES_PASSWORD", "DISPLAY", "EDITOR"],
+      ...["npm_config_cache", "npm_lifecycle_event", "npm_package_name"],
+      ...["TEST_DATABASE_URL", "TEST_REDIS_URL", "E2E_PORT", "API_PORT", "BUILD_DIR"],
+      ...["VITE_API_BASE_URL", "THROW_ON_CUE", "BLOCK_ON_CUE", "BENCH_PORT", "RATE"],
+    ];
+    expect(nearMiss(Object.fromEntries(theirs.map((name) => [name, "x"])))).toBeUndefined();
+    // This process's own: the machine's and the test runner's.
+    expect(nearMiss(process.env)).toBeUndefined();
+  });
+
+  it("measures distance as letters added, dropped or changed", () => {
+    expect(editDistance("DATABSE_URL", "DATABASE_URL")).toBe(1);
+    expect(editDistance("SMTP_ULR", "SMTP_URL")).toBe(2);
+    expect(editDistance("", "PORT")).toBe(4);
+    expect(editDistance("PORT", "PORT")).toBe(0);
+  });
+});
+
+describe("the env file", () => {
+  const folder = () => mkdtempSync(join(tmpdir(), "env-file-"));
+
+  it("adds its variables, the environment winning over the file", () => {
+    const file = join(folder(), "site.env");
+    writeFileSync(file, "PORT=4100\nLOG_LEVEL=warn\n# a comment\nHOST=127.0.0.1\n");
+    const env: NodeJS.ProcessEnv = { ENV_FILE: file, LOG_LEVEL: "error" };
+    expect(readEnvFile(env)).toBe(file);
+    expect(loadConfig(env)).toMatchObject({ PORT: 4100, LOG_LEVEL: "error", HOST: "127.0.0.1" });
+  });
+
+  it("is .env in the working directory, and may be missing", () => {
+    const cwd = process.cwd();
+    const dir = folder();
+    try {
+      process.chdir(dir);
+      const env: NodeJS.ProcessEnv = {};
+      expect(readEnvFile(env)).toBeUndefined();
+      writeFileSync(join(dir, ".env"), "PORT=4200\n");
+      expect(readEnvFile(env)).toBe(join(dir, ".env"));
+      expect(env.PORT).toBe("4200");
+      // Under NODE_ENV=test a .env is never read: a developer's would reach the tests.
+      const testEnv: NodeJS.ProcessEnv = { NODE_ENV: "test" };
+      expect(readEnvFile(testEnv)).toBeUndefined();
+      expect(testEnv.PORT).toBeUndefined();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("refuses an ENV_FILE that cannot be read, naming it", () => {
+    const missing = join(folder(), "missing.env");
+    expect(() => readEnvFile({ ENV_FILE: missing })).toThrow(
+      `Invalid environment variable ENV_FILE="${missing}": cannot read ${missing} (ENOENT)`,
     );
   });
 });

@@ -1,14 +1,19 @@
 /**
  * Environment configuration, validated once at start. A bad value stops the
- * process with one line naming the variable, so a typo never half-starts a site.
+ * process with one line naming the variable, so a typo never half-starts a site;
+ * so does a variable whose name is a near miss of one of ours (ADR 048).
+ * `processConfig` is what every entry uses: the process's environment, with
+ * what the env file (.env, or ENV_FILE) adds.
  */
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { parseEnv } from "node:util";
 import { z } from "zod";
 import { NEWSLETTER_RATE_MAX, NEWSLETTER_RATE_MIN } from "../../shared/admin/mail-settings.ts";
 import type { CaptchaProvider } from "../../shared/captcha.ts";
 import { SITE } from "../../shared/site.ts";
+import { Refusal } from "./refusal.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -84,8 +89,12 @@ const trustedProxies = z.string().transform((value, context): false | number | s
   return entries;
 });
 
+const NODE_ENVS = ["development", "production", "test"] as const;
+
 const variables = z.object({
-  NODE_ENV: z.string().optional(),
+  NODE_ENV: z
+    .enum(NODE_ENVS, { error: "must be development, production or test (unset means development)" })
+    .default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATABASE_URL: z
@@ -290,6 +299,18 @@ const variables = z.object({
   SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  // How long the daily purge (platform/ops/daily-purge.ts) keeps the rest
+  // (ADR 048). A sent message's subject and bodies: its row stays for the
+  // send's figures and a late bounce's trace; mail waiting or failed stays whole.
+  OUTBOX_SENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // A console session's row (its IP address and browser) after it ended;
+  // the audit log keeps each sign-in with its address.
+  SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  // Invitation and reset links after they were used or expired, and used
+  // recovery codes: spent, they open nothing.
+  TOKEN_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  // Posts the forms' traps turned away, for the firm to release one a person sent.
+  TURNED_AWAY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   MEDIA_DIR: path("data/media"),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
   // Backups (features/backups): where archives go, how often the server
@@ -353,10 +374,121 @@ const envSchema = variables
 
 export type Config = z.infer<typeof envSchema>;
 
-export class ConfigError extends Error {}
+export class ConfigError extends Refusal {}
 
-/** Reads the configuration from an environment; empty values count as unset. */
+/** The variable that names another env file than .env; read before the others, never by the schema. */
+const ENV_FILE = "ENV_FILE";
+
+/**
+ * Adds the variables of the env file to `env`, each unless `env` has it
+ * already: the process's environment wins over the file. The file is
+ * ENV_FILE, else .env in the working directory; a missing .env is no
+ * error, a missing ENV_FILE is. Under NODE_ENV=test only ENV_FILE is read,
+ * so a developer's .env never reaches the tests. Returns the file read.
+ */
+export function readEnvFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const named = env[ENV_FILE] || undefined;
+  if (named === undefined && env.NODE_ENV === "test") return undefined;
+  const file = resolve(named ?? ".env");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (named === undefined && code === "ENOENT") return undefined;
+    throw new ConfigError(
+      `Invalid environment variable ${ENV_FILE}=${JSON.stringify(named ?? ".env")}: cannot read ${file} (${code ?? String(error)})`,
+    );
+  }
+  for (const [name, value] of Object.entries(parseEnv(text))) {
+    if (env[name] === undefined) env[name] = value;
+  }
+  return file;
+}
+
+/** This process's configuration: its environment, with what the env file adds (`readEnvFile`). */
+export function processConfig(): Config {
+  readEnvFile(process.env);
+  return loadConfig(process.env);
+}
+
+const KNOWN_NAMES = [...Object.keys(variables.shape), ENV_FILE];
+
+/**
+ * Everyday names no near miss is looked for in: HOME is two letters from
+ * HOST, and a machine's own variables are never a misspelling of ours.
+ */
+const SYSTEM_NAMES = new Set([
+  "HOME",
+  "PATH",
+  "HOSTNAME",
+  "LANG",
+  "TERM",
+  "USER",
+  "SHELL",
+  "PWD",
+  "OLDPWD",
+  "LOGNAME",
+  "MAIL",
+  "TZ",
+]);
+
+/** The shape of our names: upper case words joined by underscores. */
+const OUR_SHAPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+/**
+ * How far a name may be from one of ours (letters added, dropped or changed)
+ * to be taken for it: one letter under eight letters, two from eight. Short
+ * names are too close to each other: TEST, which test runners set, is two
+ * letters from HOST.
+ */
+const nearMissOf = (name: string) => (name.length < 8 ? 1 : 2);
+
+/** Levenshtein distance: the fewest letters added, dropped or changed to turn `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const change = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, change);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/**
+ * The first set variable that is not ours but a near miss of one of ours
+ * (DATABSE_URL for DATABASE_URL), with the name it likely meant. Only names
+ * of our shape and at least four letters are judged, never a machine's own.
+ */
+export function nearMiss(env: NodeJS.ProcessEnv): { name: string; meant: string } | undefined {
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === "" || KNOWN_NAMES.includes(name)) continue;
+    if (name.length < 4 || !OUR_SHAPE.test(name) || SYSTEM_NAMES.has(name)) continue;
+    let meant: string | undefined;
+    let best = nearMissOf(name) + 1;
+    for (const known of KNOWN_NAMES) {
+      const distance = editDistance(name, known);
+      if (distance < best) [meant, best] = [known, distance];
+    }
+    if (meant !== undefined) return { name, meant };
+  }
+  return undefined;
+}
+
+/**
+ * Reads the configuration from an environment; empty values count as unset.
+ * A near miss of one of our names stops it, naming the one likely meant.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const missed = nearMiss(env);
+  if (missed) {
+    throw new ConfigError(
+      `Unknown environment variable ${missed.name}: did you mean ${missed.meant}? This server reads no variable named ${missed.name}.`,
+    );
+  }
   const present = Object.fromEntries(
     Object.entries(env).filter(([key, value]) => key in variables.shape && value !== ""),
   );

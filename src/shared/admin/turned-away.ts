@@ -1,7 +1,7 @@
 /**
- * The posts the forms' traps turned away, kept for 30 days so that one a
- * person sent can still be released (ADR 036): the console's paths, what it
- * shows of each and its words.
+ * The posts the forms' traps turned away, kept TURNED_AWAY_RETENTION_DAYS
+ * (30 unless set) so that one a person sent can still be released (ADR 036):
+ * the console's paths, what it shows of each and its words.
  */
 import { z } from "zod";
 import {
@@ -27,9 +27,6 @@ export const TURNED_AWAY_ROUTES = {
 export function turnedAwayPath(id: number, action?: "release"): string {
   return action ? `${BASE}/${id}/${action}` : `${BASE}/${id}`;
 }
-
-/** How long a turned-away post is kept before it is purged. */
-export const TURNED_AWAY_KEEP_DAYS = 30;
 
 export const turnedAwayIdSchema = idParamsSchema;
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import backupRoutes from "./console.ts";
+import { lastBackupResult, lastSuccessAt } from "./rows.ts";
 import { BackupScheduler } from "./scheduler.ts";
 
 export default fp(
@@ -18,6 +19,23 @@ export default fp(
   ) {
     const { config, database, now } = options;
     await app.register(backupRoutes, { config, database });
+    // Read at each scrape: an alert fires when this grows older than the schedule allows.
+    app.metrics.gauge({
+      name: "site_backup_last_success_timestamp_seconds",
+      help: "When the last backup that succeeded finished (Unix time); absent before the first.",
+      read: async () => {
+        const finished = await lastSuccessAt(database.db);
+        return finished ? [{ value: Date.parse(finished) / 1000 }] : [];
+      },
+    });
+    app.metrics.gauge({
+      name: "site_backup_last_failed",
+      help: "1 when the last backup that finished failed, 0 when it succeeded; absent before the first.",
+      read: async () => {
+        const last = await lastBackupResult(database.db);
+        return last ? [{ value: last.result === "failed" ? 1 : 0 }] : [];
+      },
+    });
     if (config.BACKUP_EVERY_HOURS === 0) return;
     const scheduler = new BackupScheduler({
       config,
@@ -29,12 +47,12 @@ export default fp(
     app.addHook("onReady", async () => scheduler.start());
     app.addHook("onClose", async () => scheduler.stop());
   },
-  { name: "backups", dependencies: ["console", "outbox", "mail-settings"] },
+  { name: "backups", dependencies: ["console", "outbox", "mail-settings", "metrics"] },
 );
 
 export { archiveName, type BackupConfig, restoreArchive, takeBackup } from "./backup.ts";
 export { commandBackup } from "./command.ts";
 export { pgDumpRefusal } from "./database-copy.ts";
-export { BackupRefusal, cliFailure } from "./refusal.ts";
+export { BackupRefusal, failureReason } from "./refusal.ts";
 export { type BackupRecord, lastBackupResult } from "./rows.ts";
 export { pruneArchives, runScheduledBackup, slotOf } from "./scheduler.ts";

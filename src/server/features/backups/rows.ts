@@ -110,6 +110,18 @@ export async function recentBackups(db: Db, limit: number): Promise<BackupRecord
 }
 
 /** The last backup that finished, scheduled or not (its result and reason), or null before the first. */
+/** When the last backup that succeeded finished, or null before the first. */
+export async function lastSuccessAt(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom("backups")
+    .select("finished_at")
+    .where("result", "=", "ok")
+    .orderBy("finished_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.finished_at ?? null;
+}
+
 export async function lastBackupResult(db: Db): Promise<BackupRecord | null> {
   const row = await db
     .selectFrom("backups")

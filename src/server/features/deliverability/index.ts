@@ -7,7 +7,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
-import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import suppressionsConsole from "./console.ts";
 import sendingHealthRoutes from "./health-console.ts";
@@ -40,18 +39,17 @@ export default fp(
     await app.register(sendingHealthRoutes, options);
     await app.register(deliveryWebhooks, options);
   },
-  { name: "deliverability", dependencies: ["console", "outbox", "mail-settings", "metrics"] },
+  {
+    name: "deliverability",
+    dependencies: ["console", "outbox", "mail-settings", "metrics", "daily-purge"],
+  },
 );
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Removes reports past REPORT_RETENTION_DAYS at start and daily. */
+/** Removes reports past REPORT_RETENTION_DAYS in the daily purge. */
 function purgeOldReports(app: FastifyInstance, { config, database }: DeliverabilityOptions) {
-  runPeriodically(app, {
-    what: "delivery report purge",
-    everyMs: DAY_MS,
-    awaitFirst: true,
-    run: () => purgeReports(database.db, config.REPORT_RETENTION_DAYS),
+  app.dailyPurge.add({
+    what: "delivery reports",
+    run: (now) => purgeReports(database.db, config.REPORT_RETENTION_DAYS, now),
   });
 }
 

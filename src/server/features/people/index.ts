@@ -11,6 +11,10 @@ import { currentMailSettings } from "../mail-settings/index.ts";
 import peopleRoutes from "./console.ts";
 import { AccountMail } from "./mail.tsx";
 import signInRoutes from "./sign-in-routes.ts";
+import { purgeUsedRecoveryCodes } from "./totp.ts";
+import { purgeSpentUserTokens } from "./user-tokens.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -49,8 +53,18 @@ export default fp(
       now,
     });
     await app.register(peopleRoutes, { config, database });
+    // Spent links and codes open nothing; they go TOKEN_RETENTION_DAYS after they were spent.
+    const keptMs = config.TOKEN_RETENTION_DAYS * DAY_MS;
+    app.dailyPurge.add({
+      what: "used and expired account links",
+      run: (at) => purgeSpentUserTokens(database.db, keptMs, at),
+    });
+    app.dailyPurge.add({
+      what: "used recovery codes",
+      run: (at) => purgeUsedRecoveryCodes(database.db, keptMs, at),
+    });
   },
-  { name: "people", dependencies: ["console", "outbox", "mail-settings"] },
+  { name: "people", dependencies: ["console", "outbox", "mail-settings", "daily-purge"] },
 );
 
 export { AccountMail } from "./mail.tsx";

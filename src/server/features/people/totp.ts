@@ -105,3 +105,17 @@ export async function unusedRecoveryCodes(db: Kysely<Database>, userId: number):
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Removes the recovery codes used more than `keptMs` before `now`; how many. The unused count is unchanged. */
+export async function purgeUsedRecoveryCodes(
+  db: Kysely<Database>,
+  keptMs: number,
+  now: Date,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - keptMs).toISOString();
+  const result = await db
+    .deleteFrom("recovery_codes")
+    .where("used_at", "<", cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

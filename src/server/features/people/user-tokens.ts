@@ -48,3 +48,20 @@ export async function consumeUserToken(
     .executeTakeFirst();
   return row && { userId: row.user_id, purpose: row.purpose };
 }
+
+/**
+ * Removes the links used or expired more than `keptMs` before `now`; how
+ * many. A removed link is refused as an expired one is.
+ */
+export async function purgeSpentUserTokens(
+  db: Kysely<Database>,
+  keptMs: number,
+  now: Date,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - keptMs).toISOString();
+  const result = await db
+    .deleteFrom("user_tokens")
+    .where((eb) => eb.or([eb("used_at", "<", cutoff), eb("expires_at", "<", cutoff)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

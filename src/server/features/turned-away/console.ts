@@ -8,7 +8,6 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   releasedSchema,
-  TURNED_AWAY_KEEP_DAYS,
   TURNED_AWAY_ROUTES,
   TURNED_AWAY_TEXTS,
   turnedAwayIdSchema,
@@ -23,7 +22,7 @@ const targetOf = (id: number) => `turned-away:${id}`;
 
 export default async function turnedAwayRoutes(
   app: FastifyInstance,
-  { database }: AdminAreaOptions,
+  { config, database }: AdminAreaOptions,
 ) {
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -31,7 +30,7 @@ export default async function turnedAwayRoutes(
   routes.get(
     TURNED_AWAY_ROUTES.list,
     { schema: { response: { 200: turnedAwayListSchema } }, config: { role: "viewer" } },
-    async () => ({ days: TURNED_AWAY_KEEP_DAYS, posts: await listPosts(db) }),
+    async () => ({ days: config.TURNED_AWAY_RETENTION_DAYS, posts: await listPosts(db) }),
   );
 
   routes.post(

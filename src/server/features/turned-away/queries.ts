@@ -1,9 +1,9 @@
 /**
  * The table of turned-away posts (ADR 036): a post a trap took for a
- * script's, kept as it came with why and when, for TURNED_AWAY_KEEP_DAYS.
+ * script's, kept as it came with why and when, for TURNED_AWAY_RETENTION_DAYS.
  */
 import type { Kysely, Selectable } from "kysely";
-import { TURNED_AWAY_KEEP_DAYS, type TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
+import type { TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
 import type { DefendedForm } from "../../../shared/bot-defence.ts";
 import type { Database, TurnedAwayTable } from "../../platform/db/schema.ts";
 import type { Trap } from "../../platform/security/bot-defence.ts";
@@ -78,9 +78,13 @@ export async function takePost(
   return row && viewOf(row);
 }
 
-/** Deletes the posts kept longer than TURNED_AWAY_KEEP_DAYS; how many. */
-export async function purgePosts(db: Kysely<Database>, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - TURNED_AWAY_KEEP_DAYS * DAY_MS).toISOString();
+/** Deletes the posts kept longer than `keptDays` at `now`; how many. */
+export async function purgePosts(
+  db: Kysely<Database>,
+  keptDays: number,
+  now: Date,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - keptDays * DAY_MS).toISOString();
   const result = await db
     .deleteFrom("turned_away")
     .where("received_at", "<", cutoff)

@@ -9,7 +9,7 @@
  * `app.auditNoChange(request, action, target, detail)` records what changed
  * nothing (a refused attempt, a download), on its own.
  *
- * Entries older than AUDIT_RETENTION_DAYS are removed at start and daily.
+ * Entries older than AUDIT_RETENTION_DAYS go in the daily purge.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -17,7 +17,6 @@ import type { Transaction } from "kysely";
 import type { AuditAction } from "../../../shared/admin/audit-log.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { runPeriodically } from "../ops/periodic.ts";
 import { type AuditEntry, type Coalesce, purgeAudit, recordAudit } from "./queries.ts";
 
 /** What the entry says beyond who, what and when; `actor` names who acted when no one is signed in. */
@@ -75,12 +74,10 @@ export default fp(
       recordAudit(db, entryOf(request, action, target, detail)),
     );
 
-    runPeriodically(app, {
-      what: "audit log purge",
-      everyMs: DAY_MS,
-      awaitFirst: true,
-      run: () => purgeAudit(db, retentionDays * DAY_MS),
+    app.dailyPurge.add({
+      what: "audit log",
+      run: (now) => purgeAudit(db, retentionDays * DAY_MS, now),
     });
   },
-  { name: "audit" },
+  { name: "audit", dependencies: ["daily-purge"] },
 );

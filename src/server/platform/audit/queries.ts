@@ -65,8 +65,13 @@ async function recentlyRecorded(
   return found !== undefined;
 }
 
-export async function purgeAudit(db: Kysely<Database>, retentionMs: number): Promise<number> {
-  const cutoff = new Date(Date.now() - retentionMs).toISOString();
+/** Removes the entries older than `retentionMs` at `now`; how many went. */
+export async function purgeAudit(
+  db: Kysely<Database>,
+  retentionMs: number,
+  now: Date,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionMs).toISOString();
   const result = await db.deleteFrom("audit_log").where("at", "<", cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -3,7 +3,8 @@
  * gate every route under /api/admin passes (each declares its role to
  * gate.ts), the bot-defence screen, and the single-page app at /admin
  * (console-files.ts). Each feature registers its own console routes after
- * this plugin, with the options below.
+ * this plugin, with the options below. Sessions that ended more than
+ * SESSION_RETENTION_DAYS ago go in the daily purge.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -12,6 +13,9 @@ import botTripsRoutes from "../security/bot-trips-console.ts";
 import { type AdminAreaOptions, sessionLimitsOf } from "./area.ts";
 import consoleFiles from "./console-files.ts";
 import gate from "./gate.ts";
+import { deleteEndedSessions } from "./sessions.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export default fp(
   async function consoleService(app: FastifyInstance, { config, database }: AdminAreaOptions) {
@@ -19,6 +23,16 @@ export default fp(
     await app.register(gate, { database, limits: sessionLimitsOf(config) });
     await app.register(botTripsRoutes, { config, database });
     await app.register(consoleFiles, { root: config.ADMIN_DIR });
+    app.dailyPurge.add({
+      what: "ended console sessions",
+      run: (now) =>
+        deleteEndedSessions(
+          database.db,
+          sessionLimitsOf(config),
+          config.SESSION_RETENTION_DAYS * DAY_MS,
+          now,
+        ),
+    });
   },
-  { name: "console", dependencies: ["xsrf", "rate-limit"] },
+  { name: "console", dependencies: ["xsrf", "rate-limit", "daily-purge"] },
 );

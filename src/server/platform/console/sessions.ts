@@ -101,17 +101,28 @@ export async function deleteUserSessions(db: Kysely<Database>, userId: number) {
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
 
-export async function deleteExpiredSessions(db: Kysely<Database>, { idleMs }: SessionLimits) {
-  const now = Date.now();
-  await db
+/**
+ * Removes the sessions that ended (idled out or reached their end) more
+ * than `keptMs` before `now`, with the address and browser they hold; how
+ * many went. A session signed out is gone already.
+ */
+export async function deleteEndedSessions(
+  db: Kysely<Database>,
+  { idleMs }: SessionLimits,
+  keptMs: number,
+  now: Date,
+): Promise<number> {
+  const endedBy = now.getTime() - keptMs;
+  const result = await db
     .deleteFrom("sessions")
     .where((eb) =>
       eb.or([
-        eb("expires_at", "<=", new Date(now).toISOString()),
-        eb("last_seen_at", "<=", new Date(now - idleMs).toISOString()),
+        eb("expires_at", "<=", new Date(endedBy).toISOString()),
+        eb("last_seen_at", "<=", new Date(endedBy - idleMs).toISOString()),
       ]),
     )
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Ends every session of an account but `keepId`: a changed password leaves only the changer in. */

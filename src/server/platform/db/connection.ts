@@ -16,6 +16,7 @@ import {
   SqliteDriver,
 } from "kysely";
 import pg from "pg";
+import { Refusal } from "../refusal.ts";
 import type { Database } from "./schema.ts";
 import { sqliteDriver } from "./sqlite-driver.ts";
 import { registerTextFold } from "./text-search.ts";
@@ -53,10 +54,12 @@ export interface DatabaseOptions {
    * either engine; a SQLite file that does not exist is a refusal.
    */
   readOnly?: boolean;
+  /** A SQLite file that does not exist is a refusal, not a new database (implied by `readOnly`). */
+  mustExist?: boolean;
 }
 
 /** The configured SQLite file does not exist, and a reader must not create it. */
-export class NoDatabaseError extends Error {
+export class NoDatabaseError extends Refusal {
   constructor(file: string) {
     super(
       `There is no database at ${file}: start the site once (npm start) to create it, or set SQLITE_FILE or DATABASE_URL.`,
@@ -161,7 +164,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     };
   }
   const SQLite = sqliteDriver();
-  if (options.readOnly && !existsSync(options.sqliteFile)) {
+  if ((options.readOnly || options.mustExist) && !existsSync(options.sqliteFile)) {
     throw new NoDatabaseError(options.sqliteFile);
   }
   if (options.sqliteFile !== ":memory:" && !options.readOnly)

@@ -13,6 +13,7 @@ import {
   Migrator,
   sql,
 } from "kysely";
+import { Refusal } from "../refusal.ts";
 import type { Engine } from "./connection.ts";
 import { foldingTable } from "./text-search.ts";
 
@@ -588,7 +589,8 @@ function migrations(engine: Engine): Record<string, Migration> {
     "017_turned_away": {
       async up(db: AnyDb) {
         // A post a trap took for a script's, kept as it came so the firm can
-        // release it should a person have sent it; purged after 30 days.
+        // release it should a person have sent it; the daily purge removes it
+        // after TURNED_AWAY_RETENTION_DAYS (features/turned-away).
         await types
           .withId(db.schema.createTable("turned_away"))
           .addColumn("form", "text", notNull)
@@ -767,6 +769,25 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "026_outbox_body_removed": {
+      async up(db: AnyDb) {
+        // A sent message's subject and bodies go after OUTBOX_SENT_RETENTION_DAYS;
+        // its row stays (the send's figures, a late bounce's trace, an
+        // inquiry's notification), marked so the daily purge passes it by.
+        await db.schema
+          .alterTable("outbox")
+          .addColumn("body_removed_at", types.timestamp as "text")
+          .execute();
+        // Only the firm's own mail holds a body: an Insight copy holds its Message-ID.
+        await db.schema
+          .createIndex("outbox_body_kept")
+          .on("outbox")
+          .column("sent_at")
+          .where(sql.ref("body_removed_at"), "is", null)
+          .where(sql.ref("issue_id"), "is", null)
+          .execute();
+      },
+    },
   };
 }
 
@@ -846,7 +867,7 @@ export interface SchemaStatus {
 }
 
 /** The database was migrated by a newer version of the site than this one. */
-export class NewerSchemaError extends Error {
+export class NewerSchemaError extends Refusal {
   constructor(readonly unknown: readonly string[]) {
     super(
       `This database was migrated by a newer version of the site (${unknown.join(", ")}, ` +

@@ -135,6 +135,11 @@ export interface OutboxTable extends Timestamps {
    * queued before migration 018.
    */
   domain: string | null;
+  /**
+   * When the daily purge removed a sent message's subject, bodies and
+   * headers, keeping its Message-ID, sender and recipient; null before.
+   */
+  body_removed_at: Timestamp | null;
 }
 
 export interface UsersTable extends Timestamps {

@@ -3,7 +3,8 @@
  * the sender, which runs while the server does. Routes write through
  * `app.withOutbox`, which commits a row and its mail together and wakes the
  * sender after the commit. Each feature composes its own mail; a newsletter
- * copy is composed when it is sent, by the composer the app hands in.
+ * copy is composed when it is sent, by the composer the app hands in. The
+ * bodies of mail sent OUTBOX_SENT_RETENTION_DAYS ago go in the daily purge.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -17,6 +18,7 @@ import {
   oldestPendingAgeSeconds,
   outboxDepth,
 } from "./queue.ts";
+import { removeSentBodies } from "./retention.ts";
 import {
   type ComposeNewsletter,
   type OnGaveUp,
@@ -43,6 +45,8 @@ export interface OutboxOptions {
   onSoftBounce?: OnSoftBounce;
   onGaveUp?: OnGaveUp;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 function bounceAddresses(base: string, secret: string) {
   return (outboxId: number) => bounceAddressFor(base, secret, outboxId);
@@ -110,6 +114,10 @@ export default fp(
       help: "How long the oldest message still to be sent has waited (a paused send's copies left out).",
       read: async () => [{ value: await oldestPendingAgeSeconds(database.db, new Date()) }],
     });
+    app.dailyPurge.add({
+      what: "sent mail bodies",
+      run: (now) => removeSentBodies(database.db, config.OUTBOX_SENT_RETENTION_DAYS * DAY_MS, now),
+    });
 
     app.addHook("onReady", async () => {
       sender.start();
@@ -120,5 +128,5 @@ export default fp(
       mailer.close();
     });
   },
-  { name: "outbox", dependencies: ["metrics"] },
+  { name: "outbox", dependencies: ["metrics", "daily-purge"] },
 );
