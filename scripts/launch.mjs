@@ -10,6 +10,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
+import module from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUILD_LINK, buildState } from "./build-state.mjs";
@@ -44,6 +45,10 @@ if (state !== "current") {
     );
   }
 }
+
+// Node 22 and later keep the compiled code of the modules on disk between
+// starts, which makes a restart load them faster.
+module.enableCompileCache?.();
 
 // The build's real directory: a later build switches the link, not these files.
 const entry = realpathSync(join(BUILD_LINK, "node", "src", "server", program));

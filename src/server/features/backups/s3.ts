@@ -8,12 +8,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import {
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { Config } from "../../platform/config.ts";
 import { isArchiveName } from "./backup.ts";
 
@@ -22,7 +17,11 @@ export type S3Config = Pick<
   "BACKUP_S3_BUCKET" | "BACKUP_S3_ENDPOINT" | "BACKUP_S3_REGION" | "BACKUP_KEEP"
 >;
 
-function client(config: S3Config): S3Client {
+/** The SDK is loaded on first use: a site without a bucket never pays its start-up time. */
+const sdk = () => import("@aws-sdk/client-s3");
+
+async function client(config: S3Config): Promise<S3Client> {
+  const { S3Client } = await sdk();
   return new S3Client({
     region: config.BACKUP_S3_REGION,
     ...(config.BACKUP_S3_ENDPOINT
@@ -39,7 +38,8 @@ function client(config: S3Config): S3Client {
 export async function copyToS3(config: S3Config, file: string): Promise<string | null> {
   const bucket = config.BACKUP_S3_BUCKET;
   if (!bucket) return null;
-  const s3 = client(config);
+  const s3 = await client(config);
+  const { PutObjectCommand } = await sdk();
   try {
     const key = basename(file);
     await s3.send(
@@ -59,6 +59,7 @@ export async function copyToS3(config: S3Config, file: string): Promise<string |
 }
 
 async function pruneBucket(s3: S3Client, bucket: string, keep: number): Promise<void> {
+  const { DeleteObjectsCommand, ListObjectsV2Command } = await sdk();
   const names: string[] = [];
   let token: string | undefined;
   do {

@@ -7,7 +7,6 @@
  */
 import { createPublicKey } from "node:crypto";
 import { Resolver } from "node:dns/promises";
-import { spf } from "mailauth";
 import { getDomain } from "tldts";
 
 export type CheckState = "pass" | "warn" | "fail";
@@ -96,6 +95,8 @@ async function checkSpf(resolver: Resolver, domain: string): Promise<DomainCheck
       publish,
     };
   }
+  // Loaded when an owner first checks the domain: it is large, and a start need not wait for it.
+  const { spf } = await import("mailauth");
   const result = await spf({
     sender: `postmaster@${domain}`,
     ip: NOBODY,

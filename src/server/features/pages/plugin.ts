@@ -224,12 +224,16 @@ export default fp(
           token,
         });
       }
-      // Rendered once the server listens, in the background: a restart
-      // answers at once (a page asked for meanwhile is rendered on demand,
-      // once), and the cache is warm a moment later.
+      // Rendered once the server listens, in the background and one at a
+      // time: a restart answers at once, a visitor's request waits behind
+      // one page's rendering at most (the one they asked for is rendered on
+      // demand, once), and the cache is warm a moment later.
       app.addHook("onListen", async () => {
-        Promise.all([...PAGE_PATHS, NOT_FOUND_PATH].map((path) => cache.get(path))).catch(
-          (error: unknown) => app.log.error({ err: error }, "rendering the pages ahead failed"),
+        const renderAhead = async () => {
+          for (const path of [...PAGE_PATHS, NOT_FOUND_PATH]) await cache.get(path);
+        };
+        renderAhead().catch((error: unknown) =>
+          app.log.error({ err: error }, "rendering the pages ahead failed"),
         );
       });
     } else {

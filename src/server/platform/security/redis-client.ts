@@ -7,7 +7,7 @@
  * goes away and when it is back, once each, not at every retry.
  */
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 
 /** A rate-limit check takes well under a millisecond; longer means Redis is in trouble. */
 export const COMMAND_TIMEOUT_MS = 500;
@@ -27,6 +27,8 @@ export async function connectRedis(
   name: string,
   log: FastifyBaseLogger,
 ): Promise<Redis> {
+  // Loaded only when REDIS_URL is set: a site on one machine never needs it.
+  const { Redis } = await import("ioredis");
   const client = new Redis(url, {
     connectionName: name,
     lazyConnect: true,
