@@ -43,6 +43,9 @@ describe("the command-line tools' usage", () => {
     ["src/server/cli/admin.ts", ["create"], "npm run admin:create"],
     ["src/server/cli/export.ts", ["subscribers"], "npm run subscribers:export"],
     ["src/server/cli/content-import.ts", [], "npm run content:import"],
+    ["src/server/cli/db-status.ts", [], "npm run db:status"],
+    ["src/server/cli/backup.ts", [], "npm run backup"],
+    ["src/server/cli/restore.ts", [], "npm run restore"],
   ])("%s --help prints its usage and ends with 0", async (program, before, usage) => {
     const { code, stdout, stderr } = await run(program, [...before, "--help"], nowhere());
     expect(stdout).toContain(`Usage: ${usage}`);
@@ -60,6 +63,9 @@ describe("the command-line tools' usage", () => {
     ["src/server/cli/admin.ts", ["create"], "--email is missing"],
     ["src/server/cli/export.ts", ["everything"], 'Unexpected argument "everything"'],
     ["src/server/cli/content-import.ts", ["--form", "content/"], "Unknown option '--form'"],
+    ["src/server/cli/db-status.ts", ["--all"], "Unknown option '--all'"],
+    ["src/server/cli/backup.ts", ["--output", "x.tar.gz"], "Unknown option '--output'"],
+    ["src/server/cli/restore.ts", ["--froce", "x.tar.gz"], "Unknown option '--froce'"],
   ])("%s %j says what was wrong, prints the usage and ends with 1", async (program, args, said) => {
     const { code, stderr } = await run(program, args, nowhere());
     expect(stderr).toContain(said);
