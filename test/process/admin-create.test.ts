@@ -4,30 +4,21 @@
  * once. Run again, it finds the account and prints a fresh link.
  */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AUTH_PATHS, SET_PASSWORD_PAGE } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
+import { childOutput } from "../support/child-output.ts";
 import { anonymous, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 
-async function adminCreate(env: Record<string, string>, ...args: string[]) {
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs("src/server/cli/admin.ts"), "create", ...args],
-    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+function adminCreate(env: Record<string, string>, ...args: string[]) {
+  return childOutput(
+    spawn(process.execPath, [...nodeArgs("src/server/cli/admin.ts"), "create", ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
   );
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const [code] = await once(child, "exit");
-  return { code, stdout, stderr };
 }
 
 const LINK = new RegExp(`https?://[^\\s]+${SET_PASSWORD_PAGE}#token=([A-Za-z0-9_-]{43})`);

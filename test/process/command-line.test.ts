@@ -5,31 +5,23 @@
  * a database whose schema is behind the code, leaving it as it was.
  */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/server/platform/db/connection.ts";
 import { migrateUpTo, schemaStatus } from "../../src/server/platform/db/migrations.ts";
+import { childOutput } from "../support/child-output.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 
-async function run(program: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...nodeArgs(program), ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const [code] = await once(child, "exit");
-  return { code, stdout, stderr };
+function run(program: string, args: string[], env: Record<string, string> = {}) {
+  return childOutput(
+    spawn(process.execPath, [...nodeArgs(program), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
 }
 
 /** A line of a stack trace, as Node prints one. */

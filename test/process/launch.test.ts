@@ -7,7 +7,7 @@
  * how to make one. A new build switches the `build` link; an instance that
  * started from the build before keeps serving that build's files.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import {
   cpSync,
@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildState, switchBuildTo } from "../../scripts/build-state.mjs";
+import { childOutput } from "../support/child-output.ts";
 import { startServer } from "../support/server-process.ts";
 
 const LAUNCH = resolve("scripts/launch.mjs");
@@ -42,22 +43,9 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-async function outcome(child: ChildProcess) {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const [code] = await once(child, "exit");
-  return { code, stdout, stderr };
-}
-
 describe("the launcher without build tools", () => {
   it("refuses when there is no build, saying how to make one", async () => {
-    const { code, stderr } = await outcome(
+    const { code, stderr } = await childOutput(
       spawn(process.execPath, [LAUNCH, "main.js"], {
         cwd: scratch(),
         stdio: ["ignore", "pipe", "pipe"],
@@ -77,7 +65,7 @@ describe("the launcher without build tools", () => {
     writeFileSync(join(dir, "src", "changed.ts"), "");
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(dir, "src", "changed.ts"), later, later);
-    const { code, stdout, stderr } = await outcome(
+    const { code, stdout, stderr } = await childOutput(
       spawn(process.execPath, [LAUNCH, "cli/db-status.js", "--help"], {
         cwd: dir,
         stdio: ["ignore", "pipe", "pipe"],

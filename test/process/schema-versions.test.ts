@@ -5,7 +5,6 @@
  * date, and db:status lists what is pending without applying it.
  */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,28 +15,16 @@ import {
   NewerSchemaError,
   schemaStatus,
 } from "../../src/server/platform/db/migrations.ts";
+import { childOutput } from "../support/child-output.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 import { runServer } from "../support/server-process.ts";
 
 const FROM_THE_FUTURE = "999_from_a_newer_version";
 /** A server that starts anyway is stopped after this, so the test fails without leaving it running. */
-const START_LIMIT_MS = 15_000;
+const START_LIMIT_MS = 25_000;
 
-async function finished(child: ReturnType<typeof spawn>) {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const stop = setTimeout(() => child.kill("SIGKILL"), START_LIMIT_MS);
-  const [code] = await once(child, "exit");
-  clearTimeout(stop);
-  return { code, stdout, stderr };
-}
+const finished = (child: ReturnType<typeof spawn>) => childOutput(child, START_LIMIT_MS);
 
 function dbStatus(env: Record<string, string>) {
   return finished(

@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
+import { ownerAddresses } from "../../platform/outbox/owner-notice.tsx";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { currentMailSettings } from "../mail-settings/index.ts";
 import { archiveName, isArchiveName, takeBackup } from "./backup.ts";
@@ -91,17 +92,11 @@ export async function runScheduledBackup(
         file: taken ? basename(out) : null,
         size: taken?.size ?? null,
       });
-      const owners = await trx
-        .selectFrom("users")
-        .select("email")
-        .where("role", "=", "owner")
-        .where("password_hash", "is not", null)
-        .execute();
       const settings = {
         from: (await currentMailSettings(trx, config)).from,
         publicOrigin: config.PUBLIC_ORIGIN,
       };
-      for (const { email } of owners) {
+      for (const email of await ownerAddresses(trx)) {
         await enqueueMail(
           trx,
           BACKUP_FAILED_KIND,

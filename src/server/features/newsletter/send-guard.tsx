@@ -7,12 +7,11 @@
  * mailed. Resuming starts the count afresh.
  */
 import type { Kysely } from "kysely";
-import { SITE } from "../../../shared/site.ts";
 import { recordAudit } from "../../platform/audit/queries.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { MailFrame, MailLink, Paragraph, renderEmailHtml } from "../../platform/outbox/layout.tsx";
-import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import type { MailMessage } from "../../platform/outbox/message.ts";
+import { ownerAddresses, ownerNoticeMail } from "../../platform/outbox/owner-notice.tsx";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { type SendHealth, sendHealth } from "../deliverability/index.ts";
 import { pauseSend } from "./issue-sends.ts";
@@ -73,27 +72,17 @@ function pausedMail(
   reason: string,
   { from, publicOrigin }: { from: string; publicOrigin: string },
 ): MailMessage {
-  const subject = `Insight paused: "${issue.title}"`;
-  const lead = `The send of "${issue.title}" paused itself: ${reason}`;
-  const held = "The copies not sent yet are held. Open the issue to resume or cancel the send:";
-  const link = `${publicOrigin}/admin/newsletter/${issue.id}`;
-  return {
-    messageId: newMessageId(from),
-    from,
+  return ownerNoticeMail(
     to,
-    subject,
-    headers: AUTO_SUBMITTED,
-    text: [lead, "", held, link, "", `The ${SITE.shortName} website`].join("\n"),
-    html: renderEmailHtml(
-      <MailFrame title={subject}>
-        <Paragraph>{lead}</Paragraph>
-        <Paragraph>{held}</Paragraph>
-        <Paragraph>
-          <MailLink href={link}>Open the issue</MailLink>
-        </Paragraph>
-      </MailFrame>,
-    ),
-  };
+    {
+      subject: `Insight paused: "${issue.title}"`,
+      lead: `The send of "${issue.title}" paused itself: ${reason}`,
+      next: "The copies not sent yet are held. Open the issue to resume or cancel the send:",
+      link: `${publicOrigin}/admin/newsletter/${issue.id}`,
+      linkText: "Open the issue",
+    },
+    from,
+  );
 }
 
 /**
@@ -120,14 +109,8 @@ async function pauseForHealth(
     target: `issue:${issue.id}`,
     detail: { reason },
   });
-  const owners = await trx
-    .selectFrom("users")
-    .select("email")
-    .where("role", "=", "owner")
-    .where("password_hash", "is not", null)
-    .execute();
   const settings = { from: await mail.from(trx), publicOrigin: mail.publicOrigin };
-  for (const { email } of owners) {
+  for (const email of await ownerAddresses(trx)) {
     await enqueueMail(trx, "send-paused", pausedMail(email, issue, reason, settings));
   }
   return true;
