@@ -21,7 +21,7 @@ interface Versioned {
   hidden: Generated<number>;
 }
 
-export interface SubscriptionsTable extends Timestamps {
+export interface SubscriptionsTable extends Timestamps, LeadSourceColumns {
   id: Generated<number>;
   email: string;
   subscribed_at: Timestamp;
@@ -38,7 +38,7 @@ export interface SubscriptionsTable extends Timestamps {
 
 export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
 
-export interface InquiriesTable extends Timestamps {
+export interface InquiriesTable extends Timestamps, LeadSourceColumns {
   id: Generated<number>;
   first_name: string;
   last_name: string;
@@ -431,6 +431,64 @@ export interface Database {
   domain_pacing: DomainPacingTable;
   mail_settings: MailSettingsTable;
   backups: BackupsTable;
+  audience_salts: AudienceSaltsTable;
+  audience_days: AudienceDaysTable;
+}
+
+/** The salt of one UTC day's visitor hashes, shared by every instance; gone after 48 hours. */
+export interface AudienceSaltsTable {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  /** 32 random bytes, hex. */
+  salt: string;
+  created_at: Timestamp;
+}
+
+export type AudienceDimension =
+  | "total"
+  | "page"
+  | "entry"
+  | "channel"
+  | "referrer"
+  | "utm_source"
+  | "utm_medium"
+  | "utm_campaign"
+  | "device"
+  | "browser"
+  | "funnel"
+  | "insight";
+
+/** A counted figure (PostgreSQL's bigint is read as text). */
+type Count = ColumnType<number | string, number | undefined, number>;
+
+/**
+ * One day's counts for one value of one dimension ("page" and "/weare",
+ * "channel" and "search"); "total" has the value "". Views are page views,
+ * visits are visits that began on that day with that value (for "page",
+ * visits that saw it), visitors distinct visitor hashes.
+ */
+export interface AudienceDaysTable {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  dimension: AudienceDimension;
+  value: string;
+  views: Count;
+  visits: Count;
+  visitors: Count;
+}
+
+/** A lead's source column: optional on insert, null when unknown. */
+type SourceColumn = ColumnType<string | null, string | null | undefined, string | null>;
+
+/** The visit an inquiry or a subscription came from (migration 028). */
+export interface LeadSourceColumns {
+  source_entry_page: SourceColumn;
+  source_referrer: SourceColumn;
+  /** search, social, email, direct or other. */
+  source_channel: SourceColumn;
+  source_utm_source: SourceColumn;
+  source_utm_medium: SourceColumn;
+  source_utm_campaign: SourceColumn;
 }
 
 /**
