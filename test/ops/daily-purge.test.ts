@@ -45,6 +45,9 @@ describe.each(ENGINES)("the daily purge on $engine", (engine) => {
       now: () => clock,
       shared: first.testDb,
     });
+    // A listening server looks once it listens; these answer injected
+    // requests only, so the test looks for them on the day they start.
+    expect(await first.app.dailyPurge.runToday()).toBe(true);
   });
   afterAll(async () => {
     await second?.close();
@@ -292,5 +295,30 @@ describe.each(ENGINES)("the daily purge on $engine", (engine) => {
     expect(await second.app.dailyPurge.runToday()).toBe(false);
     clock = RUN + DAY_MS;
     expect(await second.app.dailyPurge.runToday()).toBe(true);
+  });
+
+  it("looks once a server listens, not before", async () => {
+    clock = RUN + 2 * DAY_MS;
+    const day = iso(clock).slice(0, 10);
+    const purgeDay = async () =>
+      (
+        await db()
+          .selectFrom("site_meta")
+          .select("value")
+          .where("key", "=", "daily_purge_day")
+          .executeTakeFirst()
+      )?.value;
+    const third = await startApp(engine, env, {
+      withPages: false,
+      now: () => clock,
+      shared: first.testDb,
+    });
+    try {
+      expect(await purgeDay()).not.toBe(day);
+      await third.app.listen({ port: 0, host: "127.0.0.1" });
+      await expect.poll(purgeDay).toBe(day);
+    } finally {
+      await third.close();
+    }
   });
 });

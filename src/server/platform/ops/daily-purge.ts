@@ -4,7 +4,8 @@
  * the purge of the data it owns with `app.dailyPurge.add` while it
  * registers; this plugin knows none of them.
  *
- * Every instance looks each hour; the first to look on a new UTC day takes
+ * Every instance looks once it listens and then each hour; the first to
+ * look on a new UTC day takes
  * the day with one statement (`claimDay`) and runs every purge, the others
  * find the day taken. An instance that stops in the middle leaves the rest
  * to the next day's run: each purge removes whatever is past its cut-off,
@@ -93,7 +94,7 @@ export default fp(
     runPeriodically(app, {
       what: "daily purge",
       everyMs: LOOK_EVERY_MS,
-      awaitFirst: true,
+      afterListening: true,
       run: runToday,
     });
   },
