@@ -87,7 +87,7 @@ export async function listeningEndpoints(db: Kysely<Database>, type: string) {
   const rows = await db
     .selectFrom("webhook_endpoints")
     .select(["id", "format", "events"])
-    .where("enabled", "=", true)
+    .where("enabled", "=", 1)
     .execute();
   return rows.filter((row) => (JSON.parse(row.events) as string[]).includes(type));
 }

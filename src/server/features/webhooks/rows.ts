@@ -116,7 +116,7 @@ export async function insertEndpoint(db: Kysely<Database>, values: Saved, secret
       url: values.url,
       events: JSON.stringify(values.events),
       format: values.format,
-      enabled: values.enabled,
+      enabled: values.enabled ? 1 : 0,
       secret,
       created_at: now,
       updated_at: now,
@@ -138,7 +138,7 @@ export async function updateEndpoint(
       url: values.url,
       events: JSON.stringify(values.events),
       format: values.format,
-      enabled: values.enabled,
+      enabled: values.enabled ? 1 : 0,
       updated_at: nowIso(),
     })
     .where("id", "=", id)

@@ -852,7 +852,7 @@ function migrations(engine: Engine): Record<string, Migration> {
             .addColumn("url", "text", notNull)
             .addColumn("events", "text", notNull)
             .addColumn("format", "text", (c) => c.notNull().check(sql`format in ('slack', 'json')`))
-            .addColumn("enabled", "boolean", notNull)
+            .addColumn("enabled", "integer", notNull)
             .addColumn("secret", "text", notNull),
         ).execute();
         // One row per event and endpoint, queued in the transaction of the

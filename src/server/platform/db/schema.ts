@@ -445,8 +445,8 @@ export interface WebhookEndpointsTable extends Timestamps {
   /** The events it hears, a JSON array of their types. */
   events: string;
   format: "slack" | "json";
-  /** A boolean: SQLite stores 0 or 1. */
-  enabled: ColumnType<boolean | number, boolean, boolean>;
+  /** 1 when deliveries are made, 0 when the owner turned it off. */
+  enabled: number;
   /** The signing secret, whsec_ and base64. */
   secret: string;
 }
