@@ -50,8 +50,8 @@ async function onWebhooks(
 
 async function addWebhook(page: Page, name: string, url: string, format = "Generic JSON") {
   const form = page.getByRole("region", { name: "Add a webhook" });
-  await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Address").fill(url);
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Address", { exact: true }).fill(url);
   await form.getByRole("checkbox", { name: "New subscriber" }).check();
   await form.getByRole("radio", { name: format }).check();
   await form.getByRole("button", { name: "Add webhook" }).click();
@@ -127,11 +127,15 @@ test("an address inside the firm's network is refused where the server does not 
   expectedErrors.add(loadFailure(400), { url: /\/api\/admin\/webhooks$/ });
   await onWebhooks(page, "webhooks-strict", {}, async () => {
     const form = page.getByRole("region", { name: "Add a webhook" });
-    await form.getByLabel("Name").fill("Metadata");
-    await form.getByLabel("Address").fill("http://169.254.169.254/latest/meta-data");
+    await form.getByLabel("Name", { exact: true }).fill("Metadata");
+    await form
+      .getByLabel("Address", { exact: true })
+      .fill("http://169.254.169.254/latest/meta-data");
     await form.getByRole("button", { name: "Add webhook" }).click();
     await expect(form).toContainText(WEBHOOK_TEXTS.privateAddress("169.254.169.254"));
-    await expect(form.getByLabel("Address")).toHaveValue("http://169.254.169.254/latest/meta-data");
+    await expect(form.getByLabel("Address", { exact: true })).toHaveValue(
+      "http://169.254.169.254/latest/meta-data",
+    );
     await expect(page.getByText("No webhooks yet.")).toBeVisible();
   });
 });
