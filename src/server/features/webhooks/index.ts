@@ -14,6 +14,7 @@ import type { AddressPolicy } from "./addresses.ts";
 import webhooksConsole from "./console.ts";
 import {
   announceIn,
+  deliveryDepth,
   purgeDeliveries,
   type WebhookEvent,
   type WebhookTransaction,
@@ -87,6 +88,15 @@ export default fp(
       now,
       wake,
     });
+    app.metrics.gauge({
+      name: "site_webhook_deliveries",
+      help: "Outgoing webhook deliveries still to be made (pending) or given up on within their keeping (failed).",
+      read: async () =>
+        (await deliveryDepth(database.db)).map(({ status, count }) => ({
+          labels: { status },
+          value: count,
+        })),
+    });
     app.dailyPurge.add({
       what: "webhook deliveries",
       run: (at) =>
@@ -98,7 +108,7 @@ export default fp(
     app.addHook("onReady", async () => worker.start());
     app.addHook("onClose", async () => worker.stop());
   },
-  { name: "webhooks", dependencies: ["console", "outbox", "daily-purge"] },
+  { name: "webhooks", dependencies: ["console", "outbox", "daily-purge", "metrics"] },
 );
 
 export {

@@ -276,6 +276,20 @@ export async function nextDueTime(db: Kysely<Database>, now: Date): Promise<numb
   return row ? new Date(row.at).getTime() : undefined;
 }
 
+/**
+ * Deliveries waiting or given up on, by status: read on the claim index
+ * (status first). Delivered ones only grow and are not counted.
+ */
+export async function deliveryDepth(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom("webhook_deliveries")
+    .select(["status", (eb) => eb.fn.countAll<number | string>().as("count")])
+    .where("status", "in", ["pending", "failed"])
+    .groupBy("status")
+    .execute();
+  return rows.map(({ status, count }) => ({ status, count: Number(count) }));
+}
+
 /** The daily purge: deliveries delivered or given up on before `before`; how many went. */
 export async function purgeDeliveries(db: Kysely<Database>, before: Date): Promise<number> {
   const result = await db
