@@ -254,6 +254,48 @@ describe.each(ENGINES)("the console's webhooks on $engine", (engine) => {
     expect(left).toEqual([{ status: "pending" }]);
   });
 
+  it("erasing a person removes the deliveries about them", async () => {
+    const added = await owner.request("POST", WEBHOOK_ROUTES.list, {
+      ...VALID,
+      url: "https://hooks.firm.example/erasure",
+      events: ["inquiry.received", "subscriber.created"],
+      format: "json",
+    });
+    const { webhook } = added.json() as { webhook: { id: number } };
+    const visitor = await openSession(t.app);
+    const address = "Erase.Me@Example.com";
+    await post(t.app, visitor, `/api/v1/subscribe?emailId=${encodeURIComponent(address)}`);
+    const inquiry = await post(t.app, visitor, "/api/v1/send-comment", {
+      ...VALID_INQUIRY,
+      email: address,
+    });
+    const about = () =>
+      t.database.db
+        .selectFrom("webhook_deliveries")
+        .select("event")
+        .where("address", "=", address.toLowerCase())
+        .where("endpoint_id", "=", webhook.id)
+        .orderBy("event")
+        .execute();
+    expect(await about()).toEqual([{ event: "inquiry.received" }, { event: "subscriber.created" }]);
+    const subscriber = await t.database.db
+      .selectFrom("subscriptions")
+      .select("id")
+      .where("email", "=", address.toLowerCase())
+      .executeTakeFirstOrThrow();
+    const erased = await owner.request("DELETE", `/api/admin/subscribers/${subscriber.id}`, {
+      email: address.toLowerCase(),
+    });
+    expect(erased.statusCode, erased.body).toBe(204);
+    expect(await about()).toEqual([{ event: "inquiry.received" }]);
+    const { id } = inquiry.json() as { id: number };
+    const gone = await owner.request("DELETE", `/api/admin/inquiries/${id}`, {
+      email: address.toLowerCase(),
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await about()).toEqual([]);
+  });
+
   it("stores the write even when the webhook queue cannot take its event", async () => {
     // An endpoint that hears the event, and the deliveries' table gone from under the queue.
     await owner.request("POST", WEBHOOK_ROUTES.list, {

@@ -41,6 +41,7 @@ export function inquiryReceived(
       comments: inquiry.comments,
       url,
     },
+    address: inquiry.email,
     text: `New inquiry from ${slackText(who)}${slackText(company)}${slackText(about)}: <${url}|open it in the console>`,
   };
 }
@@ -55,6 +56,7 @@ export function subscriberCreated(
   return {
     type: "subscriber.created",
     data: { id: subscription.id, email: subscription.email, confirmed, url },
+    address: subscription.email,
     text: `New Insight subscriber: ${slackText(subscription.email)}${waits}.`,
   };
 }
@@ -67,6 +69,7 @@ export function subscriberConfirmed(
   return {
     type: "subscriber.confirmed",
     data: { id: subscription.id, email: subscription.email, url },
+    address: subscription.email,
     text: `${slackText(subscription.email)} confirmed their Insight subscription.`,
   };
 }
@@ -80,6 +83,7 @@ export function subscriberUnsubscribed(
   return {
     type: "subscriber.unsubscribed",
     data: { id: subscription.id, email: subscription.email, via, url },
+    address: subscription.email,
     text: `${slackText(subscription.email)} unsubscribed from Insight (${slackText(via)}).`,
   };
 }

@@ -118,4 +118,8 @@ export {
   subscriberCreated,
   subscriberUnsubscribed,
 } from "./events.ts";
-export type { WebhookEvent, WebhookTransaction } from "./queue.ts";
+export {
+  forgetDeliveriesAbout,
+  type WebhookEvent,
+  type WebhookTransaction,
+} from "./queue.ts";

@@ -27,6 +27,8 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
   /** The Slack-compatible body's sentence. */
   text: string;
+  /** The e-mail address of the person the event is about, whose erasure removes it. */
+  address?: string;
 }
 
 /** Deliveries one claim takes, posted side by side: the lease covers one time-out. */
@@ -71,6 +73,7 @@ export async function queueDeliveries(
         event: event.type,
         webhook_id: newWebhookId(),
         payload: bodyFor(endpoint.format, event, at),
+        address: event.address?.toLowerCase() ?? null,
         status: "pending" as const,
         next_attempt_at: now,
         created_at: now,
@@ -274,6 +277,23 @@ export async function nextDueTime(db: Kysely<Database>, now: Date): Promise<numb
     .limit(1)
     .executeTakeFirst();
   return row ? new Date(row.at).getTime() : undefined;
+}
+
+/**
+ * Erasing a person as a subscriber or as an inquirer: every delivery of that
+ * kind's events about their address, whatever its state; how many went.
+ */
+export async function forgetDeliveriesAbout(
+  db: Kysely<Database>,
+  email: string,
+  as: "subscriber" | "inquiry",
+): Promise<number> {
+  const result = await db
+    .deleteFrom("webhook_deliveries")
+    .where("address", "=", email.toLowerCase())
+    .where("event", "like", `${as}.%`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

@@ -868,6 +868,9 @@ function migrations(engine: Engine): Record<string, Migration> {
             .addColumn("event", "text", notNull)
             .addColumn("webhook_id", "text", (c) => c.notNull().unique())
             .addColumn("payload", "text", notNull)
+            // The lower-cased e-mail address the body names, so erasing that
+            // person reaches the deliveries about them too.
+            .addColumn("address", "text")
             .addColumn("status", "text", (c) =>
               c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`),
             )
@@ -887,6 +890,11 @@ function migrations(engine: Engine): Record<string, Migration> {
           .createIndex("webhook_deliveries_endpoint")
           .on("webhook_deliveries")
           .columns(["endpoint_id", "id"])
+          .execute();
+        await db.schema
+          .createIndex("webhook_deliveries_address")
+          .on("webhook_deliveries")
+          .column("address")
           .execute();
         await db.schema
           .createIndex("webhook_deliveries_created")

@@ -462,6 +462,8 @@ export interface WebhookDeliveriesTable extends Timestamps {
   webhook_id: string;
   /** The body, exactly as signed and sent. */
   payload: string;
+  /** The lower-cased e-mail address the body names (an inquirer's, a subscriber's), for erasure. */
+  address: string | null;
   status: WebhookDeliveryStatus;
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
