@@ -240,9 +240,11 @@ describe.each(ENGINES)("outgoing webhooks on $engine", (engine) => {
     expect(hooks[0]?.headers["webhook-id"]).toBe(hooks[1]?.headers["webhook-id"]);
   });
 
-  it("gives up at once on a 404, and after the last attempt on a receiver that is down", async () => {
+  it("gives up at once on a 404 or a redirect, and after the last attempt on a receiver that is down", async () => {
     const gone = await addEndpoint("/gone", { events: ["inquiry.received"] });
     receiver.script("/gone", [404]);
+    const moved = await addEndpoint("/moved", { events: ["inquiry.received"] });
+    receiver.script("/moved", [302]);
     const down = await addEndpoint("/down", {
       events: ["inquiry.received"],
       url: await closedPortUrl("/down"),
@@ -262,6 +264,11 @@ describe.each(ENGINES)("outgoing webhooks on $engine", (engine) => {
 
     await vi.waitFor(async () => expect((await log(gone.id))[0]?.state).toBe("failed"), WAIT);
     expect((await log(gone.id))[0]).toMatchObject({ attempts: 1 });
+    await vi.waitFor(async () => expect((await log(moved.id))[0]?.state).toBe("failed"), WAIT);
+    expect((await log(moved.id))[0]).toMatchObject({ attempts: 1 });
+    expect((await log(moved.id))[0]?.answers[0]?.error).toBe(
+      "Answered 302: redirects are not followed",
+    );
     await vi.waitFor(async () => expect((await log(down.id))[0]?.state).toBe("failed"), WAIT);
     const [downDelivery] = await log(down.id);
     expect(downDelivery?.attempts).toBe(4);
