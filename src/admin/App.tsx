@@ -18,6 +18,7 @@ const SCREENS = {
   suppressions: lazy(() => import("./screens/suppressions/SuppressionsScreen.tsx")),
   health: lazy(() => import("./screens/health/SendingHealthScreen.tsx")),
   backups: lazy(() => import("./screens/backups/BackupsScreen.tsx")),
+  webhooks: lazy(() => import("./screens/webhooks/WebhooksScreen.tsx")),
   mail: lazy(() => import("./screens/mail-settings/MailSettingsScreen.tsx")),
   newsletter: lazy(() => import("./screens/newsletter/NewsletterScreen.tsx")),
   content: lazy(() => import("./screens/content/ContentScreen.tsx")),

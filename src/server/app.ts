@@ -30,6 +30,7 @@ import publicSite, { type PageRenderer } from "./features/pages/index.ts";
 import people from "./features/people/index.ts";
 import subscriptions from "./features/subscriptions/index.ts";
 import turnedAway from "./features/turned-away/index.ts";
+import webhooks from "./features/webhooks/index.ts";
 import type { Config } from "./platform/config.ts";
 import consoleService from "./platform/console/plugin.ts";
 import type { DatabaseHandle } from "./platform/db/connection.ts";
@@ -148,6 +149,8 @@ export async function buildApp({
   // Before the features that mail: they read the settings in force from it.
   await app.register(mailSettings, area);
   await app.register(content, { ...area, secret, ...(now ? { now } : {}) });
+  // Before the features whose writes announce events to the firm's tools.
+  await app.register(webhooks, { ...area, ...(now ? { now } : {}) });
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret, now });
   await app.register(turnedAway, { ...area, ...(now ? { now } : {}) });

@@ -991,6 +991,27 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
     multiline: ["welcomeText"],
   },
   "POST /api/admin/settings/mail/test": { body: {} },
+  "POST /api/admin/webhooks": {
+    body: {
+      name: "Plain words",
+      url: "https://hooks.firm.example/site",
+      events: ["inquiry.received"],
+      format: "json",
+      enabled: true,
+    },
+  },
+  "PUT /api/admin/webhooks/:id": {
+    body: {
+      name: "Plain words",
+      url: "https://hooks.firm.example/site",
+      events: ["inquiry.received"],
+      format: "slack",
+      enabled: false,
+    },
+  },
+  "DELETE /api/admin/webhooks/:id": { body: null },
+  "POST /api/admin/webhooks/:id/secret/rotate": { body: null },
+  "POST /api/admin/webhooks/:id/test": { body: null },
 };
 
 /** The console's writes among `routes` that CONSOLE_WRITES does not list, and its entries no route has. */

@@ -311,6 +311,24 @@ const variables = z.object({
   TOKEN_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
   // Posts the forms' traps turned away, for the firm to release one a person sent.
   TURNED_AWAY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // Outgoing webhooks (features/webhooks): the firm's own tools told of
+  // events. Private, loopback and reserved addresses, and plain http in
+  // production, are refused unless this allows them (a tool on the firm's
+  // own network); an operator's setting, not a console one, so a stolen
+  // console session cannot aim the server inside the network.
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(5000),
+  // 14 attempts from 30 s doubling to at most 6 h: about a day and a half.
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(14),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(6 * 3_600_000),
+  // A delivery's row (its body and the answers) in the console's log.
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   MEDIA_DIR: path("data/media"),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
   // Backups (features/backups): where archives go, how often the server

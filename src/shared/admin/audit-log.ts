@@ -72,6 +72,12 @@ export const AUDIT_ACTIONS = [
   "issue-put-back",
   "mail-settings-saved",
   "mail-test-sent",
+  "webhook-added",
+  "webhook-changed",
+  "webhook-removed",
+  "webhook-secret-shown",
+  "webhook-secret-rotated",
+  "webhook-test-sent",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

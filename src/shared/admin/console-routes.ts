@@ -127,6 +127,17 @@ import {
   turnedAwayListSchema,
   turnedAwayPath,
 } from "./turned-away.ts";
+import {
+  deliveryListSchema,
+  testQueuedSchema,
+  WEBHOOK_ROUTES,
+  webhookListSchema,
+  webhookPath,
+  webhookSaveSchema,
+  webhookSchema,
+  webhookSecretSchema,
+  webhookWithSecretSchema,
+} from "./webhooks.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -681,6 +692,56 @@ export const CONSOLE_ROUTES = {
     body: siteFactsRestoreSchema,
     status: 200,
     response: siteFactsAnswerSchema,
+  },
+  "webhooks.list": {
+    method: "GET",
+    path: WEBHOOK_ROUTES.list,
+    status: 200,
+    response: webhookListSchema,
+  },
+  "webhooks.add": {
+    method: "POST",
+    path: WEBHOOK_ROUTES.list,
+    body: webhookSaveSchema,
+    status: 201,
+    response: webhookWithSecretSchema,
+  },
+  "webhooks.save": {
+    method: "PUT",
+    path: ({ id }: RecordId) => webhookPath.one(id),
+    body: webhookSaveSchema,
+    status: 200,
+    response: webhookSchema,
+  },
+  "webhooks.remove": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => webhookPath.one(id),
+    status: 200,
+    response: messageSchema,
+  },
+  "webhooks.secret": {
+    method: "GET",
+    path: ({ id }: RecordId) => webhookPath.secret(id),
+    status: 200,
+    response: webhookSecretSchema,
+  },
+  "webhooks.rotate": {
+    method: "POST",
+    path: ({ id }: RecordId) => webhookPath.rotate(id),
+    status: 200,
+    response: webhookWithSecretSchema,
+  },
+  "webhooks.deliveries": {
+    method: "GET",
+    path: ({ id }: RecordId) => webhookPath.deliveries(id),
+    status: 200,
+    response: deliveryListSchema,
+  },
+  "webhooks.test": {
+    method: "POST",
+    path: ({ id }: RecordId) => webhookPath.test(id),
+    status: 202,
+    response: testQueuedSchema,
   },
 } as const satisfies Record<string, RouteEntry>;
 

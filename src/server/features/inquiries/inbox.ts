@@ -28,6 +28,7 @@ import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { containsText } from "../../platform/db/text-search.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { mailAddress } from "../../platform/outbox/queue.ts";
+import { forgetDeliveriesAbout } from "../webhooks/index.ts";
 
 type InquiryQuery = SelectQueryBuilder<Database, "inquiries", object>;
 
@@ -302,6 +303,7 @@ export function eraseInquirer(
         ]),
       )
       .executeTakeFirst();
+    await forgetDeliveriesAbout(trx, email, "inquiry");
     const inquiries = await trx
       .deleteFrom("inquiries")
       .where(sql<string>`lower(email)`, "=", email)

@@ -28,7 +28,10 @@ export default fp(
     );
     await app.register(inboxRoutes, { config, database });
   },
-  { name: "inquiries", dependencies: ["console", "outbox", "mail-settings", "content"] },
+  {
+    name: "inquiries",
+    dependencies: ["console", "outbox", "mail-settings", "content", "webhooks"],
+  },
 );
 
 export { EXPORT_COLUMNS, exportInquiries } from "./inbox.ts";

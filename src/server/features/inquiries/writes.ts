@@ -6,10 +6,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { Inquiry } from "../../../shared/schemas.ts";
+import { inquiryReceived } from "../webhooks/index.ts";
 import { insertInquiry, linkNotification } from "./queries.ts";
 
-/** What storing an inquiry needs of the app: the outbox's transaction and this feature's mail. */
-export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail">;
+/** What storing an inquiry needs of the app: the outbox's transaction, this feature's mail and the webhooks. */
+export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail" | "webhookEvents">;
 
 /**
  * Stores an inquiry (already validated) and queues its notification; its id.
@@ -20,6 +21,7 @@ export function storeInquiry(app: InquiryWriter, inquiry: Inquiry): Promise<numb
   return app.withOutbox(async (trx) => {
     const id = await insertInquiry(trx, inquiry);
     await linkNotification(trx, id, await app.inquiryMail.queue(trx, inquiry, id));
+    await app.webhookEvents.announce(trx, inquiryReceived(app.webhookEvents.origin, id, inquiry));
     return id;
   });
 }

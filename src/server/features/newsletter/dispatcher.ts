@@ -16,6 +16,7 @@ import { newMessageId } from "../../platform/outbox/message.ts";
 import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 import {
   claimIssueToQueue,
+  type FinishedIssue,
   finishSentIssues,
   nextSlot,
   type QueuingIssue,
@@ -38,6 +39,8 @@ export interface DispatcherOptions {
   onArchiveChange: () => Promise<void>;
   /** Judges the running sends and pauses the unhealthy ones (send-guard.tsx); their ids. */
   guard: () => Promise<number[]>;
+  /** An issue's send finished: told inside the transaction that marks it sent. */
+  onSendFinished: (trx: OutboxTransaction, issue: FinishedIssue) => Promise<void>;
 }
 
 export class IssueDispatcher extends PollingWorker {
@@ -56,7 +59,7 @@ export class IssueDispatcher extends PollingWorker {
     try {
       const paused = await guard();
       if (paused.length > 0) log.warn({ issueIds: paused }, "sends paused by the send guard");
-      if ((await finishSentIssues(db)) > 0) await onArchiveChange();
+      if ((await this.finish()) > 0) await onArchiveChange();
       while (!this.stopped) {
         const issue = await claimIssueToQueue(db, this.worker, leaseMs);
         if (!issue) return;
@@ -66,6 +69,16 @@ export class IssueDispatcher extends PollingWorker {
     } catch (error) {
       log.error({ err: error }, "newsletter dispatch failed; retrying on the next poll");
     }
+  }
+
+  /** Marks sent the issues with nothing left to send, and tells of each; how many. */
+  private finish(): Promise<number> {
+    const { withOutbox, onSendFinished } = this.options;
+    return withOutbox(async (trx) => {
+      const finished = await finishSentIssues(trx);
+      for (const issue of finished) await onSendFinished(trx, issue);
+      return finished.length;
+    });
   }
 
   private async queue(issue: QueuingIssue): Promise<void> {

@@ -208,10 +208,18 @@ export async function releaseIssue(db: Kysely<Database>, id: number, worker: str
     .execute();
 }
 
-/** Marks sent every issue that has nothing left to send; returns how many. */
-export async function finishSentIssues(db: Kysely<Database>): Promise<number> {
+/** An issue whose send has just finished, as the firm's tools are told of it. */
+export interface FinishedIssue {
+  id: number;
+  title: string;
+  slug: string;
+  recipients: number;
+}
+
+/** Marks sent every issue that has nothing left to send; those it marked. */
+export async function finishSentIssues(db: Kysely<Database>): Promise<FinishedIssue[]> {
   const now = nowIso();
-  const result = await db
+  return db
     .updateTable("issues")
     .set({ status: "sent", finished_at: now, updated_at: now })
     .where("status", "=", "sending")
@@ -225,8 +233,8 @@ export async function finishSentIssues(db: Kysely<Database>): Promise<number> {
         ),
       ),
     )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning(["id", "title", "slug", "recipients"])
+    .execute();
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Kysely } from "kysely";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { currentMailSettings } from "../mail-settings/index.ts";
+import { newsletterSent } from "../webhooks/index.ts";
 import archiveRoutes from "./archive-console.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
@@ -43,6 +44,8 @@ export default fp(
       leaseMs: config.OUTBOX_LEASE_MS,
       from,
       onArchiveChange: archiveChanged,
+      onSendFinished: (trx, issue) =>
+        app.webhookEvents.announce(trx, newsletterSent(app.webhookEvents.origin, issue)),
       guard: () =>
         guardSends(database.db, app.withOutbox, sendGuardPolicy(config), {
           from,
@@ -66,6 +69,14 @@ export default fp(
   },
   {
     name: "newsletter",
-    dependencies: ["outbox", "content", "console", "subscriptions", "mail-settings", "metrics"],
+    dependencies: [
+      "outbox",
+      "content",
+      "console",
+      "subscriptions",
+      "mail-settings",
+      "metrics",
+      "webhooks",
+    ],
   },
 );

@@ -25,7 +25,6 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
-import { unsubscribe } from "./queries.ts";
 import {
   eraseSubscriber,
   exportSubscribers,
@@ -33,6 +32,7 @@ import {
   listSubscribers,
   subscriberStats,
 } from "./subscribers.ts";
+import { endSubscription } from "./writes.ts";
 
 const EXPORT_COLUMNS = ["address", "status", "subscribed_at", "via", "unsubscribed_at"];
 
@@ -112,11 +112,9 @@ export default async function subscribersRoutes(
     async (request, reply) => {
       const { id } = request.params;
       await subscriberOr404(id);
-      const done = await inTransaction(db, async (trx) => {
-        const done = await unsubscribe(trx, id, CONSENT_VIA.console);
-        if (done) await app.audit(trx, request, "subscriber-unsubscribed", target(id));
-        return done;
-      });
+      const done = await endSubscription(app, id, CONSENT_VIA.console, (trx) =>
+        app.audit(trx, request, "subscriber-unsubscribed", target(id)),
+      );
       if (!done) {
         return reply.code(409).send({ message: SUBSCRIBER_TEXTS.alreadyUnsubscribed });
       }

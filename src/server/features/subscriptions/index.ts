@@ -59,7 +59,7 @@ export default fp(
     await app.register(oneClickUnsubscribe, { database, secret });
     await app.register(subscribersRoutes, { config, database });
   },
-  { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings"] },
+  { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings", "webhooks"] },
 );
 
 export { onlyRecipients } from "./audience.ts";

@@ -28,6 +28,7 @@ import { containsText } from "../../platform/db/text-search.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { mailAddress } from "../../platform/outbox/queue.ts";
 import { forgetAddress, suppressedSubscription } from "../deliverability/index.ts";
+import { forgetDeliveriesAbout } from "../webhooks/index.ts";
 import { hasStatus, statusOf } from "./audience.ts";
 
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
@@ -286,6 +287,7 @@ export function eraseSubscriber(
       .executeTakeFirst();
     await trx.deleteFrom("subscriptions").where("id", "=", id).execute();
     await forgetAddress(trx, email);
+    await forgetDeliveriesAbout(trx, email, "subscriber");
     const emailHash = erasureHash(secret, email);
     await trx
       .insertInto("erased_subscribers")

@@ -16,8 +16,9 @@ import {
   unsubscribeTokenSchema,
 } from "../../../shared/schemas.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { findSubscription, type Subscription, unsubscribe } from "./queries.ts";
+import { findSubscription, type Subscription } from "./queries.ts";
 import { tokenMatches, tokenSubscriptionId } from "./unsubscribe-token.ts";
+import { endSubscription } from "./writes.ts";
 
 export const INVALID_LINK_MESSAGE =
   "This unsubscribe link is not valid. Please use the link from your most recent Insight e-mail.";
@@ -54,7 +55,6 @@ const describe = (subscription: Subscription, state: "subscribed" | "unsubscribe
 
 /** The page's calls: what a link is for, and the confirmed unsubscribe. */
 export const unsubscribeApi: FastifyPluginAsyncZod<UnsubscribeOptions> = async (app, options) => {
-  const { db } = options.database;
   const subscriptionFor = tokenLookup(app, options);
   const path = serverPath(API_PATHS.unsubscribe);
   const response = { 200: unsubscribeStateSchema };
@@ -66,7 +66,7 @@ export const unsubscribeApi: FastifyPluginAsyncZod<UnsubscribeOptions> = async (
 
   app.post(path, { schema: { body: unsubscribeTokenSchema, response } }, async (request) => {
     const subscription = await subscriptionFor(request.body.token);
-    await unsubscribe(db, subscription.id, CONSENT_VIA.link);
+    await endSubscription(app, subscription.id, CONSENT_VIA.link);
     return describe(subscription, "unsubscribed");
   });
 };
@@ -127,7 +127,6 @@ export const oneClickUnsubscribe: FastifyPluginAsyncZod<UnsubscribeOptions> = as
   app,
   options,
 ) => {
-  const { db } = options.database;
   const subscriptionFor = tokenLookup(app, options);
   await acceptOneClickBodies(app);
   app.post(
@@ -138,7 +137,7 @@ export const oneClickUnsubscribe: FastifyPluginAsyncZod<UnsubscribeOptions> = as
     },
     async (request) => {
       const subscription = await subscriptionFor(request.query.token);
-      await unsubscribe(db, subscription.id, CONSENT_VIA.oneClick);
+      await endSubscription(app, subscription.id, CONSENT_VIA.oneClick);
       return { state: "unsubscribed" as const };
     },
   );

@@ -10,7 +10,13 @@ import type { Kysely } from "kysely";
 import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
 import { normalizeEmail } from "../../../shared/subscription.ts";
 import type { Database } from "../../platform/db/schema.ts";
+import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { isSuppressed, liftSuppression } from "../deliverability/index.ts";
+import {
+  subscriberConfirmed,
+  subscriberCreated,
+  subscriberUnsubscribed,
+} from "../webhooks/index.ts";
 import { confirmTokenMatches, readConfirmToken } from "./confirm-token.ts";
 import {
   confirmSubscription,
@@ -18,6 +24,7 @@ import {
   findSubscription,
   type Subscription,
   subscribe,
+  unsubscribe,
 } from "./queries.ts";
 
 /** How new subscribers join the Insight list; features/subscriptions/confirm-routes.ts decorates the app with it. */
@@ -40,8 +47,14 @@ declare module "fastify" {
   }
 }
 
-/** What a write needs of the app: the outbox's transaction, this feature's mail, and how subscribers join. */
-export type Writer = Pick<FastifyInstance, "withOutbox" | "subscriptionMail" | "newsletterSignup">;
+/** What a write needs of the app: the outbox's transaction, this feature's mail, how subscribers join, and the webhooks. */
+export type Writer = Pick<
+  FastifyInstance,
+  "withOutbox" | "subscriptionMail" | "newsletterSignup" | "webhookEvents"
+>;
+
+/** What ending a subscription needs of the app: the outbox's transaction and the webhooks. */
+export type UnsubscribeWriter = Pick<FastifyInstance, "withOutbox" | "webhookEvents">;
 
 export const SUBSCRIBED_MESSAGE = "Subscribed to Insight.";
 export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscribed to Insight.";
@@ -87,13 +100,24 @@ export function storeSubscription(
     // the one message it can be sent, and following it lifts the suppression.
     if (!doubleOptIn && !mustConfirm && !(await isSuppressed(trx, address))) {
       const created = await subscribe(trx, address, via);
-      if (created) await app.subscriptionMail.welcome(trx, created);
+      if (created) {
+        await app.subscriptionMail.welcome(trx, created);
+        await app.webhookEvents.announce(
+          trx,
+          subscriberCreated(app.webhookEvents.origin, created, true),
+        );
+      }
       return created;
     }
     const lapsedBefore = confirmationLapsedBefore(confirmHours);
-    const waiting =
-      (await subscribe(trx, address, via, { lapsedBefore })) ??
-      (await findPendingSubscription(trx, address));
+    const created = await subscribe(trx, address, via, { lapsedBefore });
+    if (created) {
+      await app.webhookEvents.announce(
+        trx,
+        subscriberCreated(app.webhookEvents.origin, created, false),
+      );
+    }
+    const waiting = created ?? (await findPendingSubscription(trx, address));
     if (!waiting) return null;
     await app.subscriptionMail.confirmation(trx, waiting, confirmHours);
     return waiting;
@@ -152,10 +176,40 @@ export function confirmByLink(
     if (await confirmSubscription(trx, link.subscription)) {
       await liftSuppression(trx, link.subscription.email);
       await app.subscriptionMail.welcome(trx, link.subscription);
+      await app.webhookEvents.announce(
+        trx,
+        subscriberConfirmed(app.webhookEvents.origin, link.subscription),
+      );
       return { state: "confirmed", subscription: link.subscription };
     }
     // Confirmed by a simultaneous request, or ended meanwhile: the link as it stands now.
     const now = await confirmationLink(trx, app.newsletterSignup, token);
     return now.state === "pending" ? { state: "invalid" } : now;
+  });
+}
+
+/**
+ * Ends a subscription, by its link, a mail program's one-click or the
+ * console, and tells the firm's tools, in one transaction with `alsoIn`
+ * (the console's audit entry); false when it had already ended, and then
+ * nothing is told.
+ */
+export function endSubscription(
+  app: UnsubscribeWriter,
+  id: number,
+  via: ConsentVia,
+  alsoIn?: (trx: OutboxTransaction) => Promise<void>,
+): Promise<boolean> {
+  return app.withOutbox(async (trx) => {
+    if (!(await unsubscribe(trx, id, via))) return false;
+    const subscription = await findSubscription(trx, id);
+    if (subscription) {
+      await app.webhookEvents.announce(
+        trx,
+        subscriberUnsubscribed(app.webhookEvents.origin, subscription, via),
+      );
+    }
+    await alsoIn?.(trx);
+    return true;
   });
 }

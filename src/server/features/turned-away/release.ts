@@ -23,7 +23,7 @@ export async function releasePost(
   const withOutbox = <T>(work: (joined: OutboxTransaction) => Promise<T>) => work(trx);
   if (post.form === "inquiry") {
     await storeInquiry(
-      { inquiryMail: app.inquiryMail, withOutbox },
+      { inquiryMail: app.inquiryMail, webhookEvents: app.webhookEvents, withOutbox },
       inquirySchema.parse(post.fields),
     );
     return TURNED_AWAY_TEXTS.releasedInquiry;
@@ -33,6 +33,7 @@ export async function releasePost(
     {
       subscriptionMail: app.subscriptionMail,
       newsletterSignup: app.newsletterSignup,
+      webhookEvents: app.webhookEvents,
       withOutbox,
     },
     emailId,

@@ -433,6 +433,45 @@ export interface Database {
   backups: BackupsTable;
   audience_salts: AudienceSaltsTable;
   audience_days: AudienceDaysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** An address the firm's own tools are told at (an outgoing webhook). */
+export interface WebhookEndpointsTable extends Timestamps {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  /** The events it hears, a JSON array of their types. */
+  events: string;
+  format: "slack" | "json";
+  /** 1 when deliveries are made, 0 when the owner turned it off. */
+  enabled: number;
+  /** The signing secret, whsec_ and base64. */
+  secret: string;
+}
+
+export type WebhookDeliveryStatus = "pending" | "delivered" | "failed";
+
+/** One event for one endpoint: queued with the write that caused it, then delivered. */
+export interface WebhookDeliveriesTable extends Timestamps {
+  id: Generated<number>;
+  endpoint_id: number;
+  event: string;
+  /** The Standard Webhooks message id, the same at every attempt. */
+  webhook_id: string;
+  /** The body, exactly as signed and sent. */
+  payload: string;
+  /** The lower-cased e-mail address the body names (an inquirer's, a subscriber's), for erasure. */
+  address: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  /** The latest attempts' answers, newest first, as JSON. */
+  answers: Generated<string>;
+  delivered_at: Timestamp | null;
 }
 
 /** The salt of one UTC day's visitor hashes, shared by every instance; gone after 48 hours. */
