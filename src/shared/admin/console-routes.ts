@@ -116,6 +116,14 @@ import {
   subscriberStatsSchema,
 } from "./subscribers.ts";
 import {
+  IMPORT_ROUTES,
+  importMappingSchema,
+  importPreviewSchema,
+  importReportSchema,
+  importResultSchema,
+  importRunQuerySchema,
+} from "./subscriber-import.ts";
+import {
   SUPPRESSION_ROUTES,
   suppressionListQuerySchema,
   suppressionListSchema,
@@ -391,6 +399,30 @@ export const CONSOLE_ROUTES = {
     path: ({ id }: RecordId) => subscriberPath(id),
     body: confirmAddressSchema,
     status: 204,
+  },
+  "subscribers.importPreview": {
+    method: "POST",
+    path: IMPORT_ROUTES.preview,
+    query: importMappingSchema,
+    body: MULTIPART,
+    status: 200,
+    response: importPreviewSchema,
+  },
+  "subscribers.importDryRun": {
+    method: "POST",
+    path: IMPORT_ROUTES.dryRun,
+    query: importMappingSchema,
+    body: MULTIPART,
+    status: 200,
+    response: importReportSchema,
+  },
+  "subscribers.import": {
+    method: "POST",
+    path: IMPORT_ROUTES.run,
+    query: importRunQuerySchema,
+    body: MULTIPART,
+    status: 200,
+    response: importResultSchema,
   },
 
   // ---- The suppression list ----
