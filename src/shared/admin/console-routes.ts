@@ -108,14 +108,6 @@ import {
   siteFactsVersionsSchema,
 } from "./site-facts.ts";
 import {
-  SUBSCRIBER_ROUTES,
-  subscriberDetailSchema,
-  subscriberListQuerySchema,
-  subscriberListSchema,
-  subscriberPath,
-  subscriberStatsSchema,
-} from "./subscribers.ts";
-import {
   IMPORT_ROUTES,
   importMappingSchema,
   importPreviewSchema,
@@ -123,6 +115,14 @@ import {
   importResultSchema,
   importRunQuerySchema,
 } from "./subscriber-import.ts";
+import {
+  SUBSCRIBER_ROUTES,
+  subscriberDetailSchema,
+  subscriberListQuerySchema,
+  subscriberListSchema,
+  subscriberPath,
+  subscriberStatsSchema,
+} from "./subscribers.ts";
 import {
   SUPPRESSION_ROUTES,
   suppressionListQuerySchema,
