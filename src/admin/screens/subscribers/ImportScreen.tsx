@@ -408,7 +408,13 @@ function FilePreview({
           </FieldFrame>
         </div>
       ) : null}
-      <div className="table-wrap import-preview__table">
+      {/* A file wider or longer than the screen scrolls inside this region, which the keyboard can reach. */}
+      <section
+        className="table-wrap import-preview__table"
+        aria-label="The file's first rows, as read"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to be scrolled without a pointer
+        tabIndex={0}
+      >
         <table>
           <caption className="visually-hidden">The file's first rows, as read</caption>
           <thead>
@@ -441,7 +447,7 @@ function FilePreview({
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }
