@@ -22,6 +22,7 @@ import {
   type ImportPreview,
   type ImportReport,
   type ImportResult,
+  importRunQuerySchema,
   OUTCOME_LABELS,
 } from "../../src/shared/admin/subscriber-import.ts";
 import { type SubscriberDetail, subscriberPath } from "../../src/shared/admin/subscribers.ts";
@@ -59,6 +60,22 @@ const STATEMENT = {
   consentSource: "Sign-up form of our Mailchimp list, 2019 to 2024",
   consentDate: "2024-06-30",
 };
+
+describe("the consent statement's date", () => {
+  const dayFromNow = (days: number) =>
+    new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  const parse = (consentDate: string) =>
+    importRunQuerySchema.safeParse({ consentSource: "A fair", consentDate });
+
+  it("takes today wherever the importer is, and refuses a day after that", () => {
+    expect(parse(dayFromNow(0)).success).toBe(true);
+    // Already today east of UTC (up to UTC+14) while the server's day is still yesterday.
+    expect(parse(dayFromNow(1)).success).toBe(true);
+    expect(parse(dayFromNow(2)).error?.issues[0]?.message).toBe(IMPORT_TEXTS.dateInFuture);
+    expect(parse("2024-02-30").success).toBe(false);
+    expect(parse("30/06/2024").error?.issues[0]?.message).toBe(IMPORT_TEXTS.dateRequired);
+  });
+});
 
 describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
   let t: TestApp;

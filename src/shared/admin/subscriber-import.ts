@@ -107,16 +107,30 @@ export const IMPORT_TEXTS = {
     `${added.toLocaleString("en")} ${added === 1 ? "address was" : "addresses were"} added to the list.`,
 } as const;
 
-/** A date the consent was given: a calendar day, no later than the server's today. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether "YYYY-MM-DD" names a day that exists (not 2024-02-30, which Date rolls over). */
+function isCalendarDay(value: string): boolean {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+}
+
+/**
+ * The latest calendar day that is today somewhere: the importer's today may
+ * be the server's tomorrow (UTC+14), and must not be refused as the future.
+ */
+function latestToday(now = Date.now()): string {
+  return new Date(now + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A date the consent was given: a calendar day, no later than today anywhere on earth. */
 const consentDay = z
   .string({ error: IMPORT_TEXTS.dateRequired })
   .trim()
-  .refine((value) => DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
+  .refine((value) => DAY.test(value) && isCalendarDay(value), {
     message: IMPORT_TEXTS.dateRequired,
   })
-  .refine((value) => value <= new Date().toISOString().slice(0, 10), {
-    message: IMPORT_TEXTS.dateInFuture,
-  });
+  .refine((value) => value <= latestToday(), { message: IMPORT_TEXTS.dateInFuture });
 
 export const importRunQuerySchema = importMappingSchema.extend({
   /** Where the consent came from: a sign-up form, an event, the list it was exported from. */

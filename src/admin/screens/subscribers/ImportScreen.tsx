@@ -41,7 +41,12 @@ const REPORT_COLUMNS = [
 
 type Errors = Partial<Record<"file" | "emailColumn" | "consentSource" | "consentDate", string>>;
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** The importer's own calendar day, YYYY-MM-DD, as a date input writes it. */
+function today(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
 
 function formOf(file: File): FormData {
   const form = new FormData();
