@@ -51,8 +51,20 @@ export interface CsvFile {
 interface CsvParseError {
   code?: string;
   lines?: number;
-  message: string;
 }
+
+/**
+ * The parser's faults in the importer's words. Its own messages quote the
+ * field they stopped at, which may be an address: that goes neither to the
+ * log nor back in an answer.
+ */
+const PARSE_FAULTS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: "a quoted value is never closed.",
+  INVALID_OPENING_QUOTE: "a quote opens in the middle of a value.",
+  CSV_INVALID_CLOSING_QUOTE: "a quote closes before the end of its value.",
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: "a quote closes before the end of its value.",
+};
+const PARSE_FAULT = "it is not laid out as comma-separated values.";
 
 /**
  * Reads a CSV file, refusing, in words the importer can act on, one that is
@@ -77,8 +89,8 @@ export function readCsv(bytes: Buffer): CsvFile {
       to: IMPORT_LIMITS.maxRows + 2,
     }) as string[][];
   } catch (error) {
-    const { lines, message } = error as CsvParseError;
-    throw new Refusal(IMPORT_TEXTS.unreadable(lines ?? 1, message.replace(/^Invalid [^:]*: /, "")));
+    const { lines, code } = error as CsvParseError;
+    throw new Refusal(IMPORT_TEXTS.unreadable(lines ?? 1, PARSE_FAULTS[code ?? ""] ?? PARSE_FAULT));
   }
   const [header, ...rows] = records;
   if (!header || rows.length === 0) throw new Refusal(IMPORT_TEXTS.empty);
