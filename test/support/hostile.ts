@@ -936,6 +936,10 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "DELETE /api/admin/turned-away/:id": { body: null },
   "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
   "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },
+  // The import's file is multipart and its choices are in the query: no JSON body to vary.
+  "POST /api/admin/subscribers/import/preview": { body: null },
+  "POST /api/admin/subscribers/import/dry-run": { body: null },
+  "POST /api/admin/subscribers/import": { body: null },
   "DELETE /api/admin/suppressions/:id": { body: null },
   "POST /api/admin/newsletter": {
     body: valuesOf(["title", "slug", "summary", "body"]),

@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   "subscriber-unsubscribed",
   "subscriber-erased",
   "subscribers-exported",
+  "subscribers-imported",
   "suppression-lifted",
   "suppressions-exported",
   "content-created",

@@ -108,6 +108,14 @@ import {
   siteFactsVersionsSchema,
 } from "./site-facts.ts";
 import {
+  IMPORT_ROUTES,
+  importMappingSchema,
+  importPreviewSchema,
+  importReportSchema,
+  importResultSchema,
+  importRunQuerySchema,
+} from "./subscriber-import.ts";
+import {
   SUBSCRIBER_ROUTES,
   subscriberDetailSchema,
   subscriberListQuerySchema,
@@ -402,6 +410,30 @@ export const CONSOLE_ROUTES = {
     path: ({ id }: RecordId) => subscriberPath(id),
     body: confirmAddressSchema,
     status: 204,
+  },
+  "subscribers.importPreview": {
+    method: "POST",
+    path: IMPORT_ROUTES.preview,
+    query: importMappingSchema,
+    body: MULTIPART,
+    status: 200,
+    response: importPreviewSchema,
+  },
+  "subscribers.importDryRun": {
+    method: "POST",
+    path: IMPORT_ROUTES.dryRun,
+    query: importMappingSchema,
+    body: MULTIPART,
+    status: 200,
+    response: importReportSchema,
+  },
+  "subscribers.import": {
+    method: "POST",
+    path: IMPORT_ROUTES.run,
+    query: importRunQuerySchema,
+    body: MULTIPART,
+    status: 200,
+    response: importResultSchema,
   },
 
   // ---- The suppression list ----

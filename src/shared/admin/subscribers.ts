@@ -43,6 +43,8 @@ export const CONSENT_VIA = {
   confirmation: "confirmation link",
   /** Double opt-in: a returning address left its confirmation too long, and is unsubscribed again. */
   lapsed: "confirmation expired",
+  /** Brought along from another list by an owner, with a consent statement (ADR 054). */
+  import: "import",
 } as const;
 export type ConsentVia = (typeof CONSENT_VIA)[keyof typeof CONSENT_VIA];
 
@@ -54,7 +56,7 @@ const VIA_LABELS: Record<string, string> = {
   [CONSENT_VIA.console]: "Console, on the person's request",
   [CONSENT_VIA.confirmation]: "Confirmed through the link in the confirmation e-mail",
   [CONSENT_VIA.lapsed]: "Did not confirm in time",
-  import: "Imported",
+  [CONSENT_VIA.import]: "Imported from another list",
 };
 
 /** What a person reads for a `via`; an unknown one (an older import) as it was stored. */
@@ -138,11 +140,26 @@ export const consentEventSchema = z.object({
   at: isoDate,
   event: z.enum(["subscribed", "unsubscribed"]),
   via: z.string(),
+  /** An import's line: where the person gave consent, as the importer stated it. */
+  consentSource: z.string().nullable(),
+  /** An import's line: when the consent was given (a day, or the exported list's moment). */
+  consentDate: z.string().nullable(),
 });
 export type ConsentEvent = z.infer<typeof consentEventSchema>;
 
 export const subscriberDetailSchema = subscriberRowSchema.extend({
   unsubscribedVia: z.string().nullable(),
+  /** The import the address came in by, with its consent statement; null when it did not. */
+  imported: z
+    .object({
+      importId: z.number(),
+      importedAt: isoDate,
+      file: z.string(),
+      consentSource: z.string(),
+      consentDate: z.string(),
+      doubleOptIn: z.boolean(),
+    })
+    .nullable(),
   /** The consent history, oldest first. */
   events: consentEventSchema.array(),
 });

@@ -17,7 +17,7 @@ import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
-import { formatMoment } from "./dates.ts";
+import { formatConsentDate, formatMoment } from "./dates.ts";
 import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
 import type { FromList, ListState } from "./SubscriberListScreen.tsx";
 
@@ -72,10 +72,36 @@ function SubscriberView({
                 <strong>{EVENT_WORDS[event.event]}</strong>
                 <time dateTime={event.at}>{formatMoment(event.at)}</time>
                 <span className="consent-via">{viaLabel(event.via)}</span>
+                {event.consentSource ? (
+                  <span className="consent-statement">
+                    Consent: {event.consentSource}
+                    {event.consentDate ? (
+                      <>
+                        , given{" "}
+                        <time dateTime={event.consentDate}>
+                          {formatConsentDate(event.consentDate)}
+                        </time>
+                      </>
+                    ) : null}
+                  </span>
+                ) : null}
               </li>
             ))}
           </ol>
           {subscriber.events.length === 0 ? <p>No consent changes are recorded.</p> : null}
+          {subscriber.imported ? (
+            <p className="consent-imported">
+              Imported from “{subscriber.imported.file}” on{" "}
+              <time dateTime={subscriber.imported.importedAt}>
+                {formatMoment(subscriber.imported.importedAt)}
+              </time>
+              . Consent statement: {subscriber.imported.consentSource}, given{" "}
+              <time dateTime={subscriber.imported.consentDate}>
+                {formatConsentDate(subscriber.imported.consentDate)}
+              </time>
+              .{subscriber.imported.doubleOptIn ? " Asked to confirm by e-mail." : ""}
+            </p>
+          ) : null}
         </section>
         {hasRole(me.role, "editor") ? (
           <RequestActions

@@ -5,6 +5,7 @@
  */
 import { createColumnHelper } from "@tanstack/react-table";
 import { Link, useLocation, useSearchParams } from "react-router";
+import { hasRole } from "../../../shared/admin/roles.ts";
 import {
   STATUS_FILTERS,
   STATUS_LABELS,
@@ -16,6 +17,7 @@ import {
 import { read, withQuery } from "../../api/client.ts";
 import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
 import { useResource } from "../../api/useResource.ts";
+import { useMe } from "../../auth/session.tsx";
 import { AddressFilter } from "../../components/AddressFilter.tsx";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";
 import { DataTable } from "../../components/DataTable.tsx";
@@ -77,18 +79,26 @@ export function SubscriberListScreen() {
   useKeptCurrent(list.reload);
   useKeptCurrent(stats.reload);
   const notice = (useLocation().state as ListState | null)?.notice;
+  const me = useMe();
 
   return (
     <div className="subscribers">
       <div className="screen-head">
         <h1>Subscribers</h1>
-        <a
-          className="button"
-          href={withQuery(SUBSCRIBER_ROUTES.export, { q, status })}
-          download="subscribers.csv"
-        >
-          Export CSV<span className="visually-hidden"> of the subscribers shown</span>
-        </a>
+        <div className="screen-actions">
+          {hasRole(me.role, "owner") ? (
+            <Link className="button" to="import">
+              Import
+            </Link>
+          ) : null}
+          <a
+            className="button"
+            href={withQuery(SUBSCRIBER_ROUTES.export, { q, status })}
+            download="subscribers.csv"
+          >
+            Export CSV<span className="visually-hidden"> of the subscribers shown</span>
+          </a>
+        </div>
       </div>
       {notice ? <Notice tone="success">{notice}</Notice> : null}
 

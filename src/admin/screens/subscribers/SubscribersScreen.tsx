@@ -1,5 +1,14 @@
-/** The subscribers area: the list at /subscribers, one subscriber at /subscribers/:id. */
+/**
+ * The subscribers area: the list at /subscribers, the import (owners) at
+ * /subscribers/import, one subscriber at /subscribers/:id.
+ */
 import { Route, Routes } from "react-router";
+import { RequireRole } from "../../layout/RequireRole.tsx";
+import { ImportScreen } from "./ImportScreen.tsx";
+
+/** Importing speaks for every person in the file: an owner's act (the server refuses the rest too). */
+const IMPORTER = "owner";
+
 import { SubscriberDetailScreen } from "./SubscriberDetailScreen.tsx";
 import { SubscriberListScreen } from "./SubscriberListScreen.tsx";
 import "./subscribers.css";
@@ -8,6 +17,14 @@ export default function SubscribersScreen() {
   return (
     <Routes>
       <Route index element={<SubscriberListScreen />} />
+      <Route
+        path="import"
+        element={
+          <RequireRole role={IMPORTER}>
+            <ImportScreen />
+          </RequireRole>
+        }
+      />
       <Route path=":id" element={<SubscriberDetailScreen />} />
     </Routes>
   );

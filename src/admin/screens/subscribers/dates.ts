@@ -11,6 +11,15 @@ const monthAndYear = new Intl.DateTimeFormat("en-GB", {
 export const formatMoment = (iso: string) => moment.format(new Date(iso));
 export const formatDay = (iso: string) => day.format(new Date(iso));
 
+const calendarDay = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+/** A consent's date: a calendar day as given ("2024-06-30"), or a moment from an exported list. */
+export function formatConsentDate(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? calendarDay.format(new Date(`${value}T00:00:00Z`))
+    : formatMoment(value);
+}
+
 /** "2025-03" as "Mar" (short) or "March 2025" (long): the server's months are UTC. */
 export function formatMonth(month: string, style: "short" | "long"): string {
   const date = new Date(`${month}-01T00:00:00Z`);

@@ -87,5 +87,6 @@ export {
   isSuppressed,
   liftSuppression,
   notSuppressed,
+  suppressedAmong,
   suppressedSubscription,
 } from "./suppressions.ts";

@@ -17,6 +17,23 @@ export async function isSuppressed(db: Kysely<Database>, email: string): Promise
   return row !== undefined;
 }
 
+/**
+ * Which of `addresses` (lower-cased) are on the suppression list: one query
+ * for a batch, for a list judged in bulk (a subscriber import).
+ */
+export async function suppressedAmong(
+  db: Kysely<Database>,
+  addresses: readonly string[],
+): Promise<string[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db
+    .selectFrom("suppressions")
+    .select("email")
+    .where("email", "in", addresses)
+    .execute();
+  return rows.map((row) => row.email);
+}
+
 /** The condition a subscription meets when its address is on the suppression list. */
 export function suppressedSubscription(eb: ExpressionBuilder<Database, "subscriptions">) {
   return eb.exists(

@@ -11,6 +11,7 @@ import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { currentMailSettings } from "../mail-settings/index.ts";
 import confirmSubscription from "./confirm-routes.ts";
 import subscribersRoutes from "./console.ts";
+import importRoutes from "./import-console.ts";
 import { SubscriptionMail } from "./mail.tsx";
 import { forgetPastTurns } from "./mail-cooldown.ts";
 import { oneClickUnsubscribe, unsubscribeApi } from "./unsubscribe-routes.ts";
@@ -58,6 +59,7 @@ export default fp(
     await app.register(unsubscribeApi, { database, secret });
     await app.register(oneClickUnsubscribe, { database, secret });
     await app.register(subscribersRoutes, { config, database });
+    await app.register(importRoutes, { config, database });
   },
   { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings", "webhooks"] },
 );

@@ -210,15 +210,42 @@ export async function findSubscriber(
   if (!row) return undefined;
   const events = await db
     .selectFrom("subscription_events")
-    .select(["at", "event", "via"])
+    .select(["at", "event", "via", "consent_source", "consent_date"])
     .where("subscription_id", "=", id)
     .orderBy("at")
     .orderBy("id")
     .execute();
+  const origin = await db
+    .selectFrom("subscriptions")
+    .innerJoin("subscriber_imports", "subscriber_imports.id", "subscriptions.import_id")
+    .select([
+      "subscriber_imports.id",
+      "subscriber_imports.created_at",
+      "subscriber_imports.file_name",
+      "subscriber_imports.consent_source",
+      "subscriber_imports.consent_date",
+      "subscriber_imports.double_opt_in",
+    ])
+    .where("subscriptions.id", "=", id)
+    .executeTakeFirst();
   return {
     ...toRow(row),
     unsubscribedVia: row.unsubscribed_via,
-    events: events.map((event) => ({ ...event, at: event.at })),
+    imported: origin
+      ? {
+          importId: origin.id,
+          importedAt: origin.created_at,
+          file: origin.file_name,
+          consentSource: origin.consent_source,
+          consentDate: origin.consent_date,
+          doubleOptIn: Boolean(origin.double_opt_in),
+        }
+      : null,
+    events: events.map(({ consent_source, consent_date, ...event }) => ({
+      ...event,
+      consentSource: consent_source,
+      consentDate: consent_date,
+    })),
   };
 }
 
@@ -233,7 +260,13 @@ function erasureKey(secret: string): Buffer {
 
 /** The salted SHA-256 (an HMAC) of the lower-cased address, as hex. */
 export function erasureHash(secret: string, email: string): string {
-  return createHmac("sha256", erasureKey(secret)).update(normalizeEmail(email)).digest("hex");
+  return erasureHasher(secret)(email);
+}
+
+/** erasureHash for many addresses: the key derived once. */
+export function erasureHasher(secret: string): (email: string) => string {
+  const key = erasureKey(secret);
+  return (email) => createHmac("sha256", key).update(normalizeEmail(email)).digest("hex");
 }
 
 /**

@@ -34,6 +34,8 @@ export interface SubscriptionsTable extends Timestamps, LeadSourceColumns {
    * confirmed, active addresses.
    */
   confirmed_at: Timestamp | null;
+  /** The import the address came in by (subscriber_imports), or null. */
+  import_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
@@ -226,6 +228,30 @@ export interface SubscriptionEventsTable {
   /** How: the form or path (api, form, one-click, link, console, import). */
   via: string;
   at: Timestamp;
+  /** An import's line: where the person gave consent, as the importer stated it. */
+  consent_source: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An import's line: the day (YYYY-MM-DD) or moment the consent was given. */
+  consent_date: ColumnType<string | null, string | null | undefined, string | null>;
+  import_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A list brought along: who imported what file when, with the consent statement and the counts. */
+export interface SubscriberImportsTable {
+  id: Generated<number>;
+  file_name: string;
+  /** mailchimp, substack, ghost or other. */
+  format: string;
+  consent_source: string;
+  /** YYYY-MM-DD, as the importer gave it. */
+  consent_date: string;
+  /** 1 when each address must confirm by e-mail first, else 0. */
+  double_opt_in: number;
+  rows_read: number;
+  added: number;
+  already_on_list: number;
+  refused: number;
+  imported_by: number | null;
+  created_at: Timestamp;
 }
 
 export interface ErasedSubscribersTable {
@@ -433,6 +459,7 @@ export interface Database {
   backups: BackupsTable;
   audience_salts: AudienceSaltsTable;
   audience_days: AudienceDaysTable;
+  subscriber_imports: SubscriberImportsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -1,0 +1,190 @@
+/**
+ * Bringing a list along: the console's subscriber import, its paths, limits,
+ * payloads and words, used by the screen, its client and the server alike.
+ * The file travels as multipart form data (one part, the CSV); what the
+ * importer chose (the columns, the consent statement, double opt-in) travels
+ * in the query, checked by the schemas below.
+ */
+import { z } from "zod";
+import { ruledText } from "../schemas.ts";
+import { ADMIN_API } from "./auth.ts";
+
+const BASE = `${ADMIN_API}/subscribers/import`;
+
+export const IMPORT_ROUTES = {
+  /** The file's first rows as read, and the format its header names. */
+  preview: `${BASE}/preview`,
+  /** Every row the import would refuse or skip, and why; nothing is written. */
+  dryRun: `${BASE}/dry-run`,
+  /** The import itself, in one transaction. */
+  run: BASE,
+} as const;
+
+/**
+ * What one file may be. A Mailchimp export of 100,000 members with its usual
+ * columns is about 25 MB; the rows bound the work of one transaction.
+ */
+export const IMPORT_LIMITS = {
+  maxMegabytes: 40,
+  maxRows: 200_000,
+  /** Rows the preview shows. */
+  previewRows: 5,
+  /** Characters of the consent statement's source. */
+  sourceMaxLength: 500,
+  /** Characters of a column's name, as the mapping names it. */
+  columnMaxLength: 200,
+} as const;
+
+/** The exports recognised by their header row; any other file is mapped by hand. */
+export const IMPORT_FORMATS = ["mailchimp", "substack", "ghost", "other"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const FORMAT_LABELS: Record<ImportFormat, string> = {
+  mailchimp: "Mailchimp audience export",
+  substack: "Substack subscriber export",
+  ghost: "Ghost members export",
+  other: "Another CSV file",
+};
+
+/**
+ * Why a row is not added. "alreadyOnList" is skipped, not refused: the
+ * address is on the list now, and stays as it is.
+ */
+export const ROW_OUTCOMES = [
+  "invalid",
+  "duplicate",
+  "sourceUnsubscribed",
+  "sourceCleaned",
+  "suppressed",
+  "unsubscribed",
+  "erased",
+  "alreadyOnList",
+] as const;
+export type RowOutcome = (typeof ROW_OUTCOMES)[number];
+
+export const OUTCOME_LABELS: Record<RowOutcome, string> = {
+  invalid: "Not a valid e-mail address",
+  duplicate: "Appears earlier in the file",
+  sourceUnsubscribed: "Unsubscribed in the exported list",
+  sourceCleaned: "Cleaned (bounced) in the exported list",
+  suppressed: "On the suppression list: it bounced or complained",
+  unsubscribed: "Unsubscribed from Insight before: an import does not add it back",
+  erased: "Erased on request: an import does not add it back",
+  alreadyOnList: "Already on the list (skipped)",
+};
+
+const columnName = ruledText("text")
+  .trim()
+  .max(IMPORT_LIMITS.columnMaxLength, "Name a column of at most 200 characters.");
+
+/** Which columns hold the address and, optionally, the date each address subscribed. */
+export const importMappingSchema = z.object({
+  /** The address's column, by its header; needed only for a file of no known format. */
+  emailColumn: columnName.optional(),
+  /** The column of the date each address gave its consent, by its header; optional. */
+  dateColumn: columnName.optional(),
+});
+export type ImportMapping = z.infer<typeof importMappingSchema>;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const IMPORT_TEXTS = {
+  sourceRequired: "Say where these people gave their consent.",
+  sourceTooLong: `Say it in at most ${IMPORT_LIMITS.sourceMaxLength} characters.`,
+  dateRequired: "Give the date the consent was given (YYYY-MM-DD).",
+  dateInFuture: "The consent cannot have been given after today.",
+  noFile: "Choose a CSV file to import.",
+  tooLarge: `The file is larger than ${IMPORT_LIMITS.maxMegabytes} MB. Split it, or leave out columns the import does not use.`,
+  tooManyRows: (rows: number) =>
+    `The file has ${rows.toLocaleString("en")} rows; an import takes at most ${IMPORT_LIMITS.maxRows.toLocaleString("en")}. Split it into several files.`,
+  notUtf8: "The file is not UTF-8 text. Export it again as CSV in UTF-8.",
+  unreadable: (line: number, why: string) =>
+    `The file cannot be read as CSV at line ${line}: ${why}`,
+  empty: "The file holds no rows below its header.",
+  chooseEmailColumn: "Choose the column that holds the e-mail addresses.",
+  noSuchColumn: (name: string) => `The file has no column named "${name}".`,
+  imported: (added: number) =>
+    `${added.toLocaleString("en")} ${added === 1 ? "address was" : "addresses were"} added to the list.`,
+} as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether "YYYY-MM-DD" names a day that exists (not 2024-02-30, which Date rolls over). */
+function isCalendarDay(value: string): boolean {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+}
+
+/**
+ * The latest calendar day that is today somewhere: the importer's today may
+ * be the server's tomorrow (UTC+14), and must not be refused as the future.
+ */
+function latestToday(now = Date.now()): string {
+  return new Date(now + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A date the consent was given: a calendar day, no later than today anywhere on earth. */
+const consentDay = z
+  .string({ error: IMPORT_TEXTS.dateRequired })
+  .trim()
+  .refine((value) => DAY.test(value) && isCalendarDay(value), {
+    message: IMPORT_TEXTS.dateRequired,
+  })
+  .refine((value) => value <= latestToday(), { message: IMPORT_TEXTS.dateInFuture });
+
+export const importRunQuerySchema = importMappingSchema.extend({
+  /** Where the consent came from: a sign-up form, an event, the list it was exported from. */
+  consentSource: ruledText("text", IMPORT_TEXTS.sourceRequired)
+    .trim()
+    .min(1, IMPORT_TEXTS.sourceRequired)
+    .max(IMPORT_LIMITS.sourceMaxLength, IMPORT_TEXTS.sourceTooLong),
+  consentDate: consentDay,
+  /** "true": each address must confirm by the link mailed to it before it gets an issue. */
+  doubleOptIn: z.enum(["true", "false"]).default("false"),
+});
+export type ImportRunQuery = z.infer<typeof importRunQuerySchema>;
+
+/** The first rows of the file as read, and what the import makes of its header. */
+export const importPreviewSchema = z.object({
+  format: z.enum(IMPORT_FORMATS),
+  columns: z.string().array(),
+  /** The columns chosen: the recognised format's, else the mapping's or a guess. */
+  emailColumn: z.string().nullable(),
+  dateColumn: z.string().nullable(),
+  rows: z.string().array().array(),
+  totalRows: z.number(),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+export const rowReportSchema = z.object({
+  /** The row as a spreadsheet numbers it: the header is row 1. */
+  row: z.number(),
+  address: z.string(),
+  outcome: z.enum(ROW_OUTCOMES),
+  reason: z.string(),
+});
+export type RowReport = z.infer<typeof rowReportSchema>;
+
+export const importReportSchema = z.object({
+  format: z.enum(IMPORT_FORMATS),
+  totalRows: z.number(),
+  /** Addresses that would be (or were) added. */
+  added: z.number(),
+  /** Addresses on the list already, left as they are. */
+  alreadyOnList: z.number(),
+  refused: z.number(),
+  /** How many rows of each outcome. */
+  counts: z.record(z.enum(ROW_OUTCOMES), z.number()),
+  /** Every row not added, in file order. */
+  rows: rowReportSchema.array(),
+  /** The same rows as CSV text (row, address, outcome, reason), for the download. */
+  csv: z.string(),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+
+export const importResultSchema = importReportSchema.extend({
+  importId: z.number(),
+  doubleOptIn: z.boolean(),
+  message: z.string(),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;
