@@ -1,0 +1,85 @@
+/**
+ * The counts waiting to be written: added to in memory on each counted view,
+ * and taken whole by each flush, which adds them to the day's rows with one
+ * upsert per row. A flush that fails puts what it took back, so the next one
+ * writes it; only a process that dies loses what it held (at most one flush
+ * interval of counting, ADR 051).
+ */
+import type { Kysely } from "kysely";
+import type { AudienceDimension, Database } from "../../platform/db/schema.ts";
+
+export interface Counts {
+  views: number;
+  visits: number;
+  visitors: number;
+}
+
+export interface TallyRow extends Counts {
+  day: string;
+  dimension: AudienceDimension;
+  value: string;
+}
+
+/** Rows per statement: 6 values each stays well under SQLite's variable limit. */
+const ROWS_PER_STATEMENT = 500;
+
+const SEPARATOR = "\u0000";
+
+export class Tally {
+  private counts = new Map<string, Counts>();
+
+  add(day: string, dimension: AudienceDimension, value: string, counts: Counts): void {
+    const key = `${day}${SEPARATOR}${dimension}${SEPARATOR}${value}`;
+    const kept = this.counts.get(key);
+    if (kept) {
+      kept.views += counts.views;
+      kept.visits += counts.visits;
+      kept.visitors += counts.visitors;
+    } else {
+      this.counts.set(key, { ...counts });
+    }
+  }
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  /** Everything counted since the last take, emptied here. */
+  take(): TallyRow[] {
+    const taken = this.counts;
+    this.counts = new Map();
+    return [...taken].map(([key, counts]) => {
+      const [day = "", dimension = "total", value = ""] = key.split(SEPARATOR);
+      return { day, dimension: dimension as AudienceDimension, value, ...counts };
+    });
+  }
+
+  /** Rows a flush could not write, added back to be written by the next. */
+  putBack(rows: TallyRow[]): void {
+    for (const { day, dimension, value, ...counts } of rows)
+      this.add(day, dimension, value, counts);
+  }
+}
+
+/**
+ * Adds `rows` to the stored days: each row's counts are added to its
+ * (day, dimension, value) row, made when missing. Several instances adding
+ * at once each add their own; nothing is read first, so nothing is lost
+ * between a read and a write.
+ */
+export async function addToDays(db: Kysely<Database>, rows: TallyRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+    await db
+      .insertInto("audience_days")
+      .values(chunk)
+      .onConflict((conflict) =>
+        conflict.columns(["day", "dimension", "value"]).doUpdateSet((eb) => ({
+          views: eb(eb.ref("audience_days.views"), "+", eb.ref("excluded.views")),
+          visits: eb(eb.ref("audience_days.visits"), "+", eb.ref("excluded.visits")),
+          visitors: eb(eb.ref("audience_days.visitors"), "+", eb.ref("excluded.visitors")),
+        })),
+      )
+      .execute();
+  }
+}
