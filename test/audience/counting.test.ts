@@ -15,6 +15,7 @@ import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../support/redis.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -380,3 +381,48 @@ describe.each(ENGINES)("with AUDIENCE_COUNTING=off on $engine", (engine) => {
     expect(await t.database.db.selectFrom("audience_salts").selectAll().execute()).toEqual([]);
   });
 });
+
+if (!REDIS_URL) console.warn(REDIS_SKIP_REASON);
+
+describe.skipIf(!REDIS_URL).each(ENGINES)(
+  "visits shared through Redis by two instances on $engine",
+  (engine) => {
+    let clock = START;
+    let first: TestApp;
+    let second: TestApp;
+
+    beforeAll(async () => {
+      const env = { ...ENV, ...redisEnv(REDIS_URL as string) };
+      first = await startApp(engine, env, { now: () => clock });
+      second = await startApp(engine, env, { now: () => clock, shared: first.testDb });
+    });
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    it("count one visitor's views on either instance as one visit", async () => {
+      clock = START;
+      await view(first, "/weare?utm_source=insight&utm_medium=email&utm_campaign=issue-3", {
+        ip: "192.0.2.50",
+      });
+      clock += 10 * 60_000;
+      await view(second, "/contact-us", { ip: "192.0.2.50" });
+      clock += 5 * 60_000;
+      await beacon(first, "/weare", { ip: "192.0.2.50" });
+      await first.app.audience.flush();
+      await second.app.audience.flush();
+      const day = await figures(first.database, DAY_ONE);
+      expect(day["total "]).toEqual([3, 1, 1]);
+      expect(day["page /weare"]).toEqual([2, 1, 1]);
+      expect(day["insight issue-3"]).toEqual([3, 1, 1]);
+      expect(day["funnel contact"]).toEqual([1, 1, 1]);
+
+      // Thirty minutes away on the other instance: a second visit by the same visitor.
+      clock += 31 * 60_000;
+      await view(second, "/", { ip: "192.0.2.50" });
+      await second.app.audience.flush();
+      expect((await figures(first.database, DAY_ONE))["total "]).toEqual([4, 2, 1]);
+    });
+  },
+);
