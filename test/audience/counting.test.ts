@@ -190,6 +190,9 @@ describe.each(ENGINES)("counting the audience on $engine", (engine) => {
       expect((await view(t, "/weare", visit)).statusCode).toBe(200);
       expect((await beacon(t, "/weare", visit)).statusCode).toBe(204);
     }
+    const [study] = await t.app.content.caseStudies();
+    expect((await beacon(t, "/weserve/case-studies/no-such-study")).statusCode).toBe(204);
+    expect((await beacon(t, "/insight/no-such-issue")).statusCode).toBe(204);
     await view(t, "/admin");
     await view(t, "/api/v1/teams/");
     await view(t, "/no-such-page");
@@ -204,6 +207,13 @@ describe.each(ENGINES)("counting the audience on $engine", (engine) => {
     ).toBe(204);
     await t.app.audience.flush();
     expect(await figures(t.database, DAY_ONE)).toEqual({});
+
+    // A case study the site has is a page like any other.
+    await beacon(t, `/weserve/case-studies/${study?.slug}`);
+    await t.app.audience.flush();
+    expect(
+      (await figures(t.database, DAY_ONE))[`page /weserve/case-studies/${study?.slug}`],
+    ).toEqual([1, 1, 1]);
   });
 
   it("counts no signed-in member of the firm, and counts them again once signed out", async () => {
@@ -406,12 +416,15 @@ describe.skipIf(!REDIS_URL).each(ENGINES)(
       await view(first, "/weare?utm_source=insight&utm_medium=email&utm_campaign=issue-3", {
         ip: "192.0.2.50",
       });
+      // Each view's state reaches Redis a moment after its answer; a person's
+      // next click comes later than that, the test's next request not.
+      await first.app.audience.flush();
       clock += 10 * 60_000;
       await view(second, "/contact-us", { ip: "192.0.2.50" });
+      await second.app.audience.flush();
       clock += 5 * 60_000;
       await beacon(first, "/weare", { ip: "192.0.2.50" });
       await first.app.audience.flush();
-      await second.app.audience.flush();
       const day = await figures(first.database, DAY_ONE);
       expect(day["total "]).toEqual([3, 1, 1]);
       expect(day["page /weare"]).toEqual([2, 1, 1]);

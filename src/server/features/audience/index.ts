@@ -63,13 +63,26 @@ const pageViewBody = z.string().max(1000);
 
 const PAGE_VIEW_LIMIT = { max: 600, timeWindow: 60_000 };
 
-/** The paths a beacon may name: the site's pages, a case study, an Insight issue. */
 const KNOWN_PAGES = new Set(PAGE_PATHS);
-const SLUG_PAGES = [CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE].map(
-  (route) => new RegExp(`^${route.replace(":slug", "[a-z0-9][a-z0-9-]{0,119}")}$`),
-);
-function isPagePath(path: string): boolean {
-  return KNOWN_PAGES.has(path) || SLUG_PAGES.some((pattern) => pattern.test(path));
+const slugOf = (route: string) => {
+  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
+  return (path: string) => pattern.exec(path)?.[1] ?? null;
+};
+const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
+const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);
+
+/**
+ * Whether a beacon names a page the site has: one of its pages, a case
+ * study or a published Insight issue (read from the content in memory), as
+ * a document request for any other path gets the not-found page, which is
+ * not counted either.
+ */
+async function isSitePage(content: FastifyInstance["content"], path: string): Promise<boolean> {
+  if (KNOWN_PAGES.has(path)) return true;
+  const study = caseStudySlug(path);
+  if (study) return (await content.caseStudies()).some((known) => known.slug === study);
+  const issue = issueSlug(path);
+  return issue !== null && (await content.insightIssue(issue)) !== null;
 }
 
 function outsideTheSite(url: string): boolean {
@@ -165,7 +178,9 @@ export default fp(
     const flush = async () => {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
       const rows = tally.take();
-      memory?.forgetBefore(dayOf(now()));
+      const today = dayOf(now());
+      memory?.forgetBefore(today);
+      tally.forgetBefore(today);
       if (rows.length === 0) return;
       try {
         await addToDays(db, rows);
@@ -230,7 +245,7 @@ export default fp(
   },
   {
     name: "audience",
-    dependencies: ["console", "daily-purge", "xsrf", "rate-limit"],
+    dependencies: ["console", "content", "daily-purge", "xsrf", "rate-limit"],
   },
 );
 
@@ -254,15 +269,16 @@ const beacon: FastifyPluginAsyncZod<BeaconOptions> = async (app, { count, origin
       config: { xsrf: false, rateLimit: PAGE_VIEW_LIMIT },
     },
     async (request, reply) => {
-      const [path = "", query = ""] = request.body.split("?", 2);
+      const [given = "", query = ""] = request.body.split("?", 2);
+      const path = pagePath(given);
       if (
         count &&
         !fromAnotherSite(request, origin) &&
         !notToCount(request) &&
-        isPagePath(pagePath(path))
+        (await isSitePage(app.content, path))
       ) {
         // A navigation inside the site: the page before it was this site's, so no new source.
-        count(request, pagePath(path), query, "");
+        count(request, path, query, "");
       }
       return reply.code(204).send(null);
     },

@@ -25,10 +25,23 @@ const ROWS_PER_STATEMENT = 500;
 
 const SEPARATOR = "\u0000";
 
+/**
+ * The most values of one dimension one process counts in a day (referring
+ * domains, UTM tags, entry pages…); further ones are counted as OTHER_VALUE.
+ * Links with made-up tags would otherwise add rows without end.
+ */
+export const MAX_VALUES_PER_DAY = 2000;
+export const OTHER_VALUE = "(other)";
+
 export class Tally {
   private counts = new Map<string, Counts>();
+  /** The values each (day, dimension) has counted in this process. */
+  private values = new Map<string, Set<string>>();
 
-  add(day: string, dimension: AudienceDimension, value: string, counts: Counts): void {
+  constructor(private readonly maxValues = MAX_VALUES_PER_DAY) {}
+
+  add(day: string, dimension: AudienceDimension, given: string, counts: Counts): void {
+    const value = this.admit(day, dimension, given);
     const key = `${day}${SEPARATOR}${dimension}${SEPARATOR}${value}`;
     const kept = this.counts.get(key);
     if (kept) {
@@ -37,6 +50,26 @@ export class Tally {
       kept.visitors += counts.visitors;
     } else {
       this.counts.set(key, { ...counts });
+    }
+  }
+
+  private admit(day: string, dimension: AudienceDimension, value: string): string {
+    const key = `${day}${SEPARATOR}${dimension}`;
+    let seen = this.values.get(key);
+    if (!seen) {
+      seen = new Set();
+      this.values.set(key, seen);
+    }
+    if (seen.has(value)) return value;
+    if (seen.size >= this.maxValues) return OTHER_VALUE;
+    seen.add(value);
+    return value;
+  }
+
+  /** Forgets the values counted on days before `today`. */
+  forgetBefore(today: string): void {
+    for (const key of this.values.keys()) {
+      if (key.slice(0, key.indexOf(SEPARATOR)) < today) this.values.delete(key);
     }
   }
 

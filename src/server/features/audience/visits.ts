@@ -102,15 +102,32 @@ export function untilEndOfDay(at: number): number {
   return day - (at % day);
 }
 
+/**
+ * The most visitors one process remembers. A flood of made-up user agents
+ * would otherwise grow the Map without end; past this, the visitor seen
+ * least recently is forgotten, and counts as new if it comes back.
+ */
+export const MAX_VISITORS_IN_MEMORY = 200_000;
+
 /** One process's visitors, in a Map: right for a site on one instance. */
 export class MemoryVisitors implements VisitorStore {
   private readonly states = new Map<string, VisitorState>();
 
-  constructor(private readonly tally: Tally) {}
+  constructor(
+    private readonly tally: Tally,
+    private readonly maxVisitors = MAX_VISITORS_IN_MEMORY,
+  ) {}
 
   /** Synchronous, so a view is counted before its request's answer is even finished. */
   countNow(hash: string, hit: Hit, attributes: () => [AudienceDimension, string][]): void {
-    this.states.set(hash, countView(this.states.get(hash), hit, attributes, this.tally));
+    const state = this.states.get(hash);
+    // Deleted and set again, so the Map's order is that of the last view.
+    if (state) this.states.delete(hash);
+    this.states.set(hash, countView(state, hit, attributes, this.tally));
+    if (this.states.size > this.maxVisitors) {
+      const oldest = this.states.keys().next().value;
+      if (oldest !== undefined) this.states.delete(oldest);
+    }
   }
 
   async count(hash: string, hit: Hit, attributes: () => [AudienceDimension, string][]) {
