@@ -44,7 +44,24 @@ export function notToCount(request: FastifyRequest): boolean {
   const purpose = headers["sec-purpose"] ?? headers.purpose ?? headers["x-purpose"];
   if (typeof purpose === "string" && purpose.includes("prefetch")) return true;
   const agent = headers["user-agent"];
-  return !agent || isbot(agent);
+  return !agent || isCrawler(agent);
+}
+
+/**
+ * isbot's answers for the user agents seen lately: a site's readers use a
+ * few dozen browser builds, so most requests are answered from here, not by
+ * the pattern. Emptied when full, so made-up user agents cannot grow it.
+ */
+const crawlerAnswers = new Map<string, boolean>();
+const MAX_CRAWLER_ANSWERS = 1000;
+
+function isCrawler(agent: string): boolean {
+  const known = crawlerAnswers.get(agent);
+  if (known !== undefined) return known;
+  const answer = isbot(agent);
+  if (crawlerAnswers.size >= MAX_CRAWLER_ANSWERS) crawlerAnswers.clear();
+  crawlerAnswers.set(agent, answer);
+  return answer;
 }
 
 /** A path as a page is known by: no query, no trailing slash but the root's. */
@@ -110,7 +127,8 @@ export function visitAttributes(
   const medium = tag(query, "utm_medium");
   const campaign = tag(query, "utm_campaign");
   const domain = referrerDomain(hit.referrer, isOwn);
-  const agent = new UAParser(hit.userAgent).getResult();
+  const parser = new UAParser(hit.userAgent);
+  const agent = { browser: parser.getBrowser(), device: parser.getDevice() };
   const deviceType = agent.device.type;
   const device = deviceType === "mobile" || deviceType === "tablet" ? deviceType : "desktop";
   const rows: [AudienceDimension, string][] = [

@@ -40,16 +40,27 @@ export class Tally {
 
   constructor(private readonly maxValues = MAX_VALUES_PER_DAY) {}
 
-  add(day: string, dimension: AudienceDimension, given: string, counts: Counts): void {
-    const value = this.admit(day, dimension, given);
-    const key = `${day}${SEPARATOR}${dimension}${SEPARATOR}${value}`;
-    const kept = this.counts.get(key);
+  add(day: string, dimension: AudienceDimension, value: string, counts: Counts): void {
+    this.addAt(this.slot(day, dimension, value), counts.views, counts.visits, counts.visitors);
+  }
+
+  /**
+   * Where a row's counts go: its day, dimension and value (OTHER_VALUE once
+   * the dimension has its fill of values that day). A slot stays good for
+   * its day, across takes, so a visit works its rows' out once.
+   */
+  slot(day: string, dimension: AudienceDimension, value: string): string {
+    return `${day}${SEPARATOR}${dimension}${SEPARATOR}${this.admit(day, dimension, value)}`;
+  }
+
+  addAt(slot: string, views: number, visits: number, visitors: number): void {
+    const kept = this.counts.get(slot);
     if (kept) {
-      kept.views += counts.views;
-      kept.visits += counts.visits;
-      kept.visitors += counts.visitors;
+      kept.views += views;
+      kept.visits += visits;
+      kept.visitors += visitors;
     } else {
-      this.counts.set(key, { ...counts });
+      this.counts.set(slot, { views, visits, visitors });
     }
   }
 

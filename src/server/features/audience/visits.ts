@@ -27,20 +27,28 @@ export const VISIT_GAP_MS = 30 * 60 * 1000;
  */
 const MAX_REMEMBERED = 256;
 
+/** One row a visit counts in: its dimension and value, its key in the state's sets, and its tally slot. */
+interface VisitRow {
+  dimension: AudienceDimension;
+  value: string;
+  key: string;
+  slot: string;
+}
+
 export interface VisitorState {
   /** The UTC day it belongs to; a new day starts afresh. */
   day: string;
   /** Epoch ms of the last counted view. */
   last: number;
   /** The current visit's rows (entry, channel, …). */
-  visit: [AudienceDimension, string][];
+  visit: VisitRow[];
   /** Rows counted as a visit in the current visit. */
   visitRows: Set<string>;
   /** Rows counted as a visitor today. */
   dayRows: Set<string>;
 }
 
-/** A state as Redis keeps it: JSON, with the sets as arrays. */
+/** A state as Redis keeps it: JSON, with the sets as arrays and the visit's rows as pairs. */
 interface StoredState {
   day: string;
   last: number;
@@ -49,9 +57,35 @@ interface StoredState {
   dayRows: string[];
 }
 
+function visitRow(
+  tally: Tally,
+  day: string,
+  dimension: AudienceDimension,
+  value: string,
+): VisitRow {
+  return {
+    dimension,
+    value,
+    key: `${dimension}:${value}`,
+    slot: tally.slot(day, dimension, value),
+  };
+}
+
+/** Counts one view in one row: a visit and a visitor only the first time. */
+function countRow(tally: Tally, state: VisitorState, key: string, slot: string): void {
+  const { visitRows, dayRows } = state;
+  const newInVisit = !visitRows.has(key) && visitRows.size < MAX_REMEMBERED;
+  const newToday = !dayRows.has(key) && dayRows.size < MAX_REMEMBERED;
+  if (newInVisit) visitRows.add(key);
+  if (newToday) dayRows.add(key);
+  tally.addAt(slot, 1, newInVisit ? 1 : 0, newToday ? 1 : 0);
+}
+
 /**
  * Counts one view into `tally` and gives the visitor's state after it.
- * `attributes` is asked only when the view begins a visit.
+ * `attributes` is asked only when the view begins a visit. A view in a
+ * visit under way (the common case) builds no string but its page's keys:
+ * the visit's rows carry theirs.
  */
 export function countView(
   state: VisitorState | undefined,
@@ -65,24 +99,17 @@ export function countView(
     ? state
     : { day: hit.day, last: hit.at, visit: [], visitRows: new Set(), dayRows: new Set() };
   if (begins) {
-    next.visit = attributes();
+    next.visit = attributes().map(([dimension, value]) =>
+      visitRow(tally, hit.day, dimension, value),
+    );
     next.visitRows = new Set();
   }
   next.last = hit.at;
-  const rows: [AudienceDimension, string][] = [["total", ""], ["page", hit.path], ...next.visit];
-  if (hit.path === CONTACT_PATH) rows.push(["funnel", "contact"]);
-  const { visitRows, dayRows } = next;
-  for (const [dimension, value] of rows) {
-    const key = `${dimension}:${value}`;
-    const newInVisit = !visitRows.has(key) && visitRows.size < MAX_REMEMBERED;
-    const newToday = !dayRows.has(key) && dayRows.size < MAX_REMEMBERED;
-    if (newInVisit) visitRows.add(key);
-    if (newToday) dayRows.add(key);
-    tally.add(hit.day, dimension, value, {
-      views: 1,
-      visits: newInVisit ? 1 : 0,
-      visitors: newToday ? 1 : 0,
-    });
+  countRow(tally, next, "total:", tally.slot(hit.day, "total", ""));
+  countRow(tally, next, `page:${hit.path}`, tally.slot(hit.day, "page", hit.path));
+  for (const row of next.visit) countRow(tally, next, row.key, row.slot);
+  if (hit.path === CONTACT_PATH) {
+    countRow(tally, next, "funnel:contact", tally.slot(hit.day, "funnel", "contact"));
   }
   return next;
 }
@@ -171,6 +198,9 @@ export class RedisVisitors implements VisitorStore {
         const stored = JSON.parse(kept) as StoredState;
         state = {
           ...stored,
+          visit: stored.visit.map(([dimension, value]) =>
+            visitRow(this.tally, stored.day, dimension, value),
+          ),
           visitRows: new Set(stored.visitRows),
           dayRows: new Set(stored.dayRows),
         };
@@ -184,7 +214,9 @@ export class RedisVisitors implements VisitorStore {
     const next = countView(state, hit, attributes, this.tally);
     try {
       const stored: StoredState = {
-        ...next,
+        day: next.day,
+        last: next.last,
+        visit: next.visit.map((row) => [row.dimension, row.value]),
         visitRows: [...next.visitRows],
         dayRows: [...next.dayRows],
       };
