@@ -3,8 +3,10 @@
  * database: a visit's source and channel, the tally's bound on the values
  * of one dimension, and the bound on the visitors one process remembers.
  */
+import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { channelOf, type Hit, referrerDomain } from "../../src/server/features/audience/hits.ts";
+import { dayOf, visitorHash, visitorHasher } from "../../src/server/features/audience/salts.ts";
 import { OTHER_VALUE, Tally } from "../../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../../src/server/features/audience/visits.ts";
 
@@ -90,5 +92,34 @@ describe("the visitors one process remembers", () => {
     visitors.countNow("second", hit(6), none);
     const total = tally.take().find((row) => row.dimension === "total");
     expect(total).toMatchObject({ views: 6, visits: 4, visitors: 4 });
+  });
+});
+
+describe("the visitor hash", () => {
+  it("is the HMAC-SHA256 of the address, user agent and host, keyed with the day's salt", () => {
+    const salt = randomBytes(32);
+    const hasher = visitorHasher(salt);
+    for (const [ip, agent, host] of [
+      ["203.0.113.7", "Mozilla/5.0 (X11; Linux x86_64)", "meridian.example"],
+      ["2001:db8::1", "Mozilla/5.0 (iPhone) «ünïcode»", "localhost:3000"],
+      ["", "", ""],
+    ] as const) {
+      expect(hasher(ip, agent, host)).toBe(visitorHash(salt, ip, agent, host));
+      const expected = createHmac("sha256", salt)
+        .update(`${ip}\n${agent}\n${host}`)
+        .digest("base64url")
+        .slice(0, 22);
+      expect(hasher(ip, agent, host)).toBe(expected);
+    }
+    expect(visitorHasher(randomBytes(32))("203.0.113.7", "a", "b")).not.toBe(
+      hasher("203.0.113.7", "a", "b"),
+    );
+  });
+
+  it("is made on the UTC day of the view", () => {
+    expect(dayOf(Date.parse("2026-11-27T23:59:59.999Z"))).toBe("2026-11-27");
+    expect(dayOf(Date.parse("2026-11-28T00:00:00.000Z"))).toBe("2026-11-28");
+    expect(dayOf(Date.parse("2026-11-27T12:00:00.000Z"))).toBe("2026-11-27");
+    expect(dayOf(Date.parse("1969-12-31T23:00:00.000Z"))).toBe("1969-12-31");
   });
 });

@@ -140,9 +140,9 @@ export default fp(
       const attributes = () => visitAttributes(hit, isOwn);
       const mark = request.cookies[STAFF_COOKIE];
       const signedMark = marks.signed(mark);
-      const salt = salts.cached(hit.day);
-      if (!signedMark && salt && memory) {
-        memory.countNow(visitorHash(salt, hit.ip, hit.userAgent, hit.host), hit, attributes);
+      const hasher = salts.cachedHasher(hit.day);
+      if (!signedMark && hasher && memory) {
+        memory.countNow(hasher(hit.ip, hit.userAgent, hit.host), hit, attributes);
         return;
       }
       const counted = (async () => {
