@@ -7,6 +7,15 @@
  * shared machine hits both sides; the table gives the medians. Prints a
  * Markdown table for docs/benchmarks.md.
  * Targets: throughput >= 0.8x the bare server's, p99 <= 1.25x its p99.
+ *
+ * Then counting's cost (ADR 051): the pages again, with a browser's user
+ * agent (a request without one is not counted), on the site as it runs and
+ * on a second one with AUDIENCE_COUNTING=off, in alternating rounds the same
+ * way. "One visitor" is every request from one address and browser (a view
+ * in a visit under way, the common case); "50,000 visitors" gives each
+ * request one of 50,000 user agents in turn, so the first round begins a
+ * visit (and parses the user agent) at every request. Targets: counting
+ * keeps >= 0.95x the throughput and adds <= 1 ms to p99.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -22,6 +31,10 @@ const WARM_UP_SECONDS = 1;
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SITE_PORT = 4350;
 const BARE_PORT = 4351;
+const UNCOUNTED_PORT = 4352;
+const BROWSER =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const VISITORS = 50_000;
 
 interface Figures {
   rps: number;
@@ -30,8 +43,35 @@ interface Figures {
   errors: number;
 }
 
-async function load(url: string, duration: number): Promise<Figures> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration });
+type Agents = "none" | "one" | "many";
+
+let agentTurn = 0;
+/** The requests' user agents: none (the first table), one browser, or one of VISITORS in turn. */
+function agentOptions(agents: Agents): Partial<autocannon.Options> {
+  if (agents === "none") return {};
+  if (agents === "one") return { headers: { "user-agent": BROWSER } };
+  return {
+    requests: [
+      {
+        setupRequest: (request) => {
+          agentTurn = (agentTurn + 1) % VISITORS;
+          return {
+            ...request,
+            headers: { ...request.headers, "user-agent": `${BROWSER} visitor/${agentTurn}` },
+          };
+        },
+      },
+    ],
+  };
+}
+
+async function load(url: string, duration: number, agents: Agents = "none"): Promise<Figures> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    ...agentOptions(agents),
+  });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -40,9 +80,9 @@ async function load(url: string, duration: number): Promise<Figures> {
   };
 }
 
-async function measure(url: string): Promise<Figures> {
-  await load(url, WARM_UP_SECONDS);
-  return load(url, SECONDS);
+async function measure(url: string, agents: Agents = "none"): Promise<Figures> {
+  await load(url, WARM_UP_SECONDS, agents);
+  return load(url, SECONDS, agents);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
@@ -59,6 +99,7 @@ async function startBare(answers: Record<string, { type: string; body: string }>
 }
 
 const site = await startBuiltSite(SITE_PORT);
+const uncounted = await startBuiltSite(UNCOUNTED_PORT, { AUDIENCE_COUNTING: "off" });
 const answers: Record<string, { type: string; body: string }> = {};
 for (const path of TARGETS) {
   const response = await fetch(`${site.origin}${path}`, {
@@ -98,7 +139,40 @@ try {
   }
 } finally {
   stopBare();
+}
+
+const COUNTED: [string, Agents][] = [
+  ["/", "one"],
+  ["/weare", "one"],
+  ["/", "many"],
+];
+const countingRows: string[] = [];
+try {
+  for (const [path, agents] of COUNTED) {
+    const on: Figures[] = [];
+    const off: Figures[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const measureOn = async () => on.push(await measure(`${site.origin}${path}`, agents));
+      const measureOff = async () => off.push(await measure(`${uncounted.origin}${path}`, agents));
+      if (round % 2 === 0) {
+        await measureOn();
+        await measureOff();
+      } else {
+        await measureOff();
+        await measureOn();
+      }
+    }
+    const throughput = median(on.map((figures, round) => figures.rps / (off[round]?.rps ?? 1)));
+    const added = median(on.map((figures, round) => figures.p99 - (off[round]?.p99 ?? 0)));
+    const errors = [...on, ...off].reduce((sum, figures) => sum + figures.errors, 0);
+    countingRows.push(
+      `| \`GET ${path}\`, ${agents === "one" ? "one visitor" : `${VISITORS.toLocaleString("en")} visitors`} | ${Math.round(median(off.map((f) => f.rps)))} | ${Math.round(median(on.map((f) => f.rps)))} | ${throughput.toFixed(3)} | ${median(off.map((f) => f.p99))} ms | ${median(on.map((f) => f.p99))} ms | ${added >= 0 ? "+" : ""}${added} ms | ${errors} |`,
+    );
+    console.error(`measured counting on ${path} (${agents})`);
+  }
+} finally {
   site.stop();
+  uncounted.stop();
 }
 
 console.log(
@@ -109,3 +183,12 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
+
+console.log(
+  "\nCounting's cost (AUDIENCE_COUNTING on, against a second site with it off; a browser's user agent on every request; medians of the rounds, the ratios and differences taken round by round):\n",
+);
+console.log(
+  "| Request | req/s, off | req/s, on | throughput ratio | p99, off | p99, on | p99 added | errors |",
+);
+console.log("|---|---|---|---|---|---|---|---|");
+for (const row of countingRows) console.log(row);

@@ -12,7 +12,11 @@ export interface BuiltSite {
   stop(): void;
 }
 
-export async function startBuiltSite(port: number): Promise<BuiltSite> {
+/** `env` adds to (or overrides) the server's environment, e.g. a setting to compare with and without. */
+export async function startBuiltSite(
+  port: number,
+  env: Record<string, string> = {},
+): Promise<BuiltSite> {
   const origin = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["build/node/src/server/main.js"], {
     env: {
@@ -21,6 +25,7 @@ export async function startBuiltSite(port: number): Promise<BuiltSite> {
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
       SQLITE_FILE: join(mkdtempSync(join(tmpdir(), "built-site-")), "site.db"),
+      ...env,
     },
     stdio: "inherit",
   });

@@ -16,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import audience from "./features/audience/index.ts";
 import backups from "./features/backups/index.ts";
 import content from "./features/content/index.ts";
 import deliverability, {
@@ -163,6 +164,8 @@ export async function buildApp({
   });
   await app.register(people, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(backups, { ...area, now });
+  // Counts the pages the next plugin serves, after each answer has gone.
+  await app.register(audience, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });

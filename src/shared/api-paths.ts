@@ -14,6 +14,12 @@ export const API_PATHS = {
   unsubscribe: "api/v1/unsubscribe",
   /** Not in the spec: confirming a subscription from the link in its e-mail (double opt-in). */
   confirmSubscription: "api/v1/subscribe/confirm",
+  /**
+   * Not in the spec: a page reached by a client-side navigation, counted
+   * like a page the server sent (ADR 051). Posted with navigator.sendBeacon
+   * to the page's own origin, whatever the backend host is.
+   */
+  pageView: "api/v1/page-view",
 } as const;
 
 /** Every API path starts with this; anything else is the site. */

@@ -13,6 +13,7 @@ import { designTokensCss } from "../shared/design-tokens.ts";
 import { AlertProvider } from "./app/AlertProvider.tsx";
 import { ErrorScreen } from "./app/ErrorBoundary.tsx";
 import { useAnchorScroll } from "./app/useAnchorScroll.ts";
+import { usePageViewBeacon } from "./app/usePageViewBeacon.ts";
 import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/useRouteCodeFailure.ts";
 import { useRouteFocus } from "./app/useRouteFocus.ts";
 import { carouselLayoutCss } from "./features/leadership/carouselLayout.ts";
@@ -105,6 +106,7 @@ function CaptchaScript() {
 export default function App() {
   useAnchorScroll();
   const pageAnnouncement = useRouteFocus();
+  usePageViewBeacon();
   // Marks the page interactive: browser tests wait for it before acting.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";

@@ -329,6 +329,15 @@ const variables = z.object({
     .default(6 * 3_600_000),
   // A delivery's row (its body and the answers) in the console's log.
   WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // Counting the site's audience on the server (features/audience, ADR 051):
+  // "off" counts nothing (the benchmark's baseline; a firm that wants no
+  // figures). Counts wait in memory and are added to the database every
+  // AUDIENCE_FLUSH_SECONDS, so a crash loses at most that much; the daily
+  // rollups are kept AUDIENCE_RETENTION_MONTHS, so a year can be set beside
+  // the one before it.
+  AUDIENCE_COUNTING: z.enum(["on", "off"]).default("on"),
+  AUDIENCE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  AUDIENCE_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(25),
   MEDIA_DIR: path("data/media"),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
   // Backups (features/backups): where archives go, how often the server

@@ -1,0 +1,147 @@
+/**
+ * What one counted page view says about its visit, and whether a request is
+ * one to count at all. Everything here runs on the request's own path, so
+ * it stays cheap: a few header reads, and `isbot`'s one regular expression
+ * only for requests that got that far. The user agent is parsed (ua-parser-js)
+ * only when a visit begins, off the request's path (visits.ts).
+ */
+import type { FastifyRequest } from "fastify";
+import { isbot } from "isbot";
+import UAParser from "ua-parser-js";
+import type { AudienceDimension } from "../../platform/db/schema.ts";
+
+/** The page a visit reached that counts as the funnel's second step. */
+export const CONTACT_PATH = "/contact-us";
+
+/** Longest page path, referrer domain and UTM value kept; longer ones are cut. */
+const MAX_VALUE = 200;
+
+export interface Hit {
+  /** The UTC day, YYYY-MM-DD, of the clock the app runs on. */
+  day: string;
+  /** Epoch ms. */
+  at: number;
+  /** The visitor's keyed hash is made of these, then they are dropped. */
+  ip: string;
+  userAgent: string;
+  host: string;
+  path: string;
+  /** Only read when this view begins a visit. */
+  referrer: string;
+  /** The query string of the request, for its UTM tags (a document request's only). */
+  query: string;
+}
+
+/**
+ * Whether the browser asked for nothing to be counted, or fetched the page
+ * ahead of a click that may never come: `DNT: 1`, `Sec-GPC: 1`, a link
+ * prefetch (`Sec-Purpose: prefetch`, or the older `Purpose: prefetch`), or
+ * a crawler's user agent.
+ */
+export function notToCount(request: FastifyRequest): boolean {
+  const headers = request.headers;
+  if (headers.dnt === "1" || headers["sec-gpc"] === "1") return true;
+  const purpose = headers["sec-purpose"] ?? headers.purpose ?? headers["x-purpose"];
+  if (typeof purpose === "string" && purpose.includes("prefetch")) return true;
+  const agent = headers["user-agent"];
+  return !agent || isCrawler(agent);
+}
+
+/**
+ * isbot's answers for the user agents seen lately: a site's readers use a
+ * few dozen browser builds, so most requests are answered from here, not by
+ * the pattern. Emptied when full, so made-up user agents cannot grow it.
+ */
+const crawlerAnswers = new Map<string, boolean>();
+const MAX_CRAWLER_ANSWERS = 1000;
+
+function isCrawler(agent: string): boolean {
+  const known = crawlerAnswers.get(agent);
+  if (known !== undefined) return known;
+  const answer = isbot(agent);
+  if (crawlerAnswers.size >= MAX_CRAWLER_ANSWERS) crawlerAnswers.clear();
+  crawlerAnswers.set(agent, answer);
+  return answer;
+}
+
+/** A path as a page is known by: no query, no trailing slash but the root's. */
+export function pagePath(url: string): string {
+  const query = url.indexOf("?");
+  let path = query === -1 ? url : url.slice(0, query);
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  return path.slice(0, MAX_VALUE);
+}
+
+export type Channel = "search" | "social" | "email" | "direct" | "other";
+
+const SEARCH =
+  /(^|\.)(google\.[a-z.]+|bing\.com|duckduckgo\.com|yahoo\.[a-z.]+|baidu\.com|yandex\.[a-z.]+|ecosia\.org|qwant\.com|startpage\.com|search\.brave\.com|kagi\.com|perplexity\.ai)$/;
+const SOCIAL =
+  /(^|\.)(facebook\.com|fb\.com|t\.co|twitter\.com|x\.com|linkedin\.com|lnkd\.in|instagram\.com|reddit\.com|youtube\.com|pinterest\.[a-z.]+|tiktok\.com|threads\.net|bsky\.app|mastodon\.social|news\.ycombinator\.com|xing\.com)$/;
+const EMAIL =
+  /(^|\.)(mail\.google\.com|outlook\.live\.com|outlook\.office\.com|outlook\.office365\.com|mail\.yahoo\.com|mail\.proton\.me|webmail\.[a-z.]+)$/;
+
+/**
+ * The channel a visit came through: its UTM medium when it names one
+ * (an Insight link says `email`), else the referring domain's kind, else
+ * direct when nothing referred it.
+ */
+export function channelOf(domain: string, medium: string): Channel {
+  if (/^(e-?mail|newsletter)$/.test(medium)) return "email";
+  if (/^(social|social-media|paid-social)$/.test(medium)) return "social";
+  if (/^(cpc|ppc|paid-search|search|organic)$/.test(medium)) return "search";
+  if (domain === "") return medium === "" ? "direct" : "other";
+  if (EMAIL.test(domain)) return "email";
+  if (SEARCH.test(domain)) return "search";
+  if (SOCIAL.test(domain)) return "social";
+  return "other";
+}
+
+/**
+ * The referring domain, without `www.`; "" for none, for one that is not a
+ * URL, and for this site itself, which brings no one new.
+ */
+export function referrerDomain(referrer: string, isOwn: (host: string) => boolean): string {
+  if (referrer === "") return "";
+  let host: string;
+  try {
+    host = new URL(referrer).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+  if (isOwn(host)) return "";
+  return (host.startsWith("www.") ? host.slice(4) : host).slice(0, MAX_VALUE);
+}
+
+function tag(query: URLSearchParams, name: string): string {
+  return (query.get(name) ?? "").trim().toLowerCase().slice(0, MAX_VALUE);
+}
+
+/** The rows a visit adds to besides the page's: where it began and came from, and on what. */
+export function visitAttributes(
+  hit: Hit,
+  isOwn: (host: string) => boolean,
+): [AudienceDimension, string][] {
+  const query = new URLSearchParams(hit.query);
+  const source = tag(query, "utm_source");
+  const medium = tag(query, "utm_medium");
+  const campaign = tag(query, "utm_campaign");
+  const domain = referrerDomain(hit.referrer, isOwn);
+  const parser = new UAParser(hit.userAgent);
+  const agent = { browser: parser.getBrowser(), device: parser.getDevice() };
+  const deviceType = agent.device.type;
+  const device = deviceType === "mobile" || deviceType === "tablet" ? deviceType : "desktop";
+  const rows: [AudienceDimension, string][] = [
+    ["entry", hit.path],
+    ["channel", channelOf(domain, medium)],
+    ["referrer", domain],
+    ["device", device],
+    ["browser", (agent.browser.name ?? "Other").slice(0, MAX_VALUE)],
+    ["funnel", "landing"],
+  ];
+  if (source) rows.push(["utm_source", source]);
+  if (medium) rows.push(["utm_medium", medium]);
+  if (campaign) rows.push(["utm_campaign", campaign]);
+  if (source === "insight" && campaign) rows.push(["insight", campaign]);
+  return rows;
+}

@@ -1,0 +1,297 @@
+/**
+ * The site's audience, counted where its pages are served, with no cookie
+ * and nothing stored on the visitor's device (ADR 051). A page view is a
+ * page the server sent (200, or 304 to a browser or CDN that had it) to a
+ * GET outside /api and the console, or a page reached by a client-side
+ * navigation, which the web app reports with navigator.sendBeacon to
+ * POST /api/v1/page-view. Not counted: crawlers (isbot), prefetches,
+ * `DNT: 1` or `Sec-GPC: 1`, and the firm's own signed-in people (staff.ts).
+ *
+ * Each view is counted in memory (visits.ts, tally.ts) after its answer has
+ * gone; every AUDIENCE_FLUSH_SECONDS, and when the server closes, the counts
+ * are added to audience_days. A process that dies loses what it counted
+ * since its last flush. The daily purge deletes rollups older than
+ * AUDIENCE_RETENTION_MONTHS and salts older than 48 hours.
+ *
+ * What the rest of the server may use: this plugin, and app.audience.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ADMIN_API, AUTH_PATHS } from "../../../shared/admin/auth.ts";
+import { API_PATHS, API_ROOT, serverPath } from "../../../shared/api-paths.ts";
+import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../../shared/routes.ts";
+import type { Config } from "../../platform/config.ts";
+import { CONSOLE_PATH } from "../../platform/console/console-files.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { runPeriodically } from "../../platform/ops/periodic.ts";
+import { closeRedis, connectRedis } from "../../platform/security/redis-client.ts";
+import { fromAnotherSite } from "../../platform/security/xsrf.ts";
+import { type Hit, notToCount, pagePath, visitAttributes } from "./hits.ts";
+import { DaySalts, dayOf, deleteOldSalts, visitorHash } from "./salts.ts";
+import { STAFF_COOKIE, staffMarks } from "./staff.ts";
+import { addToDays, Tally } from "./tally.ts";
+import { MemoryVisitors, RedisVisitors, type VisitorStore } from "./visits.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    audience: {
+      /** Whether views are counted (AUDIENCE_COUNTING). */
+      counting: boolean;
+      /**
+       * Writes every view counted so far to audience_days, once the views
+       * still being counted (a salt or Redis on its way) are in: what a
+       * test, or a reader that must see the latest figures, calls first.
+       */
+      flush(): Promise<void>;
+    };
+  }
+}
+
+export interface AudienceOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** The server's secret: the staff mark is signed with a key derived from it. */
+  secret: string;
+  /** The clock days, visits and retention are measured with (epoch ms); tests pass their own. */
+  now?: () => number;
+}
+
+/** The beacon's body: the path (and query) the browser navigated to. */
+const pageViewBody = z.string().max(1000);
+
+/**
+ * The beacon's limit, per address and minute, as a multiple of the public
+ * writes' (RATE_LIMIT_PER_MINUTE, 30: 600 views a minute): an office behind
+ * one address reads many pages a minute, and a beacon writes nothing at once.
+ */
+const PAGE_VIEWS_PER_WRITE = 20;
+
+const KNOWN_PAGES = new Set(PAGE_PATHS);
+const slugOf = (route: string) => {
+  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
+  return (path: string) => pattern.exec(path)?.[1] ?? null;
+};
+const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
+const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);
+
+/**
+ * Whether a beacon names a page the site has: one of its pages, a case
+ * study or a published Insight issue (read from the content in memory), as
+ * a document request for any other path gets the not-found page, which is
+ * not counted either.
+ */
+async function isSitePage(content: FastifyInstance["content"], path: string): Promise<boolean> {
+  if (KNOWN_PAGES.has(path)) return true;
+  const study = caseStudySlug(path);
+  if (study) return (await content.caseStudies()).some((known) => known.slug === study);
+  const issue = issueSlug(path);
+  return issue !== null && (await content.insightIssue(issue)) !== null;
+}
+
+function outsideTheSite(url: string): boolean {
+  return url.startsWith(API_ROOT) || url.startsWith(CONSOLE_PATH);
+}
+
+/** The first day kept when rollups live `months` months: the same day of the month, that many months back. */
+export function firstDayKept(now: Date, months: number): string {
+  const cut = new Date(now);
+  cut.setUTCMonth(cut.getUTCMonth() - months);
+  return dayOf(cut.getTime());
+}
+
+export default fp(
+  async function audience(
+    app: FastifyInstance,
+    { config, database, secret, now = Date.now }: AudienceOptions,
+  ) {
+    const { db } = database;
+    const counting = config.AUDIENCE_COUNTING === "on";
+    const tally = new Tally();
+    const salts = new DaySalts(db);
+    const marks = staffMarks(secret, db, app.sessionLimits, now);
+    const ownHost = new URL(config.PUBLIC_ORIGIN).hostname;
+
+    let store: VisitorStore;
+    let memory: MemoryVisitors | null = null;
+    if (counting && config.REDIS_URL) {
+      const prefix = `${config.REDIS_KEY_PREFIX}audience:`;
+      const redis = await connectRedis(config.REDIS_URL, prefix, app.log);
+      app.addHook("onClose", () => closeRedis(redis));
+      store = new RedisVisitors(redis, `${prefix}visitor:`, tally, app.log);
+    } else {
+      memory = new MemoryVisitors(tally);
+      store = memory;
+    }
+
+    /** Views still being counted (a salt, a staff check or Redis on its way). */
+    const inFlight = new Set<Promise<void>>();
+
+    function count(request: FastifyRequest, path: string, query: string, referrer: string) {
+      const at = now();
+      const hit: Hit = {
+        day: dayOf(at),
+        at,
+        // request.ip is undefined once a client that reset its connection is gone.
+        ip: (request.ip as string | undefined) ?? "",
+        userAgent: request.headers["user-agent"] ?? "",
+        host: request.host,
+        path,
+        referrer,
+        query,
+      };
+      const isOwn = (host: string) => host === ownHost || host === request.hostname;
+      const attributes = () => visitAttributes(hit, isOwn);
+      const mark = request.cookies[STAFF_COOKIE];
+      const signedMark = marks.signed(mark);
+      const hasher = salts.cachedHasher(hit.day);
+      if (!signedMark && hasher && memory) {
+        memory.countNow(hasher(hit.ip, hit.userAgent, hit.host), hit, attributes);
+        return;
+      }
+      const counted = (async () => {
+        if (signedMark && (await marks.isLive(mark))) return;
+        const daySalt = await salts.get(hit.day, hit.at);
+        await store.count(visitorHash(daySalt, hit.ip, hit.userAgent, hit.host), hit, attributes);
+      })().catch((error: unknown) => app.log.error({ err: error }, "counting a page view failed"));
+      inFlight.add(counted);
+      void counted.finally(() => inFlight.delete(counted));
+    }
+
+    /** A page the server sent: a GET answered with a page's HTML, or 304 for one the asker had. */
+    function countPage(request: FastifyRequest, reply: FastifyReply) {
+      if (request.method !== "GET") return;
+      const status = reply.statusCode;
+      if (status !== 200 && status !== 304) return;
+      if (outsideTheSite(request.url)) return;
+      const type = reply.getHeader("content-type");
+      if (typeof type !== "string" || !type.startsWith("text/html")) return;
+      // A draft's preview is the firm's, not its audience's.
+      if (String(reply.getHeader("cache-control") ?? "").includes("no-store")) return;
+      if (notToCount(request)) return;
+      const queryAt = request.url.indexOf("?");
+      const referrer = request.headers.referer;
+      count(
+        request,
+        pagePath(request.url),
+        queryAt === -1 ? "" : request.url.slice(queryAt + 1),
+        typeof referrer === "string" ? referrer : "",
+      );
+    }
+
+    const flush = async () => {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      const rows = tally.take();
+      const today = dayOf(now());
+      memory?.forgetBefore(today);
+      tally.forgetBefore(today);
+      if (rows.length === 0) return;
+      try {
+        await addToDays(db, rows);
+      } catch (error) {
+        tally.putBack(rows);
+        throw error;
+      }
+    };
+    app.decorate("audience", { counting, flush });
+
+    if (counting) {
+      app.addHook("onResponse", (request, reply, done) => {
+        countPage(request, reply);
+        done();
+      });
+      runPeriodically(app, {
+        what: "writing the audience counts",
+        everyMs: config.AUDIENCE_FLUSH_SECONDS * 1000,
+        run: flush,
+      });
+      // After runPeriodically's own close, which waits for a flush under way.
+      app.addHook("onClose", async () => {
+        await flush().catch((error: unknown) =>
+          app.log.error({ err: error }, "writing the audience counts at close failed"),
+        );
+      });
+    }
+
+    // Every console answer to a signed-in person marks the browser as the firm's (staff.ts).
+    app.addHook("onSend", (request, reply, payload, done) => {
+      const cookieOptions = {
+        path: "/",
+        httpOnly: true,
+        sameSite: "lax",
+        secure: request.protocol === "https",
+      } as const;
+      if (request.method === "DELETE" && request.url === AUTH_PATHS.session) {
+        // Signing out: the browser is the audience's again.
+        reply.clearCookie(STAFF_COOKIE, cookieOptions);
+      } else if (request.sessionId && request.url.startsWith(ADMIN_API)) {
+        const mark = marks.mark(request.sessionId);
+        if (request.cookies[STAFF_COOKIE] !== mark) {
+          reply.setCookie(STAFF_COOKIE, mark, cookieOptions);
+        }
+      }
+      done(null, payload);
+    });
+
+    app.dailyPurge.add({
+      what: "audience figures",
+      run: async (at) => {
+        const result = await db
+          .deleteFrom("audience_days")
+          .where("day", "<", firstDayKept(at, config.AUDIENCE_RETENTION_MONTHS))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    });
+    app.dailyPurge.add({ what: "audience salts", run: (at) => deleteOldSalts(db, at) });
+
+    await app.register(beacon, {
+      count: counting ? count : null,
+      origin: config.PUBLIC_ORIGIN,
+      perMinute: config.RATE_LIMIT_PER_MINUTE * PAGE_VIEWS_PER_WRITE,
+    });
+  },
+  {
+    name: "audience",
+    dependencies: ["console", "content", "daily-purge", "xsrf", "rate-limit"],
+  },
+);
+
+interface BeaconOptions {
+  count: ((request: FastifyRequest, path: string, query: string, referrer: string) => void) | null;
+  origin: string;
+  /** Beacons allowed per address and minute. */
+  perMinute: number;
+}
+
+/**
+ * The beacon a client-side navigation sends. navigator.sendBeacon cannot
+ * set the cross-site token's header, so the route opts out of it; a post
+ * the browser says came from another site is answered the same and not
+ * counted. The answer is always 204 with nothing in it: the page does not
+ * wait for it, and nobody learns from it whether the view was counted.
+ */
+const beacon: FastifyPluginAsyncZod<BeaconOptions> = async (app, { count, origin, perMinute }) => {
+  app.post(
+    serverPath(API_PATHS.pageView),
+    {
+      schema: { body: pageViewBody, response: { 204: z.null() } },
+      config: { xsrf: false, rateLimit: { max: perMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const [given = "", query = ""] = request.body.split("?", 2);
+      const path = pagePath(given);
+      if (
+        count &&
+        !fromAnotherSite(request, origin) &&
+        !notToCount(request) &&
+        (await isSitePage(app.content, path))
+      ) {
+        // A navigation inside the site: the page before it was this site's, so no new source.
+        count(request, path, query, "");
+      }
+      return reply.code(204).send(null);
+    },
+  );
+};

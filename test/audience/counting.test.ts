@@ -1,0 +1,441 @@
+/**
+ * Counting the audience on the server (ADR 051), on both engines, with a
+ * clock of the test's: a page sent whole or as a 304 and a client-side
+ * navigation's beacon are counted, with the visit's source, UTM tags,
+ * device and browser; crawlers, prefetches, DNT / GPC, the console and a
+ * signed-in member of the firm are not. Each day has its own salt (no
+ * visitor spans two days) and a salt past 48 hours is deleted; counts reach
+ * the database only with a flush, and two instances on one database add up.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { visitorHash } from "../../src/server/features/audience/salts.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { ACCOUNT_PATHS } from "../../src/shared/admin/account.ts";
+import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { createAccount, signIn } from "../support/console.ts";
+import { ENGINES } from "../support/engines.ts";
+import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../support/redis.ts";
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const DAY_ONE = "2026-11-27";
+const START = Date.parse(`${DAY_ONE}T10:00:00.000Z`);
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const GOOGLEBOT =
+  "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/131.0.0.0 Safari/537.36";
+/** Written every 5 minutes by itself: here only when the test flushes. */
+const ENV = { AUDIENCE_FLUSH_SECONDS: "300", PUBLIC_ORIGIN: "https://meridian.example" };
+
+type Figures = Record<string, [number, number, number]>;
+
+/** Every stored row of `day`, as "dimension value" → [views, visits, visitors]. */
+async function figures(database: DatabaseHandle, day: string): Promise<Figures> {
+  const rows = await database.db
+    .selectFrom("audience_days")
+    .selectAll()
+    .where("day", "=", day)
+    .execute();
+  return Object.fromEntries(
+    rows.map((row) => [
+      `${row.dimension} ${row.value}`,
+      [Number(row.views), Number(row.visits), Number(row.visitors)],
+    ]),
+  );
+}
+
+/**
+ * The visitor's address in the test under way: each test has its own, so
+ * none finds a visitor another test already counted that day.
+ */
+let address = "203.0.113.1";
+let addresses = 1;
+function nextAddress(): string {
+  addresses += 1;
+  address = `203.0.113.${addresses}`;
+  return address;
+}
+
+interface Visit {
+  ip?: string;
+  agent?: string;
+  headers?: Record<string, string>;
+}
+
+function view(t: TestApp, url: string, { ip = address, agent = CHROME, headers = {} }: Visit = {}) {
+  return t.app.inject({
+    method: "GET",
+    url,
+    remoteAddress: ip,
+    headers: { "user-agent": agent, ...headers },
+  });
+}
+
+function beacon(
+  t: TestApp,
+  path: string,
+  { ip = address, agent = CHROME, headers = {} }: Visit = {},
+) {
+  return t.app.inject({
+    method: "POST",
+    url: "/api/v1/page-view",
+    remoteAddress: ip,
+    headers: { "user-agent": agent, "content-type": "text/plain;charset=UTF-8", ...headers },
+    payload: path,
+  });
+}
+
+describe.each(ENGINES)("counting the audience on $engine", (engine) => {
+  let clock = START;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp(engine, ENV, { now: () => clock });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(() => {
+    nextAddress();
+  });
+  afterEach(async () => {
+    // Each test starts from empty figures, on a day of its own clock.
+    await t.app.audience.flush();
+    await t.database.db.deleteFrom("audience_days").execute();
+  });
+
+  it("counts a page sent, its 304 and a navigation's beacon, with the visit's source", async () => {
+    clock = START;
+    const first = await view(
+      t,
+      "/weare?utm_source=Newsletter-Co&utm_medium=cpc&utm_campaign=spring",
+      {
+        headers: { referer: "https://www.google.com/" },
+      },
+    );
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    clock += 60_000;
+    const again = await view(t, "/weare", { headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    clock += 60_000;
+    const navigation = await beacon(t, "/contact-us");
+    expect(navigation.statusCode).toBe(204);
+    expect(navigation.body).toBe("");
+
+    expect(await figures(t.database, DAY_ONE)).toEqual({});
+    await t.app.audience.flush();
+    expect(await figures(t.database, DAY_ONE)).toEqual({
+      "total ": [3, 1, 1],
+      "page /weare": [2, 1, 1],
+      "page /contact-us": [1, 1, 1],
+      "entry /weare": [3, 1, 1],
+      "channel search": [3, 1, 1],
+      "referrer google.com": [3, 1, 1],
+      "utm_source newsletter-co": [3, 1, 1],
+      "utm_medium cpc": [3, 1, 1],
+      "utm_campaign spring": [3, 1, 1],
+      "device desktop": [3, 1, 1],
+      "browser Chrome": [3, 1, 1],
+      "funnel landing": [3, 1, 1],
+      "funnel contact": [1, 1, 1],
+    });
+  });
+
+  it("starts a new visit after 30 minutes away, and tells visitors apart", async () => {
+    clock = START + HOUR_MS;
+    await view(t, "/?utm_source=insight&utm_medium=email&utm_campaign=issue-12", {
+      headers: { referer: "https://mail.google.com/" },
+    });
+    clock += 29 * 60_000;
+    await view(t, "/weare");
+    clock += 31 * 60_000;
+    await view(t, "/weare", { headers: { referer: "https://meridian.example/" } });
+    await view(t, "/", {
+      ip: "198.51.100.9",
+      agent: IPHONE,
+      headers: { referer: "https://t.co/x" },
+    });
+    await t.app.audience.flush();
+    const day = await figures(t.database, DAY_ONE);
+    expect(day["total "]).toEqual([4, 3, 2]);
+    expect(day["page /weare"]).toEqual([2, 2, 1]);
+    expect(day["insight issue-12"]).toEqual([2, 1, 1]);
+    expect(day["channel email"]).toEqual([2, 1, 1]);
+    // Its own site referring brings no one new: a direct visit.
+    expect(day["channel direct"]).toEqual([1, 1, 1]);
+    expect(day["referrer "]).toEqual([1, 1, 1]);
+    expect(day["channel social"]).toEqual([1, 1, 1]);
+    expect(day["referrer t.co"]).toEqual([1, 1, 1]);
+    expect(day["device mobile"]).toEqual([1, 1, 1]);
+    expect(day["browser Mobile Safari"]).toEqual([1, 1, 1]);
+    expect(day["entry /"]).toEqual([3, 2, 2]);
+  });
+
+  it("counts no crawler, prefetch, DNT or GPC, console, API answer or unknown beacon", async () => {
+    clock = START + 4 * HOUR_MS;
+    const refused: Visit[] = [
+      { agent: GOOGLEBOT },
+      { agent: "" },
+      { headers: { "sec-purpose": "prefetch" } },
+      { headers: { "sec-purpose": "prefetch;prerender" } },
+      { headers: { purpose: "prefetch" } },
+      { headers: { dnt: "1" } },
+      { headers: { "sec-gpc": "1" } },
+    ];
+    for (const visit of refused) {
+      expect((await view(t, "/weare", visit)).statusCode).toBe(200);
+      expect((await beacon(t, "/weare", visit)).statusCode).toBe(204);
+    }
+    const [study] = await t.app.content.caseStudies();
+    expect((await beacon(t, "/weserve/case-studies/no-such-study")).statusCode).toBe(204);
+    expect((await beacon(t, "/insight/no-such-issue")).statusCode).toBe(204);
+    await view(t, "/admin");
+    await view(t, "/api/v1/teams/");
+    await view(t, "/no-such-page");
+    await t.app.inject({ method: "HEAD", url: "/weare", headers: { "user-agent": CHROME } });
+    expect((await beacon(t, "/api/v1/teams/")).statusCode).toBe(204);
+    expect((await beacon(t, "/no-such-page")).statusCode).toBe(204);
+    expect(
+      (await beacon(t, "/weare", { headers: { "sec-fetch-site": "cross-site" } })).statusCode,
+    ).toBe(204);
+    expect(
+      (await beacon(t, "/weare", { headers: { origin: "https://elsewhere.example" } })).statusCode,
+    ).toBe(204);
+    await t.app.audience.flush();
+    expect(await figures(t.database, DAY_ONE)).toEqual({});
+
+    // A case study the site has is a page like any other.
+    await beacon(t, `/weserve/case-studies/${study?.slug}`);
+    await t.app.audience.flush();
+    expect(
+      (await figures(t.database, DAY_ONE))[`page /weserve/case-studies/${study?.slug}`],
+    ).toEqual([1, 1, 1]);
+  });
+
+  it("counts no signed-in member of the firm, and counts them again once signed out", async () => {
+    clock = START + 5 * HOUR_MS;
+    await createAccount(t.database, "viewer", "counted-not@firm.example");
+    const staff = await signIn(t.app, "counted-not@firm.example");
+    const consoleAnswer = await staff.request("GET", ACCOUNT_PATHS.account);
+    expect(consoleAnswer.statusCode).toBe(200);
+    const mark = consoleAnswer.cookies.find((c) => c.name === "console_staff");
+    expect(mark?.path).toBe("/");
+    expect(mark?.httpOnly).toBe(true);
+    const cookie = `console_staff=${mark?.value}`;
+    await view(t, "/weare", { headers: { cookie } });
+    await beacon(t, "/contact-us", { headers: { cookie } });
+    await t.app.audience.flush();
+    expect(await figures(t.database, DAY_ONE)).toEqual({});
+
+    // A mark this server did not sign counts for nothing.
+    await view(t, "/weare", {
+      ip: "192.0.2.1",
+      headers: { cookie: `console_staff=${"0".repeat(64)}.${"A".repeat(43)}` },
+    });
+    await t.app.audience.flush();
+    expect((await figures(t.database, DAY_ONE))["total "]).toEqual([1, 1, 1]);
+
+    const signOut = await staff.request("DELETE", AUTH_PATHS.session);
+    expect(signOut.statusCode).toBe(204);
+    expect(signOut.cookies.find((c) => c.name === "console_staff")?.value).toBe("");
+    // The session is gone: the same mark, still in a browser, is checked afresh after a minute.
+    clock += 61_000;
+    await view(t, "/weare", { headers: { cookie } });
+    await t.app.audience.flush();
+    expect((await figures(t.database, DAY_ONE))["total "]).toEqual([2, 2, 2]);
+  });
+
+  it("gives each day its own salt, so no visitor spans two days, and deletes salts past 48 hours", async () => {
+    const dayTwo = "2026-11-28";
+    clock = Date.parse(`${DAY_ONE}T23:50:00.000Z`);
+    await view(t, "/weare", { headers: { referer: "https://www.bing.com/" } });
+    clock = Date.parse(`${dayTwo}T00:05:00.000Z`);
+    await view(t, "/weare");
+    await t.app.audience.flush();
+    expect((await figures(t.database, DAY_ONE))["total "]).toEqual([1, 1, 1]);
+    // Fifteen minutes later, but a new day: a new visit by a visitor not seen before.
+    expect((await figures(t.database, dayTwo))["total "]).toEqual([1, 1, 1]);
+    expect((await figures(t.database, dayTwo))["channel direct"]).toEqual([1, 1, 1]);
+
+    const salts = await t.database.db.selectFrom("audience_salts").selectAll().execute();
+    const one = salts.find((row) => row.day === DAY_ONE);
+    const two = salts.find((row) => row.day === dayTwo);
+    expect(one?.salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(two?.salt).toMatch(/^[0-9a-f]{64}$/);
+    const hashOn = (salt: string) =>
+      visitorHash(Buffer.from(salt, "hex"), address, CHROME, "localhost:80");
+    expect(hashOn(one?.salt as string)).not.toBe(hashOn(two?.salt as string));
+
+    // Nothing stored names the visitor: no address, user agent or hash in any row.
+    const stored = JSON.stringify(
+      await t.database.db.selectFrom("audience_days").selectAll().execute(),
+    );
+    for (const secret of [
+      "203.0.113.7",
+      "Windows NT",
+      hashOn(one?.salt as string),
+      hashOn(two?.salt as string),
+    ]) {
+      expect(stored).not.toContain(secret);
+    }
+
+    // The daily purge of a later day: a salt made more than 48 hours before goes.
+    clock = Date.parse(`${dayTwo}T00:00:00.000Z`) + 2 * DAY_MS;
+    await t.database.db
+      .updateTable("audience_salts")
+      .set({ created_at: new Date(clock - 48 * HOUR_MS + 60_000).toISOString() })
+      .where("day", "=", dayTwo)
+      .execute();
+    expect(await t.app.dailyPurge.runToday()).toBe(true);
+    const left = await t.database.db.selectFrom("audience_salts").select("day").execute();
+    expect(left.map((row) => row.day)).toEqual([dayTwo]);
+    clock += 2 * 60_000;
+    await t.database.db
+      .updateTable("site_meta")
+      .set({ value: "2000-01-01" })
+      .where("key", "=", "daily_purge_day")
+      .execute();
+    expect(await t.app.dailyPurge.runToday()).toBe(true);
+    expect(await t.database.db.selectFrom("audience_salts").select("day").execute()).toEqual([]);
+    await t.database.db.deleteFrom("audience_days").where("day", "=", dayTwo).execute();
+  });
+
+  it("keeps the rollups AUDIENCE_RETENTION_MONTHS (25 by default) and no longer", async () => {
+    clock = Date.parse("2026-12-15T01:00:00.000Z");
+    const row = (day: string) => ({
+      day,
+      dimension: "total" as const,
+      value: "",
+      views: 1,
+      visits: 1,
+      visitors: 1,
+    });
+    await t.database.db
+      .insertInto("audience_days")
+      .values([row("2024-11-14"), row("2024-11-15"), row("2026-12-14")])
+      .execute();
+    await t.database.db
+      .updateTable("site_meta")
+      .set({ value: "2000-01-01" })
+      .where("key", "=", "daily_purge_day")
+      .execute();
+    expect(await t.app.dailyPurge.runToday()).toBe(true);
+    const left = await t.database.db
+      .selectFrom("audience_days")
+      .select("day")
+      .orderBy("day")
+      .execute();
+    expect(left.map((kept) => kept.day)).toEqual(["2024-11-15", "2026-12-14"]);
+  });
+});
+
+describe.each(ENGINES)("the audience counts of two instances on $engine", (engine) => {
+  const clock = START;
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    first = await startApp(engine, ENV, { now: () => clock });
+    second = await startApp(engine, ENV, { now: () => clock, shared: first.testDb });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it("reach the database only with a flush, share one salt, and add up", async () => {
+    await view(first, "/weare", { ip: "192.0.2.10" });
+    await view(second, "/weare", { ip: "192.0.2.11" });
+    await view(second, "/", { ip: "192.0.2.11" });
+    expect(await figures(first.database, DAY_ONE)).toEqual({});
+    await first.app.audience.flush();
+    expect((await figures(first.database, DAY_ONE))["total "]).toEqual([1, 1, 1]);
+    // What the second holds is what a crash of it now would lose: one flush interval's counting.
+    await second.app.audience.flush();
+    expect((await figures(first.database, DAY_ONE))["total "]).toEqual([3, 2, 2]);
+    expect((await figures(first.database, DAY_ONE))["page /weare"]).toEqual([2, 2, 2]);
+    const salts = await first.database.db.selectFrom("audience_salts").selectAll().execute();
+    expect(salts.map((row) => row.day)).toEqual([DAY_ONE]);
+    // A flush with nothing new adds nothing.
+    await first.app.audience.flush();
+    expect((await figures(first.database, DAY_ONE))["total "]).toEqual([3, 2, 2]);
+  });
+
+  it("writes what it counted when the server closes", async () => {
+    const third = await startApp(engine, ENV, { now: () => clock, shared: first.testDb });
+    await view(third, "/weare", { ip: "192.0.2.12" });
+    await third.close();
+    expect((await figures(first.database, DAY_ONE))["total "]).toEqual([4, 3, 3]);
+  });
+});
+
+describe.each(ENGINES)("with AUDIENCE_COUNTING=off on $engine", (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(engine, { ...ENV, AUDIENCE_COUNTING: "off" });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("counts nothing and answers the beacon all the same", async () => {
+    expect((await view(t, "/weare")).statusCode).toBe(200);
+    expect((await beacon(t, "/weare")).statusCode).toBe(204);
+    await t.app.audience.flush();
+    expect(t.app.audience.counting).toBe(false);
+    expect(await t.database.db.selectFrom("audience_days").selectAll().execute()).toEqual([]);
+    expect(await t.database.db.selectFrom("audience_salts").selectAll().execute()).toEqual([]);
+  });
+});
+
+if (!REDIS_URL) console.warn(REDIS_SKIP_REASON);
+
+describe.skipIf(!REDIS_URL).each(ENGINES)(
+  "visits shared through Redis by two instances on $engine",
+  (engine) => {
+    let clock = START;
+    let first: TestApp;
+    let second: TestApp;
+
+    beforeAll(async () => {
+      const env = { ...ENV, ...redisEnv(REDIS_URL as string) };
+      first = await startApp(engine, env, { now: () => clock });
+      second = await startApp(engine, env, { now: () => clock, shared: first.testDb });
+    });
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    it("count one visitor's views on either instance as one visit", async () => {
+      clock = START;
+      await view(first, "/weare?utm_source=insight&utm_medium=email&utm_campaign=issue-3", {
+        ip: "192.0.2.50",
+      });
+      // Each view's state reaches Redis a moment after its answer; a person's
+      // next click comes later than that, the test's next request not.
+      await first.app.audience.flush();
+      clock += 10 * 60_000;
+      await view(second, "/contact-us", { ip: "192.0.2.50" });
+      await second.app.audience.flush();
+      clock += 5 * 60_000;
+      await beacon(first, "/weare", { ip: "192.0.2.50" });
+      await first.app.audience.flush();
+      const day = await figures(first.database, DAY_ONE);
+      expect(day["total "]).toEqual([3, 1, 1]);
+      expect(day["page /weare"]).toEqual([2, 1, 1]);
+      expect(day["insight issue-3"]).toEqual([3, 1, 1]);
+      expect(day["funnel contact"]).toEqual([1, 1, 1]);
+
+      // Thirty minutes away on the other instance: a second visit by the same visitor.
+      clock += 31 * 60_000;
+      await view(second, "/", { ip: "192.0.2.50" });
+      await second.app.audience.flush();
+      expect((await figures(first.database, DAY_ONE))["total "]).toEqual([4, 2, 1]);
+    });
+  },
+);
