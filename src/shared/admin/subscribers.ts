@@ -7,6 +7,7 @@ import { idParamsSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
+import { leadSourceDetailSchema } from "./lead-source.ts";
 
 const BASE = `${ADMIN_API}/subscribers`;
 
@@ -143,6 +144,8 @@ export type ConsentEvent = z.infer<typeof consentEventSchema>;
 
 export const subscriberDetailSchema = subscriberRowSchema.extend({
   unsubscribedVia: z.string().nullable(),
+  /** The visit that brought the subscription, or began it anew (lead-source.ts); null when unknown. */
+  source: leadSourceDetailSchema,
   /** The consent history, oldest first. */
   events: consentEventSchema.array(),
 });

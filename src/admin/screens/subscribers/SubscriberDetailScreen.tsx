@@ -16,6 +16,7 @@ import { ApiError, api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
+import { LeadSourcePanel } from "../../components/LeadSourcePanel.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { formatMoment } from "./dates.ts";
 import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
@@ -77,6 +78,7 @@ function SubscriberView({
           </ol>
           {subscriber.events.length === 0 ? <p>No consent changes are recorded.</p> : null}
         </section>
+        <LeadSourcePanel source={subscriber.source} id="subscriber-source" />
         {hasRole(me.role, "editor") ? (
           <RequestActions
             subscriber={subscriber}

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { Inquiry } from "../../../shared/schemas.ts";
+import type { SourceKnowledge } from "../../platform/db/lead-source.ts";
 import { insertInquiry, linkNotification } from "./queries.ts";
 
 /** What storing an inquiry needs of the app: the outbox's transaction and this feature's mail. */
@@ -16,9 +17,13 @@ export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail">;
  * The notification links to the inquiry in the console, and the inquiry
  * names its notification, so the inbox can tell whether the firm was told.
  */
-export function storeInquiry(app: InquiryWriter, inquiry: Inquiry): Promise<number> {
+export function storeInquiry(
+  app: InquiryWriter,
+  inquiry: Inquiry,
+  knowledge: SourceKnowledge = {},
+): Promise<number> {
   return app.withOutbox(async (trx) => {
-    const id = await insertInquiry(trx, inquiry);
+    const id = await insertInquiry(trx, inquiry, knowledge);
     await linkNotification(trx, id, await app.inquiryMail.queue(trx, inquiry, id));
     return id;
   });

@@ -8,7 +8,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
+import type { LeadSource } from "../../../shared/lead-source.ts";
 import { normalizeEmail } from "../../../shared/subscription.ts";
+import { leadSourceColumns } from "../../platform/db/lead-source.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { isSuppressed, liftSuppression } from "../deliverability/index.ts";
 import { confirmTokenMatches, readConfirmToken } from "./confirm-token.ts";
@@ -60,6 +62,14 @@ export interface SubscribeOptions {
    * surely a person's proves it that way (ADR 036).
    */
   mustConfirm?: boolean;
+  /**
+   * The visit that brought the subscription (shared/lead-source.ts): stored
+   * on a new subscription and on one begun anew after its end; a request
+   * while one waits for its confirmation leaves the first one's.
+   */
+  source?: LeadSource | undefined;
+  /** Whether the visit's referrer could be known (not for a form posted without JavaScript). */
+  referrerKnown?: boolean;
 }
 
 /**
@@ -76,9 +86,10 @@ export function storeSubscription(
   app: Writer,
   email: string,
   via: ConsentVia,
-  { mustConfirm = false }: SubscribeOptions = {},
+  { mustConfirm = false, source, referrerKnown }: SubscribeOptions = {},
 ): Promise<Subscription | null> {
   const address = normalizeEmail(email);
+  const sourceColumns = leadSourceColumns(source, { referrerKnown });
   const { confirmHours } = app.newsletterSignup;
   return app.withOutbox(async (trx) => {
     const doubleOptIn = await app.newsletterSignup.doubleOptIn(trx);
@@ -86,13 +97,13 @@ export function storeSubscription(
     // nothing until its owner shows they want it: the confirmation link is
     // the one message it can be sent, and following it lifts the suppression.
     if (!doubleOptIn && !mustConfirm && !(await isSuppressed(trx, address))) {
-      const created = await subscribe(trx, address, via);
+      const created = await subscribe(trx, address, via, undefined, sourceColumns);
       if (created) await app.subscriptionMail.welcome(trx, created);
       return created;
     }
     const lapsedBefore = confirmationLapsedBefore(confirmHours);
     const waiting =
-      (await subscribe(trx, address, via, { lapsedBefore })) ??
+      (await subscribe(trx, address, via, { lapsedBefore }, sourceColumns)) ??
       (await findPendingSubscription(trx, address));
     if (!waiting) return null;
     await app.subscriptionMail.confirmation(trx, waiting, confirmHours);

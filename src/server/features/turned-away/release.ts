@@ -24,7 +24,7 @@ export async function releasePost(
   if (post.form === "inquiry") {
     await storeInquiry(
       { inquiryMail: app.inquiryMail, withOutbox },
-      inquirySchema.parse(post.fields),
+      inquirySchema.parse({ ...post.fields, source: post.source }),
     );
     return TURNED_AWAY_TEXTS.releasedInquiry;
   }
@@ -37,6 +37,7 @@ export async function releasePost(
     },
     emailId,
     post.via as ConsentVia,
+    { source: post.source },
   );
   return subscribed ? TURNED_AWAY_TEXTS.releasedSubscription : TURNED_AWAY_TEXTS.alreadySubscribed;
 }
