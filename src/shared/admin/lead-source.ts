@@ -49,3 +49,8 @@ export function campaignText(source: NonNullable<LeadSourceDetail>): string | nu
   if (source.utmCampaign) return via ? `${source.utmCampaign} (${via})` : source.utmCampaign;
   return via || null;
 }
+
+/** The source in one line, for a turned-away post: "/weserve · google.com · spring (x / y)". */
+export function sourceSummary(source: NonNullable<LeadSourceDetail>): string {
+  return [source.entryPage, source.referrer, campaignText(source)].filter(Boolean).join(" · ");
+}
