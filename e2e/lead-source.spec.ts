@@ -62,3 +62,41 @@ test("an inquiry from a search visit with UTM tags shows its source in the conso
     await expectNoAxeViolations(page);
   }
 });
+
+test("without JavaScript, the form's own page and its UTM tags are the inquiry's source", async ({
+  browser,
+  page,
+}) => {
+  const word = `nojs${randomBytes(4).toString("hex")}`;
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const visitor = await noScript.newPage();
+    await visitor.goto("/contact-us?utm_source=linkedin&utm_medium=social&utm_campaign=nojs", {
+      referer: "https://www.google.com/",
+    });
+    await fillInquiry(visitor, {
+      ...SAMPLE_INQUIRY,
+      company: word,
+      comments: `No script, ${word}`,
+    });
+    const answered = visitor.waitForResponse(
+      (response) =>
+        response.url().includes("/contact-us") && response.request().method() === "POST",
+    );
+    await inquiryForm(visitor).getByRole("button", { name: "Submit" }).click();
+    expect((await answered).status()).toBe(200);
+  } finally {
+    await noScript.close();
+  }
+
+  const viewer = await consoleAccount("viewer", "lead-source-nojs");
+  await signInToConsole(page, viewer, `/admin/inquiries?q=${word}`);
+  await page.getByRole("link", { name: "Ada Lovelace" }).click();
+  // The page's own referrer is not known to a post without script: "None".
+  await expect(page.getByRole("region", { name: "Source" }).getByRole("definition")).toHaveText([
+    "/contact-us",
+    "None",
+    "Social",
+    "nojs (linkedin / social)",
+  ]);
+});
