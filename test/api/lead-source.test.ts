@@ -20,7 +20,7 @@ import {
   turnedAwayPath,
 } from "../../src/shared/admin/turned-away.ts";
 import { FORM_TRAP_HEADER } from "../../src/shared/bot-defence.ts";
-import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
+import { FORM_SOURCE_FIELD, FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { csvRecords } from "../support/csv.ts";
@@ -232,6 +232,41 @@ describe.each(ENGINES)("the source of every lead on $engine", (engine) => {
         ...NO_SOURCE,
         source_entry_page: "/insight",
       });
+    });
+
+    it("a post refused once carries its source on the answer page, so sending it again keeps it", async () => {
+      const comments = `No script, second try, ${engine.engine}`;
+      const refused = await postForm(
+        "/contact-us",
+        { ...VALID_INQUIRY, email: "not-an-address", comments },
+        `${t.config.PUBLIC_ORIGIN}/contact-us?utm_source=news&utm_medium=email&utm_campaign=again`,
+      );
+      expect(refused.statusCode).toBe(400);
+      const carried = new RegExp(`name="${FORM_SOURCE_FIELD}" value="([^"]+)"`).exec(
+        refused.body,
+      )?.[1];
+      expect(carried).toBeDefined();
+      const field = String(carried).replaceAll("&quot;", '"');
+      // The answer page's address has no query: the Referer of the second post loses the tags.
+      const again = await postForm(
+        "/contact-us",
+        { ...VALID_INQUIRY, comments, [FORM_SOURCE_FIELD]: field },
+        `${t.config.PUBLIC_ORIGIN}/contact-us`,
+      );
+      expect(again.statusCode).toBe(200);
+      expect(await latestInquiry()).toEqual({
+        ...NO_SOURCE,
+        comments,
+        source_entry_page: "/contact-us",
+        source_channel: "email",
+        source_utm_source: "news",
+        source_utm_medium: "email",
+        source_utm_campaign: "again",
+      });
+      // A cached page never carries one.
+      expect((await t.app.inject({ url: "/contact-us?utm_source=x" })).body).not.toContain(
+        FORM_SOURCE_FIELD,
+      );
     });
 
     it("keeps no source from another site's Referer or none", async () => {

@@ -12,21 +12,18 @@ const KEY = "lead-source";
 /** Keeps the first page's source once per visit (the tab's session). */
 export function recordLeadSource(): void {
   try {
-    if (sessionStorage.getItem(KEY)) return;
-    const { pathname, search, origin } = location;
-    const query = new URLSearchParams(search);
-    const source: LeadSource = { entryPage: pathname };
+    if (sessionStorage[KEY]) return;
+    const query = new URLSearchParams(location.search);
+    const tag = (name: string) => query.get(`utm_${name}`) || undefined;
     const referrer = document.referrer && new URL(document.referrer);
-    if (referrer && referrer.origin !== origin) source.referrer = referrer.hostname;
-    for (const [key, tag] of [
-      ["utmSource", "utm_source"],
-      ["utmMedium", "utm_medium"],
-      ["utmCampaign", "utm_campaign"],
-    ] as const) {
-      const value = query.get(tag);
-      if (value) source[key] = value;
-    }
-    sessionStorage.setItem(KEY, JSON.stringify(source));
+    const source: LeadSource = {
+      entryPage: location.pathname,
+      referrer: referrer && referrer.origin !== location.origin ? referrer.hostname : undefined,
+      utmSource: tag("source"),
+      utmMedium: tag("medium"),
+      utmCampaign: tag("campaign"),
+    };
+    sessionStorage[KEY] = JSON.stringify(source);
   } catch {
     // No storage, or a referrer that is not a URL: the lead's source stays unknown.
   }
@@ -35,8 +32,7 @@ export function recordLeadSource(): void {
 /** The kept source, or undefined; the server checks every part again. */
 export function leadSource(): LeadSource | undefined {
   try {
-    const kept = sessionStorage.getItem(KEY);
-    return kept ? (JSON.parse(kept) as LeadSource) : undefined;
+    return JSON.parse(sessionStorage[KEY]) as LeadSource;
   } catch {
     return undefined;
   }

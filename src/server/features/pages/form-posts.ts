@@ -13,8 +13,12 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type DefendedForm, FORM_TRAP_FIELD } from "../../../shared/bot-defence.ts";
 import { INQUIRY_FIELDS } from "../../../shared/inquiry.ts";
-import { type LeadSource, sourceOfFormPage } from "../../../shared/lead-source.ts";
-import { FORM_TOKEN_FIELD, type PageContext } from "../../../shared/page-context.ts";
+import { cleanLeadSource, type LeadSource, sourceOfFormPage } from "../../../shared/lead-source.ts";
+import {
+  FORM_SOURCE_FIELD,
+  FORM_TOKEN_FIELD,
+  type PageContext,
+} from "../../../shared/page-context.ts";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import type { ConfirmationAnswer } from "../../../shared/schemas.ts";
 import type { PostDefences, Trap } from "../../platform/security/bot-defence.ts";
@@ -52,7 +56,10 @@ export const UNREADABLE_FORM_MESSAGE =
 export function sourceOfFormPost(
   request: Pick<FastifyRequest, "headers" | "protocol" | "host">,
   origin: string,
+  body = "",
 ): LeadSource | undefined {
+  const carried = carriedSource(body);
+  if (carried) return carried;
   const referer = request.headers.referer;
   if (!referer) return undefined;
   let page: URL;
@@ -63,6 +70,21 @@ export function sourceOfFormPost(
   }
   const own = [new URL(origin).origin, `${request.protocol}://${request.host}`];
   return own.includes(page.origin) ? sourceOfFormPage(page) : undefined;
+}
+
+/**
+ * The source a form on an answer page carries (FORM_SOURCE_FIELD): a post
+ * refused once and sent again comes from that page, whose address has lost
+ * the first page's query, so the first post's source travels in the form.
+ */
+function carriedSource(body: string): LeadSource | undefined {
+  const given = new URLSearchParams(body).get(FORM_SOURCE_FIELD);
+  if (!given) return undefined;
+  try {
+    return cleanLeadSource(JSON.parse(given));
+  } catch {
+    return undefined;
+  }
 }
 
 export interface FormPostsOptions {
@@ -103,7 +125,7 @@ export default async function formPosts(
         refusal,
         trap,
         log: request.log,
-        source: sourceOfFormPost(request, origin),
+        source: sourceOfFormPost(request, origin, body),
       }),
     };
     const path = request.routeOptions.url ?? request.url;

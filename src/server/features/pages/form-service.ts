@@ -78,6 +78,7 @@ export function formService(
   return {
     token,
     refusal,
+    source,
     sendInquiry: (values: InquiryValues) =>
       write("inquiry", async (): Promise<FormWrite<"sent">> => {
         // Every refused field at once: the fixed rules', and the type against the types on offer.
