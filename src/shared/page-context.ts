@@ -9,6 +9,7 @@ import type { FieldReasons } from "./field-rules.ts";
 import type { SiteHighlights } from "./highlights.ts";
 import type { InquiryValues } from "./inquiry.ts";
 import type { InsightIssue, InsightSummary } from "./insight.ts";
+import type { LeadSource } from "./lead-source.ts";
 import type { PageFacts } from "./site-facts.ts";
 
 /** The privacy notice as its page shows it: HTML rendered from the firm's Markdown. */
@@ -44,6 +45,13 @@ export interface ContentReader {
  */
 export const FORM_TOKEN_FIELD = "_xsrf";
 
+/**
+ * The hidden field of a form on a page answering a post without JavaScript
+ * (never on a cached page): the lead source the server took for that post
+ * (JSON), so a second post from the answer page keeps it (ADR 052).
+ */
+export const FORM_SOURCE_FIELD = "_source";
+
 /** What a write through a form answers: done, or the refused fields. */
 export type FormWrite<Done extends string> =
   | { outcome: Done }
@@ -63,6 +71,8 @@ export interface FormService {
    * The writes below refuse too when it is set.
    */
   refusal: string | null;
+  /** The lead source this post brought (ADR 052), for the answer page's FORM_SOURCE_FIELD. */
+  source?: LeadSource | undefined;
   sendInquiry(values: InquiryValues): Promise<FormWrite<"sent">>;
   /** "already" carries the server's message, which the page shows (the 409 answer). */
   subscribe(

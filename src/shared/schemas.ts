@@ -10,6 +10,7 @@ import { z } from "zod";
 import { CONTENT_CATEGORIES } from "./content-categories.ts";
 import { characterReason, checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
 import { INQUIRY_FIELDS } from "./inquiry.ts";
+import { cleanLeadSource } from "./lead-source.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "./subscription.ts";
 
 /** A text field: trimmed, then checked by the shared rule (the reasons the form shows too). */
@@ -47,6 +48,14 @@ function fieldSchema(rule: FieldRule) {
 // ---- Requests ----
 
 /**
+ * The optional source of a lead (lead-source.ts), sent beside a form's fields.
+ * Its parts are not typed by the visitor, so a bad one never refuses the
+ * post: each part that breaks its rule (LEAD_SOURCE_LIMITS, a wrong type) is
+ * dropped and the rest is kept; anything but an object is no source.
+ */
+export const leadSourceSchema = z.unknown().transform((value) => cleanLeadSource(value));
+
+/**
  * The inquiry's fields by their fixed rules. Its type is checked here only
  * as one line of text: the types on offer follow the firm's capabilities,
  * so the server checks it against the current list after this (the pages
@@ -62,6 +71,7 @@ export const inquirySchema = z.strictObject(
     phoneNumber: fieldSchema(INQUIRY_FIELDS.phoneNumber),
     inquiryType: fieldSchema(INQUIRY_FIELDS.inquiryType),
     comments: fieldSchema(INQUIRY_FIELDS.comments),
+    source: leadSourceSchema.optional(),
   },
   { error: "must be a JSON object" },
 );
@@ -70,6 +80,17 @@ export const inquirySchema = z.strictObject(
 export type Inquiry = z.infer<typeof inquirySchema>;
 
 export const subscribeQuerySchema = z.object({ emailId: checkedText(SUBSCRIBE_EMAIL_RULE) });
+
+/**
+ * The subscribe call's body: none in the spec (the address travels in the
+ * query), and now optionally `{ source }`. Any other body is read as no
+ * source rather than refused, so every body the spec's callers send still works.
+ */
+export const subscribeBodySchema = z.unknown().transform((body) => ({
+  source: cleanLeadSource(
+    typeof body === "object" && body !== null ? (body as { source?: unknown }).source : undefined,
+  ),
+}));
 
 export const itemsQuerySchema = z.object({
   category: z.enum(CONTENT_CATEGORIES, {

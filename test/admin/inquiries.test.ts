@@ -388,6 +388,13 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
         "phone_number",
         "comments",
         "assignee",
+        // The visit that brought each inquiry, empty where unknown (test/api/lead-source.test.ts).
+        "source_entry_page",
+        "source_referrer",
+        "source_channel",
+        "source_utm_source",
+        "source_utm_medium",
+        "source_utm_campaign",
       ]);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.[0]).toBe(String(formula));

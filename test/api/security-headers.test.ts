@@ -42,6 +42,15 @@ describe("security headers", () => {
     expect(response.headers["x-frame-options"]).toBeUndefined();
   });
 
+  it.each(ANSWERS)(
+    "%s tells other sites nothing of where their visitors were (Referrer-Policy: same-origin)",
+    async (url) => {
+      // Its own requests carry the page's address: a form posted without
+      // JavaScript names its page, the lead's source (ADR 052).
+      expect((await t.app.inject({ url })).headers["referrer-policy"]).toBe("same-origin");
+    },
+  );
+
   it.each(ANSWERS)("%s sends Strict-Transport-Security over HTTPS only", async (url) => {
     const plain = await t.app.inject({ url });
     expect(plain.headers["strict-transport-security"]).toBeUndefined();

@@ -60,7 +60,10 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     expect(policy).toContain("sandbox");
     expect(policy).not.toContain("script-src");
     expect(response.body).toContain("Cloud costs");
-    expect(response.body).toContain(`href="${ORIGIN}/weserve"`);
+    // Links to the site carry the issue's UTM tags (INSIGHT_LINK_TAGS, on by default).
+    expect(response.body).toContain(
+      `href="${ORIGIN}/weserve?utm_source=insight&amp;utm_medium=email&amp;utm_campaign=previewed"`,
+    );
     expect(response.body).not.toContain("<script>alert");
     expect(response.body).toContain(`${ORIGIN}/insight/previewed`);
   });
@@ -72,7 +75,10 @@ describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) =>
     expect(response.body).toContain("Cloud costs");
     // No markup of the e-mail's (the body's own "<script>" is text the editor typed).
     expect(response.body).not.toMatch(/<(p|a|h2|table|div|span)\b/);
-    expect(response.body).toContain("our work [https://www.firm.example/weserve]");
+    // The tagged link is longer than a line, so it wraps onto its own.
+    expect(response.body).toContain(
+      "our work\n[https://www.firm.example/weserve?utm_source=insight&utm_medium=email&utm_campaign=previewed]",
+    );
   });
 
   it("shows the web page it will become, sandboxed and framable by the console", async () => {

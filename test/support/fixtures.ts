@@ -1,6 +1,7 @@
 import type { Inquiry } from "../../src/shared/schemas.ts";
 
-export const VALID_INQUIRY: Inquiry = {
+/** An inquiry's fields as the spec's form sends them (no lead source). */
+export const VALID_INQUIRY: Omit<Inquiry, "source"> = {
   firstName: "Grace",
   lastName: "Hopper",
   company: "Harvard Computation Lab",

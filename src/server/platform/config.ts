@@ -274,6 +274,10 @@ const variables = z.object({
   DOMAIN_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(60_000),
   DOMAIN_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
   NEWSLETTER_DOUBLE_OPT_IN: booleanFlag.default(false),
+  // An Insight e-mail's links to the site carry utm_source=insight,
+  // utm_medium=email and utm_campaign=<the issue's slug>, so the leads an
+  // issue brings show it as their source; the same tags for every reader.
+  INSIGHT_LINK_TAGS: booleanFlag.default(true),
   // The send guard pauses a send when, among its last SEND_GUARD_WINDOW
   // finished copies (once SEND_GUARD_MIN_COPIES have finished), hard bounces
   // or complaints pass these shares: mailbox providers judge a sender by them.

@@ -7,6 +7,7 @@ import { INQUIRY_FIELDS } from "../inquiry.ts";
 import { idParamsSchema, rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import { leadSourceDetailSchema } from "./lead-source.ts";
 
 const ROOT = `${ADMIN_API}/inquiries`;
 
@@ -183,6 +184,8 @@ export const inquiryDetailSchema = inquirySummarySchema.extend({
   jobTitle: z.string(),
   phoneNumber: z.string(),
   comments: z.string(),
+  /** The visit that brought it (lead-source.ts); null when unknown. */
+  source: leadSourceDetailSchema,
   notes: z.array(noteViewSchema),
 });
 export type InquiryDetail = z.infer<typeof inquiryDetailSchema>;

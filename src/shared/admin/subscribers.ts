@@ -7,6 +7,7 @@ import { idParamsSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
+import { leadSourceDetailSchema } from "./lead-source.ts";
 
 const BASE = `${ADMIN_API}/subscribers`;
 
@@ -160,6 +161,8 @@ export const subscriberDetailSchema = subscriberRowSchema.extend({
       doubleOptIn: z.boolean(),
     })
     .nullable(),
+  /** The visit that brought the subscription, or began it anew (lead-source.ts); null when unknown. */
+  source: leadSourceDetailSchema,
   /** The consent history, oldest first. */
   events: consentEventSchema.array(),
 });

@@ -14,6 +14,7 @@ import { INQUIRY_FIELDS, type InquiryField } from "../inquiry.ts";
 import { idParamsSchema } from "../row-id.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
+import { leadSourceViewSchema } from "./lead-source.ts";
 
 const BASE = `${ADMIN_API}/turned-away`;
 
@@ -40,6 +41,11 @@ export const turnedAwayPostSchema = z.object({
   via: z.string(),
   /** The fields as the post gave them, by their names on the form. */
   fields: z.record(z.string(), z.string()),
+  /**
+   * The visit's source the post came with (shared/lead-source.ts), kept with
+   * its fields so that a released post stores it as it would have.
+   */
+  source: leadSourceViewSchema.optional(),
   receivedAt: z.string(),
 });
 export type TurnedAwayPost = z.infer<typeof turnedAwayPostSchema>;

@@ -16,6 +16,7 @@ import type {
   messageSchema,
   unsubscribeStateSchema,
 } from "../../shared/schemas.ts";
+import { leadSource } from "../lib/leadSource.ts";
 
 export interface ApiResponse<T> {
   status: number;
@@ -117,10 +118,12 @@ export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons
   );
 }
 
+/** The spec's address in the query, and the visit's source, when kept, as the body. */
 export function subscribe(emailId: string, defence?: FormDefence) {
+  const source = leadSource();
   return post<MessageBody>(
     `${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`,
-    undefined,
+    source && { source },
     defence,
   );
 }
@@ -128,7 +131,7 @@ export function subscribe(emailId: string, defence?: FormDefence) {
 export function sendComment(inquiry: Inquiry, defence?: FormDefence) {
   return post<z.infer<typeof inquiryReceivedSchema> & MessageBody>(
     API_PATHS.sendComment,
-    inquiry,
+    { ...inquiry, source: leadSource() },
     defence,
   );
 }

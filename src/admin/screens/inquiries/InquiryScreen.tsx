@@ -17,6 +17,7 @@ import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
+import { LeadSourcePanel } from "../../components/LeadSourcePanel.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { AssigneeForm } from "./AssigneeForm.tsx";
 import { INBOX_ROUTE, personName } from "./format.ts";
@@ -142,6 +143,8 @@ function InquiryView({
             </>
           )}
         </section>
+
+        <LeadSourcePanel source={inquiry.source} id="inquiry-source" />
 
         <section className="panel inquiry-notes" aria-labelledby="inquiry-notes">
           <h2 id="inquiry-notes">Internal notes</h2>

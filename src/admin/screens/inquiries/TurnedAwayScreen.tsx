@@ -4,8 +4,10 @@
  * sent (it is stored and mailed as if it had just arrived) or deletes it; a
  * viewer reads the same list without the buttons.
  */
+
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
+import { SOURCE_TEXTS, sourceSummary } from "../../../shared/admin/lead-source.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import {
   FORM_LABELS,
@@ -114,6 +116,12 @@ function PostView({ post, actions }: { post: TurnedAwayPost; actions: PostAction
             <dd>{value || "Not given"}</dd>
           </div>
         ))}
+        {post.source ? (
+          <div>
+            <dt>{SOURCE_TEXTS.heading}</dt>
+            <dd>{sourceSummary(post.source)}</dd>
+          </div>
+        ) : null}
       </dl>
       {actions ? (
         <div className="turned-away-actions">

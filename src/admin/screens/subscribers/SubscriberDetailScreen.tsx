@@ -16,6 +16,7 @@ import { ApiError, api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
+import { LeadSourcePanel } from "../../components/LeadSourcePanel.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { formatConsentDate, formatMoment } from "./dates.ts";
 import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
@@ -103,6 +104,7 @@ function SubscriberView({
             </p>
           ) : null}
         </section>
+        <LeadSourcePanel source={subscriber.source} id="subscriber-source" />
         {hasRole(me.role, "editor") ? (
           <RequestActions
             subscriber={subscriber}

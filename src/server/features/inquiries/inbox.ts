@@ -23,7 +23,13 @@ import {
   type Person,
   type StatusCounts,
 } from "../../../shared/admin/inquiries.ts";
+import { SOURCE_EXPORT_COLUMNS } from "../../../shared/admin/lead-source.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import {
+  LEAD_SOURCE_COLUMNS,
+  leadSourceCells,
+  leadSourceOf,
+} from "../../platform/db/lead-source.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { containsText } from "../../platform/db/text-search.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
@@ -121,6 +127,7 @@ function summaries(db: Kysely<Database>, filter: InquiryFilter) {
       "assignee.id as assignee_id",
       "assignee.name as assignee_name",
       "assignee.email as assignee_email",
+      ...LEAD_SOURCE_COLUMNS.map((column) => `inquiries.${column}` as const),
     ])
     .orderBy("inquiries.created_at", "desc")
     .orderBy("inquiries.id", "desc");
@@ -216,6 +223,7 @@ export async function exportInquiries(db: Kysely<Database>, filter: InquiryFilte
     phone_number: row.phone_number,
     comments: row.comments,
     assignee: row.assignee_email ?? "",
+    ...leadSourceCells(row),
   }));
 }
 
@@ -232,6 +240,7 @@ export const EXPORT_COLUMNS = [
   "phone_number",
   "comments",
   "assignee",
+  ...SOURCE_EXPORT_COLUMNS,
 ] as const;
 
 async function notesOf(db: Kysely<Database>, inquiryId: number): Promise<NoteView[]> {
@@ -261,6 +270,7 @@ export async function findInquiry(
     jobTitle: row.job_title,
     phoneNumber: row.phone_number,
     comments: row.comments,
+    source: leadSourceOf(row),
     notes: await notesOf(db, id),
   };
 }

@@ -1,12 +1,17 @@
 import type { Kysely } from "kysely";
 import type { Inquiry } from "../../../shared/schemas.ts";
+import { leadSourceColumns, type SourceKnowledge } from "../../platform/db/lead-source.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 
 /**
  * Stores an inquiry; its id. Its notification to the firm, once queued, is
  * named by linkNotification (none for one made by a script or a test).
  */
-export async function insertInquiry(db: Kysely<Database>, inquiry: Inquiry): Promise<number> {
+export async function insertInquiry(
+  db: Kysely<Database>,
+  inquiry: Inquiry,
+  knowledge: SourceKnowledge = {},
+): Promise<number> {
   const now = nowIso();
   const row = await db
     .insertInto("inquiries")
@@ -19,6 +24,7 @@ export async function insertInquiry(db: Kysely<Database>, inquiry: Inquiry): Pro
       phone_number: inquiry.phoneNumber,
       inquiry_type: inquiry.inquiryType,
       comments: inquiry.comments,
+      ...leadSourceColumns(inquiry.source, knowledge),
       created_at: now,
       updated_at: now,
     })

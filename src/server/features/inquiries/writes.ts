@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { Inquiry } from "../../../shared/schemas.ts";
+import type { SourceKnowledge } from "../../platform/db/lead-source.ts";
 import { inquiryReceived } from "../webhooks/index.ts";
 import { insertInquiry, linkNotification } from "./queries.ts";
 
@@ -17,9 +18,13 @@ export type InquiryWriter = Pick<FastifyInstance, "withOutbox" | "inquiryMail" |
  * The notification links to the inquiry in the console, and the inquiry
  * names its notification, so the inbox can tell whether the firm was told.
  */
-export function storeInquiry(app: InquiryWriter, inquiry: Inquiry): Promise<number> {
+export function storeInquiry(
+  app: InquiryWriter,
+  inquiry: Inquiry,
+  knowledge: SourceKnowledge = {},
+): Promise<number> {
   return app.withOutbox(async (trx) => {
-    const id = await insertInquiry(trx, inquiry);
+    const id = await insertInquiry(trx, inquiry, knowledge);
     await linkNotification(trx, id, await app.inquiryMail.queue(trx, inquiry, id));
     await app.webhookEvents.announce(trx, inquiryReceived(app.webhookEvents.origin, id, inquiry));
     return id;

@@ -198,7 +198,8 @@ export default async function newsletterRoutes(
   async function rendered(id: number) {
     const issue = await issueOr404(id);
     const pictures = await emailPicturesOf(issue, { origin, mediaDir: config.MEDIA_DIR });
-    return { issue, rendering: renderIssue(issue, { origin, pictures }) };
+    const tagLinks = config.INSIGHT_LINK_TAGS;
+    return { issue, rendering: renderIssue(issue, { origin, pictures, tagLinks }) };
   }
 
   /** A test copy's unsubscribe link leads to the page, with no subscription to end. */

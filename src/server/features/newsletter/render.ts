@@ -79,6 +79,41 @@ export interface RenderOptions {
    * body's width alone.
    */
   pictures?: EmailImages;
+  /**
+   * Whether the e-mail's links to the site carry the issue's UTM tags
+   * (tagOwnLinks; INSIGHT_LINK_TAGS). The archive page's are never tagged.
+   */
+  tagLinks?: boolean;
+}
+
+/** The UTM tags of the links in an issue's e-mail: the same for every reader, never a reader's own. */
+export function insightTags(slug: string): Record<string, string> {
+  return { utm_source: "insight", utm_medium: "email", utm_campaign: slug };
+}
+
+/**
+ * Adds the issue's UTM tags to every link of `html` that leads to the site
+ * (`origin`), so that the visits an issue brings, and the leads they make,
+ * are told apart; links to other sites are left as written, as are tags an
+ * editor put on a link themselves. The unsubscribe placeholder is on a
+ * domain of its own and is never touched.
+ */
+export function tagOwnLinks(html: string, origin: string, slug: string): string {
+  const site = new URL(origin).origin;
+  const tags = Object.entries(insightTags(slug));
+  return html.replace(/\bhref="([^"]*)"/g, (whole, escaped: string) => {
+    let url: URL;
+    try {
+      url = new URL(escaped.replace(/&amp;/g, "&"));
+    } catch {
+      return whole;
+    }
+    if (url.origin !== site) return whole;
+    for (const [name, value] of tags) {
+      if (!url.searchParams.has(name)) url.searchParams.set(name, value);
+    }
+    return `href="${escapeHtml(url.href)}"`;
+  });
 }
 
 export function renderIssue(issue: IssueSource, options: RenderOptions): RenderedIssue {
@@ -87,7 +122,7 @@ export function renderIssue(issue: IssueSource, options: RenderOptions): Rendere
     pageUrl: issueUrl,
     ...(options.pictures ? { images: options.pictures } : {}),
   });
-  const emailHtml = renderEmailHtml(
+  const untagged = renderEmailHtml(
     createElement(IssueEmail, {
       title: issue.title,
       summary: issue.summary,
@@ -96,6 +131,7 @@ export function renderIssue(issue: IssueSource, options: RenderOptions): Rendere
       unsubscribeUrl: UNSUBSCRIBE_URL_PLACEHOLDER,
     }),
   );
+  const emailHtml = options.tagLinks ? tagOwnLinks(untagged, options.origin, issue.slug) : untagged;
   const emailText = toPlainText(emailHtml);
   // A copy without its unsubscribe link must never go out: refuse to render
   // one, should a library ever start to rewrite the placeholder.

@@ -18,6 +18,7 @@ import {
   inquirySchema,
   itemsQuerySchema,
   messageSchema,
+  subscribeBodySchema,
   subscribeQuerySchema,
   teamMemberSchema,
   xsrfAnswerSchema,
@@ -80,6 +81,7 @@ const api: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: subscribeQuerySchema,
+        body: subscribeBodySchema,
         response: { 201: messageSchema, 409: messageSchema, ...captchaRefusals },
       },
     },
@@ -93,7 +95,12 @@ const api: FastifyPluginAsyncZod = async (app) => {
       const mustConfirm = confirmsByMail(trap);
       if (trap && !mustConfirm) {
         await app.turnedAway.keep(
-          { form: "subscription", trap, via: CONSENT_VIA.website, fields: request.query },
+          {
+            form: "subscription",
+            trap,
+            via: CONSENT_VIA.website,
+            fields: { ...request.query, source: request.body.source },
+          },
           request.log,
         );
         return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
@@ -105,7 +112,7 @@ const api: FastifyPluginAsyncZod = async (app) => {
         app,
         request.query.emailId,
         CONSENT_VIA.website,
-        { mustConfirm },
+        { mustConfirm, source: request.body.source },
       );
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
       return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });

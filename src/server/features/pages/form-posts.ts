@@ -13,7 +13,12 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type DefendedForm, FORM_TRAP_FIELD } from "../../../shared/bot-defence.ts";
 import { INQUIRY_FIELDS } from "../../../shared/inquiry.ts";
-import { FORM_TOKEN_FIELD, type PageContext } from "../../../shared/page-context.ts";
+import { cleanLeadSource, type LeadSource, sourceOfFormPage } from "../../../shared/lead-source.ts";
+import {
+  FORM_SOURCE_FIELD,
+  FORM_TOKEN_FIELD,
+  type PageContext,
+} from "../../../shared/page-context.ts";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import type { ConfirmationAnswer } from "../../../shared/schemas.ts";
 import type { PostDefences, Trap } from "../../platform/security/bot-defence.ts";
@@ -38,6 +43,49 @@ export const FORM_CACHE_CONTROL = "no-store";
 
 export const UNREADABLE_FORM_MESSAGE =
   "We could not read this form. Please check your entries and send it again.";
+
+/**
+ * The lead source of a form posted without JavaScript. The pages are cached
+ * alike for every visitor (page-cache.ts), so they cannot carry a visitor's
+ * source in hidden fields; the post's own Referer names the page that held
+ * the form, with its query: that page is the entry page, and its UTM tags are
+ * the visit's. Browsers send a same-origin page's full address by default
+ * (Referrer-Policy strict-origin-when-cross-origin); a Referer of another
+ * site, or none, gives no source.
+ */
+export function sourceOfFormPost(
+  request: Pick<FastifyRequest, "headers" | "protocol" | "host">,
+  origin: string,
+  body = "",
+): LeadSource | undefined {
+  const carried = carriedSource(body);
+  if (carried) return carried;
+  const referer = request.headers.referer;
+  if (!referer) return undefined;
+  let page: URL;
+  try {
+    page = new URL(referer);
+  } catch {
+    return undefined;
+  }
+  const own = [new URL(origin).origin, `${request.protocol}://${request.host}`];
+  return own.includes(page.origin) ? sourceOfFormPage(page) : undefined;
+}
+
+/**
+ * The source a form on an answer page carries (FORM_SOURCE_FIELD): a post
+ * refused once and sent again comes from that page, whose address has lost
+ * the first page's query, so the first post's source travels in the form.
+ */
+function carriedSource(body: string): LeadSource | undefined {
+  const given = new URLSearchParams(body).get(FORM_SOURCE_FIELD);
+  if (!given) return undefined;
+  try {
+    return cleanLeadSource(JSON.parse(given));
+  } catch {
+    return undefined;
+  }
+}
 
 export interface FormPostsOptions {
   /** The pages forms post to (each route has an action), and the form each one takes. */
@@ -72,7 +120,13 @@ export default async function formPosts(
       content: app.content,
       origin,
       captcha: app.botDefence.widget,
-      forms: formService(app, { token, refusal, trap, log: request.log }),
+      forms: formService(app, {
+        token,
+        refusal,
+        trap,
+        log: request.log,
+        source: sourceOfFormPost(request, origin, body),
+      }),
     };
     const path = request.routeOptions.url ?? request.url;
     const page = await submit({ path, body }, context);

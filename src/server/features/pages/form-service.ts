@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import type { InquiryValues } from "../../../shared/inquiry.ts";
+import type { LeadSource } from "../../../shared/lead-source.ts";
 import type { FormService, FormWrite } from "../../../shared/page-context.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
@@ -47,13 +48,21 @@ export interface FormServiceOptions {
   trap?: Trap | null;
   /** The request's log, where a failed write is reported. */
   log: FastifyBaseLogger;
+  /**
+   * The source of the lead this post makes: without JavaScript, the page
+   * that held the form (form-posts.ts), whose own referrer is not known.
+   */
+  source?: LeadSource | undefined;
 }
+
+/** What a post without JavaScript can know of its visit's source (form-posts.ts). */
+const FORM_POST_KNOWLEDGE = { referrerKnown: false } as const;
 
 export function formService(
   app: InquiryWriter &
     SubscriptionWriter &
     Pick<FastifyInstance, "turnedAway"> & { content: Pick<SiteContent, "inquiryTypes"> },
-  { token, refusal, trap = null, log }: FormServiceOptions,
+  { token, refusal, trap = null, log, source }: FormServiceOptions,
 ): FormService {
   /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */
   async function write<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -69,6 +78,7 @@ export function formService(
   return {
     token,
     refusal,
+    source,
     sendInquiry: (values: InquiryValues) =>
       write("inquiry", async (): Promise<FormWrite<"sent">> => {
         // Every refused field at once: the fixed rules', and the type against the types on offer.
@@ -79,14 +89,15 @@ export function formService(
         };
         if (!parsed.success || Object.keys(fields).length > 0)
           return { outcome: "invalid", fields };
+        const inquiry = { ...parsed.data, source };
         if (trap) {
           await app.turnedAway.keep(
-            { form: "inquiry", trap, via: CONSENT_VIA.form, fields: parsed.data },
+            { form: "inquiry", trap, via: CONSENT_VIA.form, fields: inquiry },
             log,
           );
           return { outcome: "sent" };
         }
-        const id = await storeInquiry(app, parsed.data);
+        const id = await storeInquiry(app, inquiry, FORM_POST_KNOWLEDGE);
         log.info({ inquiry: id }, "inquiry received from a form post");
         return { outcome: "sent" };
       }),
@@ -98,13 +109,20 @@ export function formService(
         const mustConfirm = confirmsByMail(trap);
         if (trap && !mustConfirm) {
           await app.turnedAway.keep(
-            { form: "subscription", trap, via: CONSENT_VIA.form, fields: parsed.data },
+            {
+              form: "subscription",
+              trap,
+              via: CONSENT_VIA.form,
+              fields: { ...parsed.data, source },
+            },
             log,
           );
           return { outcome: "subscribed" };
         }
         const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form, {
           mustConfirm,
+          source,
+          ...FORM_POST_KNOWLEDGE,
         });
         return created
           ? { outcome: "subscribed" }

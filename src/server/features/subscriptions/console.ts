@@ -4,10 +4,12 @@
  * (docs/privacy/erasure.md). Every change and export is audited, and an
  * erasure's audit entry names the subscription and the hash, never the address.
  */
+
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { confirmAddressSchema, ERASURE_TEXTS } from "../../../shared/admin/erasure.ts";
+import { SOURCE_EXPORT_COLUMNS } from "../../../shared/admin/lead-source.ts";
 import {
   CONSENT_VIA,
   PAGE_SIZE,
@@ -34,7 +36,14 @@ import {
 } from "./subscribers.ts";
 import { endSubscription } from "./writes.ts";
 
-const EXPORT_COLUMNS = ["address", "status", "subscribed_at", "via", "unsubscribed_at"];
+const EXPORT_COLUMNS = [
+  "address",
+  "status",
+  "subscribed_at",
+  "via",
+  "unsubscribed_at",
+  ...SOURCE_EXPORT_COLUMNS,
+];
 
 const messageSchema = z.object({ message: z.string() });
 

@@ -1,7 +1,11 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
+import { leadSourceColumns } from "../../platform/db/lead-source.ts";
 import { type Database, nowIso, type SubscriptionEventsTable } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
+
+/** A subscription's source columns, as leadSourceColumns makes them. */
+export type SourceColumns = ReturnType<typeof leadSourceColumns>;
 
 export interface Subscription {
   id: number;
@@ -64,8 +68,11 @@ export function subscribe(
   email: string,
   via: string,
   pending?: PendingConfirmation,
+  source?: SourceColumns,
 ): Promise<Subscription | null> {
-  return inTransaction(db, (trx) => subscribeIn(trx, email, via, pending));
+  return inTransaction(db, (trx) =>
+    subscribeIn(trx, email, via, pending, source ?? leadSourceColumns(undefined)),
+  );
 }
 
 async function subscribeIn(
@@ -73,6 +80,7 @@ async function subscribeIn(
   email: string,
   via: string,
   pending: PendingConfirmation | undefined,
+  source: SourceColumns,
 ): Promise<Subscription | null> {
   const now = nowIso();
   const confirmedAt = pending ? null : now;
@@ -83,6 +91,7 @@ async function subscribeIn(
       subscribed_at: now,
       subscribed_via: via,
       confirmed_at: confirmedAt,
+      ...source,
       created_at: now,
       updated_at: now,
     })
@@ -95,6 +104,9 @@ async function subscribeIn(
           unsubscribed_at: null,
           unsubscribed_via: null,
           confirmed_at: confirmedAt,
+          // A subscription begun anew was brought by the new visit: its
+          // source replaces the old one's, unknown parts included.
+          ...source,
           updated_at: now,
         })
         .where((eb) => {

@@ -23,6 +23,11 @@ import {
 } from "../../../shared/admin/subscribers.ts";
 import { normalizeEmail } from "../../../shared/subscription.ts";
 import type { DatabaseHandle, Engine } from "../../platform/db/connection.ts";
+import {
+  LEAD_SOURCE_COLUMNS,
+  leadSourceCells,
+  leadSourceOf,
+} from "../../platform/db/lead-source.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { containsText } from "../../platform/db/text-search.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
@@ -108,7 +113,10 @@ export async function listSubscribers(
 /** Every row of the filter, for the CSV export. */
 export async function exportSubscribers(db: Kysely<Database>, filter: SubscriberFilter) {
   const rows = await newestFirst(
-    filtered(db.selectFrom("subscriptions").select(ROW_COLUMNS), filter),
+    filtered(
+      db.selectFrom("subscriptions").select(ROW_COLUMNS).select(LEAD_SOURCE_COLUMNS),
+      filter,
+    ),
   ).execute();
   return rows.map((row) => ({
     address: row.email,
@@ -116,6 +124,7 @@ export async function exportSubscribers(db: Kysely<Database>, filter: Subscriber
     subscribed_at: row.subscribed_at,
     via: row.subscribed_via,
     unsubscribed_at: row.unsubscribed_at ?? "",
+    ...leadSourceCells(row),
   }));
 }
 
@@ -204,6 +213,7 @@ export async function findSubscriber(
   const row = await db
     .selectFrom("subscriptions")
     .select(ROW_COLUMNS)
+    .select(LEAD_SOURCE_COLUMNS)
     .select(suppressed)
     .where("id", "=", id)
     .executeTakeFirst();
@@ -231,6 +241,7 @@ export async function findSubscriber(
   return {
     ...toRow(row),
     unsubscribedVia: row.unsubscribed_via,
+    source: leadSourceOf(row),
     imported: origin
       ? {
           importId: origin.id,

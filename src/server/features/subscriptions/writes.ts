@@ -8,7 +8,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
+import type { LeadSource } from "../../../shared/lead-source.ts";
 import { normalizeEmail } from "../../../shared/subscription.ts";
+import { leadSourceColumns } from "../../platform/db/lead-source.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { isSuppressed, liftSuppression } from "../deliverability/index.ts";
@@ -73,6 +75,14 @@ export interface SubscribeOptions {
    * surely a person's proves it that way (ADR 036).
    */
   mustConfirm?: boolean;
+  /**
+   * The visit that brought the subscription (shared/lead-source.ts): stored
+   * on a new subscription and on one begun anew after its end; a request
+   * while one waits for its confirmation leaves the first one's.
+   */
+  source?: LeadSource | undefined;
+  /** Whether the visit's referrer could be known (not for a form posted without JavaScript). */
+  referrerKnown?: boolean;
 }
 
 /**
@@ -89,9 +99,10 @@ export function storeSubscription(
   app: Writer,
   email: string,
   via: ConsentVia,
-  { mustConfirm = false }: SubscribeOptions = {},
+  { mustConfirm = false, source, referrerKnown }: SubscribeOptions = {},
 ): Promise<Subscription | null> {
   const address = normalizeEmail(email);
+  const sourceColumns = leadSourceColumns(source, { referrerKnown });
   const { confirmHours } = app.newsletterSignup;
   return app.withOutbox(async (trx) => {
     const doubleOptIn = await app.newsletterSignup.doubleOptIn(trx);
@@ -99,7 +110,7 @@ export function storeSubscription(
     // nothing until its owner shows they want it: the confirmation link is
     // the one message it can be sent, and following it lifts the suppression.
     if (!doubleOptIn && !mustConfirm && !(await isSuppressed(trx, address))) {
-      const created = await subscribe(trx, address, via);
+      const created = await subscribe(trx, address, via, undefined, sourceColumns);
       if (created) {
         await app.subscriptionMail.welcome(trx, created);
         await app.webhookEvents.announce(
@@ -110,7 +121,7 @@ export function storeSubscription(
       return created;
     }
     const lapsedBefore = confirmationLapsedBefore(confirmHours);
-    const created = await subscribe(trx, address, via, { lapsedBefore });
+    const created = await subscribe(trx, address, via, { lapsedBefore }, sourceColumns);
     if (created) {
       await app.webhookEvents.announce(
         trx,

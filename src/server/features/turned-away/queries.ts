@@ -5,17 +5,21 @@
 import type { Kysely, Selectable } from "kysely";
 import type { TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
 import type { DefendedForm } from "../../../shared/bot-defence.ts";
+import { cleanLeadSource, type LeadSource } from "../../../shared/lead-source.ts";
 import type { Database, TurnedAwayTable } from "../../platform/db/schema.ts";
 import type { Trap } from "../../platform/security/bot-defence.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A post to keep: its form, the trap it tripped, the way it came and its validated fields. */
+/**
+ * A post to keep: its form, the trap it tripped, the way it came and its
+ * validated fields, with the visit's source among them when it brought one.
+ */
 export interface PostToKeep {
   form: DefendedForm;
   trap: Trap;
   via: string;
-  fields: Readonly<Record<string, string>>;
+  fields: Readonly<Record<string, string | LeadSource | undefined>>;
 }
 
 export async function keepPost(
@@ -45,6 +49,13 @@ function selectPosts(db: Kysely<Database>) {
 }
 
 function viewOf(row: Selectable<TurnedAwayTable>): TurnedAwayPost {
+  const { source, ...given } = JSON.parse(row.fields) as Record<string, unknown>;
+  const fields = Object.fromEntries(
+    Object.entries(given).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+  const kept = cleanLeadSource(source);
   return {
     id: row.id,
     // The table holds only the forms and reasons the traps write (shared/bot-defence.ts).
@@ -52,7 +63,8 @@ function viewOf(row: Selectable<TurnedAwayTable>): TurnedAwayPost {
     reason: row.reason as TurnedAwayPost["reason"],
     seconds: row.seconds,
     via: row.via,
-    fields: JSON.parse(row.fields) as Record<string, string>,
+    fields,
+    ...(kept ? { source: kept } : {}),
     receivedAt: row.received_at,
   };
 }

@@ -24,7 +24,7 @@ export async function releasePost(
   if (post.form === "inquiry") {
     await storeInquiry(
       { inquiryMail: app.inquiryMail, webhookEvents: app.webhookEvents, withOutbox },
-      inquirySchema.parse(post.fields),
+      inquirySchema.parse({ ...post.fields, source: post.source }),
     );
     return TURNED_AWAY_TEXTS.releasedInquiry;
   }
@@ -38,6 +38,7 @@ export async function releasePost(
     },
     emailId,
     post.via as ConsentVia,
+    { source: post.source },
   );
   return subscribed ? TURNED_AWAY_TEXTS.releasedSubscription : TURNED_AWAY_TEXTS.alreadySubscribed;
 }

@@ -126,6 +126,11 @@ export default fp(
         crossOriginEmbedderPolicy: false,
         strictTransportSecurity: false,
         xFrameOptions: false,
+        // Other sites learn nothing of where their visitors were, as with
+        // helmet's no-referrer; this site's own requests carry the page's
+        // address, so a form posted without JavaScript names the page (and
+        // its UTM tags) that held it: the lead's source (ADR 052).
+        referrerPolicy: { policy: "same-origin" },
       }),
     );
     app.addHook("onRequest", (request, reply, done) => {

@@ -107,7 +107,8 @@ export function fromAnotherSite(request: FastifyRequest, publicOrigin: string): 
   if (site === "cross-site" || site === "same-site") return true;
   const origin = request.headers.origin;
   // "null" names no origin: browsers send it when the page's Referrer-Policy
-  // is no-referrer (helmet's, so Chromium sends it with this site's own forms).
+  // is no-referrer (this site's until it became same-origin; a page loaded
+  // before that, or a proxy that sets no-referrer, still makes Chromium send it).
   if (origin === undefined || origin === "null") return false;
   return origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`;
 }

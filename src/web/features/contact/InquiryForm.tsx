@@ -29,6 +29,7 @@ import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";
 import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
 import { PrivacyNote } from "../../components/PrivacyNote.tsx";
+import { SourceField } from "../../components/SourceField.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
 import {
@@ -181,6 +182,7 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
     >
       {served ? <FormStatus {...statusOf(served)} /> : null}
       <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+      <SourceField served={served} />
       <p className="inquiry-form__note">
         Fields marked <span aria-hidden="true">*</span>
         <span className="visually-hidden">with an asterisk</span> are required.

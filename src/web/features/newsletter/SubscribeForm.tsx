@@ -25,6 +25,7 @@ import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";
 import { FormStatus, type FormStatusProps } from "../../components/FormStatus.tsx";
 import { PrivacyNote } from "../../components/PrivacyNote.tsx";
+import { SourceField } from "../../components/SourceField.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
 import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
 import {
@@ -130,6 +131,7 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
     >
       {served ? <FormStatus {...statusOf(served)} /> : null}
       <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+      <SourceField served={served} />
       <label
         className={variant === "footer" ? "visually-hidden" : "subscribe__label"}
         htmlFor={inputId}

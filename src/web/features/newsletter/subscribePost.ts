@@ -6,6 +6,7 @@
  * then shows (SubscribeForm's `posted`).
  */
 import type { FieldReasons } from "../../../shared/field-rules.ts";
+import type { LeadSource } from "../../../shared/lead-source.ts";
 import type { FormService } from "../../../shared/page-context.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
 
@@ -13,9 +14,12 @@ import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
 export type SubscribePostResult =
   | { state: "subscribed" }
   | { state: "already"; email: string; message: string }
-  | { state: "invalid"; email: string; fields: FieldReasons }
-  | { state: "refused"; email: string; message: string }
-  | { state: "failed"; email: string };
+  // With the lead source the server took for the post, for the form to carry.
+  | ({ source?: LeadSource | undefined } & (
+      | { state: "invalid"; email: string; fields: FieldReasons }
+      | { state: "refused"; email: string; message: string }
+      | { state: "failed"; email: string }
+    ));
 
 export async function answerSubscribePost(
   request: Request,
@@ -24,13 +28,14 @@ export async function answerSubscribePost(
   const given = (await request.formData()).get(SUBSCRIBE_EMAIL_FIELD);
   const email = typeof given === "string" ? given : "";
   if (!forms) return { result: { state: "failed", email }, status: 503 };
+  const { source } = forms;
   if (forms.refusal) {
-    return { result: { state: "refused", email, message: forms.refusal }, status: 403 };
+    return { result: { state: "refused", email, message: forms.refusal, source }, status: 403 };
   }
   try {
     const written = await forms.subscribe(email);
     if (written.outcome === "invalid") {
-      return { result: { state: "invalid", email, fields: written.fields }, status: 400 };
+      return { result: { state: "invalid", email, fields: written.fields, source }, status: 400 };
     }
     if (written.outcome === "already") {
       return { result: { state: "already", email, message: written.message }, status: 409 };
@@ -38,6 +43,6 @@ export async function answerSubscribePost(
     return { result: { state: "subscribed" }, status: 201 };
   } catch {
     // The server has logged the failure.
-    return { result: { state: "failed", email }, status: 500 };
+    return { result: { state: "failed", email, source }, status: 500 };
   }
 }
