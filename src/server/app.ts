@@ -16,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import audienceFigures from "./features/audience-figures/index.ts";
 import backups from "./features/backups/index.ts";
 import content from "./features/content/index.ts";
 import deliverability, {
@@ -160,6 +161,7 @@ export async function buildApp({
   });
   await app.register(people, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(backups, { ...area, now });
+  await app.register(audienceFigures, { ...area, now });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
   await app.register(health, { database });
   await app.register(site, { root: config.STATIC_DIR });

@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   "subscribers-exported",
   "suppression-lifted",
   "suppressions-exported",
+  "audience-exported",
   "content-created",
   "content-saved",
   "content-restored",

@@ -433,6 +433,7 @@ export interface Database {
   backups: BackupsTable;
   audience_salts: AudienceSaltsTable;
   audience_days: AudienceDaysTable;
+  audience_digests: AudienceDigestsTable;
 }
 
 /** The salt of one UTC day's visitor hashes, shared by every instance; gone after 48 hours. */
@@ -475,6 +476,15 @@ export interface AudienceDaysTable {
   views: Count;
   visits: Count;
   visitors: Count;
+}
+
+/** One week's digest of the audience figures, claimed by the instance that sends it. */
+export interface AudienceDigestsTable {
+  /** The Monday the week starts on, YYYY-MM-DD (UTC). */
+  week: string;
+  sent_at: Timestamp;
+  /** The owners it was queued for. */
+  recipients: number;
 }
 
 /** A lead's source column: optional on insert, null when unknown. */
