@@ -41,6 +41,12 @@ export function mondayOf(at: number): string {
 /** When the digest of the week starting on `monday` is due (epoch ms). */
 const dueAt = (monday: string) => Date.parse(`${monday}T00:00:00.000Z`) + DUE_AFTER_MS;
 
+/** The week whose digest is due at `at` (its Monday), or null before Monday 07:00 UTC. */
+export function dueWeek(at: number): string | null {
+  const monday = mondayOf(at);
+  return at >= dueAt(monday) ? monday : null;
+}
+
 /** The week a digest sent in the week of `monday` is about, and the one before it. */
 export function digestWeeks(monday: string): { week: Period; weekBefore: Period } {
   const from = addDays(monday, -7);
@@ -124,8 +130,8 @@ export class DigestScheduler extends PollingWorker {
 
   protected async round(): Promise<void> {
     const { log, now } = this.options;
-    const monday = mondayOf(now());
-    if (monday === this.settled || now() < dueAt(monday)) return;
+    const monday = dueWeek(now());
+    if (monday === null || monday === this.settled) return;
     try {
       const outcome = await sendWeeklyDigest(this.options, monday);
       this.settled = monday;

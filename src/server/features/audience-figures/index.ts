@@ -34,7 +34,7 @@ export default fp(
   { name: "audience-figures", dependencies: ["console", "outbox", "mail-settings"] },
 );
 
-export { digestFigures, digestWeeks, mondayOf, sendWeeklyDigest } from "./digest.ts";
+export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from "./digest.ts";
 export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
 export { breakdownOf, periodFigures } from "./figures.ts";
 export { periodFor, previousOf } from "./periods.ts";
