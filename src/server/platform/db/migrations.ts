@@ -857,6 +857,18 @@ function migrations(engine: Engine): Record<string, Migration> {
             .columns(["dimension", "day", "value", "views", "visits", "visitors"])
             .execute();
         }
+        // The leads of a range of days, for the area's conversions: read by
+        // when they were made, not walked whole.
+        await db.schema
+          .createIndex("inquiries_created")
+          .on("inquiries")
+          .column("created_at")
+          .execute();
+        await db.schema
+          .createIndex("subscriptions_subscribed")
+          .on("subscriptions")
+          .column("subscribed_at")
+          .execute();
         // The weekly digest's weeks (the Monday they start on): the instance
         // whose insert goes through sends that week's, in the same transaction.
         await db.schema
