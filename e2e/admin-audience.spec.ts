@@ -128,5 +128,10 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
       await expect(page.locator(".trend-plot canvas")).toBeVisible();
       await page.screenshot({ path: `${dir}/audience-${width}.png`, fullPage: true });
     }
+    // A year of days, at the width of a desk.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole("radio", { name: "12 months" }).check();
+    await expect(page.locator(".trend-table tbody tr")).toHaveCount(365);
+    await page.screenshot({ path: `${dir}/audience-12-months-1440.png` });
   });
 });

@@ -119,12 +119,7 @@ export default function AudienceScreen() {
         </div>
       </div>
       <div className="audience-bar">
-        <RangePicker
-          key={choice.range === "custom" ? `${choice.from}-${choice.to}` : choice.range}
-          choice={choice}
-          period={data?.period}
-          onChoose={choose}
-        />
+        <RangePicker choice={choice} period={data?.period} onChoose={choose} />
         {data ? (
           <p className="audience-period" aria-live="polite">
             <strong>{periodText(data.period)}</strong>{" "}

@@ -5,7 +5,7 @@
  * from two days. The choice lives in the address, so a range can be
  * bookmarked, shared and reached from the weekly digest.
  */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import {
   type Period,
   RANGE_LABELS,
@@ -38,19 +38,28 @@ export function RangePicker({
   onChoose: (choice: RangeChoice) => void;
 }) {
   const id = useId();
-  const [custom, setCustom] = useState(choice.range === "custom");
+  // The choice shows at once: the address changes in a transition, and a
+  // radio bound to it alone would spring back until that transition ends.
+  const [shown, setShown] = useState<RangeName>(choice.range);
   const [from, setFrom] = useState(choice.from ?? period?.from ?? "");
   const [to, setTo] = useState(choice.to ?? period?.to ?? "");
-  const shown: RangeName = custom ? "custom" : choice.range;
+  const custom = shown === "custom";
+
+  // The address changed another way (back, forward, a link): follow it. The
+  // picker stays mounted, so a keyboard user moving through the ranges keeps focus.
+  useEffect(() => {
+    setShown(choice.range);
+    if (choice.from) setFrom(choice.from);
+    if (choice.to) setTo(choice.to);
+  }, [choice.range, choice.from, choice.to]);
 
   function pick(range: RangeName) {
+    setShown(range);
     if (range === "custom") {
-      setCustom(true);
       setFrom((day) => day || period?.from || "");
       setTo((day) => day || period?.to || "");
       return;
     }
-    setCustom(false);
     onChoose({ range });
   }
 

@@ -50,7 +50,8 @@ const dateOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 /** "16 – 22 November 2026" */
 export function weekText(period: Period): string {
-  return `${DAY.format(dateOf(period.from))} – ${DAY_YEAR.format(dateOf(period.to))}`;
+  const first = period.from.slice(0, 4) === period.to.slice(0, 4) ? DAY : DAY_YEAR;
+  return `${first.format(dateOf(period.from))} – ${DAY_YEAR.format(dateOf(period.to))}`;
 }
 
 const FIGURES: {
