@@ -14,6 +14,7 @@ import { Shell } from "./layout/Shell.tsx";
 
 const SCREENS = {
   inquiries: lazy(() => import("./screens/inquiries/InquiriesScreen.tsx")),
+  audience: lazy(() => import("./screens/audience/AudienceScreen.tsx")),
   subscribers: lazy(() => import("./screens/subscribers/SubscribersScreen.tsx")),
   suppressions: lazy(() => import("./screens/suppressions/SuppressionsScreen.tsx")),
   health: lazy(() => import("./screens/health/SendingHealthScreen.tsx")),

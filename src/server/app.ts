@@ -17,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import audience from "./features/audience/index.ts";
+import audienceFigures from "./features/audience-figures/index.ts";
 import backups from "./features/backups/index.ts";
 import content from "./features/content/index.ts";
 import deliverability, {
@@ -164,6 +165,7 @@ export async function buildApp({
   });
   await app.register(people, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(backups, { ...area, now });
+  await app.register(audienceFigures, { ...area, now });
   // Counts the pages the next plugin serves, after each answer has gone.
   await app.register(audience, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });

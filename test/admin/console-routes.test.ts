@@ -9,6 +9,7 @@
 import type { FastifySchema, FastifyServerOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { AUDIENCE_PATHS } from "../../src/shared/admin/audience.ts";
 import { ADMIN_API } from "../../src/shared/admin/auth.ts";
 import {
   CONSOLE_ROUTES,
@@ -47,6 +48,7 @@ vi.mock("fastify", async (importOriginal) => {
 
 /** Console routes the console app does not call through its client, each with how it reaches them. */
 const NOT_CALLED = [
+  { method: "GET", url: AUDIENCE_PATHS.export, why: "a CSV download each Audience table links to" },
   { method: "GET", url: INQUIRY_PATHS.export, why: "a CSV download the inbox links to" },
   { method: "GET", url: SUBSCRIBER_ROUTES.export, why: "a CSV download the list links to" },
   { method: "GET", url: SUPPRESSION_ROUTES.export, why: "a CSV download the list links to" },

@@ -1,4 +1,5 @@
 /** The console's areas, in the navigation's order, with the role each needs. */
+import { AUDIENCE_LABEL, AUDIENCE_SCREEN } from "../../shared/admin/audience.ts";
 import { BACKUPS_LABEL, BACKUPS_SCREEN } from "../../shared/admin/backups.ts";
 import type { Role } from "../../shared/admin/roles.ts";
 import { WEBHOOKS_LABEL, WEBHOOKS_SCREEN } from "../../shared/admin/webhooks.ts";
@@ -11,6 +12,7 @@ export interface Area {
 
 export const AREAS: Area[] = [
   { path: "inquiries", label: "Inquiries", role: "viewer" },
+  { path: AUDIENCE_SCREEN, label: AUDIENCE_LABEL, role: "viewer" },
   { path: "subscribers", label: "Subscribers", role: "viewer" },
   { path: "suppressions", label: "Suppressed", role: "viewer" },
   { path: "newsletter", label: "Newsletter", role: "viewer" },

@@ -354,6 +354,9 @@ const variables = z.object({
   BACKUP_S3_BUCKET: z.string().min(3).optional(),
   BACKUP_S3_ENDPOINT: z.url().optional(),
   BACKUP_S3_REGION: z.string().min(1).default("us-east-1"),
+  // The Audience area's weekly digest: every Monday, last week beside the
+  // week before, mailed to every owner. Off unless an owner asks for it.
+  AUDIENCE_DIGEST: booleanFlag.default(false),
 });
 
 const envSchema = variables

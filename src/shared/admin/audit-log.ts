@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   "subscribers-imported",
   "suppression-lifted",
   "suppressions-exported",
+  "audience-exported",
   "content-created",
   "content-saved",
   "content-restored",

@@ -19,6 +19,13 @@ import {
   totpConfirmSchema,
   totpSetupSchema,
 } from "./account.ts";
+import {
+  AUDIENCE_PATHS,
+  breakdownQuerySchema,
+  breakdownSchema,
+  overviewSchema,
+  rangeQuerySchema,
+} from "./audience.ts";
 import { AUDIT_PATH, auditPageSchema, auditQuerySchema } from "./audit-log.ts";
 import {
   AUTH_PATHS,
@@ -470,6 +477,22 @@ export const CONSOLE_ROUTES = {
     body: testMailSchema,
     status: 202,
     response: messageSchema,
+  },
+
+  // ---- The Audience area ----
+  "audience.overview": {
+    method: "GET",
+    path: AUDIENCE_PATHS.overview,
+    query: rangeQuerySchema,
+    status: 200,
+    response: overviewSchema,
+  },
+  "audience.breakdown": {
+    method: "GET",
+    path: AUDIENCE_PATHS.breakdown,
+    query: breakdownQuerySchema,
+    status: 200,
+    response: breakdownSchema,
   },
 
   // ---- Backups ----

@@ -460,6 +460,7 @@ export interface Database {
   audience_salts: AudienceSaltsTable;
   audience_days: AudienceDaysTable;
   subscriber_imports: SubscriberImportsTable;
+  audience_digests: AudienceDigestsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
 }
@@ -541,6 +542,15 @@ export interface AudienceDaysTable {
   views: Count;
   visits: Count;
   visitors: Count;
+}
+
+/** One week's digest of the audience figures, claimed by the instance that sends it. */
+export interface AudienceDigestsTable {
+  /** The Monday the week starts on, YYYY-MM-DD (UTC). */
+  week: string;
+  sent_at: Timestamp;
+  /** The owners it was queued for. */
+  recipients: number;
 }
 
 /** A lead's source column: optional on insert, null when unknown. */

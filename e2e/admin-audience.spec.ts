@@ -1,0 +1,137 @@
+/**
+ * In the browser, on a server of its own with 400 days of figures: a
+ * viewer opens the Audience area and sees the last 7 days beside the 7
+ * before, the chart with its table, the funnel and the breakdowns with the
+ * leads they brought; the range picker changes every figure; a table's CSV
+ * downloads with its figures; axe finds nothing at 1440 and at 375 px,
+ * where nothing scrolls sideways. The screenshots test writes the screen's
+ * pictures for the docs.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
+import { audienceRows, dayAgo, INSIGHT_TITLE, sumOf, writeAudience } from "./support/audience.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { signInToConsole } from "./support/console.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
+import { onPreparedServer } from "./support/prepared-database.ts";
+import { expect, type Page, test } from "./support/test.ts";
+
+const VIEWER = { role: "viewer", email: "noor@meridian.example", name: "Noor Haddad" } as const;
+const ROWS = audienceRows();
+const NUMBER = new Intl.NumberFormat("en-GB");
+
+async function onAudience(page: Page, label: string, use: () => Promise<void>) {
+  await onPreparedServer(
+    label,
+    VIEWER,
+    (database: DatabaseHandle) => writeAudience(database, ROWS),
+    async (server) => {
+      await signInToConsole(page, server.account, `${server.origin}/admin/audience`);
+      await expect(page.getByRole("heading", { level: 1, name: "Audience" })).toBeVisible();
+      await use();
+    },
+  );
+}
+
+/** A figure's tile: its label, then its value. */
+const tile = (page: Page, label: string) =>
+  page.locator(".tile").filter({ has: page.getByText(label, { exact: true }) });
+
+test("a viewer reads the figures, changes the range and downloads a table", async ({ page }) => {
+  test.info().setTimeout(120_000);
+  await onAudience(page, "audience-page", async () => {
+    const week = (value: string, key: "visits" | "views" | "visitors", days = 7) =>
+      NUMBER.format(sumOf(ROWS, days, "total", value, key));
+    await expect(tile(page, "Visitors").locator(".tile-value")).toHaveText(week("", "visitors"));
+    await expect(tile(page, "Page views").locator(".tile-value")).toHaveText(week("", "views"));
+    await expect(tile(page, "Visits").locator(".tile-value")).toHaveText(week("", "visits"));
+    // Two inquiries and one subscription in the last 7 days.
+    await expect(tile(page, "Inquiries").locator(".tile-value")).toHaveText("2");
+    await expect(tile(page, "Subscriptions").locator(".tile-value")).toHaveText("1");
+    // The 7 days before: the sum of days 7 to 13 ago.
+    const before = sumOf(ROWS, 14, "total", "", "visits") - sumOf(ROWS, 7, "total", "", "visits");
+    await expect(tile(page, "Visits").locator(".tile-before")).toContainText(
+      `${NUMBER.format(before)} before`,
+    );
+
+    // The chart is a drawing; its numbers are a table anyone can open.
+    await expect(page.locator(".trend-plot canvas")).toBeVisible();
+    await page.getByText("Show the daily figures as a table").click();
+    const daily = page.getByRole("table", { name: /Visitors, page views and visits per day/ });
+    await expect(daily.locator("tbody tr")).toHaveCount(7);
+
+    const channels = page.getByRole("region", { name: "Channels" });
+    await expect(channels.getByRole("row", { name: /search/ })).toContainText(
+      NUMBER.format(sumOf(ROWS, 7, "channel", "search", "visits")),
+    );
+    const insight = page.getByRole("region", { name: "Visits from Insight issues" });
+    await expect(insight).toContainText(INSIGHT_TITLE);
+    await expectNoAxeViolations(page);
+
+    // 30 days: every figure follows.
+    await page.getByRole("radio", { name: "30 days" }).check();
+    await expect(page).toHaveURL(/range=30d/);
+    await expect(tile(page, "Visits").locator(".tile-value")).toHaveText(week("", "visits", 30));
+    await expect(tile(page, "Inquiries").locator(".tile-value")).toHaveText("3");
+    await expect(channels.getByRole("row", { name: /search/ })).toContainText(
+      NUMBER.format(sumOf(ROWS, 30, "channel", "search", "visits")),
+    );
+
+    // The channels' CSV, for the range in view.
+    const download = page.waitForEvent("download");
+    await channels.getByRole("link", { name: "Download CSV: Channels" }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, "utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\n");
+    expect(lines[0]).toBe("value,visitors,views,visits,inquiries,subscriptions,conversion_rate");
+    const search = lines.find((line) => line.startsWith("search,"));
+    expect(search?.split(",")[3]).toBe(String(sumOf(ROWS, 30, "channel", "search", "visits")));
+    expect(search?.split(",")[4]).toBe("1");
+    expect(search?.split(",")[5]).toBe("1");
+
+    // A custom range of one day, a week ago.
+    await page.getByRole("radio", { name: "Custom" }).check();
+    const day = ROWS.find((row) => row.dimension === "total" && row.day === dayAgo(7));
+    if (!day) throw new Error("no seeded day to pick");
+    await page.getByLabel("From", { exact: true }).fill(day.day);
+    await page.getByLabel("To", { exact: true }).fill(day.day);
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect(tile(page, "Visits").locator(".tile-value")).toHaveText(NUMBER.format(day.visits));
+  });
+});
+
+test.describe("at 375 px", () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test("the screen fits the phone and passes axe", async ({ page }) => {
+    test.info().setTimeout(90_000);
+    await onAudience(page, "audience-phone", async () => {
+      await expect(page.locator(".trend-plot canvas")).toBeVisible();
+      await expect(page.getByRole("region", { name: "Top pages" }).getByRole("row")).toHaveCount(7);
+      await expectNoSidewaysScroll(page);
+      await expectNoAxeViolations(page);
+    });
+  });
+});
+
+test("writes the screen's screenshots @screenshots", async ({ page }) => {
+  const dir = "docs/screenshots/admin";
+  mkdirSync(dir, { recursive: true });
+  test.info().setTimeout(90_000);
+  await onAudience(page, "audience-shots", async () => {
+    for (const width of [375, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      await expect(page.getByRole("region", { name: "Browsers" }).getByRole("row")).toHaveCount(5);
+      await expect(page.locator(".trend-plot canvas")).toBeVisible();
+      await page.screenshot({ path: `${dir}/audience-${width}.png`, fullPage: true });
+    }
+    // A year of days, at the width of a desk.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole("radio", { name: "12 months" }).check();
+    await expect(page.locator(".trend-table tbody tr")).toHaveCount(365);
+    await page.screenshot({ path: `${dir}/audience-12-months-1440.png` });
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * A site's audience figures written into a spec's database: 400 days of
+ * daily rollups ending today (UTC), split over pages, entry pages, channels,
+ * referrers, campaigns, devices and browsers in fixed shares, a few leads
+ * with their sources, and the Insight issue the campaign links came from.
+ * The numbers vary from day to day by rule, not by chance, so a spec sums
+ * what it expects from the same rows.
+ */
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import type { AudienceDimension } from "../../src/server/platform/db/schema.ts";
+
+const DAY_MS = 86_400_000;
+export const dayAgo = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString().slice(0, 10);
+
+export interface SeededDay {
+  day: string;
+  dimension: AudienceDimension;
+  value: string;
+  views: number;
+  visits: number;
+  visitors: number;
+}
+
+const SHARES: [AudienceDimension, [string, number][]][] = [
+  [
+    "page",
+    [
+      ["/", 0.5],
+      ["/weserve", 0.32],
+      ["/wedo", 0.26],
+      ["/weare", 0.18],
+      ["/contact-us", 0.1],
+      ["/insight/q4-outlook", 0.08],
+    ],
+  ],
+  [
+    "entry",
+    [
+      ["/", 0.55],
+      ["/weserve", 0.2],
+      ["/wedo", 0.12],
+      ["/insight/q4-outlook", 0.08],
+      ["/weare", 0.05],
+    ],
+  ],
+  [
+    "channel",
+    [
+      ["search", 0.46],
+      ["direct", 0.28],
+      ["social", 0.14],
+      ["email", 0.08],
+      ["other", 0.04],
+    ],
+  ],
+  [
+    "referrer",
+    [
+      ["google.com", 0.4],
+      ["", 0.28],
+      ["linkedin.com", 0.14],
+      ["duckduckgo.com", 0.06],
+      ["news.ycombinator.com", 0.04],
+    ],
+  ],
+  [
+    "utm_source",
+    [
+      ["insight", 0.08],
+      ["linkedin", 0.05],
+    ],
+  ],
+  [
+    "utm_medium",
+    [
+      ["email", 0.08],
+      ["social", 0.05],
+    ],
+  ],
+  [
+    "utm_campaign",
+    [
+      ["q4-outlook", 0.08],
+      ["autumn-cases", 0.05],
+    ],
+  ],
+  ["insight", [["q4-outlook", 0.08]]],
+  [
+    "device",
+    [
+      ["desktop", 0.62],
+      ["mobile", 0.33],
+      ["tablet", 0.05],
+    ],
+  ],
+  [
+    "browser",
+    [
+      ["Chrome", 0.55],
+      ["Safari", 0.25],
+      ["Firefox", 0.12],
+      ["Edge", 0.08],
+    ],
+  ],
+  [
+    "funnel",
+    [
+      ["landing", 1],
+      ["contact", 0.1],
+    ],
+  ],
+];
+
+/** The rows of 400 days ending today. */
+export function audienceRows(days = 400): SeededDay[] {
+  const rows: SeededDay[] = [];
+  for (let ago = 0; ago < days; ago += 1) {
+    const day = dayAgo(ago);
+    // A weekly rhythm and a slow rise towards today.
+    const visits = 40 + ((ago * 7) % 23) + Math.round((days - ago) / 20);
+    const views = visits * 3 - (ago % 5);
+    const visitors = visits - (ago % 4);
+    rows.push({ day, dimension: "total", value: "", views, visits, visitors });
+    for (const [dimension, shares] of SHARES) {
+      for (const [value, share] of shares) {
+        const part = Math.round(visits * share);
+        if (part === 0) continue;
+        rows.push({
+          day,
+          dimension,
+          value,
+          visits: part,
+          views: Math.round(part * (dimension === "page" ? 1.4 : 3)),
+          visitors: Math.max(1, part - (ago % 3)),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** A figure summed over the last `days` days (today included). */
+export function sumOf(
+  rows: SeededDay[],
+  days: number,
+  dimension: AudienceDimension,
+  value: string,
+  key: "views" | "visits" | "visitors",
+): number {
+  const since = dayAgo(days - 1);
+  return rows
+    .filter((row) => row.dimension === dimension && row.value === value && row.day >= since)
+    .reduce((sum, row) => sum + row[key], 0);
+}
+
+export const INSIGHT_TITLE = "What the fourth quarter holds";
+
+export async function writeAudience({ db }: DatabaseHandle, rows: SeededDay[]) {
+  for (let start = 0; start < rows.length; start += 500) {
+    await db
+      .insertInto("audience_days")
+      .values(rows.slice(start, start + 500))
+      .execute();
+  }
+  const at = (ago: number) => `${dayAgo(ago)}T09:30:00.000Z`;
+  let n = 0;
+  const lead = (ago: number, entry: string, channel: string, campaign: string | null) => {
+    n += 1;
+    return {
+      created_at: at(ago),
+      updated_at: at(ago),
+      source_entry_page: entry,
+      source_channel: channel,
+      source_referrer: channel === "search" ? "google.com" : null,
+      source_utm_source: campaign ? "insight" : null,
+      source_utm_medium: campaign ? "email" : null,
+      source_utm_campaign: campaign,
+      email: `lead-${n}@example.com`,
+    };
+  };
+  const inquiry = (ago: number, entry: string, channel: string, campaign: string | null) => ({
+    first_name: "Maya",
+    last_name: "Okafor",
+    company: "Northwind Logistics",
+    job_title: "COO",
+    phone_number: "",
+    inquiry_type: "Digital Strategy",
+    comments: "Could we talk about our data platform?",
+    ...lead(ago, entry, channel, campaign),
+  });
+  await db
+    .insertInto("inquiries")
+    .values([
+      inquiry(1, "/weserve", "search", null),
+      inquiry(3, "/insight/q4-outlook", "email", "q4-outlook"),
+      inquiry(12, "/", "direct", null),
+    ])
+    .execute();
+  const subscription = (ago: number, entry: string, channel: string, campaign: string | null) => ({
+    subscribed_at: at(ago),
+    subscribed_via: "form",
+    confirmed_at: at(ago),
+    ...lead(ago, entry, channel, campaign),
+  });
+  await db
+    .insertInto("subscriptions")
+    .values([
+      subscription(2, "/", "search", null),
+      subscription(20, "/insight/q4-outlook", "email", "q4-outlook"),
+    ])
+    .execute();
+  const sent = `${dayAgo(30)}T08:00:00.000Z`;
+  await db
+    .insertInto("issues")
+    .values({
+      slug: "q4-outlook",
+      title: INSIGHT_TITLE,
+      summary: "Where budgets, hiring and cloud costs are heading.",
+      body: "The quarter ahead.",
+      status: "sent",
+      author: "editor@firm.example",
+      scheduled_at: null,
+      started_at: sent,
+      queued_all_at: sent,
+      finished_at: sent,
+      rate: 10,
+      email_html: null,
+      email_text: null,
+      web_html: null,
+      locked_by: null,
+      locked_until: null,
+      user_id: null,
+      paused_reason: null,
+      guard_since: null,
+      withdrawn_at: null,
+      corrected_at: null,
+      archive_changed_at: null,
+      created_at: sent,
+      updated_at: sent,
+    })
+    .execute();
+}

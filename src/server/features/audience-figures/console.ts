@@ -1,0 +1,143 @@
+/**
+ * The console's Audience area (viewers and up): the period's figures beside
+ * the period before, a breakdown at a time, and a CSV of any of its tables.
+ * Reading the figures changes nothing, so only an export is audited (it
+ * takes them out of the console).
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { Period } from "../../../shared/admin/audience.ts";
+import {
+  AUDIENCE_PATHS,
+  type BreakdownRow,
+  breakdownQuerySchema,
+  breakdownSchema,
+  type ExportTable,
+  exportQuerySchema,
+  overviewSchema,
+  rangeQuerySchema,
+  WITH_LEADS,
+} from "../../../shared/admin/audience.ts";
+import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { sendCsv } from "../../platform/console/csv.ts";
+import type { Database } from "../../platform/db/schema.ts";
+import { breakdownOf, periodFigures, rateOf } from "./figures.ts";
+import { periodFor, previousOf } from "./periods.ts";
+
+export interface AudienceAreaOptions extends AdminAreaOptions {
+  /** The clock a named range ends by (epoch ms). */
+  now: () => number;
+}
+
+/** A CSV's rows and columns for one of the area's tables. */
+async function exportRows(
+  db: Kysely<Database>,
+  table: ExportTable,
+  period: Period,
+): Promise<{ rows: Record<string, unknown>[]; columns: string[] }> {
+  if (table === "daily") {
+    const { series } = await periodFigures(db, period);
+    return { rows: series, columns: ["day", "visitors", "views", "visits"] };
+  }
+  if (table === "funnel") {
+    const { funnel } = await periodFigures(db, period);
+    const steps = [
+      { step: "landing", visits: funnel.landing },
+      { step: "contact page", visits: funnel.contact },
+      { step: "inquiry", visits: funnel.inquiries },
+    ];
+    return {
+      rows: steps.map((row) => ({ ...row, share_of_landing: rateOf(row.visits, funnel.landing) })),
+      columns: ["step", "visits", "share_of_landing"],
+    };
+  }
+  const { rows } = await breakdownOf(db, table, period, null);
+  const flat = rows.map((row: BreakdownRow) => ({
+    value: row.value,
+    title: row.title,
+    visitors: row.visitors,
+    views: row.views,
+    visits: row.visits,
+    inquiries: row.leads?.inquiries,
+    subscriptions: row.leads?.subscriptions,
+    conversion_rate: row.leads?.rate,
+  }));
+  const columns = [
+    "value",
+    ...(table === "insight" ? ["title"] : []),
+    "visitors",
+    "views",
+    "visits",
+  ];
+  if (WITH_LEADS.includes(table)) columns.push("inquiries", "subscriptions", "conversion_rate");
+  return { rows: flat, columns };
+}
+
+export default async function audienceRoutes(
+  app: FastifyInstance,
+  { database, now }: AudienceAreaOptions,
+) {
+  const { db } = database;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    AUDIENCE_PATHS.overview,
+    {
+      schema: { querystring: rangeQuerySchema, response: { 200: overviewSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const period = periodFor(request.query, now());
+      const previousPeriod = previousOf(period);
+      const [current, previous] = await Promise.all([
+        periodFigures(db, period),
+        periodFigures(db, previousPeriod),
+      ]);
+      return {
+        period,
+        previousPeriod,
+        totals: current.totals,
+        previous: previous.totals,
+        series: current.series,
+        funnel: current.funnel,
+        previousFunnel: previous.funnel,
+      };
+    },
+  );
+
+  routes.get(
+    AUDIENCE_PATHS.breakdown,
+    {
+      schema: { querystring: breakdownQuerySchema, response: { 200: breakdownSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const { dimension, limit } = request.query;
+      const period = periodFor(request.query, now());
+      const { rows, values } = await breakdownOf(db, dimension, period, limit);
+      return { dimension, period, rows, values };
+    },
+  );
+
+  routes.get(
+    AUDIENCE_PATHS.export,
+    {
+      schema: { querystring: exportQuerySchema, response: { 200: z.string() } },
+      config: { role: "viewer" },
+    },
+    async (request, reply) => {
+      const { table } = request.query;
+      const period = periodFor(request.query, now());
+      const { rows, columns } = await exportRows(db, table, period);
+      await app.auditNoChange(request, "audience-exported", undefined, {
+        table,
+        from: period.from,
+        to: period.to,
+        rows: rows.length,
+      });
+      return sendCsv(reply, `audience-${table}-${period.from}-${period.to}.csv`, rows, columns);
+    },
+  );
+}

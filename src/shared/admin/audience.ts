@@ -1,0 +1,242 @@
+/**
+ * The console's Audience area (viewers and up): the site's counted visits
+ * over a range of UTC days beside the period of equal length before it,
+ * the daily series, the breakdowns (pages, entry pages, channels,
+ * referrers, UTM tags, devices, browsers, Insight issues) and the leads
+ * they brought. The console's screen, its API client and the server's
+ * routes use these definitions.
+ */
+import { z } from "zod";
+import { ADMIN_API } from "./auth.ts";
+
+const BASE = `${ADMIN_API}/audience`;
+
+export const AUDIENCE_PATHS = {
+  overview: BASE,
+  breakdown: `${BASE}/breakdown`,
+  export: `${BASE}/export.csv`,
+} as const;
+
+/** The screen's path in the console, also linked from the weekly digest. */
+export const AUDIENCE_SCREEN = "audience";
+export const AUDIENCE_LABEL = "Audience";
+
+export const RANGES = ["today", "7d", "30d", "12m", "custom"] as const;
+export type RangeName = (typeof RANGES)[number];
+
+export const RANGE_LABELS: Record<RangeName, string> = {
+  today: "Today",
+  "7d": "Last 7 days",
+  "30d": "Last 30 days",
+  "12m": "Last 12 months",
+  custom: "Custom",
+};
+
+/** The longest custom range, in days: two years, so a year can sit beside the one before. */
+export const LONGEST_RANGE_DAYS = 731;
+
+export const AUDIENCE_TEXTS = {
+  customNeedsDays: "A custom range needs both its first and its last day.",
+  fromAfterTo: "The first day must not be after the last day.",
+  tooLong: `A range can be at most ${LONGEST_RANGE_DAYS} days long.`,
+  badDay: "Give a day as YYYY-MM-DD.",
+} as const;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day, YYYY-MM-DD. */
+export const daySchema = z
+  .string()
+  .regex(DAY, AUDIENCE_TEXTS.badDay)
+  .refine((day) => {
+    const at = new Date(`${day}T00:00:00.000Z`);
+    return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(day);
+  }, AUDIENCE_TEXTS.badDay);
+
+/** Days between two YYYY-MM-DD days, `to` included. */
+export function daysBetween(from: string, to: string): number {
+  return (
+    Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1
+  );
+}
+
+const rangeFields = {
+  range: z.enum(RANGES).default("7d"),
+  from: daySchema.optional(),
+  to: daySchema.optional(),
+};
+
+type RangeFields = { range: RangeName; from?: string | undefined; to?: string | undefined };
+
+function checkRange(query: RangeFields, context: z.RefinementCtx) {
+  if (query.range !== "custom") return;
+  if (!query.from || !query.to) {
+    context.addIssue({ code: "custom", path: ["from"], message: AUDIENCE_TEXTS.customNeedsDays });
+    return;
+  }
+  if (query.from > query.to) {
+    context.addIssue({ code: "custom", path: ["from"], message: AUDIENCE_TEXTS.fromAfterTo });
+  } else if (daysBetween(query.from, query.to) > LONGEST_RANGE_DAYS) {
+    context.addIssue({ code: "custom", path: ["to"], message: AUDIENCE_TEXTS.tooLong });
+  }
+}
+
+/** Which days: a named range ending today (UTC), or a custom one (`from` and `to` included). */
+export const rangeQuerySchema = z.object(rangeFields).superRefine(checkRange);
+export type RangeQuery = z.infer<typeof rangeQuerySchema>;
+
+/** The dimensions a breakdown table lists. */
+export const BREAKDOWNS = [
+  "page",
+  "entry",
+  "channel",
+  "referrer",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "device",
+  "browser",
+  "insight",
+] as const;
+export type Breakdown = (typeof BREAKDOWNS)[number];
+
+/** The breakdowns whose values an inquiry or a subscription records as its source. */
+export const WITH_LEADS: readonly Breakdown[] = [
+  "entry",
+  "channel",
+  "referrer",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+];
+
+export const BREAKDOWN_TITLES: Record<Breakdown, string> = {
+  page: "Top pages",
+  entry: "Entry pages",
+  channel: "Channels",
+  referrer: "Referrers",
+  utm_source: "UTM sources",
+  utm_medium: "UTM media",
+  utm_campaign: "UTM campaigns",
+  device: "Devices",
+  browser: "Browsers",
+  insight: "Visits from Insight issues",
+};
+
+/** The most rows a breakdown answers with (the CSV holds them all). */
+export const BREAKDOWN_LIMIT_MAX = 100;
+export const BREAKDOWN_LIMIT_DEFAULT = 10;
+
+export const breakdownQuerySchema = z
+  .object({
+    ...rangeFields,
+    dimension: z.enum(BREAKDOWNS),
+    limit: z.coerce.number().int().min(1).max(BREAKDOWN_LIMIT_MAX).default(BREAKDOWN_LIMIT_DEFAULT),
+  })
+  .superRefine(checkRange);
+export type BreakdownQuery = z.infer<typeof breakdownQuerySchema>;
+
+/** The tables a CSV can be had of: each breakdown, the daily series and the funnel. */
+export const EXPORTS = [...BREAKDOWNS, "daily", "funnel"] as const;
+export type ExportTable = (typeof EXPORTS)[number];
+
+export const exportQuerySchema = z
+  .object({ ...rangeFields, table: z.enum(EXPORTS) })
+  .superRefine(checkRange);
+export type ExportQuery = z.infer<typeof exportQuerySchema>;
+
+const periodSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  days: z.number(),
+});
+export type Period = z.infer<typeof periodSchema>;
+
+const totalsSchema = z.object({
+  /** The sum of each day's distinct visitors: one person on two days is two. */
+  visitors: z.number(),
+  views: z.number(),
+  visits: z.number(),
+  /** Null without visits. */
+  viewsPerVisit: z.number().nullable(),
+  inquiries: z.number(),
+  subscriptions: z.number(),
+  /** Inquiries and subscriptions per visit; null without visits. */
+  conversionRate: z.number().nullable(),
+});
+export type Totals = z.infer<typeof totalsSchema>;
+
+const dayFiguresSchema = z.object({
+  day: z.string(),
+  visitors: z.number(),
+  views: z.number(),
+  visits: z.number(),
+});
+export type DayFigures = z.infer<typeof dayFiguresSchema>;
+
+const funnelSchema = z.object({
+  /** Every visit. */
+  landing: z.number(),
+  /** Visits that reached the contact page. */
+  contact: z.number(),
+  inquiries: z.number(),
+});
+export type Funnel = z.infer<typeof funnelSchema>;
+
+export const overviewSchema = z.object({
+  period: periodSchema,
+  previousPeriod: periodSchema,
+  totals: totalsSchema,
+  previous: totalsSchema,
+  /** One entry per day of the period, oldest first; a day with nothing counted has zeros. */
+  series: dayFiguresSchema.array(),
+  funnel: funnelSchema,
+  previousFunnel: funnelSchema,
+});
+export type Overview = z.infer<typeof overviewSchema>;
+
+const leadsSchema = z.object({
+  inquiries: z.number(),
+  subscriptions: z.number(),
+  /** (inquiries + subscriptions) ÷ visits; null without visits. */
+  rate: z.number().nullable(),
+});
+
+export const breakdownRowSchema = z.object({
+  value: z.string(),
+  /** The Insight issue's title, for the insight breakdown; null elsewhere or when no issue has the slug. */
+  title: z.string().nullable(),
+  visitors: z.number(),
+  views: z.number(),
+  visits: z.number(),
+  /** For the breakdowns a lead records (WITH_LEADS); null for the others. */
+  leads: leadsSchema.nullable(),
+});
+export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
+
+export const breakdownSchema = z.object({
+  dimension: z.enum(BREAKDOWNS),
+  period: periodSchema,
+  rows: breakdownRowSchema.array(),
+  /** How many values the period has in all (the rows are the first `limit`). */
+  values: z.number(),
+});
+export type BreakdownAnswer = z.infer<typeof breakdownSchema>;
+
+/**
+ * A figure beside the period before, as the screen and the digest say it:
+ * "+12%", "−5%", "±0%"; "new" when the period before had none, "–" when
+ * neither had any.
+ */
+export function changeText(current: number, previous: number): string {
+  if (previous === 0) return current === 0 ? "–" : "new";
+  const percent = Math.round(((current - previous) / previous) * 100);
+  if (percent === 0) return "±0%";
+  return percent > 0 ? `+${percent}%` : `−${Math.abs(percent)}%`;
+}
+
+/** How a breakdown's value is shown: an empty referrer is a visit that named none. */
+export function valueLabel(dimension: Breakdown, value: string): string {
+  if (value !== "") return value;
+  return dimension === "referrer" ? "(no referrer)" : "(none)";
+}
