@@ -78,6 +78,9 @@ export default defineConfig({
       // A reader who leaves and comes back at once gets the welcome again;
       // the cooldown is shown by test/deliverability/subscribe-cooldown.test.ts.
       SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
+      // The audience counts reach the database each second, so the Audience
+      // area shows a walk's visit while the test waits (a poll, not a sleep).
+      AUDIENCE_FLUSH_SECONDS: "1",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
       MAILBOX_DIR: process.env.MAILBOX_DIR,
       MEDIA_DIR: mkdtempSync(join(tmpdir(), "e2e-media-")),

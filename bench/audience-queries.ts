@@ -23,7 +23,7 @@ import {
   periodFigures,
   periodFor,
   previousOf,
-} from "../src/server/features/audience-figures/index.ts";
+} from "../src/server/features/audience/index.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import type { AudienceDimension } from "../src/server/platform/db/schema.ts";
 import { BREAKDOWNS, type Breakdown, type Period } from "../src/shared/admin/audience.ts";

@@ -12,11 +12,11 @@ import { fillInquiry, inquiryForm, SAMPLE_INQUIRY } from "./support/inquiry.ts";
 import { alertDialog, expectNoSidewaysScroll, whenHydrated } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
-test("an inquiry from a search visit with UTM tags shows its source in the console", async ({
+test("an inquiry from a search visit with UTM tags shows its source, and the Audience area counts both", async ({
   page,
 }, testInfo) => {
   const word = `source${randomBytes(4).toString("hex")}`;
-  await page.goto("/?utm_source=x&utm_medium=y&utm_campaign=z", {
+  await page.goto(`/?utm_source=x&utm_medium=y&utm_campaign=${word}`, {
     referer: "https://www.google.com/",
   });
   await whenHydrated(page);
@@ -30,7 +30,7 @@ test("an inquiry from a search visit with UTM tags shows its source in the conso
     referrer: "www.google.com",
     utmSource: "x",
     utmMedium: "y",
-    utmCampaign: "z",
+    utmCampaign: word,
   });
   await expect(alertDialog(page).getByRole("heading")).toHaveText(DIALOG.successTitle);
 
@@ -42,7 +42,7 @@ test("an inquiry from a search visit with UTM tags shows its source in the conso
     "/",
     "google.com",
     "Search",
-    "z (x / y)",
+    `${word} (x / y)`,
   ]);
   await expect(source.getByRole("term")).toHaveText([
     "Entry page",
@@ -51,6 +51,24 @@ test("an inquiry from a search visit with UTM tags shows its source in the conso
     "Campaign (UTM)",
   ]);
 
+  const inquiryUrl = page.url();
+
+  // The Audience area: the visit counted under its campaign, with the
+  // inquiry it brought (the e2e server adds its counts every second).
+  await page.goto("/admin/audience?range=today");
+  const campaigns = page.getByRole("region", { name: "UTM campaigns" });
+  await expect(async () => {
+    await page.reload();
+    await expect(campaigns.getByRole("row", { name: new RegExp(word) })).toBeVisible({
+      timeout: 1000,
+    });
+  }).toPass();
+  // Campaign, visits, inquiries, subscriptions, conversion.
+  await expect(campaigns.getByRole("row", { name: new RegExp(word) }).getByRole("cell")).toHaveText(
+    [word, "1", "1", "0", "100%"],
+  );
+
+  await page.goto(inquiryUrl);
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await expectNoSidewaysScroll(page);

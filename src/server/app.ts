@@ -16,8 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import audience from "./features/audience/index.ts";
-import audienceFigures from "./features/audience-figures/index.ts";
+import audience, { audienceFigures } from "./features/audience/index.ts";
 import backups from "./features/backups/index.ts";
 import content from "./features/content/index.ts";
 import deliverability, {

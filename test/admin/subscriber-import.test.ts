@@ -495,7 +495,7 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
     expect(await countLike("subscriptions", `%@${d}`)).toBe(0);
     expect(await db.selectFrom("subscriber_imports").select("id").execute()).toEqual(importsBefore);
     await sql
-      .raw("drop trigger refuse_poison" + (engine.engine === "postgres" ? " on subscriptions" : ""))
+      .raw(`drop trigger refuse_poison${engine.engine === "postgres" ? " on subscriptions" : ""}`)
       .execute(db);
     // Without the failure, the same file goes in whole.
     const result = await runImport(mailchimpFile(rows));

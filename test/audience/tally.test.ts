@@ -5,10 +5,11 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { channelOf, type Hit, referrerDomain } from "../../src/server/features/audience/hits.ts";
+import { type Hit, referrerDomain } from "../../src/server/features/audience/hits.ts";
 import { dayOf, visitorHash, visitorHasher } from "../../src/server/features/audience/salts.ts";
 import { OTHER_VALUE, Tally } from "../../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../../src/server/features/audience/visits.ts";
+import { channelOf } from "../../src/shared/lead-source.ts";
 
 const own = (host: string) => host === "meridian.example";
 
@@ -30,7 +31,7 @@ describe("a visit's source", () => {
   ])("%j with medium %j comes from %j through %s", (referrer, medium, domain, channel) => {
     const from = referrerDomain(referrer, own);
     expect(from).toBe(domain);
-    expect(channelOf(from, medium)).toBe(channel);
+    expect(channelOf({ referrer: from, utmMedium: medium })).toBe(channel);
   });
 });
 

@@ -4,7 +4,8 @@
  * origin, with the new path and its query, and nothing else. No cookie,
  * nothing stored or read on the device; the document's first page was
  * counted where it was served, so it sends none. A browser asking not to be
- * tracked (Do Not Track, Global Privacy Control) sends nothing.
+ * tracked (Do Not Track, Global Privacy Control) says so in the beacon's
+ * own headers, as in every request it makes, and the server counts nothing.
  */
 import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
@@ -18,8 +19,6 @@ export function usePageViewBeacon(): void {
   useEffect(() => {
     if (shown.current === pathname) return;
     shown.current = pathname;
-    const privacy = navigator as Navigator & { globalPrivacyControl?: boolean };
-    if (privacy.doNotTrack === "1" || privacy.globalPrivacyControl) return;
-    navigator.sendBeacon?.(`/${API_PATHS.pageView}`, pathname + search);
+    navigator.sendBeacon(`/${API_PATHS.pageView}`, pathname + search);
   }, [pathname]);
 }

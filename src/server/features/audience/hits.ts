@@ -8,6 +8,7 @@
 import type { FastifyRequest } from "fastify";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
+import { channelOf, referrerDomain as domainOfReferrer } from "../../../shared/lead-source.ts";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
 
 /** The page a visit reached that counts as the funnel's second step. */
@@ -72,31 +73,6 @@ export function pagePath(url: string): string {
   return path.slice(0, MAX_VALUE);
 }
 
-export type Channel = "search" | "social" | "email" | "direct" | "other";
-
-const SEARCH =
-  /(^|\.)(google\.[a-z.]+|bing\.com|duckduckgo\.com|yahoo\.[a-z.]+|baidu\.com|yandex\.[a-z.]+|ecosia\.org|qwant\.com|startpage\.com|search\.brave\.com|kagi\.com|perplexity\.ai)$/;
-const SOCIAL =
-  /(^|\.)(facebook\.com|fb\.com|t\.co|twitter\.com|x\.com|linkedin\.com|lnkd\.in|instagram\.com|reddit\.com|youtube\.com|pinterest\.[a-z.]+|tiktok\.com|threads\.net|bsky\.app|mastodon\.social|news\.ycombinator\.com|xing\.com)$/;
-const EMAIL =
-  /(^|\.)(mail\.google\.com|outlook\.live\.com|outlook\.office\.com|outlook\.office365\.com|mail\.yahoo\.com|mail\.proton\.me|webmail\.[a-z.]+)$/;
-
-/**
- * The channel a visit came through: its UTM medium when it names one
- * (an Insight link says `email`), else the referring domain's kind, else
- * direct when nothing referred it.
- */
-export function channelOf(domain: string, medium: string): Channel {
-  if (/^(e-?mail|newsletter)$/.test(medium)) return "email";
-  if (/^(social|social-media|paid-social)$/.test(medium)) return "social";
-  if (/^(cpc|ppc|paid-search|search|organic)$/.test(medium)) return "search";
-  if (domain === "") return medium === "" ? "direct" : "other";
-  if (EMAIL.test(domain)) return "email";
-  if (SEARCH.test(domain)) return "search";
-  if (SOCIAL.test(domain)) return "social";
-  return "other";
-}
-
 /**
  * The referring domain, without `www.`; "" for none, for one that is not a
  * URL, and for this site itself, which brings no one new.
@@ -109,8 +85,8 @@ export function referrerDomain(referrer: string, isOwn: (host: string) => boolea
   } catch {
     return "";
   }
-  if (isOwn(host)) return "";
-  return (host.startsWith("www.") ? host.slice(4) : host).slice(0, MAX_VALUE);
+  // Kept as a lead's referrer is, so a lead is matched to the visits it came from.
+  return isOwn(host) ? "" : (domainOfReferrer(host) ?? "");
 }
 
 function tag(query: URLSearchParams, name: string): string {
@@ -133,7 +109,7 @@ export function visitAttributes(
   const device = deviceType === "mobile" || deviceType === "tablet" ? deviceType : "desktop";
   const rows: [AudienceDimension, string][] = [
     ["entry", hit.path],
-    ["channel", channelOf(domain, medium)],
+    ["channel", channelOf({ referrer: domain, utmSource: source, utmMedium: medium })],
     ["referrer", domain],
     ["device", device],
     ["browser", (agent.browser.name ?? "Other").slice(0, MAX_VALUE)],

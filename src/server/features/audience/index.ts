@@ -13,7 +13,11 @@
  * since its last flush. The daily purge deletes rollups older than
  * AUDIENCE_RETENTION_MONTHS and salts older than 48 hours.
  *
- * What the rest of the server may use: this plugin, and app.audience.
+ * The Audience area's reading side, the console's figures and the weekly
+ * digest, is its own plugin (figures-plugin.ts).
+ *
+ * What the rest of the server may use: these two plugins, app.audience, and
+ * the readings exported at the end.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -57,6 +61,12 @@ export interface AudienceOptions {
   /** The clock days, visits and retention are measured with (epoch ms); tests pass their own. */
   now?: () => number;
 }
+
+/** Without Redis each instance counts its own visitors, so one served by two counts twice. */
+const REDIS_MESSAGES = {
+  down: "Redis is unreachable: each instance counts the audience's visits alone until it answers again",
+  back: "Redis answers again: the audience's visits are counted across instances",
+};
 
 /** The beacon's body: the path (and query) the browser navigated to. */
 const pageViewBody = z.string().max(1000);
@@ -117,7 +127,7 @@ export default fp(
     let memory: MemoryVisitors | null = null;
     if (counting && config.REDIS_URL) {
       const prefix = `${config.REDIS_KEY_PREFIX}audience:`;
-      const redis = await connectRedis(config.REDIS_URL, prefix, app.log);
+      const redis = await connectRedis(config.REDIS_URL, prefix, app.log, REDIS_MESSAGES);
       app.addHook("onClose", () => closeRedis(redis));
       store = new RedisVisitors(redis, `${prefix}visitor:`, tally, app.log);
     } else {
@@ -295,3 +305,9 @@ const beacon: FastifyPluginAsyncZod<BeaconOptions> = async (app, { count, origin
     },
   );
 };
+
+export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from "./digest.ts";
+export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
+export { breakdownOf, periodFigures } from "./figures.ts";
+export { default as audienceFigures } from "./figures-plugin.ts";
+export { periodFor, previousOf } from "./periods.ts";

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
-import { onlyActive } from "./audience.ts";
+import { onlyActive } from "./statuses.ts";
 
 export async function activeSubscribers(db: Kysely<Database>) {
   const rows = await onlyActive(db.selectFrom("subscriptions").select(["email", "subscribed_at"]))

@@ -64,10 +64,10 @@ export default fp(
   { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings", "webhooks"] },
 );
 
-export { onlyRecipients } from "./audience.ts";
 export { activeSubscribers } from "./exports.ts";
 export { listId, unsubscribeHeaders } from "./mail.tsx";
 export { findSubscription, type Subscription } from "./queries.ts";
+export { onlyRecipients } from "./statuses.ts";
 export { maskEmail } from "./unsubscribe-routes.ts";
 export { unsubscribeUrl } from "./unsubscribe-token.ts";
 export {

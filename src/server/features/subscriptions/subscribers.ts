@@ -34,7 +34,7 @@ import { inTransaction } from "../../platform/db/transaction.ts";
 import { mailAddress } from "../../platform/outbox/queue.ts";
 import { forgetAddress, suppressedSubscription } from "../deliverability/index.ts";
 import { forgetDeliveriesAbout } from "../webhooks/index.ts";
-import { hasStatus, statusOf } from "./audience.ts";
+import { hasStatus, statusOf } from "./statuses.ts";
 
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
 

@@ -1,10 +1,12 @@
 /**
- * The Redis connection the rate limits count in (REDIS_URL), set up so that
- * Redis being away never holds a request up: a command fails at once while
- * the connection is down (no offline queue) and within COMMAND_TIMEOUT_MS
- * when Redis hangs, and the limits then let the request through (ADR 018).
- * The client keeps reconnecting in the background; the log says when Redis
- * goes away and when it is back, once each, not at every retry.
+ * A Redis connection for state several instances share (REDIS_URL): the
+ * rate limits' counts, the audience's visits. Set up so that Redis being
+ * away never holds a request up: a command fails at once while the
+ * connection is down (no offline queue) and within COMMAND_TIMEOUT_MS when
+ * Redis hangs, and its user then goes on without it (the limits let the
+ * request through, ADR 018). The client keeps reconnecting in the
+ * background; the log says when Redis goes away and when it is back, once
+ * each per connection, in its user's own words, not at every retry.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
@@ -17,6 +19,14 @@ export const REDIS_DOWN_MESSAGE =
   "Redis is unreachable: rate limits are not counted until it answers again";
 export const REDIS_BACK_MESSAGE = "Redis answers again: rate limits are counted";
 
+/** What the log says when a connection's Redis goes away and comes back. */
+export interface RedisMessages {
+  down: string;
+  back: string;
+}
+
+const RATE_LIMIT_MESSAGES: RedisMessages = { down: REDIS_DOWN_MESSAGE, back: REDIS_BACK_MESSAGE };
+
 /**
  * Connects before the server listens, so its first requests are counted; a
  * Redis that cannot be reached is logged and the site starts all the same.
@@ -26,6 +36,7 @@ export async function connectRedis(
   url: string,
   name: string,
   log: FastifyBaseLogger,
+  messages: RedisMessages = RATE_LIMIT_MESSAGES,
 ): Promise<Redis> {
   // Loaded only when REDIS_URL is set: a site on one machine never needs it.
   const { Redis } = await import("ioredis");
@@ -41,12 +52,12 @@ export async function connectRedis(
   client.on("error", (error: Error) => {
     if (down) return;
     down = true;
-    log.error({ err: error }, REDIS_DOWN_MESSAGE);
+    log.error({ err: error }, messages.down);
   });
   client.on("ready", () => {
     if (!down) return;
     down = false;
-    log.info(REDIS_BACK_MESSAGE);
+    log.info(messages.back);
   });
   // A failed first connection was reported by the "error" listener above.
   await client.connect().catch(() => {});

@@ -3,8 +3,7 @@
  * days beside the period before (viewers and up), the CSV of its tables,
  * and the owners' optional weekly digest (AUDIENCE_DIGEST). It reads the
  * daily rollups the counting fills and the source each lead recorded; it
- * writes nothing but the digest's weeks. What the rest of the server may
- * use of this feature is exported here.
+ * writes nothing but the digest's weeks.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -33,8 +32,3 @@ export default fp(
   },
   { name: "audience-figures", dependencies: ["console", "outbox", "mail-settings"] },
 );
-
-export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from "./digest.ts";
-export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
-export { breakdownOf, periodFigures } from "./figures.ts";
-export { periodFor, previousOf } from "./periods.ts";

@@ -5,16 +5,12 @@
  * beside the week before's, and it goes to every owner who can sign in.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  dueWeek,
-  mondayOf,
-  sendWeeklyDigest,
-} from "../../src/server/features/audience-figures/index.ts";
+import { dueWeek, mondayOf, sendWeeklyDigest } from "../../src/server/features/audience/index.ts";
 import type { MailMessage } from "../../src/server/platform/outbox/message.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { createAccount } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
-import { writeDays, writeInquiry, writeSubscription } from "./seed.ts";
+import { writeDays, writeInquiry, writeSubscription } from "./figures-seed.ts";
 
 /** Monday 30 November 2026, 07:30 UTC: last week is 23 to 29 November. */
 const MONDAY = Date.parse("2026-11-30T07:30:00.000Z");
