@@ -175,6 +175,25 @@ describe.each(ENGINES)("counting the audience on $engine", (engine) => {
     expect(day["entry /"]).toEqual([3, 2, 2]);
   });
 
+  it("starts a new visit when a view comes from another site or a tagged link, even within 30 minutes", async () => {
+    clock = START + 2 * HOUR_MS;
+    const reader = { ip: "198.51.100.77" };
+    await view(t, "/weare", reader);
+    clock += 60_000;
+    await view(t, "/wedo?utm_source=linkedin&utm_medium=social&utm_campaign=autumn", reader);
+    clock += 60_000;
+    await view(t, "/weserve", { ...reader, headers: { referer: "https://www.bing.com/" } });
+    clock += 60_000;
+    // A link inside the site is the same visit.
+    await view(t, "/contact-us", { ...reader, headers: { referer: "https://meridian.example/" } });
+    await t.app.audience.flush();
+    const day = await figures(t.database, DAY_ONE);
+    expect(day["utm_campaign autumn"]).toEqual([1, 1, 1]);
+    expect(day["entry /wedo"]?.[1]).toBe(1);
+    expect(day["referrer bing.com"]).toEqual([2, 1, 1]);
+    expect(day["entry /weserve"]).toEqual([2, 1, 1]);
+  });
+
   it("counts no crawler, prefetch, DNT or GPC, console, API answer or unknown beacon", async () => {
     clock = START + 4 * HOUR_MS;
     const refused: Visit[] = [

@@ -76,6 +76,7 @@ describe("the visitors one process remembers", () => {
     path: "/",
     referrer: "",
     query: "",
+    arrives: false,
   });
 
   it("are bounded: past the bound, the one seen least recently is forgotten and counts anew", () => {

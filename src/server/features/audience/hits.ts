@@ -31,6 +31,23 @@ export interface Hit {
   referrer: string;
   /** The query string of the request, for its UTM tags (a document request's only). */
   query: string;
+  /** Whether the view comes from elsewhere (arrivesFromElsewhere), so it begins a visit. */
+  arrives: boolean;
+}
+
+/**
+ * Whether a view comes from outside the site: another site's link, or a
+ * link tagged with UTM tags (a campaign, an Insight issue). It begins a new
+ * visit even within 30 minutes of the last view, so each visit has the one
+ * source its lead records too; a reload of such a page counts again.
+ */
+export function arrivesFromElsewhere(
+  referrer: string,
+  query: string,
+  isOwn: (host: string) => boolean,
+): boolean {
+  if (query.includes("utm_")) return true;
+  return referrer !== "" && referrerDomain(referrer, isOwn) !== "";
 }
 
 /**

@@ -32,7 +32,7 @@ import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { closeRedis, connectRedis } from "../../platform/security/redis-client.ts";
 import { fromAnotherSite } from "../../platform/security/xsrf.ts";
-import { type Hit, notToCount, pagePath, visitAttributes } from "./hits.ts";
+import { arrivesFromElsewhere, type Hit, notToCount, pagePath, visitAttributes } from "./hits.ts";
 import { DaySalts, dayOf, deleteOldSalts, visitorHash } from "./salts.ts";
 import { STAFF_COOKIE, staffMarks } from "./staff.ts";
 import { addToDays, Tally } from "./tally.ts";
@@ -140,6 +140,7 @@ export default fp(
 
     function count(request: FastifyRequest, path: string, query: string, referrer: string) {
       const at = now();
+      const isOwn = (host: string) => host === ownHost || host === request.hostname;
       const hit: Hit = {
         day: dayOf(at),
         at,
@@ -150,8 +151,8 @@ export default fp(
         path,
         referrer,
         query,
+        arrives: arrivesFromElsewhere(referrer, query, isOwn),
       };
-      const isOwn = (host: string) => host === ownHost || host === request.hostname;
       const attributes = () => visitAttributes(hit, isOwn);
       const mark = request.cookies[STAFF_COOKIE];
       const signedMark = marks.signed(mark);

@@ -1,7 +1,7 @@
 /**
  * Visits, told apart by the visitor's keyed hash (salts.ts). A visit begins
- * with a visitor's first view of the UTC day, or one after 30 minutes
- * without any; its entry page, source, UTM tags, device and browser are
+ * with a visitor's first view of the UTC day, one after 30 minutes without
+ * any, or one that comes from another site or a tagged link; its entry page, source, UTM tags, device and browser are
  * taken then and given to every view of the visit.
  *
  * What a visitor's state remembers, until the end of its UTC day at most:
@@ -94,7 +94,7 @@ export function countView(
   tally: Tally,
 ): VisitorState {
   const sameDay = state !== undefined && state.day === hit.day;
-  const begins = !sameDay || hit.at - state.last >= VISIT_GAP_MS;
+  const begins = !sameDay || hit.arrives || hit.at - state.last >= VISIT_GAP_MS;
   const next: VisitorState = sameDay
     ? state
     : { day: hit.day, last: hit.at, visit: [], visitRows: new Set(), dayRows: new Set() };
