@@ -61,7 +61,7 @@ test("a viewer reads the figures, changes the range and downloads a table", asyn
     await expect(daily.locator("tbody tr")).toHaveCount(7);
 
     const channels = page.getByRole("region", { name: "Channels" });
-    await expect(channels.getByRole("row", { name: /search/ })).toContainText(
+    await expect(channels.getByRole("row", { name: /Search/ })).toContainText(
       NUMBER.format(sumOf(ROWS, 7, "channel", "search", "visits")),
     );
     const insight = page.getByRole("region", { name: "Visits from Insight issues" });
@@ -73,7 +73,7 @@ test("a viewer reads the figures, changes the range and downloads a table", asyn
     await expect(page).toHaveURL(/range=30d/);
     await expect(tile(page, "Visits").locator(".tile-value")).toHaveText(week("", "visits", 30));
     await expect(tile(page, "Inquiries").locator(".tile-value")).toHaveText("3");
-    await expect(channels.getByRole("row", { name: /search/ })).toContainText(
+    await expect(channels.getByRole("row", { name: /Search/ })).toContainText(
       NUMBER.format(sumOf(ROWS, 30, "channel", "search", "visits")),
     );
 

@@ -121,7 +121,7 @@ describe.each(ENGINES)("the weekly audience digest on $engine", (engine) => {
       expect(text).toContain("Inquiries: 2 (week before 1, +100%)");
       expect(text).toContain("New subscriptions: 1 (week before 0, new)");
       expect(text).toContain("Most visited pages:\n  /: 90\n  /weserve: 40\n  /<b>odd</b>: 1");
-      expect(text).toContain("Channels:\n  search: 100\n  direct: 50");
+      expect(text).toContain("Channels:\n  Search: 100\n  Direct: 50");
       expect(text).toContain("Top referrers:\n  google.com: 90\n");
       expect(text).toContain(
         "http://localhost:3000/admin/audience?range=custom&from=2026-11-23&to=2026-11-29",

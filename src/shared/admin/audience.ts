@@ -7,6 +7,7 @@
  * routes use these definitions.
  */
 import { z } from "zod";
+import { CHANNEL_LABELS, type Channel } from "../lead-source.ts";
 import { ADMIN_API } from "./auth.ts";
 
 const BASE = `${ADMIN_API}/audience`;
@@ -237,6 +238,7 @@ export function changeText(current: number, previous: number): string {
 
 /** How a breakdown's value is shown: an empty referrer is a visit that named none. */
 export function valueLabel(dimension: Breakdown, value: string): string {
+  if (dimension === "channel" && value in CHANNEL_LABELS) return CHANNEL_LABELS[value as Channel];
   if (value !== "") return value;
   return dimension === "referrer" ? "(no referrer)" : "(none)";
 }
