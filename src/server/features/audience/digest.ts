@@ -13,9 +13,9 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Period } from "../../../shared/admin/audience.ts";
 import type { Config } from "../../platform/config.ts";
+import { ownerAddresses } from "../../platform/console/users.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
-import { ownerAddresses } from "../../platform/outbox/owner-notice.tsx";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { currentMailSettings } from "../mail-settings/index.ts";
 import { AUDIENCE_DIGEST_KIND, audienceDigestMail, type DigestFigures } from "./digest-mail.tsx";

@@ -9,9 +9,10 @@
 import type { Kysely } from "kysely";
 import { recordAudit } from "../../platform/audit/queries.ts";
 import type { Config } from "../../platform/config.ts";
+import { ownerAddresses } from "../../platform/console/users.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import type { MailMessage } from "../../platform/outbox/message.ts";
-import { ownerAddresses, ownerNoticeMail } from "../../platform/outbox/owner-notice.tsx";
+import { ownerNoticeMail } from "../../platform/outbox/owner-notice.tsx";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { type SendHealth, sendHealth } from "../deliverability/index.ts";
 import { pauseSend } from "./issue-sends.ts";

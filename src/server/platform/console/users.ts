@@ -99,3 +99,14 @@ export function setPasswordHash(
     await trx.deleteFrom("user_tokens").where("user_id", "=", userId).execute();
   });
 }
+
+/** The owners who can sign in (an invited owner who never set a password is left out). */
+export async function ownerAddresses(db: Kysely<Database>): Promise<string[]> {
+  const owners = await db
+    .selectFrom("users")
+    .select("email")
+    .where("role", "=", "owner")
+    .where("password_hash", "is not", null)
+    .execute();
+  return owners.map(({ email }) => email);
+}

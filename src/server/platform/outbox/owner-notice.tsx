@@ -4,9 +4,7 @@
  * link into the console; marked as sent by the machine, so no auto-reply
  * answers it.
  */
-import type { Kysely } from "kysely";
 import { SITE } from "../../../shared/site.ts";
-import type { Database } from "../db/schema.ts";
 import { MailFrame, MailLink, Paragraph, renderEmailHtml } from "./layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "./message.ts";
 
@@ -42,15 +40,4 @@ export function ownerNoticeMail(
       </MailFrame>,
     ),
   };
-}
-
-/** The owners who can sign in (an invited owner who never set a password is left out). */
-export async function ownerAddresses(db: Kysely<Database>): Promise<string[]> {
-  const owners = await db
-    .selectFrom("users")
-    .select("email")
-    .where("role", "=", "owner")
-    .where("password_hash", "is not", null)
-    .execute();
-  return owners.map(({ email }) => email);
 }
