@@ -4,7 +4,7 @@
  * with its time, result in words, size and archive, and why a failed one
  * failed. It passes axe, and at 375 px nothing scrolls sideways.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
@@ -95,5 +95,18 @@ test.describe("at 375 px", () => {
       await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
     });
+  });
+});
+
+test("writes the screen's screenshots @screenshots", async ({ page }) => {
+  const dir = "docs/screenshots/admin";
+  mkdirSync(dir, { recursive: true });
+  test.info().setTimeout(90_000);
+  await onBackupsPage(page, "backups-shots", async () => {
+    for (const width of [375, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(page.getByText(FAILURE)).toBeVisible();
+      await page.screenshot({ path: `${dir}/backups-${width}.png`, fullPage: true });
+    }
   });
 });
