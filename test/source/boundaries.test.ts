@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,10 +110,16 @@ const CYCLE_FOLDER = "src/server/platform/ops";
 
 const tag = randomUUID().slice(0, 8);
 const written: string[] = [];
+/** Each probed folder's times before its probe, put back after: the build stays current. */
+const folderTimes = new Map<string, { atime: Date; mtime: Date }>();
 const found = new Map<string, string[]>();
 
 function write(folder: string, name: string, source: string): string {
   const path = `${folder}/${name}`;
+  if (!folderTimes.has(folder)) {
+    const { atime, mtime } = statSync(join(ROOT, folder));
+    folderTimes.set(folder, { atime, mtime });
+  }
   writeFileSync(join(ROOT, path), source);
   written.push(path);
   return path;
@@ -154,6 +160,8 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const path of written) rmSync(join(ROOT, path), { force: true });
+  for (const [folder, { atime, mtime }] of folderTimes)
+    utimesSync(join(ROOT, folder), atime, mtime);
 });
 
 describe("import rules (biome.json)", () => {
