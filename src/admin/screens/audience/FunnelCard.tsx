@@ -60,13 +60,16 @@ export function FunnelCard({
           </thead>
           <tbody>
             {STEPS.map(({ key, label }) => {
+              // Inquiries can outnumber the counted visits (sent through the API
+              // alone, or by people whose browser asks not to be counted): the
+              // figure says so, and the bar stops at the card's edge.
               const part = share(funnel[key], funnel);
               return (
                 <tr key={key}>
                   <th scope="row" className="bar-cell">
                     <span
                       className="bar"
-                      style={{ inlineSize: `${((part ?? 0) * 100).toFixed(1)}%` }}
+                      style={{ inlineSize: `${(Math.min(1, part ?? 0) * 100).toFixed(1)}%` }}
                       aria-hidden="true"
                     />
                     <span className="bar-name">{label}</span>
