@@ -163,6 +163,21 @@ function ListTable({
   );
 }
 
+/** The week's lists, in the mail's order; an empty one is left out. */
+function listsOf(figures: DigestFigures) {
+  const lists = [
+    { caption: "Most visited pages", column: "Page", rows: figures.pages, dimension: "page" },
+    { caption: "Channels", column: "Channel", rows: figures.channels, dimension: "channel" },
+    {
+      caption: "Top referrers",
+      column: "Referrer",
+      rows: figures.referrers,
+      dimension: "referrer",
+    },
+  ] as const;
+  return lists.filter((list) => list.rows.length > 0);
+}
+
 const textList = (rows: BreakdownRow[], dimension: "page" | "channel" | "referrer") =>
   rows.map((row) => `  ${oneLine(valueLabel(dimension, row.value))}: ${NUMBER.format(row.visits)}`);
 
@@ -194,15 +209,11 @@ export function audienceDigestMail(
       ({ key, label }) =>
         `${label}: ${NUMBER.format(totals[key])} (week before ${NUMBER.format(previous[key])}, ${changeText(totals[key], previous[key])})`,
     ),
-    ...(figures.pages.length > 0
-      ? ["", "Most visited pages:", ...textList(figures.pages, "page")]
-      : []),
-    ...(figures.channels.length > 0
-      ? ["", "Channels:", ...textList(figures.channels, "channel")]
-      : []),
-    ...(figures.referrers.length > 0
-      ? ["", "Top referrers:", ...textList(figures.referrers, "referrer")]
-      : []),
+    ...listsOf(figures).flatMap(({ caption, rows, dimension }) => [
+      "",
+      `${caption}:`,
+      ...textList(rows, dimension),
+    ]),
     "",
     `The Audience area has every figure: ${link}`,
     "",
@@ -220,30 +231,9 @@ export function audienceDigestMail(
         <MailHeading>{title}</MailHeading>
         <Paragraph>{lead}</Paragraph>
         <FiguresTable totals={totals} previous={previous} />
-        {figures.pages.length > 0 ? (
-          <ListTable
-            caption="Most visited pages"
-            column="Page"
-            rows={figures.pages}
-            dimension="page"
-          />
-        ) : null}
-        {figures.channels.length > 0 ? (
-          <ListTable
-            caption="Channels"
-            column="Channel"
-            rows={figures.channels}
-            dimension="channel"
-          />
-        ) : null}
-        {figures.referrers.length > 0 ? (
-          <ListTable
-            caption="Top referrers"
-            column="Referrer"
-            rows={figures.referrers}
-            dimension="referrer"
-          />
-        ) : null}
+        {listsOf(figures).map((list) => (
+          <ListTable key={list.dimension} {...list} />
+        ))}
         <Paragraph>
           <MailLink href={link}>Open the Audience area</MailLink> for every figure of the week.
         </Paragraph>
