@@ -11,6 +11,7 @@ const LINT_PROBES = "test/source/boundaries.test.ts";
 export default defineConfig({
   test: {
     setupFiles: ["test/support/announce-engines.ts"],
+    globalSetup: ["test/support/template-databases.ts"],
     // Vitest's default, one file fewer than the cores, runs one file at a time
     // on two cores, while most files spend their time waiting on a server
     // process, a database or a socket. Three at once kept both cores busy.

@@ -60,7 +60,7 @@ function configOf(testDb: TestDatabase, folders: { media: string; mail: string }
 
 /** An empty place to restore into: a new database and folders that do not exist yet. */
 async function emptyPlace(engine: (typeof ENGINES)[number]) {
-  const testDb = await engine.create();
+  const testDb = await engine.createEmpty();
   const root = mkdtempSync(join(tmpdir(), "restore-place-"));
   const config = configOf(testDb, { media: join(root, "media"), mail: join(root, "mail") });
   return { testDb, config };

@@ -20,7 +20,7 @@ describe.each(ENGINES)("migration 011 on $engine", (engine) => {
   let issueId: number;
 
   beforeAll(async () => {
-    testDb = await engine.create();
+    testDb = await engine.createEmpty();
     database = openDatabase({
       databaseUrl: testDb.env.DATABASE_URL,
       sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",

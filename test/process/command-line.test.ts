@@ -88,7 +88,7 @@ describe.each(ENGINES)("an export on an unmigrated database on $engine", (engine
   let testDb: TestDatabase;
   const LAST_RUN = "023_content_drafts";
   beforeAll(async () => {
-    testDb = await engine.create();
+    testDb = await engine.createEmpty();
     const { db, engine: kind } = openDatabase({
       databaseUrl: testDb.env.DATABASE_URL,
       sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",

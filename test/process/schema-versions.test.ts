@@ -46,7 +46,7 @@ describe.each(ENGINES)("schema versions on $engine", (engine) => {
   let older: TestDatabase;
   let newer: TestDatabase;
   beforeAll(async () => {
-    older = await engine.create();
+    older = await engine.createEmpty();
     const olderDb = opened(older);
     await migrateUpTo(olderDb.db, olderDb.engine, "020_fold_text");
     await olderDb.db.destroy();
