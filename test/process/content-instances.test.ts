@@ -5,7 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listenForChanges } from "../../src/server/features/content/change-feed.ts";
+import {
+  type ChangeFeed,
+  listenForChanges,
+} from "../../src/server/features/content/change-feed.ts";
 import { SiteContent } from "../../src/server/features/content/site-content.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, POSTGRES_SKIP_REASON, type TestDatabase } from "../support/engines.ts";
@@ -20,19 +23,21 @@ describe.skipIf(!postgres)("content changes across server processes on PostgreSQ
   let servers: ServerProcess[] = [];
   let database: DatabaseHandle;
   let content: SiteContent;
+  let feed: ChangeFeed;
 
   beforeAll(async () => {
     testDb = await (postgres as NonNullable<typeof postgres>).create();
     // One after the other: each migrates and seeds the schema on start.
     servers = [await startServer(testDb.env), await startServer(testDb.env)];
     database = openDatabase({ databaseUrl: testDb.env.DATABASE_URL, sqliteFile: "" });
-    const feed = await listenForChanges(String(testDb.env.DATABASE_URL), () => {}, console);
+    feed = await listenForChanges(String(testDb.env.DATABASE_URL), () => {}, console);
     content = new SiteContent(database, feed);
   }, 60_000);
 
   afterAll(async () => {
     for (const server of servers) server.child.kill("SIGTERM");
     await Promise.all(servers.map((server) => server.exited));
+    await feed?.close();
     await database?.db.destroy();
     await testDb?.drop();
   });

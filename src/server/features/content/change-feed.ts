@@ -57,7 +57,9 @@ export async function listenForChanges(
     const { rows } = await next.query<{ schema: string }>("select current_schema() as schema");
     channel = `${CHANNEL_PREFIX}:${rows[0]?.schema ?? "public"}`;
     await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
-    client = next;
+    // A reconnection that finishes after close() would otherwise listen on, unowned.
+    if (closed) await next.end();
+    else client = next;
   }
 
   function reconnect(broken: pg.Client): void {
