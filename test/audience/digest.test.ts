@@ -4,7 +4,7 @@
  * at all while AUDIENCE_DIGEST is off; its contents are last week's figures
  * beside the week before's, and it goes to every owner who can sign in.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dueWeek, mondayOf, sendWeeklyDigest } from "../../src/server/features/audience/index.ts";
 import type { MailMessage } from "../../src/server/platform/outbox/message.ts";
 import { startApp, type TestApp } from "../support/app.ts";
@@ -65,13 +65,16 @@ describe("the digest's week", () => {
 });
 
 describe.each(ENGINES)("the weekly audience digest on $engine", (engine) => {
-  /** Holds the database the instances share; its digest is off. */
+  /**
+   * Holds the database the instances share; its digest is off. Each test has
+   * its own, seeded afresh, so it finds no digest another test queued or claimed.
+   */
   let keeper: TestApp;
-  beforeAll(async () => {
+  beforeEach(async () => {
     keeper = await startApp(engine, {}, { now: () => MONDAY });
     await seed(keeper);
   });
-  afterAll(() => keeper.close());
+  afterEach(() => keeper?.close());
 
   /** Another instance on the keeper's database. */
   const instance = (digest: boolean, at: number) =>

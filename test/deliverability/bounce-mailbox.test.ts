@@ -160,6 +160,9 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
     });
 
     it("leaves a message that is not a report unread, and ignores a report with a forged bounce address", async () => {
+      // The alarm test's bounce, signed by another app, is in the same mailbox
+      // and logged as forged here too: only the lines from now on count.
+      const logsBefore = t.logs.length;
       const transport = nodemailer.createTransport({
         host: servers.smtp.host,
         port: servers.smtp.port,
@@ -214,7 +217,11 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
       try {
         // Both have been read once the site's log says so; then the mailbox is asked.
         await expect
-          .poll(() => t.logs.some((line) => line.includes("bounce address is forged")), ARRIVAL)
+          .poll(
+            () =>
+              t.logs.slice(logsBefore).some((line) => line.includes("bounce address is forged")),
+            ARRIVAL,
+          )
           .toBe(true);
         const lock = await client.getMailboxLock("INBOX");
         try {

@@ -8,7 +8,7 @@
  * audited. The public pages are rendered by the server build (npm test
  * builds it first).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SITEMAP_PATH } from "../../src/server/features/pages/crawlers.ts";
 import { loadPageRenderer } from "../../src/server/features/pages/renderer.ts";
 import type { AuditAction } from "../../src/shared/admin/audit-log.ts";
@@ -93,6 +93,10 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
 
   beforeAll(async () => {
     smtp = await startSmtp();
+  });
+  // Each test has an app and a database of its own, with the issue just sent:
+  // a test that needs the issue corrected or withdrawn first does that itself.
+  beforeEach(async () => {
     t = await startApp(
       engine,
       mailTo(smtp.url, { PUBLIC_ORIGIN: ORIGIN, NEWSLETTER_RATE_PER_SECOND: "50" }),
@@ -111,13 +115,30 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     issue = await sentIssue();
     sentMail = await mailAsSent();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await t?.close();
+  });
+  afterAll(async () => {
     await smtp?.close();
   });
 
   const correct = (client: ConsoleClient, correction: ArchiveCorrection) =>
     client.request("PUT", ARCHIVE_PATHS.page(issue.id), correction);
+
+  /** Corrects the page as CORRECTED says, from the issue's current version. */
+  async function correctPage(): Promise<IssueDetail> {
+    const response = await correct(editor, { ...CORRECTED, version: issue.version });
+    expect(response.statusCode, response.body).toBe(200);
+    issue = response.json();
+    return issue;
+  }
+
+  /** Withdraws the issue from the archive. */
+  async function withdraw(): Promise<void> {
+    const response = await editor.request("POST", ARCHIVE_PATHS.withdraw(issue.id));
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json() as IssueDetail).withdrawnAt).not.toBeNull();
+  }
 
   const versions = async (): Promise<ArchiveVersion[]> => {
     const response = await viewer.request("GET", ARCHIVE_PATHS.versions(issue.id));
@@ -160,10 +181,9 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     expect((await get(INSIGHT_FEED_PATH)).body).toContain(SENT.title);
 
     expect(sentMail.copies).toHaveLength(3);
-    const response = await correct(editor, { ...CORRECTED, version: issue.version });
-    expect(response.statusCode, response.body).toBe(200);
-    const corrected: IssueDetail = response.json();
-    expect(corrected).toMatchObject({ ...CORRECTED, version: issue.version + 1, status: "sent" });
+    const sentVersion = issue.version;
+    const corrected = await correctPage();
+    expect(corrected).toMatchObject({ ...CORRECTED, version: sentVersion + 1, status: "sent" });
     expect(corrected.correctedAt).not.toBeNull();
 
     const page = await get(insightIssuePath(SLUG));
@@ -183,11 +203,10 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     expect(await mailAsSent()).toEqual(sentMail);
     expect(await audited("issue-page-corrected")).toEqual([
       expect.objectContaining({
-        version: issue.version + 1,
+        version: sentVersion + 1,
         changed: ["title", "summary", "body"],
       }),
     ]);
-    issue = corrected;
   });
 
   it("refuses a correction with a picture that says nothing, beside the body", async () => {
@@ -203,12 +222,14 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
   });
 
   it("refuses a correction made from an older version", async () => {
+    await correctPage();
     const response = await correct(editor, { ...CORRECTED, title: "Late", version: 1 });
     expect(response.statusCode).toBe(409);
     expect((await get(insightIssuePath(SLUG))).body).not.toContain("Late");
   });
 
   it("keeps the page as sent, and restores it as a new version", async () => {
+    await correctPage();
     const history = await versions();
     expect(history.map((version) => version.title)).toEqual([CORRECTED.title, SENT.title]);
     const asSent = history[1];
@@ -238,7 +259,6 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     expect(await audited("issue-page-restored")).toEqual([
       expect.objectContaining({ from: asSent?.version, version: issue.version + 1 }),
     ]);
-    issue = restored;
   });
 
   it("withdraws the issue from the archive, the feed and the sitemap; its page answers 410", async () => {
@@ -246,9 +266,7 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
     expect((await get(SITEMAP_PATH)).body).toContain(sitemapEntry);
     expect((await get(INSIGHT_PATH)).body).toContain(SENT.title);
 
-    const response = await editor.request("POST", ARCHIVE_PATHS.withdraw(issue.id));
-    expect(response.statusCode, response.body).toBe(200);
-    expect((response.json() as IssueDetail).withdrawnAt).not.toBeNull();
+    await withdraw();
 
     expect((await get(INSIGHT_PATH)).body).not.toContain(SENT.title);
     expect((await get(INSIGHT_FEED_PATH)).body).not.toContain(insightIssuePath(SLUG));
@@ -264,6 +282,7 @@ describe.each(ENGINES)("correcting and withdrawing a sent issue on $engine", (en
   });
 
   it("puts the issue back where it was", async () => {
+    await withdraw();
     const response = await editor.request("POST", ARCHIVE_PATHS.putBack(issue.id));
     expect(response.statusCode, response.body).toBe(200);
     expect((response.json() as IssueDetail).withdrawnAt).toBeNull();
