@@ -6,7 +6,7 @@
  * (anyone else gets the site's 404), on METRICS_PORT and not on the site's
  * port when that is set.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { COLLECT_LIMIT_MS, METRICS_SERVED_MESSAGE } from "../../src/server/platform/ops/metrics.ts";
 import { HELD_UNTIL } from "../../src/server/platform/outbox/queue.ts";
 import { startApp, type TestApp } from "../support/app.ts";
@@ -38,10 +38,11 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe.each(ENGINES)("the figures read from the database on $engine", (engine) => {
   let t: TestApp;
-  beforeAll(async () => {
+  // A database of its own for each test: each counts every row of a kind.
+  beforeEach(async () => {
     t = await startApp(engine, { METRICS_TOKEN: TOKEN });
   });
-  afterAll(() => t.close());
+  afterEach(() => t.close());
 
   /** Outbox rows the sender leaves alone: not due for an hour, or given up on. */
   async function queue(
