@@ -17,7 +17,7 @@ import {
 } from "../../src/shared/admin/account.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../src/shared/admin/auth.ts";
 import { PEOPLE_PATHS, PEOPLE_TEXTS } from "../../src/shared/admin/people.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { lastAuditId, startApp, type TestApp } from "../support/app.ts";
 import {
   anonymous,
   type ConsoleClient,
@@ -261,11 +261,7 @@ describe.each(ENGINES)("your account on $engine", (engine) => {
       ownerEmail = `require-owner-${ownerCount}@firm.example`;
       await createAccount(t.database, "owner", ownerEmail);
       owner = await signIn(t.app, ownerEmail);
-      const last = await t.database.db
-        .selectFrom("audit_log")
-        .select((eb) => eb.fn.max("id").as("id"))
-        .executeTakeFirst();
-      auditBefore = Number(last?.id ?? 0);
+      auditBefore = await lastAuditId(t.database);
     });
     afterEach(async () => {
       const off = await owner.request("PUT", PEOPLE_PATHS.secondFactorSetting, {

@@ -19,7 +19,7 @@ import {
   type ListAnswer,
   MEDIA_API,
 } from "../../src/shared/admin/content.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { lastAuditId, startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -632,11 +632,7 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
   });
 
   it("audits every change with who did it", async () => {
-    const last = await t.database.db
-      .selectFrom("audit_log")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    const before = Number(last?.id ?? 0);
+    const before = await lastAuditId(t.database);
     // One change of each kind, on a list no other test here looks at.
     const [need] = (await listOf("techneeds")).entries as [Entry];
     const created = await editor.request("POST", `${CONTENT_API}/techneeds`, {

@@ -15,7 +15,14 @@ import {
   WELCOME_TEXT_MAX,
 } from "../../src/shared/admin/mail-settings.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
+import {
+  lastAuditId,
+  openSession,
+  post,
+  type Session,
+  startApp,
+  type TestApp,
+} from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
@@ -81,11 +88,7 @@ describe.each(ENGINES)("console mail settings on $engine", (engine) => {
 
   beforeEach(async () => {
     await t.database.db.deleteFrom("mail_settings").execute();
-    const last = await t.database.db
-      .selectFrom("audit_log")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    auditBefore = Number(last?.id ?? 0);
+    auditBefore = await lastAuditId(t.database);
   });
   afterEach(() => {
     smtp.received.length = 0;

@@ -19,7 +19,7 @@ import {
   type SiteFactsAnswer,
 } from "../../src/shared/admin/site-facts.ts";
 import { SITE_FACT_KEYS, type SiteFacts } from "../../src/shared/site-facts.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { lastAuditId, startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 
@@ -68,11 +68,7 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
       await trx.deleteFrom("content_versions").where("entity", "=", SITE_FACTS_ENTITY).execute();
       await writeSiteFacts(trx, SEED, 1, nowIso());
     });
-    const last = await t.database.db
-      .selectFrom("audit_log")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    auditBefore = Number(last?.id ?? 0);
+    auditBefore = await lastAuditId(t.database);
   });
 
   const current = async () =>

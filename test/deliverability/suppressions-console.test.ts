@@ -29,7 +29,7 @@ import {
   type SuppressionList,
   suppressionPath,
 } from "../../src/shared/admin/suppressions.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { lastAuditId, startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { csvRows } from "../support/csv.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -263,11 +263,7 @@ describe.each(ENGINES)("the suppression list in the console on $engine", (engine
   it("lets an owner lift a suppression once, with its audit entry", async () => {
     // Other tests here lift suppressions too, before or after this one: only
     // the entries written from here on are this lift's.
-    const last = await t.database.db
-      .selectFrom("audit_log")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    const auditBefore = Number(last?.id ?? 0);
+    const auditBefore = await lastAuditId(t.database);
     await suppress("forgiven@lift.example", "complaint", at(400));
     await suppress("still@lift.example", "hard", at(401));
     const id = await idOf("forgiven@lift.example");

@@ -156,3 +156,12 @@ export async function countRows(database: DatabaseHandle, table: keyof Database)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
+
+/** The id of the newest audit entry (0 for none), so a test can look only at the entries its own requests write. */
+export async function lastAuditId(database: DatabaseHandle): Promise<number> {
+  const last = await database.db
+    .selectFrom("audit_log")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
+  return Number(last?.id ?? 0);
+}

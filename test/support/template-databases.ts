@@ -3,15 +3,14 @@
  * file runs, for test/support/engines.ts to copy each test database from,
  * and drops them when the run ends.
  */
-import { ENGINES, openMigrated, TEMPLATE_ENV, type TestDatabase } from "./engines.ts";
+import { ENGINES, TEMPLATE_ENV, type TestDatabase } from "./engines.ts";
 
 export default async function makeTemplates(): Promise<() => Promise<void>> {
   const templates: TestDatabase[] = [];
   for (const engine of ENGINES) {
-    const template = await engine.createEmpty();
+    // No template is set yet, so create() migrates this one itself.
+    const template = await engine.create();
     templates.push(template);
-    const database = await openMigrated(template);
-    await database.db.destroy();
     // Test files run in workers this process starts after the setup, with its environment.
     process.env[TEMPLATE_ENV[engine.engine]] =
       engine.engine === "sqlite"

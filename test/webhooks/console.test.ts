@@ -17,7 +17,7 @@ import {
   WEBHOOK_TEXTS,
   webhookPath,
 } from "../../src/shared/admin/webhooks.ts";
-import { openSession, post, startApp, type TestApp } from "../support/app.ts";
+import { lastAuditId, openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
@@ -119,19 +119,10 @@ describe.each(ENGINES)("the console's webhooks on $engine", (engine) => {
       .execute();
   }
 
-  /** The last audit entry so far, so a test can see only the entries after it. */
-  async function lastAudit() {
-    const last = await t.database.db
-      .selectFrom("audit_log")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    return Number(last?.id ?? 0);
-  }
-
   it("is for owners only", async () => {
     // The other tests here add webhooks in the same database, in any order:
     // only what the editor's requests might have written counts.
-    const before = await lastAudit();
+    const before = await lastAuditId(t.database);
     expect((await editor.request("GET", WEBHOOK_ROUTES.list)).statusCode).toBe(403);
     expect((await editor.request("POST", WEBHOOK_ROUTES.list, VALID)).statusCode).toBe(403);
     expect(await audit(before)).toEqual([]);
