@@ -33,10 +33,13 @@ if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build fi
 const LIST = "capabilities";
 const PAGE = "/wedo";
 const DRAFT_TEXT = "We turn forecasts into decisions your finance team trusts.";
-/** Published on the shared app, so it is not DRAFT_TEXT, which other tests check the public page never shows. */
+// The texts the tests publish on the shared app, each its own: none is
+// DRAFT_TEXT, which the preview tests check the public page never shows,
+// whichever test runs first.
 const PUBLISHED_TEXT = "Forecasts your finance team trusts, published now.";
 const SCHEDULED_TEXT = "Forecasts your finance team trusts, published on the hour.";
 const HELD_TEXT = "Forecasts your finance team trusts, written over a colleague's change.";
+const SHOWN_AGAIN_TEXT = "Forecasts your finance team trusts, hidden and shown again.";
 const HOUR = 60 * 60_000;
 
 /** How React writes a text into the HTML (& < > " ' escaped). */
@@ -125,33 +128,31 @@ describe.each(ENGINES)("content drafts on $engine", (engine) => {
   });
 
   it("keeps a draft aside: the public API and the served page do not change", async () => {
-    // A text of its own: another test of this file may have published DRAFT_TEXT already.
-    const aside = `${DRAFT_TEXT} Kept aside.`;
     const entry = await firstCapability(editor);
     const pageBefore = await publicPage(t, PAGE);
     const itemsBefore = await publicItems(t);
 
-    const saved = await saveDraft(editor, entry, aside);
+    const saved = await saveDraft(editor, entry, DRAFT_TEXT);
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({
       baseVersion: entry.version,
       author: "editor@firm.example",
       publishAt: null,
-      fields: { description: aside },
+      fields: { description: DRAFT_TEXT },
     });
     // A second save replaces the first: one draft per record.
-    expect((await saveDraft(editor, entry, `${aside} Again.`)).statusCode).toBe(200);
+    expect((await saveDraft(editor, entry, `${DRAFT_TEXT} Again.`)).statusCode).toBe(200);
     const rows = await t.database.db.selectFrom("content_drafts").select("id").execute();
     expect(rows).toHaveLength(1);
 
     expect(await publicItems(t)).toEqual(itemsBefore);
     const pageAfter = await publicPage(t, PAGE);
     expect(pageAfter.body).toBe(pageBefore.body);
-    expect(pageAfter.body).not.toContain(asHtml(aside));
+    expect(pageAfter.body).not.toContain(asHtml(DRAFT_TEXT));
     expect(await firstCapability(editor)).toEqual(entry);
 
     const answer = (await editor.request("GET", DRAFT_PATHS.draft(LIST, entry.id))).json();
-    expect((answer as DraftAnswer).draft?.fields.description).toBe(`${aside} Again.`);
+    expect((answer as DraftAnswer).draft?.fields.description).toBe(`${DRAFT_TEXT} Again.`);
   });
 
   it("refuses a draft that breaks the list's rules beside the field, and keeps none", async () => {
@@ -335,7 +336,7 @@ describe.each(ENGINES)("content drafts on $engine", (engine) => {
 
   it("keeps a draft current when its record is hidden and shown again", async () => {
     const entry = await firstCapability(editor);
-    await saveDraft(editor, entry, DRAFT_TEXT);
+    await saveDraft(editor, entry, SHOWN_AGAIN_TEXT);
     for (const [hidden, version] of [
       [true, entry.version],
       [false, entry.version + 1],
