@@ -15,7 +15,6 @@
  * The real send is tested on a server of its own.
  */
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import sharp from "sharp";
 import {
   type IssueDetail,
@@ -26,6 +25,7 @@ import {
 } from "../src/shared/admin/newsletter.ts";
 import { COLORS } from "../src/shared/design-tokens.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
+import { expectNoAxeViolations as expectNoAxeViolationsOn } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { mailboxMessages } from "./support/mailbox.ts";
 import { expectNoSidewaysScroll, expectWithinWindowWidth } from "./support/page.ts";
@@ -111,17 +111,12 @@ async function localDay(page: Page, days: number): Promise<string> {
 }
 
 /**
- * axe on the console's page, as support/axe.ts runs it, leaving out the
- * preview frames: they are the server's renderings, served with a policy
- * that forbids every script (axe's too), so axe could only time out in them.
+ * axe on the console's page, leaving out the preview frames: they are the
+ * server's renderings, served with a policy that forbids every script (axe's
+ * too), so axe could only time out in them.
  */
-async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).exclude(".preview-frame").analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
-  );
-  expect(summary).toEqual([]);
-}
+const expectNoAxeViolations = (page: Page) =>
+  expectNoAxeViolationsOn(page, { exclude: ".preview-frame" });
 
 test.describe("writing an issue", () => {
   test.use({ viewport: { width: 1440, height: 1000 } });
