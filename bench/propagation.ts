@@ -3,9 +3,9 @@
  * shows on every other instance sharing one PostgreSQL database. Target:
  * within 1 s, in the pages and in the API.
  *
- * On a fresh PostgreSQL database (created on the server DATABASE_URL names,
- * default postgres://postgres@127.0.0.1:5432/test, migrated as the other
- * benches migrate theirs, and dropped at the end) two built servers
+ * On a fresh PostgreSQL database (made as the tests make theirs, on the
+ * server TEST_DATABASE_URL or DATABASE_URL names, by default
+ * postgres://postgres@127.0.0.1:5432/test, and dropped at the end) two built servers
  * (build/node/src/server/main.js, production settings) start one after the
  * other, each keeping its pages and lists in memory until a notice comes
  * (src/server/features/content/change-feed.ts, LISTEN/NOTIFY). The bench's
@@ -31,7 +31,6 @@
  * same commit.)
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,11 +40,13 @@ import { buildState } from "../scripts/build-state.mjs";
 import { listenForChanges } from "../src/server/features/content/change-feed.ts";
 import { SiteContent } from "../src/server/features/content/site-content.ts";
 import { openDatabase } from "../src/server/platform/db/connection.ts";
-import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
 import { percentile } from "./support/latency-sampler.ts";
 import { freePort } from "./support/load-server.ts";
 
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+// The test databases' server (test/support/engines.ts reads TEST_DATABASE_URL when imported).
+process.env.TEST_DATABASE_URL ??=
+  process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const { ENGINES } = await import("../test/support/engines.ts");
 const ROUNDS = Number(process.env.ROUNDS ?? 50);
 const WARM_UP_ROUNDS = 3;
 const POLL_MS = 5;
@@ -67,22 +68,6 @@ if (buildState() !== "current") {
 const [first] = JSON.parse(readFileSync("content/team.json", "utf8")) as { fullname: string }[];
 if (!first) throw new Error("content/team.json lists no team member");
 const work = mkdtempSync(join(tmpdir(), "propagation-"));
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function onServer(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
 
 interface Instance {
   name: string;
@@ -161,9 +146,11 @@ async function fetchMs(url: string): Promise<number> {
   return performance.now() - began;
 }
 
-const database = `propagation_${randomBytes(6).toString("hex")}`;
-const databaseUrl = withDatabase(SERVER_URL, database);
-await onServer(`create database ${database}`);
+const postgres = ENGINES.find((engine) => engine.engine === "postgres");
+if (!postgres) throw new Error("no PostgreSQL: set DATABASE_URL or TEST_DATABASE_URL");
+// A new database, migrated, dropped at the end.
+const testDb = await postgres.create();
+const databaseUrl = String(testDb.env.DATABASE_URL);
 const instances: Instance[] = [];
 let closeAll: () => Promise<void> = async () => {};
 
@@ -174,7 +161,6 @@ let failures = 0;
 
 try {
   const handle = openDatabase({ databaseUrl, sqliteFile: "" });
-  await migrateToLatest(handle.db, handle.engine);
   // One after the other: the first seeds the content on its start.
   instances.push(await startInstance("instance-1", databaseUrl));
   instances.push(await startInstance("instance-2", databaseUrl));
@@ -246,7 +232,7 @@ try {
 } finally {
   await Promise.all(instances.map(stopInstance));
   await closeAll().catch(() => {});
-  await onServer(`drop database if exists ${database} with (force)`);
+  await testDb.drop();
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
