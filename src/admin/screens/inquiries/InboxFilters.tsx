@@ -4,7 +4,7 @@
  * words to search for. A choice in a list applies at once; the words apply
  * when searched for, so the list does not jump while they are typed.
  */
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import {
   INQUIRY_STATUSES,
   type InquiryFilter,
@@ -36,9 +36,15 @@ export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersPro
     apply(event.currentTarget);
   };
   // The words as typed, until searched for; the address's words again after back or clear.
+  // They follow the address while rendering, only when it changes: an effect would run once
+  // more after the first render and wipe out words typed before it did.
   const [words, setWords] = useState(filter.q ?? "");
+  const [addressWords, setAddressWords] = useState(filter.q);
+  if (filter.q !== addressWords) {
+    setAddressWords(filter.q);
+    setWords(filter.q ?? "");
+  }
   const wordsInput = useRef<HTMLInputElement>(null);
-  useEffect(() => setWords(filter.q ?? ""), [filter.q]);
   const applyChoice = (event: { currentTarget: HTMLSelectElement }) => {
     if (event.currentTarget.form) apply(event.currentTarget.form);
   };
