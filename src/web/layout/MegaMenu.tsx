@@ -7,11 +7,12 @@
  * Every panel is in the page, hidden while closed: without JavaScript,
  * hovering or focusing a section shows its panel by CSS (navigation.css).
  */
-import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type PointerEvent, useMemo, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import type { SiteHighlights } from "../../shared/highlights.ts";
 import { caseStudyPath } from "../../shared/routes.ts";
 import { useHighlights } from "../hooks/useHighlights.ts";
+import { useResetOnChange } from "../hooks/useResetOnChange.ts";
 import { useSiteEntries } from "../hooks/useSiteEntries.ts";
 import { CONTACT_LINK, type MenuSection, menuOf, type PanelId } from "./menu.ts";
 
@@ -99,8 +100,8 @@ export function MegaMenu() {
   const { key } = useLocation();
   const entries = useSiteEntries();
   const menu = useMemo(() => menuOf(entries), [entries]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new location key) closes the panel
-  useEffect(() => setState(null), [key]);
+  // Every navigation (a new location key) closes the panel.
+  useResetOnChange(key, close);
 
   const hoverOpen = (id: PanelId) => (event: PointerEvent) => {
     if (event.pointerType === "mouse") {

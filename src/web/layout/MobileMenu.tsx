@@ -10,6 +10,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { NavLink, useLocation } from "react-router";
+import { useResetOnChange } from "../hooks/useResetOnChange.ts";
 import { CONTACT_LINK, SECTIONS } from "./menu.ts";
 
 const LIST_ID = "mobile-menu";
@@ -21,8 +22,7 @@ export function MobileMenu() {
   const nav = useRef<HTMLElement>(null);
   const { key } = useLocation();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: any navigation closes the menu
-  useEffect(() => setOpen(false), [key]);
+  useResetOnChange(key, () => setOpen(false));
 
   useEffect(() => {
     if (!open) return;

@@ -13,6 +13,7 @@ import {
   STATUS_LABELS,
   type StatusCounts,
 } from "../../../shared/admin/inquiries.ts";
+import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
 
 interface InboxFiltersProps {
   filter: InquiryFilter;
@@ -36,14 +37,8 @@ export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersPro
     apply(event.currentTarget);
   };
   // The words as typed, until searched for; the address's words again after back or clear.
-  // They follow the address while rendering, only when it changes: an effect would run once
-  // more after the first render and wipe out words typed before it did.
   const [words, setWords] = useState(filter.q ?? "");
-  const [addressWords, setAddressWords] = useState(filter.q);
-  if (filter.q !== addressWords) {
-    setAddressWords(filter.q);
-    setWords(filter.q ?? "");
-  }
+  useResetOnChange(filter.q, () => setWords(filter.q ?? ""));
   const wordsInput = useRef<HTMLInputElement>(null);
   const applyChoice = (event: { currentTarget: HTMLSelectElement }) => {
     if (event.currentTarget.form) apply(event.currentTarget.form);

@@ -2,9 +2,10 @@
  * A draft's text: its title, its address (suggested from the title until the
  * editor writes one), its summary and its Markdown body, and the save bar.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { type IssueDetail, slugify } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
+import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { AutosaveStatus, RestoredNotice } from "../../forms/FormKeeping.tsx";
@@ -33,7 +34,7 @@ export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
   const slug = watch("slug");
 
   // A saved or reloaded issue says anew whether its address is the title's.
-  useEffect(() => setSlugFollows(followsTitle(issue)), [issue]);
+  useResetOnChange(issue, () => setSlugFollows(followsTitle(issue)));
 
   async function loadTheirs() {
     draft.clearOutcome();

@@ -1,0 +1,105 @@
+// @vitest-environment happy-dom
+/**
+ * State a component resets when something it follows changes (a navigation,
+ * the address's search words) must not undo what a person did before React
+ * ran the first render's effects. A layout effect of a sibling rendered after
+ * the component runs exactly there, as the component reaches the page and
+ * before any passive effect: acting in it is the person who is quicker than
+ * the effects, as a browser test on a busy machine is.
+ */
+import { act, createElement, type ReactNode, useLayoutEffect, useState } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { InboxFilters } from "../../src/admin/screens/inquiries/InboxFilters.tsx";
+import { useResetOnChange } from "../../src/web/hooks/useResetOnChange.ts";
+import { MobileMenu } from "../../src/web/layout/MobileMenu.tsx";
+
+let container: HTMLElement;
+let root: Root;
+let reactErrors: unknown[][];
+
+beforeEach(() => {
+  // act() returns once every render and effect React has to run has run.
+  Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
+  container = document.body.appendChild(document.createElement("div"));
+  root = createRoot(container);
+  reactErrors = [];
+  // React reports its warnings here; the test's DOM does not know the <search> element.
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes("<%s> is unrecognized")) reactErrors.push(args);
+  });
+});
+
+afterEach(async () => {
+  await act(async () => root.unmount());
+  container.remove();
+  vi.restoreAllMocks();
+  // Files that share this worker render without act().
+  Reflect.deleteProperty(globalThis, "IS_REACT_ACT_ENVIRONMENT");
+  expect(reactErrors).toEqual([]);
+});
+
+/** Renders `node`, then runs `quickly` once it is on the page and before its effects. */
+async function renderThenAct(node: ReactNode, quickly: () => void) {
+  function Quick() {
+    useLayoutEffect(quickly, []);
+    return null;
+  }
+  await act(async () => root.render(createElement("div", null, node, createElement(Quick))));
+}
+
+/** Types into a field as a browser does: the value, then an input event. */
+function type(input: HTMLInputElement, words: string) {
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, words);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+const find = <T extends Element>(selector: string) => {
+  const found = container.querySelector<T>(selector);
+  if (!found) throw new Error(`${selector} is not on the page`);
+  return found;
+};
+
+test("the reset runs for each change of the value, and not for the first one", async () => {
+  const resets: string[] = [];
+  let follow: (value: string) => void = () => {};
+  function Follower() {
+    const [value, setValue] = useState("a");
+    follow = setValue;
+    useResetOnChange(value, () => resets.push(value));
+    return null;
+  }
+  await act(async () => root.render(createElement(Follower)));
+  expect(resets).toEqual([]);
+  await act(async () => follow("b"));
+  await act(async () => follow("b"));
+  await act(async () => follow("c"));
+  expect(resets).toEqual(["b", "c"]);
+});
+
+test("words typed in the inbox's search before its first effects run are kept", async () => {
+  const filters = createElement(InboxFilters, {
+    filter: {},
+    counts: undefined,
+    types: undefined,
+    onApply: () => {},
+  });
+  await renderThenAct(filters, () => type(find("#inbox-q"), "acme"));
+  expect(find<HTMLInputElement>("#inbox-q").value).toBe("acme");
+});
+
+test("the phone menu opened before its first effects run stays open, and a navigation closes it", async () => {
+  const router = createMemoryRouter([{ path: "*", element: createElement(MobileMenu) }], {
+    initialEntries: ["/"],
+  });
+  await renderThenAct(createElement(RouterProvider, { router }), () =>
+    find<HTMLButtonElement>(".mobile-nav__toggle").click(),
+  );
+  expect(find("button.mobile-nav__toggle").getAttribute("aria-expanded")).toBe("true");
+  expect(find<HTMLUListElement>("#mobile-menu").hidden).toBe(false);
+
+  await act(async () => router.navigate("/weare"));
+  expect(find("button.mobile-nav__toggle").getAttribute("aria-expanded")).toBe("false");
+  expect(find<HTMLUListElement>("#mobile-menu").hidden).toBe(true);
+});
