@@ -11,6 +11,7 @@ import { act, createElement, type ReactNode, useLayoutEffect, useState } from "r
 import { createRoot, type Root } from "react-dom/client";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { RangePicker } from "../../src/admin/screens/audience/RangePicker.tsx";
 import { InboxFilters } from "../../src/admin/screens/inquiries/InboxFilters.tsx";
 import { useResetOnChange } from "../../src/web/hooks/useResetOnChange.ts";
 import { MobileMenu } from "../../src/web/layout/MobileMenu.tsx";
@@ -102,4 +103,15 @@ test("the phone menu opened before its first effects run stays open, and a navig
   await act(async () => router.navigate("/weare"));
   expect(find("button.mobile-nav__toggle").getAttribute("aria-expanded")).toBe("false");
   expect(find<HTMLUListElement>("#mobile-menu").hidden).toBe(true);
+});
+
+test("a range picked in the audience area before its first effects run stays picked", async () => {
+  const picker = createElement(RangePicker, {
+    choice: { range: "30d" },
+    period: { from: "2026-10-29", to: "2026-11-28", days: 31 },
+    onChoose: () => {},
+  });
+  await renderThenAct(picker, () => find<HTMLInputElement>('input[value="custom"]').click());
+  expect(find<HTMLInputElement>('input[value="custom"]').checked).toBe(true);
+  expect(find<HTMLInputElement>('input[type="date"]').value).toBe("2026-10-29");
 });

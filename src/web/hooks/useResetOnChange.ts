@@ -9,6 +9,10 @@ import { useState } from "react";
  * and it runs late: a menu opened or words typed between the first paint and
  * that run would be undone, which a quick person, or a browser test on a busy
  * machine, sees happen.
+ *
+ * The value is compared by identity: pass a string, a number, or an object
+ * that stays the same between renders until it really changes (an answer
+ * from the server), never one made afresh while rendering.
  */
 export function useResetOnChange(value: unknown, reset: () => void): void {
   const [seen, setSeen] = useState(() => value);

@@ -5,13 +5,14 @@
  * from two days. The choice lives in the address, so a range can be
  * bookmarked, shared and reached from the weekly digest.
  */
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import {
   type Period,
   RANGE_LABELS,
   RANGES,
   type RangeName,
 } from "../../../shared/admin/audience.ts";
+import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
 
 export interface RangeChoice {
   range: RangeName;
@@ -47,11 +48,11 @@ export function RangePicker({
 
   // The address changed another way (back, forward, a link): follow it. The
   // picker stays mounted, so a keyboard user moving through the ranges keeps focus.
-  useEffect(() => {
+  useResetOnChange(JSON.stringify([choice.range, choice.from, choice.to]), () => {
     setShown(choice.range);
     if (choice.from) setFrom(choice.from);
     if (choice.to) setTo(choice.to);
-  }, [choice.range, choice.from, choice.to]);
+  });
 
   function pick(range: RangeName) {
     setShown(range);

@@ -4,7 +4,7 @@
  * what was typed, with the choice to load their settings. Each setting
  * says where its value comes from, with the way back to the server's.
  */
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import {
   INQUIRY_RECIPIENTS_MAX,
   MAIL_SETTINGS_TEXTS,
@@ -14,6 +14,7 @@ import {
   NEWSLETTER_RATE_MIN,
   WELCOME_TEXT_MAX,
 } from "../../../shared/admin/mail-settings.ts";
+import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
@@ -68,11 +69,11 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
   const optInId = useId();
 
   // Saved or reloaded settings are what the form shows from then on.
-  useEffect(() => {
+  useResetOnChange(answer, () => {
     setValues(valuesOf(answer));
     setSetHere(setHereOf(answer));
     setErrors({});
-  }, [answer]);
+  });
 
   const unsaved =
     JSON.stringify(values) !== JSON.stringify(valuesOf(answer)) ||
