@@ -13,6 +13,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { RangePicker } from "../../src/admin/screens/audience/RangePicker.tsx";
 import { InboxFilters } from "../../src/admin/screens/inquiries/InboxFilters.tsx";
+import { ROUTES } from "../../src/shared/routes.ts";
 import { useResetOnChange } from "../../src/web/hooks/useResetOnChange.ts";
 import { MobileMenu } from "../../src/web/layout/MobileMenu.tsx";
 
@@ -95,12 +96,12 @@ test("the phone menu opened before its first effects run stays open, and a navig
     initialEntries: ["/"],
   });
   await renderThenAct(createElement(RouterProvider, { router }), () =>
-    find<HTMLButtonElement>(".mobile-nav__toggle").click(),
+    find<HTMLButtonElement>("button.mobile-nav__toggle").click(),
   );
   expect(find("button.mobile-nav__toggle").getAttribute("aria-expanded")).toBe("true");
   expect(find<HTMLUListElement>("#mobile-menu").hidden).toBe(false);
 
-  await act(async () => router.navigate("/weare"));
+  await act(async () => router.navigate(ROUTES.weAre));
   expect(find("button.mobile-nav__toggle").getAttribute("aria-expanded")).toBe("false");
   expect(find<HTMLUListElement>("#mobile-menu").hidden).toBe(true);
 });
