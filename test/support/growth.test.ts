@@ -8,7 +8,7 @@ describe("the growth check", () => {
     const growth = growthOf(
       (size) => "a".repeat(size),
       (text) => text.split("").reverse().join(""),
-      1024,
+      16_384,
     );
     expect(growth.ratio).toBeLessThan(8);
   });
@@ -18,7 +18,7 @@ describe("the growth check", () => {
     const growth = growthOf(
       (size) => `${"-".repeat(size)}\n--ORIGINAL MESSAGE`,
       (text) => quoteMarker.exec(text),
-      256,
+      4_096,
     );
     expect(growth.ratio).toBeGreaterThan(8);
   });

@@ -2,24 +2,24 @@
  * Whether work grows in step with its input: the processor time one input
  * takes against the time of one four times its size. Linear work takes
  * about four times as long; quadratic work sixteen times. Processor time,
- * not the clock, so a busy machine changes the figures little, and the
- * lowest of a few tries of each, so a garbage collection in one try does
- * not count. It is the ratio that is judged, never a duration.
+ * not the clock, so a busy machine changes the figures little; the work
+ * is repeated until the smaller input's share is long enough to time, and
+ * the lowest of a few tries counts, so a garbage collection in one try
+ * does not. It is the ratio that is judged, never a duration.
  */
 import { expect } from "vitest";
 
 /** Linear work stays well under this; quadratic work is twice above it. */
 const MAX_RATIO = 8;
-/** The smaller input grows until it takes this long, so the timer's grain does not count. */
+/** The smaller input's repetitions add up to at least this, so the timer's grain does not count. */
 const MIN_BASE_MS = 25;
 const TRIES = 3;
-const MAX_DOUBLINGS = 12;
 
-function cpuMs(work: () => void): number {
+function cpuMs(work: () => void, repetitions: number): number {
   let best = Number.POSITIVE_INFINITY;
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     const start = process.cpuUsage();
-    work();
+    for (let round = 0; round < repetitions; round += 1) work();
     const { user, system } = process.cpuUsage(start);
     best = Math.min(best, (user + system) / 1000);
   }
@@ -27,40 +27,41 @@ function cpuMs(work: () => void): number {
 }
 
 export interface Growth {
-  /** The smaller input's size, after growing it to take long enough to time. */
   size: number;
+  /** How often each input was worked through per try. */
+  repetitions: number;
   baseMs: number;
   ratio: number;
 }
 
 /**
- * Times `make(size)` run through `work` against `make(4 × size)`. `make`
- * builds the input outside the timing.
+ * Times `work(make(size))` against `work(make(4 × size))`; `make` builds
+ * the input outside the timing. The size must be large enough for the
+ * work's cost per character to show over its cost per call.
  */
 export function growthOf<Input>(
   make: (size: number) => Input,
   work: (input: Input) => unknown,
-  startSize: number,
+  size: number,
 ): Growth {
-  let size = startSize;
-  let small = make(size);
-  let baseMs = cpuMs(() => work(small));
-  for (let doubling = 0; baseMs < MIN_BASE_MS && doubling < MAX_DOUBLINGS; doubling += 1) {
-    size *= 2;
-    small = make(size);
-    baseMs = cpuMs(() => work(small));
+  const small = make(size);
+  let repetitions = 1;
+  let baseMs = cpuMs(() => work(small), repetitions);
+  while (baseMs < MIN_BASE_MS) {
+    repetitions *= 2;
+    baseMs = cpuMs(() => work(small), repetitions);
   }
   const large = make(size * 4);
-  return { size, baseMs, ratio: cpuMs(() => work(large)) / baseMs };
+  return { size, repetitions, baseMs, ratio: cpuMs(() => work(large), repetitions) / baseMs };
 }
 
 /** Fails unless four times the input takes at most MAX_RATIO times the processor time. */
 export function expectLinear<Input>(
   make: (size: number) => Input,
   work: (input: Input) => unknown,
-  startSize = 1024,
+  size = 16_384,
 ): Growth {
-  const growth = growthOf(make, work, startSize);
+  const growth = growthOf(make, work, size);
   expect(
     growth.ratio,
     `4× the input (${growth.size} → ${growth.size * 4}) took ${growth.ratio.toFixed(1)}× the time`,

@@ -257,7 +257,7 @@ const variables = z.object({
       for (const entry of value.split(",").map((part) => part.trim())) {
         if (entry === "") continue;
         const [domain = "", rate = ""] = entry.split("=").map((part) => part.trim());
-        if (!/^[^\s@=]+\.[^\s@=]+$/.test(domain) || !(Number(rate) > 0)) {
+        if (!isDomainName(domain) || !(Number(rate) > 0)) {
           context.addIssue({
             code: "custom",
             message: `"${entry}" must be a domain and its copies a second, as in gmail.com=20`,
@@ -538,8 +538,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** Variables whose value a refusal never shows, not even in part. */
 const SECRET_NAME = /(SECRET|PASSWORD|TOKEN|SIGNING_KEY)$/;
 
-/** Query parameters that carry a credential (password=, sslpassword=, api_key=, access_token=). */
-const CREDENTIAL_PARAMETER = /([?&;][^=&#;]*(?:pass|secret|token|key|auth)[^=&#;]*=)[^&#;]*/gi;
+/** In a query parameter's name, a credential's (password=, sslpassword=, api_key=, access_token=). */
+const CREDENTIAL_NAME = /pass|secret|token|key|auth/i;
+
+/**
+ * `text` with the value of each query parameter whose name says it is a
+ * credential replaced by ***. A parameter starts after `?`, `&` or `;`.
+ * Each stretch is read once: a name that is not a credential's is passed
+ * over whole, so a line of `?` costs no more than its length.
+ */
+function withoutCredentialParameters(text: string): string {
+  const endOf = (from: number, stops: string) => {
+    let at = from;
+    while (at < text.length && !stops.includes(text[at] as string)) at += 1;
+    return at;
+  };
+  let masked = "";
+  let at = 0;
+  while (at < text.length) {
+    const character = text[at] as string;
+    masked += character;
+    at += 1;
+    if (character !== "?" && character !== "&" && character !== ";") continue;
+    const nameEnd = endOf(at, "=&#;");
+    const name = text.slice(at, nameEnd);
+    if (text[nameEnd] === "=" && CREDENTIAL_NAME.test(name)) {
+      masked += `${name}=***`;
+      at = endOf(nameEnd + 1, "&#;");
+    } else {
+      // A separator inside the name starts a name within this one, so no
+      // credential's either.
+      masked += name;
+      at = nameEnd;
+    }
+  }
+  return masked;
+}
+
+/** A domain as a rate is given for: no space, @ or =, and a dot with something on each side. */
+function isDomainName(domain: string): boolean {
+  const dot = domain.indexOf(".", 1);
+  return dot !== -1 && dot < domain.length - 1 && !/[\s@=]/.test(domain);
+}
 
 /**
  * A refused value as the start-up line shows it: the variable and the value,
@@ -569,5 +609,5 @@ export function withoutCredentials(value: string): string {
     const shown = colon === -1 ? "***" : `${userInfo.slice(0, colon)}:***`;
     masked = `${value.slice(0, start)}${shown}${value.slice(end)}`;
   }
-  return masked.replace(CREDENTIAL_PARAMETER, "$1***");
+  return withoutCredentialParameters(masked);
 }

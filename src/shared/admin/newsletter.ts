@@ -8,6 +8,7 @@ import { checkField, FIELD_REASONS, type FieldRule } from "../field-rules.ts";
 import { idParamsSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH, normalizeEmail } from "../subscription.ts";
+import { oneOf, trimEndWhere, trimWhere } from "../trim.ts";
 import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema } from "./record-version.ts";
 
@@ -82,16 +83,16 @@ export const ISSUE_LIMITS = {
 /** Lower-case words joined by single hyphens: the issue's address is /insight/<slug>. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+const hyphen = oneOf("-");
+
 /** A slug made from a title, for the form to suggest. */
 export function slugify(title: string): string {
-  return title
+  const words = title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, ISSUE_LIMITS.slug)
-    .replace(/-+$/, "");
+    .replace(/[^a-z0-9]+/g, "-");
+  return trimEndWhere(trimWhere(words, hyphen).slice(0, ISSUE_LIMITS.slug), hyphen);
 }
 
 /**

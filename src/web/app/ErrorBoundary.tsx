@@ -10,14 +10,31 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { COPYRIGHT_YEAR, ERROR_SCREEN_HEADING } from "../../shared/constants.ts";
 import { SITE } from "../../shared/site.ts";
+import { isSpace, trimEndWhere } from "../../shared/trim.ts";
 
-/** An address in an error's text ("…module: https://…/assets/x-1a2b.js") means nothing to a visitor. */
-const ADDRESS = /\s*\(?(?:https?:\/\/|\/assets\/)\S*/g;
+/** How an address in an error's text ("…module: https://…/assets/x-1a2b.js") starts: it means nothing to a visitor. */
+const ADDRESS_STARTS = ["https://", "http://", "/assets/"];
+
+/** A word of the error's text up to the address it holds, and the bracket opening it. */
+function beforeAddress(word: string): string {
+  const at = Math.min(
+    ...ADDRESS_STARTS.map((start) => word.indexOf(start)).filter((index) => index !== -1),
+  );
+  if (at === Number.POSITIVE_INFINITY) return word;
+  return word.slice(0, word[at - 1] === "(" ? at - 1 : at);
+}
 
 /** The error's first line, without the addresses it names. */
 export function errorText(message: string): string {
   const firstLine = message.split("\n", 1)[0] ?? "";
-  return firstLine.replace(ADDRESS, "").replace(/[\s:]+$/, "") || "Something went wrong.";
+  const words = firstLine
+    .split(/\s/)
+    .map(beforeAddress)
+    .filter((word) => word !== "");
+  return (
+    trimEndWhere(words.join(" "), (character) => character === ":" || isSpace(character)) ||
+    "Something went wrong."
+  );
 }
 
 /** Loads `href` afresh: the visitor asked for it, so it is no silent reload. */

@@ -1,5 +1,6 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { elementsNamed } from "../../shared/html-elements.ts";
 import { deferHydration, HYDRATION_SCRIPT_ID } from "./deferHydration.ts";
 
 /** The parts of a page as React Router 7 writes them. */
@@ -17,9 +18,9 @@ const PAGE = [
 ].join("");
 
 const inlineScripts = (html: string) =>
-  [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attributes, body]) => ({
-    attributes: attributes ?? "",
-    body: body ?? "",
+  elementsNamed(html, "script").map(({ startTag, body }) => ({
+    attributes: startTag.slice("<script".length, -1),
+    body,
   }));
 
 /** A window that records what the starter script adds to the head, and when. */

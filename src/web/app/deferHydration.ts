@@ -16,11 +16,18 @@
  * script by its hash, still allows it.
  */
 
+import {
+  elementsNamed,
+  replaceSpans,
+  type Span,
+  tagsBeginning,
+} from "../../shared/html-elements.ts";
+
 /** The id of the inert copy of React Router's module script. */
 export const HYDRATION_SCRIPT_ID = "hydration";
 
-const MODULE_PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*>/g;
-const MODULE_SCRIPT = /<script type="module" async="">([\s\S]*?)<\/script>/;
+const MODULE_PRELOAD = '<link rel="modulepreload" href="';
+const MODULE_SCRIPT = '<script type="module" async="">';
 
 /**
  * The classic script that starts hydration once the browser has reported the
@@ -38,11 +45,15 @@ else requestAnimationFrame(function(){setTimeout(go)})})()`;
 
 /** The page with its hydration deferred; a page without React Router's module script is returned as it is. */
 export function deferHydration(html: string): string {
-  const script = html.match(MODULE_SCRIPT);
+  const script = elementsNamed(html, "script").find(({ startTag }) => startTag === MODULE_SCRIPT);
   if (!script) return html;
-  const preloads = [...html.matchAll(MODULE_PRELOAD)].map((link) => String(link[1]));
-  const inert = `<script type="text/x-deferred-module" id="${HYDRATION_SCRIPT_ID}">${script[1]}</script>`;
-  return html
-    .replace(MODULE_PRELOAD, "")
-    .replace(script[0], () => `${inert}<script>${starter(preloads)}</script>`);
+  const links = tagsBeginning(html, MODULE_PRELOAD);
+  const preloads = links.map(({ tag }) =>
+    tag.slice(MODULE_PRELOAD.length, tag.indexOf('"', MODULE_PRELOAD.length)),
+  );
+  const inert = `<script type="text/x-deferred-module" id="${HYDRATION_SCRIPT_ID}">${script.body}</script>`;
+  const spans: Span[] = [...links, script].sort((a, b) => a.start - b.start);
+  return replaceSpans(html, spans, (span) =>
+    span === script ? `${inert}<script>${starter(preloads)}</script>` : "",
+  );
 }

@@ -40,6 +40,7 @@ import {
 } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import type { PageFacts } from "../../shared/site-facts.ts";
+import { isSpace, trimEndWhere } from "../../shared/trim.ts";
 
 /* ------------------------------------------------------------------ titles */
 
@@ -165,10 +166,10 @@ export function clampDescription(text: string, max: number = DESCRIPTION_MAX): s
   }
   if (kept === 0) return `${clean.slice(0, max - 1)}…`;
   while (kept > 1 && endsBadly(words[kept - 1] ?? "")) kept -= 1;
-  const head = words
-    .slice(0, kept)
-    .join(" ")
-    .replace(/[\s,;:.–—-]+$/, "");
+  const head = trimEndWhere(
+    words.slice(0, kept).join(" "),
+    (character) => isSpace(character) || ",;:.–—-".includes(character),
+  );
   return `${head}…`;
 }
 

@@ -31,14 +31,40 @@ export interface Sender {
   address: string;
 }
 
-const NAMED_ADDRESS = /^\s*(?:"((?:[^"\\]|\\.)*)"|([^<"]*?))\s*<([^<>\s]+)>\s*$/;
+/**
+ * A quoted name's text, its backslash escapes undone; null unless `quoted`
+ * is one quoted string, every quote inside it escaped.
+ */
+function unquoted(quoted: string): string | null {
+  if (quoted.length < 2 || !quoted.startsWith('"') || !quoted.endsWith('"')) return null;
+  let name = "";
+  for (let at = 1; at < quoted.length - 1; at += 1) {
+    const character = quoted[at];
+    if (character === '"') return null;
+    if (character === "\\") {
+      at += 1;
+      if (at === quoted.length - 1) return null;
+    }
+    name += quoted[at];
+  }
+  return name;
+}
 
 /** The name and address of a From header (MAIL_FROM): `"Name" <address>`, `Name <address>` or an address alone. */
 export function senderOf(from: string): Sender {
-  const match = NAMED_ADDRESS.exec(from);
-  if (!match) return { name: "", address: from.trim() };
-  const name = match[1] === undefined ? (match[2] ?? "") : match[1].replace(/\\(.)/g, "$1");
-  return { name: name.trim(), address: match[3] ?? "" };
+  const alone = { name: "", address: from.trim() };
+  const header = from.trim();
+  const open = header.lastIndexOf("<");
+  if (open === -1 || !header.endsWith(">")) return alone;
+  const address = header.slice(open + 1, -1);
+  if (address === "" || address.includes(">") || /\s/.test(address)) return alone;
+  const written = header.slice(0, open).trim();
+  const name = written.startsWith('"')
+    ? unquoted(written)
+    : written.includes('"') || written.includes("<")
+      ? null
+      : written;
+  return name === null ? alone : { name: name.trim(), address };
 }
 
 /** A From header of a name and an address; the name quoted, so a comma in it cannot split it. */

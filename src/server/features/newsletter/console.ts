@@ -20,6 +20,7 @@ import {
   NEWSLETTER_TEXTS,
   testSendSchema,
 } from "../../../shared/admin/newsletter.ts";
+import { elementsNamed, replaceSpans } from "../../../shared/html-elements.ts";
 import { UNSUBSCRIBE_PATH } from "../../../shared/routes.ts";
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
@@ -70,7 +71,8 @@ const framableBySelf = (policy: string) =>
  * page it hydrates. Our own renderer's output, whose script elements hold no
  * "</script" (React Router escapes it), so the pattern cannot cut one short.
  */
-const withoutScripts = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
+const withoutScripts = (html: string) =>
+  replaceSpans(html, elementsNamed(html, "script"), () => "");
 
 const REFUSALS: Record<
   Exclude<IssueRefusal, "wrong-state">,

@@ -5,21 +5,23 @@
  * Content-Security-Policy, so that no other inline script or style can apply.
  */
 import { createHash } from "node:crypto";
+import { type ElementSpan, elementsNamed } from "../../../shared/html-elements.ts";
 import type { InlineHashes } from "../../platform/security/headers.ts";
 
-const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
-const INLINE_STYLE = /<style[^>]*>([\s\S]*?)<\/style>/g;
-
-function hashBodies(html: string, element: RegExp): string[] {
-  const hashes = [...html.matchAll(element)]
-    .map((match) => match[1] ?? "")
+function hashBodies(elements: ElementSpan[]): string[] {
+  const hashes = elements
+    .map(({ body }) => body)
     .filter((body) => body.length > 0)
     .map((body) => `sha256-${createHash("sha256").update(body).digest("base64")}`);
   return [...new Set(hashes)];
 }
 
-export const hashInlineScripts = (html: string) => hashBodies(html, INLINE_SCRIPT);
-export const hashInlineStyles = (html: string) => hashBodies(html, INLINE_STYLE);
+/** A script element that loads a file: its body, if any, never runs. */
+const loadsFile = ({ startTag }: ElementSpan) => startTag.includes(" src=");
+
+export const hashInlineScripts = (html: string) =>
+  hashBodies(elementsNamed(html, "script").filter((element) => !loadsFile(element)));
+export const hashInlineStyles = (html: string) => hashBodies(elementsNamed(html, "style"));
 
 export function hashInlineContent(html: string): InlineHashes {
   return { scripts: hashInlineScripts(html), styles: hashInlineStyles(html) };
