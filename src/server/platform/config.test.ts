@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { expectLinear } from "../../../test/support/growth.ts";
 import {
   ConfigError,
+  ENV_FILE_MAX_BYTES,
   editDistance,
   loadConfig,
   nearMiss,
@@ -240,6 +241,24 @@ describe("the env file", () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+
+  it("refuses a file too large to be an env file before reading it", () => {
+    const file = join(folder(), "huge.env");
+    writeFileSync(file, `A=${"x".repeat(ENV_FILE_MAX_BYTES)}\n`);
+    expect(() => readEnvFile({ ENV_FILE: file })).toThrow(
+      `Invalid environment variable ENV_FILE="${file}": ${file} is ${ENV_FILE_MAX_BYTES + 3} bytes; an env file may hold at most ${ENV_FILE_MAX_BYTES}`,
+    );
+  });
+
+  it("refuses a file that is not UTF-8 rather than guessing its letters", () => {
+    const file = join(folder(), "latin1.env");
+    writeFileSync(file, Buffer.from("MAIL_FROM=Caf\xe9 <site@firm.example>\n", "latin1"));
+    const env: NodeJS.ProcessEnv = { ENV_FILE: file };
+    expect(() => readEnvFile(env)).toThrow(
+      `Invalid environment variable ENV_FILE="${file}": ${file} is not UTF-8 text`,
+    );
+    expect(env.MAIL_FROM).toBeUndefined();
   });
 
   it("refuses an ENV_FILE that cannot be read, naming it", () => {

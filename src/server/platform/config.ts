@@ -5,7 +5,7 @@
  * `processConfig` is what every entry uses: the process's environment, with
  * what the env file (.env, or ENV_FILE) adds.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
@@ -414,6 +414,13 @@ export class ConfigError extends Refusal {}
 const ENV_FILE = "ENV_FILE";
 
 /**
+ * The largest env file read: every setting with a DKIM key among them is a
+ * few kilobytes, so a file this large is a wrong file (a log, a dump), and
+ * is refused before it is parsed.
+ */
+export const ENV_FILE_MAX_BYTES = 256 * 1024;
+
+/**
  * Adds the variables of the env file to `env`, each unless `env` has it
  * already: the process's environment wins over the file. The file is
  * ENV_FILE, else .env in the working directory; a missing .env is no
@@ -424,15 +431,28 @@ export function readEnvFile(env: NodeJS.ProcessEnv = process.env): string | unde
   const named = env[ENV_FILE] || undefined;
   if (named === undefined && env.NODE_ENV === "test") return undefined;
   const file = resolve(named ?? ".env");
-  let text: string;
+  const refuse = (why: string) =>
+    new ConfigError(
+      `Invalid environment variable ${ENV_FILE}=${JSON.stringify(named ?? ".env")}: ${why}`,
+    );
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    const size = statSync(file).size;
+    if (size > ENV_FILE_MAX_BYTES) {
+      throw refuse(`${file} is ${size} bytes; an env file may hold at most ${ENV_FILE_MAX_BYTES}`);
+    }
+    bytes = readFileSync(file);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (named === undefined && code === "ENOENT") return undefined;
-    throw new ConfigError(
-      `Invalid environment variable ${ENV_FILE}=${JSON.stringify(named ?? ".env")}: cannot read ${file} (${code ?? String(error)})`,
-    );
+    throw refuse(`cannot read ${file} (${code ?? String(error)})`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw refuse(`${file} is not UTF-8 text`);
   }
   for (const [name, value] of Object.entries(parseEnv(text))) {
     if (env[name] === undefined) env[name] = value;
