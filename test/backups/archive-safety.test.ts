@@ -125,6 +125,17 @@ describe("a restore refuses, before writing anything where the site reads", () =
     });
   });
 
+  it("a file whose extended header gives it a link target", async () => {
+    const file = forgeArchive(base, [
+      ...usualEntries(base),
+      { path: "media/insight/db.webp", body: "bytes", extended: { linkpath: "../../site.db" } },
+    ]);
+    expect(await attempt(file)).toMatchObject({
+      outcome: foreign(file, "a link (media/insight/db.webp)"),
+      written: [],
+    });
+  });
+
   it.each([
     ["CharacterDevice", "a character device"],
     ["BlockDevice", "a block device"],
@@ -337,6 +348,14 @@ describe("a restore's caps", () => {
       trailing: Buffer.alloc(2 * MEGABYTE),
     });
     expect((await open(file)).outcome).toBe(tooLarge(file, "1"));
+  });
+
+  it("refuses a tar compressed twice, which node-tar would unpack again past the count", async () => {
+    const file = forgeArchive(tiny(), usualEntries(tiny()), { twice: true });
+    expect(await open(file)).toEqual({
+      outcome: damaged(file, "its manifest is missing or unreadable"),
+      written: 0,
+    });
   });
 
   it("refuses more entries than the cap", async () => {

@@ -36,6 +36,8 @@ export interface ForgedEntry {
   unlisted?: boolean;
   /** What the manifest says of it instead of its own size and checksum (a link listed as its target). */
   listedAs?: { size: number; sha256: string };
+  /** An extended (pax) header before it, saying what its own header does not. */
+  extended?: { linkpath?: string };
 }
 
 /** The manifest's facts (engine, schema, …) and the database file of a real archive, to build on. */
@@ -77,7 +79,10 @@ function encoded(entry: ForgedEntry): Buffer {
   });
   const needsPax = header.encode();
   const block = header.block ?? Buffer.alloc(BLOCK);
-  const pax = needsPax ? new tar.Pax({ path: entry.path }).encode() : Buffer.alloc(0);
+  const pax =
+    needsPax || entry.extended
+      ? new tar.Pax({ ...(needsPax ? { path: entry.path } : {}), ...entry.extended }).encode()
+      : Buffer.alloc(0);
   return Buffer.concat([pax, block, padded(body)]);
 }
 
@@ -97,13 +102,15 @@ export interface ForgeOptions {
   trailing?: Buffer;
   /** Replaces the manifest's text. */
   manifest?: string;
+  /** Gzips the gzipped tar once more. */
+  twice?: boolean;
 }
 
 /** Writes the forged archive to a new folder; returns its path. */
 export function forgeArchive(
   base: ArchiveBase,
   entries: ForgedEntry[],
-  { trailing, manifest }: ForgeOptions = {},
+  { trailing, manifest, twice }: ForgeOptions = {},
 ): string {
   const files = entries
     .filter((entry) => (entry.type ?? "File") !== "Directory" && !entry.unlisted)
@@ -123,6 +130,7 @@ export function forgeArchive(
     trailing ?? Buffer.alloc(0),
   ]);
   const file = join(mkdtempSync(join(tmpdir(), "forged-")), "forged.tar.gz");
-  writeFileSync(file, gzipSync(tarBytes));
+  const gzipped = gzipSync(tarBytes);
+  writeFileSync(file, twice ? gzipSync(gzipped) : gzipped);
   return file;
 }

@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { archiveName, commandBackup, failureReason } from "../features/backups/index.ts";
 import { processConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
-import { tighten } from "../platform/security/owner-only.ts";
 import { commandLine, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run backup -- [--out FILE]
@@ -31,8 +30,6 @@ async function main() {
     mustExist: true,
   });
   try {
-    // The folder of the site's archives is owner-only, as the server makes it; a folder given with --out is the operator's.
-    if (!values.out) tighten(config.BACKUP_DIR);
     const out = values.out ?? join(config.BACKUP_DIR, archiveName(new Date()));
     const { file, size, manifest } = await commandBackup(database, config, { out, now: Date.now });
     console.log(

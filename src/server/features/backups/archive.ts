@@ -463,14 +463,12 @@ class Extraction {
 
   private writeFile(entry: tar.ReadEntry): void {
     const { path } = entry;
-    const kind = ENTRY_KINDS[entry.header.type ?? ""];
-    if (kind) {
-      checkPath(path, this.limits);
-      throw foreign(`${kind} (${path})`);
-    }
     if (entry.type !== "File" || entry.header.type !== "File" || entry.linkpath) {
       checkPath(path, this.limits);
-      throw foreign(`an entry of kind ${entry.header.type} (${path})`);
+      // The header's own kind, unless an extended header claims another.
+      const type = entry.header.type === "File" ? String(entry.type) : entry.header.type;
+      const kind = ENTRY_KINDS[type] ?? (entry.linkpath ? "a link" : `an entry of kind ${type}`);
+      throw foreign(`${kind} (${path})`);
     }
     this.claim(path, "file", entry.mode);
     const listed = this.listed.get(path);
