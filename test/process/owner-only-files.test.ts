@@ -94,6 +94,18 @@ describe("with umask 000", () => {
     }
   });
 
+  it("leaves a shared sticky folder, as /tmp, as it is when the database is put straight in it", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "owner-only-shared-"));
+    chmodSync(shared, 0o1777);
+    const file = join(shared, "site.db");
+    const database = openDatabase({ databaseUrl: undefined, sqliteFile: file });
+    await database.db.destroy();
+    expect({ folder: modeOf(shared), database: modeOf(file) }).toEqual({
+      folder: "1777",
+      database: "600",
+    });
+  });
+
   it("writes pictures and mail owner-only, in owner-only folders", async () => {
     const root = mkdtempSync(join(tmpdir(), "owner-only-files-"));
     const picture = join(root, "media", "insight", "0123456789abcdef01234567.webp");
