@@ -55,6 +55,7 @@ function configOf(testDb: TestDatabase, folders: { media: string; mail: string }
     MEDIA_DIR: folders.media,
     MAILBOX_DIR: folders.mail,
     BACKUP_DIR: mkdtempSync(join(tmpdir(), "backups-")),
+    BACKUP_RESTORE_MAX_MB: 4096,
   };
 }
 

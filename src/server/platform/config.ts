@@ -349,6 +349,10 @@ const variables = z.object({
   BACKUP_DIR: path("data/backups"),
   BACKUP_EVERY_HOURS: z.coerce.number().int().min(0).max(744).default(0),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+  // The most a restore unpacks and writes (ADR 059): an archive larger than
+  // this is refused before anything is written. Raise it for a site with
+  // more pictures, as far as the disk holds twice that.
+  BACKUP_RESTORE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(4096),
   // A copy of each archive in S3 or a service that speaks its API; the
   // credentials come the AWS SDK's own way (AWS_ACCESS_KEY_ID, …).
   BACKUP_S3_BUCKET: z.string().min(3).optional(),

@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Config } from "../../platform/config.ts";
 import { openDatabase } from "../../platform/db/connection.ts";
+import { OWNER_ONLY_FOLDER } from "../../platform/security/owner-only.ts";
 import {
+  archiveLimits,
+  DATABASE_FILES,
   DATABASE_FOLDER,
   FOLDERS,
   type Manifest,
@@ -18,7 +21,6 @@ import {
 } from "./archive.ts";
 import {
   checkSchemaKnown,
-  DATABASE_FILES,
   liveData,
   restoreDatabase,
   type SnapshotSource,
@@ -29,7 +31,12 @@ import { completeRestoredRecord } from "./rows.ts";
 
 export type BackupConfig = Pick<
   Config,
-  "DATABASE_URL" | "SQLITE_FILE" | "MEDIA_DIR" | "MAILBOX_DIR" | "BACKUP_DIR"
+  | "DATABASE_URL"
+  | "SQLITE_FILE"
+  | "MEDIA_DIR"
+  | "MAILBOX_DIR"
+  | "BACKUP_DIR"
+  | "BACKUP_RESTORE_MAX_MB"
 >;
 
 const ARCHIVE_PREFIX = "backup-";
@@ -78,10 +85,10 @@ export async function takeBackup(
   { out, recordId, now }: BackupRequest,
 ): Promise<TakenBackup> {
   const { config, engine } = source;
-  await mkdir(dirname(out), { recursive: true });
+  await mkdir(dirname(out), { recursive: true, mode: OWNER_ONLY_FOLDER });
   const stage = await mkdtemp(join(dirname(out), ".staging-"));
   try {
-    await mkdir(join(stage, DATABASE_FOLDER));
+    await mkdir(join(stage, DATABASE_FOLDER), { mode: OWNER_ONLY_FOLDER });
     const schemaVersion = await snapshotDatabase(source, stage);
     await stageFolder(config.MEDIA_DIR, stage, FOLDERS.media);
     await stageFolder(config.MAILBOX_DIR, stage, FOLDERS.mail);
@@ -116,7 +123,7 @@ async function hasFiles(dir: string): Promise<boolean> {
 /** Puts a restored folder where the site reads it, in place of what was there. */
 async function replaceFolder(from: string, to: string): Promise<void> {
   await rm(to, { recursive: true, force: true });
-  await mkdir(dirname(to), { recursive: true });
+  await mkdir(dirname(to), { recursive: true, mode: OWNER_ONLY_FOLDER });
   try {
     await rename(from, to);
   } catch (error) {
@@ -132,18 +139,20 @@ export interface RestoreOptions {
 
 /**
  * Restores an archive into the database and folders `config` names, after
- * checking every file's checksum, its schema (not newer than this code's)
- * and its engine; a place that already holds a site needs `force`.
- * Returns the archive's manifest.
+ * reading it whole into a private staging folder, each entry checked
+ * (ADR 059), then its schema (not newer than this code's) and its engine;
+ * a place that already holds a site needs `force`. Returns the archive's
+ * manifest.
  */
 export async function restoreArchive(
   config: BackupConfig,
   file: string,
   { force }: RestoreOptions,
 ): Promise<Manifest> {
+  // mkdtemp makes it 0700: only this user sees what is staged there.
   const work = await mkdtemp(join(tmpdir(), "site-restore-"));
   try {
-    const manifest = await openArchive(file, work);
+    const manifest = await openArchive(file, work, archiveLimits(config.BACKUP_RESTORE_MAX_MB));
     checkSchemaKnown(manifest.schemaVersion);
     const open = () =>
       openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: config.SQLITE_FILE });

@@ -13,7 +13,7 @@
  * transaction.
  */
 import { execFile } from "node:child_process";
-import { copyFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Kysely, sql } from "kysely";
@@ -23,7 +23,8 @@ import { knownMigrations } from "../../platform/db/migrations.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { sqliteDriver } from "../../platform/db/sqlite-driver.ts";
 import { registerTextFold } from "../../platform/db/text-search.ts";
-import { DATABASE_FOLDER } from "./archive.ts";
+import { OWNER_ONLY_FILE } from "../../platform/security/owner-only.ts";
+import { DATABASE_FILES } from "./archive.ts";
 import { BackupRefusal } from "./refusal.ts";
 
 const run = promisify(execFile);
@@ -33,11 +34,6 @@ const PG_DUMP = "/usr/bin/pg_dump";
 const PG_RESTORE = "/usr/bin/pg_restore";
 /** A dump is held in memory only as its messages; the data goes to a file. */
 const TOOL_OUTPUT_BYTES = 16 * 1024 * 1024;
-
-export const DATABASE_FILES: Record<Engine, string> = {
-  sqlite: `${DATABASE_FOLDER}/site.db`,
-  postgres: `${DATABASE_FOLDER}/postgres.dump`,
-};
 
 const MIGRATIONS_TABLE = "kysely_migration";
 
@@ -247,6 +243,7 @@ export async function restoreDatabase(
     const file = config.SQLITE_FILE;
     const incoming = `${file}.restoring`;
     await copyFile(source, incoming);
+    await chmod(incoming, OWNER_ONLY_FILE);
     for (const leftover of [`${file}-wal`, `${file}-shm`]) await rm(leftover, { force: true });
     await rename(incoming, file);
     return;

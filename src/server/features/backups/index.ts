@@ -8,6 +8,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { tighten } from "../../platform/security/owner-only.ts";
 import backupRoutes from "./console.ts";
 import { lastBackupResult, lastSuccessAt } from "./rows.ts";
 import { BackupScheduler } from "./scheduler.ts";
@@ -18,6 +19,8 @@ export default fp(
     options: AdminAreaOptions & { now?: (() => number) | undefined },
   ) {
     const { config, database, now } = options;
+    // Archives hold the whole database: a folder of them made looser before is made owner-only.
+    tighten(config.BACKUP_DIR);
     await app.register(backupRoutes, { config, database });
     // Read at each scrape: an alert fires when this grows older than the schedule allows.
     app.metrics.gauge({

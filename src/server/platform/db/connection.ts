@@ -2,7 +2,7 @@
  * Opens the database: PostgreSQL when a URL is given, otherwise a SQLite file.
  * Both engines are driven by the same Kysely queries and migrations.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   CompiledQuery,
@@ -17,11 +17,15 @@ import {
 } from "kysely";
 import pg from "pg";
 import { Refusal } from "../refusal.ts";
+import { ownerOnlyFile, ownerOnlyFolder, tighten } from "../security/owner-only.ts";
 import type { Database } from "./schema.ts";
 import { sqliteDriver } from "./sqlite-driver.ts";
 import { registerTextFold } from "./text-search.ts";
 
 export type Engine = "sqlite" | "postgres";
+
+/** The files SQLite keeps beside its database file in WAL mode. */
+const SQLITE_JOURNALS = ["-wal", "-shm"];
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -167,8 +171,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if ((options.readOnly || options.mustExist) && !existsSync(options.sqliteFile)) {
     throw new NoDatabaseError(options.sqliteFile);
   }
-  if (options.sqliteFile !== ":memory:" && !options.readOnly)
-    mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  if (options.sqliteFile !== ":memory:" && !options.readOnly) {
+    // SQLite gives its -wal and -shm files the mode of the database file.
+    ownerOnlyFolder(dirname(options.sqliteFile));
+    ownerOnlyFile(options.sqliteFile);
+    for (const journal of SQLITE_JOURNALS) tighten(`${options.sqliteFile}${journal}`);
+  }
   const sqlite = new SQLite(options.sqliteFile, { readonly: options.readOnly ?? false });
   // WAL lets readers run beside the writer; FULL syncs the WAL on every commit,
   // so an answered 2xx survives a power cut, not just a process crash. (A

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { IMAGE_FORMATS } from "../../../shared/admin/content.ts";
+import { OWNER_ONLY_FOLDER, ownerOnlyFolder } from "../security/owner-only.ts";
 import { ASSET_CACHE_CONTROL } from "../static/site.ts";
 
 /**
@@ -26,9 +27,11 @@ export const FOLDERS_SHOWN_AWAY: ReadonlySet<string> = new Set(["insight", "item
 
 export default async function mediaFiles(app: FastifyInstance, { root }: { root: string }) {
   const folders = new Set(Object.values(IMAGE_FORMATS).map((format) => format.folder));
+  // The server reads the pictures itself: nobody else needs to.
+  ownerOnlyFolder(root);
   for (const folder of folders) {
     const dir = join(root, folder);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: OWNER_ONLY_FOLDER });
     const shownAway = FOLDERS_SHOWN_AWAY.has(folder);
     await app.register(fastifyStatic, {
       root: dir,

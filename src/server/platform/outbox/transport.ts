@@ -9,6 +9,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
+import { OWNER_ONLY_FILE, OWNER_ONLY_FOLDER, tighten } from "../security/owner-only.ts";
 import { type MailMessage, recipientAddress } from "./message.ts";
 
 export interface Mailer {
@@ -165,6 +166,7 @@ function removePartialMessages(dir: string, log: FastifyBaseLogger): void {
 
 export function mailboxMailer(dir: string, log: FastifyBaseLogger, dkim?: DkimKey): Mailer {
   removePartialMessages(dir, log);
+  tighten(dir);
   const transport = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
@@ -180,13 +182,13 @@ export function mailboxMailer(dir: string, log: FastifyBaseLogger, dkim?: DkimKe
         ? { ...message, headers: { ...message.headers, "Return-Path": `<${bounceAddress}>` } }
         : message;
       const info = await transport.sendMail(toNodemailer(delivered, bounceAddress));
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: OWNER_ONLY_FOLDER });
       const file = join(
         dir,
         `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}${MESSAGE_SUFFIX}`,
       );
       // Written under a temporary name and renamed, so a reader never sees half a message.
-      await writeFile(`${file}.tmp`, info.message as Buffer);
+      await writeFile(`${file}.tmp`, info.message as Buffer, { mode: OWNER_ONLY_FILE });
       await rename(`${file}.tmp`, file);
       log.info({ file, subject: message.subject }, "mail written to the local mailbox folder");
     },
