@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +14,11 @@ import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 
-async function runExport(what: "subscribers" | "inquiries", env: Record<string, string>) {
-  const out = join(mkdtempSync(join(tmpdir(), "export-")), `${what}.csv`);
+async function runExport(
+  what: "subscribers" | "inquiries",
+  env: Record<string, string>,
+  out = join(mkdtempSync(join(tmpdir(), "export-")), `${what}.csv`),
+) {
   const child = spawn(
     process.execPath,
     [...nodeArgs("src/server/cli/export.ts"), what, "--out", out],
@@ -32,6 +35,7 @@ async function runExport(what: "subscribers" | "inquiries", env: Record<string, 
   expect(code, stderr).toBe(0);
   return {
     rows: csvRecords(readFileSync(out, "utf8")),
+    mode: statSync(out).mode & 0o777,
     stderr,
   };
 }
@@ -93,6 +97,13 @@ describe.each(ENGINES)("CSV exports on $engine", (engine) => {
       assignee: "",
     });
     expect(Object.keys(rows[0] ?? {})).toEqual([...EXPORT_COLUMNS]);
+  });
+
+  it("writes the file for the site's user alone, even over one readable by others", async () => {
+    expect((await runExport("subscribers", testDb.env)).mode.toString(8)).toBe("600");
+    const existing = join(mkdtempSync(join(tmpdir(), "export-")), "old.csv");
+    writeFileSync(existing, "", { mode: 0o644 });
+    expect((await runExport("inquiries", testDb.env, existing)).mode.toString(8)).toBe("600");
   });
 
   it("keeps a typed formula as text", async () => {

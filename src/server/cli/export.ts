@@ -17,6 +17,7 @@ import { csvText } from "../platform/console/csv.ts";
 import { type DatabaseHandle, openDatabase } from "../platform/db/connection.ts";
 import { NewerSchemaError, schemaStatus } from "../platform/db/migrations.ts";
 import type { Database } from "../platform/db/schema.ts";
+import { OWNER_ONLY_FILE, tighten } from "../platform/security/owner-only.ts";
 import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
 const EXPORTS = {
@@ -70,7 +71,9 @@ async function main() {
     const rows = (await read(database.db)) as Record<string, unknown>[];
     const csv = csvText(rows, columns);
     if (values.out) {
-      await writeFile(values.out, csv);
+      // Addresses and what inquirers wrote: for the site's user alone, as the database is.
+      await writeFile(values.out, csv, { mode: OWNER_ONLY_FILE });
+      tighten(values.out);
       console.error(`wrote ${rows.length} ${what} to ${values.out}`);
     } else {
       process.stdout.write(csv);
