@@ -357,11 +357,12 @@ describe("where the figures are served", () => {
     const host = served?.address.includes(":") ? `[${served.address}]` : served?.address;
     const url = `http://${host}:${served?.port}/metrics`;
     expect((await fetch(url)).status).toBe(200);
-    for (const headers of [
+    const forwarded: Record<string, string>[] = [
       { "x-forwarded-for": "198.51.100.7" },
       { forwarded: "for=198.51.100.7;proto=https" },
       { "x-real-ip": "198.51.100.7" },
-    ]) {
+    ];
+    for (const headers of forwarded) {
       const response = await fetch(url, { headers });
       expect(response.status).toBe(404);
       expect(await response.text()).toBe("Not found\n");
