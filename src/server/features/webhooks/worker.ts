@@ -94,9 +94,9 @@ export class WebhookWorker extends PollingWorker {
   }
 
   /**
-   * Claims what there is room for: one claim takes every endpoint's first
-   * due delivery up to the room left, so what it leaves is to endpoints
-   * being posted to, or not due yet.
+   * Claims what there is room for: every other endpoint's first due
+   * delivery, up to the room left. What it leaves waits for room, for its
+   * endpoint's delivery being posted to be recorded, or for its time.
    */
   protected async round(): Promise<void> {
     const { db, engine, policy, log, now } = this.options;
