@@ -3,9 +3,9 @@
  * whose database holds what the traps kept: a subscription and an inquiry
  * caught by the honeypot, and an inquiry that came too fast. Once an editor
  * releases the subscription from the console the address is subscribed, as
- * the console's API shows; a deleted post is gone. The list passes axe at
- * 375 and 1440 px; with `npm run screenshots:console` it also writes the
- * screen's screenshots. (A subscription that only came too fast is not kept:
+ * the console's API shows; a deleted post is gone. A flood of posts comes a
+ * page at a time, newest first. The list passes axe at 375 and 1440 px; with
+ * `npm run screenshots:console` it also writes the screen's screenshots. (A subscription that only came too fast is not kept:
  * e2e/autofill.spec.ts.)
  */
 import { mkdirSync } from "node:fs";
@@ -13,7 +13,7 @@ import { keepPost } from "../src/server/features/turned-away/index.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { countTrip } from "../src/server/platform/security/bot-trips.ts";
 import { SUBSCRIBER_ROUTES, type SubscriberList } from "../src/shared/admin/subscribers.ts";
-import { TURNED_AWAY_TEXTS } from "../src/shared/admin/turned-away.ts";
+import { TURNED_AWAY_PAGE_SIZE, TURNED_AWAY_TEXTS } from "../src/shared/admin/turned-away.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
@@ -85,6 +85,32 @@ async function seedTurnedAway({ db }: DatabaseHandle) {
 const onTurnedAway = (label: string, use: (server: PreparedServer) => Promise<void>) =>
   onPreparedServer(label, EDITOR, seedTurnedAway, use);
 
+/** A script's flood: a page of posts and four more, a minute apart, the newest numbered highest. */
+const FLOOD = TURNED_AWAY_PAGE_SIZE + 4;
+const floodAddress = (n: number) => `offer-${n}@growth-hacks.example`;
+
+async function seedFlood({ db }: DatabaseHandle) {
+  const now = Date.now();
+  for (let n = 1; n <= FLOOD; n += 1) {
+    await keepPost(
+      db,
+      {
+        form: "inquiry",
+        trap: { reason: "honeypot", seconds: 3.1 },
+        via: "website",
+        fields: { ...SCRIPTED_INQUIRY, email: floodAddress(n) },
+      },
+      new Date(now - (FLOOD + 1 - n) * MINUTE_MS),
+    );
+    await countTrip(db, "inquiry", "honeypot");
+  }
+}
+
+const onFlood = (label: string, use: (server: PreparedServer) => Promise<void>) =>
+  onPreparedServer(label, EDITOR, seedFlood, use);
+
+const pager = (page: Page) => page.getByRole("navigation", { name: "Pages of turned-away posts" });
+
 async function openTurnedAway(page: Page, server: PreparedServer) {
   await signInToConsole(page, server.account, `${server.origin}/admin/inquiries`);
   await page.getByRole("link", { name: "Review the turned-away posts" }).click();
@@ -132,6 +158,23 @@ test("an editor releases a reader's subscription the traps kept, and deletes a s
   });
 });
 
+test("pages a flood of posts, newest first, the next page holding the rest", async ({ page }) => {
+  test.info().setTimeout(90_000);
+  await onFlood("turned-away-pages", async (server) => {
+    await openTurnedAway(page, server);
+    await expect(page.getByText(`${FLOOD} posts the forms took for automated ones`)).toBeVisible();
+    await expect(page.getByRole("article")).toHaveCount(TURNED_AWAY_PAGE_SIZE);
+    await expect(page.getByRole("article").first()).toContainText(floodAddress(FLOOD));
+    await expect(pager(page)).toContainText("Page 1 of 2");
+
+    await pager(page).getByRole("link", { name: "Next page" }).click();
+    await expect(pager(page)).toContainText("Page 2 of 2");
+    await expect(page.getByRole("article")).toHaveCount(FLOOD - TURNED_AWAY_PAGE_SIZE);
+    await expect(page.getByRole("article").last()).toContainText(floodAddress(1));
+    await expectNoAxeViolations(page);
+  });
+});
+
 test.describe("at 375 px", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
@@ -158,6 +201,16 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
       await page.reload();
       await expect(post(page, CAUGHT_READER)).toBeVisible();
       await page.screenshot({ path: `${dir}/inquiries-turned-away-${width}.png`, fullPage: true });
+    }
+  });
+  await onFlood("turned-away-pages-shots", async (server) => {
+    await openTurnedAway(page, server);
+    for (const width of [375, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      await expect(pager(page)).toContainText("Page 1 of 2");
+      await pager(page).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${dir}/inquiries-turned-away-pages-${width}.png` });
     }
   });
 });

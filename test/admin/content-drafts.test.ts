@@ -1,7 +1,9 @@
 /**
  * Drafts of the content lists' records: a draft changes neither the public
  * API nor the served page; its preview link shows it on the real page to a
- * signed-in person only (never cached, never indexed); publishing it, now or
+ * signed-in person only (never cached, never indexed), and the pass that
+ * lets the browser in is checked at each use: its session ended, or its
+ * person no longer an editor, it is refused with the reason; publishing it, now or
  * at a time, writes one new version through the audited save; a scheduled
  * draft is published once by two instances polling together, and after a
  * restart; a draft whose record moved on is kept, with the reason. Pages are
@@ -12,6 +14,7 @@ import escapeHtml from "escape-html";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PUBLISHER_ACTOR } from "../../src/server/features/content/index.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { SECOND_FACTOR_SETTING } from "../../src/server/platform/console/gate.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { CONTENT_PATHS, type Entry, type ListAnswer } from "../../src/shared/admin/content.ts";
 import {
@@ -22,6 +25,7 @@ import {
   PREVIEW_LINK_MINUTES,
   type PreviewLink,
 } from "../../src/shared/admin/content-drafts.ts";
+import { personPath } from "../../src/shared/admin/people.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, clientWith, createAccount, signIn } from "../support/console.ts";
 import { ENGINES, type EngineCase } from "../support/engines.ts";
@@ -210,7 +214,60 @@ describe.each(ENGINES)("content drafts on $engine", (engine) => {
     const fresh = await previewOf(colleague, entry);
     expect((await publicPage(t, fresh.link.url, fresh.pass)).body).toContain(asHtml(DRAFT_TEXT));
     expect((await colleague.request("DELETE", AUTH_PATHS.session)).statusCode).toBe(204);
-    expect((await publicPage(t, fresh.link.url, fresh.pass)).body).not.toContain(
+    const ended = await publicPage(t, fresh.link.url, fresh.pass);
+    expect(ended.statusCode).toBe(403);
+    expect(ended.json()).toEqual({ message: DRAFT_TEXTS.previewSessionEnded });
+  });
+
+  it("checks a preview pass at each use: refused once its person is a viewer, removed, or lacks a required second factor", async () => {
+    await createAccount(t.database, "owner", "drafts-owner@firm.example");
+    const owner = await signIn(t.app, "drafts-owner@firm.example");
+    const entry = await firstCapability(editor);
+    await saveDraft(editor, entry, DRAFT_TEXT);
+
+    /** A new editor's preview pass, shown to open the draft before the change. */
+    async function passOfNewEditor(email: string) {
+      const person = await createAccount(t.database, "editor", email);
+      const { link, pass } = await previewOf(await signIn(t.app, email), entry);
+      expect((await publicPage(t, link.url, pass)).body).toContain(asHtml(DRAFT_TEXT));
+      return { person, link, pass };
+    }
+    async function expectRefused(link: PreviewLink, pass: string, message: string) {
+      const page = await publicPage(t, link.url, pass);
+      expect(page.statusCode).toBe(403);
+      expect(page.json()).toEqual({ message });
+      expect(page.body).not.toContain(asHtml(DRAFT_TEXT));
+    }
+
+    const demoted = await passOfNewEditor("demoted@firm.example");
+    const change = await owner.request("PATCH", personPath(demoted.person.id), { role: "viewer" });
+    expect(change.statusCode, change.body).toBe(200);
+    await expectRefused(demoted.link, demoted.pass, DRAFT_TEXTS.previewRoleTooWeak);
+
+    const removed = await passOfNewEditor("removed@firm.example");
+    expect((await owner.request("DELETE", personPath(removed.person.id))).statusCode).toBe(204);
+    await expectRefused(removed.link, removed.pass, DRAFT_TEXTS.previewSessionEnded);
+
+    const unsecured = await passOfNewEditor("no-second-factor@firm.example");
+    await t.database.db
+      .insertInto("site_meta")
+      .values({
+        key: SECOND_FACTOR_SETTING,
+        value: "true",
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    try {
+      await expectRefused(unsecured.link, unsecured.pass, DRAFT_TEXTS.previewSecondFactor);
+    } finally {
+      await t.database.db
+        .deleteFrom("site_meta")
+        .where("key", "=", SECOND_FACTOR_SETTING)
+        .execute();
+    }
+    // The same pass opens the draft again once nothing stands in its way.
+    expect((await publicPage(t, unsecured.link.url, unsecured.pass)).body).toContain(
       asHtml(DRAFT_TEXT),
     );
   });

@@ -5,15 +5,17 @@
  * came too fast, which its address confirms by e-mail instead); an editor releases it (stored
  * and mailed once, as if it had just arrived, audited; a second release finds
  * nothing) or deletes it (audited); viewers only read; a kept post is purged
- * after 30 days by the clock.
+ * after 30 days by the clock. The list comes a page at a time, of a size
+ * no query changes, and pages through every kept post once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUBSCRIBED_MESSAGE } from "../../src/server/features/pages/api.ts";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
-import { purgePosts } from "../../src/server/features/turned-away/queries.ts";
+import { keepPost, purgePosts } from "../../src/server/features/turned-away/queries.ts";
 import { tokenSigner } from "../../src/server/platform/security/xsrf.ts";
 import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
 import {
+  TURNED_AWAY_PAGE_SIZE,
   TURNED_AWAY_ROUTES,
   TURNED_AWAY_TEXTS,
   type TurnedAwayPost,
@@ -291,5 +293,84 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     // Two more days on the clock, and the other goes too.
     await purgePosts(t.database.db, 30, new Date(start + 2 * DAY_MS));
     expect(await keptFor(recent)).toEqual([]);
+  });
+});
+
+describe.each(ENGINES)("the turned-away list's pages on $engine", (engine) => {
+  let t: TestApp;
+  let viewer: ConsoleClient;
+  /** The kept posts' ids, newest first, as the list orders them. */
+  let newestFirst: number[];
+  const KEPT = 3 * TURNED_AWAY_PAGE_SIZE + 7;
+
+  beforeAll(async () => {
+    t = await startApp(engine);
+    await createAccount(t.database, "viewer", "pages-viewer@firm.example");
+    viewer = await signIn(t.app, "pages-viewer@firm.example");
+    // A script's flood: long comments, and posts three at a time in the same millisecond,
+    // so that only the id tells them apart.
+    const start = Date.now() - 60 * 60_000;
+    const kept: { id: number; at: number }[] = [];
+    for (let n = 0; n < KEPT; n += 1) {
+      const at = start + Math.floor(n / 3) * 1000;
+      await keepPost(
+        t.database.db,
+        {
+          form: "inquiry",
+          trap: { reason: "honeypot", seconds: 1 },
+          via: CONSENT_VIA.website,
+          fields: { ...VALID_INQUIRY, comments: `Flood ${n}. ${"x".repeat(4000)}` },
+        },
+        new Date(at),
+      );
+    }
+    const rows = await t.database.db
+      .selectFrom("turned_away")
+      .select(["id", "received_at"])
+      .execute();
+    for (const row of rows) kept.push({ id: row.id, at: Date.parse(row.received_at) });
+    newestFirst = kept.sort((a, b) => b.at - a.at || b.id - a.id).map((post) => post.id);
+  });
+  afterAll(() => t.close());
+
+  async function page(query: string) {
+    const response = await viewer.request("GET", `${TURNED_AWAY_ROUTES.list}${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as {
+      posts: TurnedAwayPost[];
+      total: number;
+      page: number;
+      pageSize: number;
+    };
+  }
+
+  it("answers a page of a size no query raises, and every kept post on exactly one page", async () => {
+    expect(newestFirst).toHaveLength(KEPT);
+    const first = await page("");
+    expect(first.posts).toHaveLength(TURNED_AWAY_PAGE_SIZE);
+    expect(first).toMatchObject({ total: KEPT, page: 1, pageSize: TURNED_AWAY_PAGE_SIZE });
+    for (const query of ["?pageSize=100000", "?limit=100000", "?page=1&per_page=100000"]) {
+      expect((await page(query)).posts).toHaveLength(TURNED_AWAY_PAGE_SIZE);
+    }
+
+    const seen: number[] = [];
+    const pages = Math.ceil(KEPT / TURNED_AWAY_PAGE_SIZE);
+    for (let n = 1; n <= pages; n += 1) {
+      const answer = await page(`?page=${n}`);
+      expect(answer.page).toBe(n);
+      expect(answer.posts.length).toBeLessThanOrEqual(TURNED_AWAY_PAGE_SIZE);
+      seen.push(...answer.posts.map((post) => post.id));
+    }
+    expect(seen).toEqual(newestFirst);
+    expect((await page(`?page=${pages + 1}`)).posts).toEqual([]);
+  });
+
+  it("reads a page number it cannot use as the first page", async () => {
+    const first = (await page("")).posts.map((post) => post.id);
+    for (const query of ["?page=0", "?page=-3", "?page=abc", "?page=1.5", "?page=99999999999"]) {
+      const answer = await page(query);
+      expect(answer.page).toBe(1);
+      expect(answer.posts.map((post) => post.id)).toEqual(first);
+    }
   });
 });

@@ -4,10 +4,19 @@
  * requests by route pattern, and where they are served: nowhere without
  * configuration, at /metrics on the site's port only with the bearer token
  * (anyone else gets the site's 404), on METRICS_PORT and not on the site's
- * port when that is set.
+ * port when that is set; on METRICS_PORT without the token only on the
+ * loopback and to a request no proxy forwarded, and bound wider without it
+ * not at all, with one line at start saying why (ADR 061).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { COLLECT_LIMIT_MS, METRICS_SERVED_MESSAGE } from "../../src/server/platform/ops/metrics.ts";
+import {
+  COLLECT_LIMIT_MS,
+  isLoopbackHost,
+  METRICS_SERVED_MESSAGE,
+  unguardedMetricsMessage,
+} from "../../src/server/platform/ops/metrics.ts";
 import { HELD_UNTIL } from "../../src/server/platform/outbox/queue.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
@@ -291,6 +300,94 @@ describe("where the figures are served", () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(served.body).toContain("# TYPE site_http_request_duration_seconds histogram");
+  });
+
+  /** The lines the app logged, read. */
+  const logLines = (app: TestApp) =>
+    app.logs.map((line) => JSON.parse(line) as { level: number; msg: string; address?: string });
+
+  /** A port nothing listens on: opened on the loopback and closed again. */
+  async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+
+  it.each(["0.0.0.0", "::", "203.0.113.5", "metrics.internal"])(
+    "does not open METRICS_PORT on %s without METRICS_TOKEN, and says why at start",
+    async (host) => {
+      const port = await freePort();
+      t = await startApp(sqlite, { METRICS_PORT: String(port), METRICS_HOST: host });
+      const lines = logLines(t);
+      expect(lines.filter((line) => line.msg === unguardedMetricsMessage(host))).toEqual([
+        expect.objectContaining({ level: 40 }),
+      ]);
+      expect(lines.some((line) => line.msg === METRICS_SERVED_MESSAGE)).toBe(false);
+      await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+      const onSite = await t.app.inject({ method: "GET", url: "/metrics" });
+      expect(onSite.statusCode).toBe(404);
+      expect(onSite.body).toBe((await unknownPath(t)).body);
+    },
+  );
+
+  it("serves METRICS_PORT beyond the loopback to the token's bearer alone", async () => {
+    t = await startApp(sqlite, {
+      METRICS_PORT: "0",
+      METRICS_HOST: "0.0.0.0",
+      METRICS_TOKEN: TOKEN,
+    });
+    const lines = logLines(t);
+    const served = lines.find((line) => line.msg === METRICS_SERVED_MESSAGE) as
+      | { address: string; port: number }
+      | undefined;
+    expect(served?.address).toBe("0.0.0.0");
+    expect(lines.some((line) => line.msg === unguardedMetricsMessage("0.0.0.0"))).toBe(false);
+    const url = `http://127.0.0.1:${served?.port}/metrics`;
+    expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(url, { headers: WITH_TOKEN })).status).toBe(200);
+  });
+
+  it("serves METRICS_PORT on the loopback without the token, but not to a request a proxy forwarded", async () => {
+    t = await startApp(sqlite, { METRICS_PORT: "0", METRICS_HOST: "localhost" });
+    const served = logLines(t).find((line) => line.msg === METRICS_SERVED_MESSAGE) as
+      | { address: string; port: number }
+      | undefined;
+    const host = served?.address.includes(":") ? `[${served.address}]` : served?.address;
+    const url = `http://${host}:${served?.port}/metrics`;
+    expect((await fetch(url)).status).toBe(200);
+    const forwarded: Record<string, string>[] = [
+      { "x-forwarded-for": "198.51.100.7" },
+      { forwarded: "for=198.51.100.7;proto=https" },
+      { "x-real-ip": "198.51.100.7" },
+    ];
+    for (const headers of forwarded) {
+      const response = await fetch(url, { headers });
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe("Not found\n");
+    }
+  });
+
+  it.each([
+    ["127.0.0.1", true],
+    ["127.8.9.10", true],
+    ["::1", true],
+    ["0:0:0:0:0:0:0:1", true],
+    ["::ffff:127.0.0.1", true],
+    ["localhost", true],
+    ["LOCALHOST", true],
+    ["0.0.0.0", false],
+    ["::", false],
+    ["128.0.0.1", false],
+    ["10.0.0.1", false],
+    ["::ffff:10.0.0.1", false],
+    ["203.0.113.5", false],
+    ["2001:db8::1", false],
+    ["metrics.internal", false],
+    ["localhost.example", false],
+  ])("counts %s as the loopback: %s", (host, loopback) => {
+    expect(isLoopbackHost(host)).toBe(loopback);
   });
 
   it("serves them on METRICS_PORT, and not on the site's port", async () => {

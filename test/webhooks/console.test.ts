@@ -9,7 +9,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addressRefusal } from "../../src/server/features/webhooks/addresses.ts";
+import { addressRefusal, isBlockedAddress } from "../../src/server/features/webhooks/addresses.ts";
 import { purgeDeliveries } from "../../src/server/features/webhooks/queue.ts";
 import {
   type DeliveryView,
@@ -86,6 +86,81 @@ describe("the address rules", () => {
       WEBHOOK_TEXTS.urlCredentials,
     );
     expect(addressRefusal("hooks.firm.example", strict)).toBe(WEBHOOK_TEXTS.urlInvalid);
+  });
+});
+
+/**
+ * The IPv6 ranges that carry an IPv4 address or lead to one through a
+ * translator or a tunnel, each in every spelling an address arrives in
+ * (a resolver's answer, a typed address): refused whatever IPv4 address
+ * they carry, a public one included (ADR 061).
+ */
+const TRANSLATION_SPELLINGS = [
+  // IPv4-mapped, ::ffff:0:0/96
+  "::ffff:127.0.0.1",
+  "::ffff:7f00:1",
+  "::FFFF:7F00:1",
+  "0:0:0:0:0:ffff:7f00:1",
+  "0000:0000:0000:0000:0000:FFFF:7F00:0001",
+  "::ffff:8.8.8.8",
+  "::ffff:808:808",
+  "[::ffff:808:808]",
+  // IPv4-translated, ::ffff:0:0:0/96
+  "::ffff:0:8.8.8.8",
+  "::ffff:0:808:808",
+  "0:0:0:0:ffff:0:7f00:1",
+  "::FFFF:0:A9FE:A9FE",
+  // NAT64, 64:ff9b::/96 and the local-use 64:ff9b:1::/48
+  "64:ff9b::8.8.8.8",
+  "64:ff9b::808:808",
+  "0064:FF9B:0000:0000:0000:0000:0808:0808",
+  "64:ff9b:1::808:808",
+  "64:ff9b:1:ab:cd::1",
+  "64:FF9B:1::8.8.8.8",
+  // Teredo, 2001::/32
+  "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+  "2001::1",
+  "2001:0000:0000:0000:0000:0000:0000:0001",
+  // 6to4, 2002::/16
+  "2002:808:808::1",
+  "2002:7f00:1::1",
+  "2002:C0A8:0101:0000:0000:0000:0000:0001",
+  // IPv4-compatible, ::/96
+  "::8.8.8.8",
+  "::808:808",
+  "0:0:0:0:0:0:808:808",
+  "::127.0.0.1",
+  // Zone ids, as a resolver may give a link's address
+  "fe80::1%eth0",
+  "64:ff9b::808:808%eth0",
+  "::ffff:8.8.8.8%1",
+];
+
+describe("the IPv6 ranges that lead to IPv4", () => {
+  const strict = { allowPrivate: false, production: false };
+  it.each(TRANSLATION_SPELLINGS)("refuses %s at delivery", (address) => {
+    expect(isBlockedAddress(address)).toBe(true);
+  });
+  it.each([
+    "http://[::ffff:808:808]/hook",
+    "http://[0:0:0:0:0:FFFF:7F00:1]/hook",
+    "http://[::ffff:0:808:808]/hook",
+    "http://[64:ff9b::8.8.8.8]/hook",
+    "http://[64:ff9b:1::808:808]/hook",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
+    "http://[2002:808:808::1]/hook",
+    "http://[::808:808]/hook",
+  ])("refuses %s when saved", (url) => {
+    expect(addressRefusal(url, strict)).toMatch(/cannot be aimed inside the firm's network/);
+  });
+  it.each([
+    "8.8.8.8",
+    "2606:4700:4700::1111",
+    "2001:4860:4860::8888",
+    "2A00:1450:4001:0829:0000:0000:0000:200E",
+    "[2606:4700:4700::1111]",
+  ])("takes the public address %s", (address) => {
+    expect(isBlockedAddress(address)).toBe(false);
   });
 });
 

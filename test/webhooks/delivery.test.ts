@@ -5,13 +5,14 @@
  * verifies it; a 500, a hang and a receiver that is down retried with the
  * same webhook-id; a final 4xx not retried; the write that caused an event
  * never held back or failed by its delivery; two instances delivering each
- * row once. On both engines.
+ * row once; a receiver that holds its requests unanswered never delaying
+ * another's delivery. On both engines.
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signConfirmToken } from "../../src/server/features/subscriptions/confirm-token.ts";
 import { signUnsubscribeToken } from "../../src/server/features/subscriptions/unsubscribe-token.ts";
-import { queueDeliveries } from "../../src/server/features/webhooks/queue.ts";
+import { DELIVERIES_IN_FLIGHT, queueDeliveries } from "../../src/server/features/webhooks/queue.ts";
 import { inTransaction } from "../../src/server/platform/db/transaction.ts";
 import { SUBSCRIBER_ROUTES } from "../../src/shared/admin/subscribers.ts";
 import {
@@ -52,35 +53,43 @@ interface GenericBody {
   data: Record<string, unknown>;
 }
 
+/** An owner adds an endpoint for `path` on the receiver (or at `changes.url`), hearing every event. */
+async function addEndpointFor(
+  owner: ConsoleClient,
+  receiver: WebhookReceiver,
+  path: string,
+  changes: Partial<WebhookSave> = {},
+): Promise<{ id: number; secret: string; url: string }> {
+  const url = changes.url ?? receiver.url(path);
+  const response = await owner.request("POST", WEBHOOK_ROUTES.list, {
+    name: `Receiver ${path}`,
+    url,
+    events: [...WEBHOOK_EVENTS],
+    format: "json",
+    enabled: true,
+    ...changes,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  const { webhook, secret } = response.json() as { webhook: { id: number }; secret: string };
+  return { id: webhook.id, secret, url };
+}
+
+/** The console's log of an endpoint's deliveries, newest first. */
+async function deliveryLog(owner: ConsoleClient, id: number): Promise<DeliveryView[]> {
+  const response = await owner.request("GET", webhookPath.deliveries(id));
+  expect(response.statusCode).toBe(200);
+  return (response.json() as { deliveries: DeliveryView[] }).deliveries;
+}
+
 describe.each(ENGINES)("outgoing webhooks on $engine", (engine) => {
   let receiver: WebhookReceiver;
   let t: TestApp;
   let owner: ConsoleClient;
   let visitor: Session;
 
-  async function addEndpoint(
-    path: string,
-    changes: Partial<WebhookSave> = {},
-  ): Promise<{ id: number; secret: string; url: string }> {
-    const url = changes.url ?? receiver.url(path);
-    const response = await owner.request("POST", WEBHOOK_ROUTES.list, {
-      name: `Receiver ${path}`,
-      url,
-      events: [...WEBHOOK_EVENTS],
-      format: "json",
-      enabled: true,
-      ...changes,
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    const { webhook, secret } = response.json() as { webhook: { id: number }; secret: string };
-    return { id: webhook.id, secret, url };
-  }
-
-  async function log(id: number): Promise<DeliveryView[]> {
-    const response = await owner.request("GET", webhookPath.deliveries(id));
-    expect(response.statusCode).toBe(200);
-    return (response.json() as { deliveries: DeliveryView[] }).deliveries;
-  }
+  const addEndpoint = (path: string, changes: Partial<WebhookSave> = {}) =>
+    addEndpointFor(owner, receiver, path, changes);
+  const log = (id: number) => deliveryLog(owner, id);
 
   /** Verifies a request's signature with the library, as a receiver would; its body. */
   function verified(secret: string, hook: { headers: Record<string, unknown>; body: string }) {
@@ -339,5 +348,73 @@ describe.each(ENGINES)("outgoing webhooks on $engine", (engine) => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe.each(ENGINES)("a silent receiver beside a prompt one on $engine", (engine) => {
+  let receiver: WebhookReceiver;
+  let t: TestApp;
+  let owner: ConsoleClient;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    // A time-out longer than any wait here: only the receiver's answer ends a held request.
+    t = await startApp(engine, { ...ENV, WEBHOOK_TIMEOUT_MS: "60000" });
+    await createAccount(t.database, "owner");
+    owner = await signIn(t.app, "owner@firm.example");
+  });
+  afterAll(async () => {
+    receiver.release("/silent");
+    await t.close();
+    await receiver.close();
+  });
+
+  it("delivers the prompt receiver's test while the silent one holds its deliveries unanswered", async () => {
+    const silent = await addEndpointFor(owner, receiver, "/silent", {
+      events: ["newsletter.sent"],
+    });
+    const prompt = await addEndpointFor(owner, receiver, "/prompt", {
+      events: ["newsletter.sent"],
+    });
+    // More deliveries to the silent receiver than the worker posts at once, each held.
+    const backlog = DELIVERIES_IN_FLIGHT + 2;
+    receiver.script("/silent", Array<"hold">(backlog).fill("hold"));
+    await inTransaction(t.database.db, async (trx) => {
+      for (let n = 0; n < backlog; n += 1) {
+        await queueDeliveries(
+          trx,
+          [{ id: silent.id, format: "json" }],
+          { type: "newsletter.sent", data: { n }, text: `Send ${n}` },
+          new Date(),
+        );
+      }
+    });
+    await vi.waitFor(() => expect(receiver.received("/silent")).not.toEqual([]), WAIT);
+
+    const test = await owner.request("POST", webhookPath.test(prompt.id));
+    expect(test.statusCode, test.body).toBe(202);
+    await vi.waitFor(
+      async () => expect((await deliveryLog(owner, prompt.id))[0]?.state).toBe("delivered"),
+      WAIT,
+    );
+    expect(receiver.received("/prompt")).toHaveLength(1);
+    // The silent receiver still holds its one request: one delivery posted, unanswered, the rest waiting.
+    expect(receiver.received("/silent")).toHaveLength(1);
+    const held = await deliveryLog(owner, silent.id);
+    expect(held).toHaveLength(backlog);
+    expect(held.every((delivery) => delivery.state === "pending")).toBe(true);
+    expect(held.map((delivery) => delivery.attempts).sort()).toEqual([
+      ...Array<number>(backlog - 1).fill(0),
+      1,
+    ]);
+    expect(held.flatMap((delivery) => delivery.answers)).toEqual([]);
+
+    // Answered, the silent receiver gets the rest in turn.
+    receiver.script("/silent", []);
+    receiver.release("/silent");
+    await vi.waitFor(async () => {
+      const states = (await deliveryLog(owner, silent.id)).map((delivery) => delivery.state);
+      expect(states).toEqual(Array<string>(backlog).fill("delivered"));
+    }, WAIT);
   });
 });

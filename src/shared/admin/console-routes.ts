@@ -139,6 +139,7 @@ import {
 import {
   releasedSchema,
   TURNED_AWAY_ROUTES,
+  turnedAwayListQuerySchema,
   turnedAwayListSchema,
   turnedAwayPath,
 } from "./turned-away.ts";
@@ -371,6 +372,7 @@ export const CONSOLE_ROUTES = {
   "turnedAway.list": {
     method: "GET",
     path: TURNED_AWAY_ROUTES.list,
+    query: turnedAwayListQuerySchema,
     status: 200,
     response: turnedAwayListSchema,
   },

@@ -70,4 +70,11 @@ export const DRAFT_TEXTS = {
     `This draft began from version ${base}, but the ${singular} is now at version ${current}: someone saved or restored it since. Compare your draft with what is published, then choose “Keep my draft” to publish it over theirs, or discard it.`,
   notPublished: (reason: string) => `The scheduled publication did not happen. ${reason}`,
   pastTime: "Choose a time in the future.",
+  /** A preview pass refused at its use: the page's whole answer, in the browser tab the link opened. */
+  previewSessionEnded:
+    "This preview link no longer opens the draft: the console session that asked for it has ended (signed out, timed out, or its account removed). Sign in to the console and ask for a new link.",
+  previewRoleTooWeak:
+    "This preview link no longer opens the draft: the account that asked for it may no longer work on drafts (editors and owners may). Ask an editor for a new link.",
+  previewSecondFactor:
+    "This preview link no longer opens the draft: the console now asks everyone for a second factor, and the account that asked for it has none. Set one up in the console, then ask for a new link.",
 } as const;

@@ -15,6 +15,7 @@ import { idParamsSchema } from "../row-id.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { leadSourceViewSchema } from "./lead-source.ts";
+import { subscriberListQuerySchema } from "./subscribers.ts";
 
 const BASE = `${ADMIN_API}/turned-away`;
 
@@ -30,6 +31,18 @@ export function turnedAwayPath(id: number, action?: "release"): string {
 }
 
 export const turnedAwayIdSchema = idParamsSchema;
+
+/**
+ * Posts per page: the server's number, which no query changes. A post holds
+ * a form's fields, each within its own limit, so a page stays a few hundred
+ * kilobytes however many posts a script has sent.
+ */
+export const TURNED_AWAY_PAGE_SIZE = 25;
+
+/** Which page of the list, newest first: 1 unless the address names another. */
+export const turnedAwayListQuerySchema = z.object({
+  page: subscriberListQuerySchema.shape.page,
+});
 
 export const turnedAwayPostSchema = z.object({
   id: z.number().int(),
@@ -52,7 +65,12 @@ export type TurnedAwayPost = z.infer<typeof turnedAwayPostSchema>;
 
 export const turnedAwayListSchema = z.object({
   days: z.number().int(),
+  /** One page of the posts, newest first. */
   posts: z.array(turnedAwayPostSchema),
+  /** How many are kept in all. */
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
 });
 
 export const releasedSchema = z.object({ message: z.string() });

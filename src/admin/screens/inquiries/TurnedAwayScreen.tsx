@@ -1,12 +1,13 @@
 /**
  * The posts the forms' traps turned away in the last 30 days (ADR 036),
- * newest first, each with why and when. An editor releases one a person
+ * newest first, each with why and when, a page at a time (the page in the
+ * address, as the other lists keep it). An editor releases one a person
  * sent (it is stored and mailed as if it had just arrived) or deletes it; a
  * viewer reads the same list without the buttons.
  */
 
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { SOURCE_TEXTS, sourceSummary } from "../../../shared/admin/lead-source.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import {
@@ -15,11 +16,13 @@ import {
   reasonText,
   TURNED_AWAY_TEXTS,
   type TurnedAwayPost,
+  turnedAwayListQuerySchema,
 } from "../../../shared/admin/turned-away.ts";
 import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
+import { Pager } from "../../components/Pager.tsx";
 import { INBOX_ROUTE } from "./format.ts";
 import { Moment } from "./Moment.tsx";
 import { useOutcome } from "./useOutcome.tsx";
@@ -27,7 +30,10 @@ import { useOutcome } from "./useOutcome.tsx";
 export function TurnedAwayScreen() {
   const { role } = useMe();
   const handles = hasRole(role, "editor");
-  const list = useResource(read("turnedAway.list"));
+  const [params] = useSearchParams();
+  // A page number the server could not use reads as the first page, there and here alike.
+  const { page } = turnedAwayListQuerySchema.parse(Object.fromEntries(params));
+  const list = useResource(read("turnedAway.list", { query: { page } }));
   const { attempt, notice } = useOutcome();
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -61,7 +67,8 @@ export function TurnedAwayScreen() {
             Turned away
           </h1>
           <p className="inbox-glance">
-            Posts the forms took for automated ones
+            {list.data ? `${postCount(list.data.total)} the forms took` : "Posts the forms took"}{" "}
+            for automated ones
             {list.data ? ` in the last ${list.data.days} days` : ""}. Their senders were told they
             got through.
             {handles ? " Release one a person sent: it arrives as if it had just been sent." : ""}
@@ -71,22 +78,34 @@ export function TurnedAwayScreen() {
       {notice}
       {list.error ? <Notice tone="error">{list.error}</Notice> : null}
       {list.data ? (
-        list.data.posts.length ? (
-          <ul className="turned-away-list" aria-busy={list.loading}>
-            {list.data.posts.map((post) => (
-              <li key={post.id}>
-                <PostView
-                  post={post}
-                  actions={
-                    handles ? { release: () => release(post), remove: () => remove(post) } : null
-                  }
-                />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="inbox-none">Nothing was turned away in this time.</p>
-        )
+        <>
+          {list.data.posts.length ? (
+            <ul className="turned-away-list" aria-busy={list.loading}>
+              {list.data.posts.map((post) => (
+                <li key={post.id}>
+                  <PostView
+                    post={post}
+                    actions={
+                      handles ? { release: () => release(post), remove: () => remove(post) } : null
+                    }
+                  />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="inbox-none">
+              {page > 1
+                ? "There is nothing on this page."
+                : "Nothing was turned away in this time."}
+            </p>
+          )}
+          <Pager
+            label="Pages of turned-away posts"
+            page={list.data.page}
+            pageSize={list.data.pageSize}
+            total={list.data.total}
+          />
+        </>
       ) : list.loading ? (
         <p className="loading" role="status">
           Loading the turned-away posts…
@@ -95,6 +114,8 @@ export function TurnedAwayScreen() {
     </>
   );
 }
+
+const postCount = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "post" : "posts"}`;
 
 interface PostActions {
   release(): void;

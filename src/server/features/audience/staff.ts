@@ -12,7 +12,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
-import { isLiveSession, type SessionLimits } from "../../platform/console/sessions.ts";
+import { liveSessionUser, type SessionLimits } from "../../platform/console/sessions.ts";
 import type { Database } from "../../platform/db/schema.ts";
 
 export const STAFF_COOKIE = "console_staff";
@@ -61,7 +61,7 @@ export function staffMarks(
       const at = now();
       const known = checked.get(sessionId);
       if (known && known.until > at) return known.live;
-      const live = await isLiveSession(db, sessionId, limits, new Date(at));
+      const live = (await liveSessionUser(db, sessionId, limits, new Date(at))) !== undefined;
       if (checked.size >= MAX_REMEMBERED) checked.clear();
       checked.set(sessionId, { live, until: at + LIVE_CHECKED_MS });
       return live;

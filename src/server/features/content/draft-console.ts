@@ -25,6 +25,7 @@ import {
   previewLinkSchema,
   scheduleSchema,
 } from "../../../shared/admin/content-drafts.ts";
+import type { Role } from "../../../shared/admin/roles.ts";
 import { idParamsSchema } from "../../../shared/row-id.ts";
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import { authorOf } from "../../platform/console/author.ts";
@@ -35,7 +36,10 @@ import type { StoredDraft } from "./draft-rows.ts";
 import { DraftEditor } from "./drafts.ts";
 import { PREVIEW_PASS_COOKIE, type PreviewSigner } from "./preview-link.ts";
 
-const editor = { role: "editor" } as const;
+/** Who works on drafts: asks for their preview links, and is let in by a preview pass. */
+export const DRAFT_ROLE = "editor" satisfies Role;
+
+const editor = { role: DRAFT_ROLE } as const;
 
 /**
  * The autosave's own limit: one save per 1.5 s of typing is at most 40 a

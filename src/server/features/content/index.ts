@@ -7,12 +7,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { PREVIEW_PARAMETER } from "../../../shared/admin/content-drafts.ts";
+import { DRAFT_TEXTS, PREVIEW_PARAMETER } from "../../../shared/admin/content-drafts.ts";
+import { hasRole } from "../../../shared/admin/roles.ts";
 import type { ContentReader } from "../../../shared/page-context.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
-import { isLiveSession } from "../../platform/console/sessions.ts";
+import { liveSessionUser } from "../../platform/console/sessions.ts";
+import type { ConsoleUser } from "../../platform/console/users.ts";
 import { listenForChanges, SOLO_FEED } from "./change-feed.ts";
 import contentRoutes from "./console.ts";
+import { DRAFT_ROLE } from "./draft-console.ts";
 import { draftReader } from "./draft-preview.ts";
 import { findDraftById } from "./draft-rows.ts";
 import { PREVIEW_PASS_COOKIE, previewSigner } from "./preview-link.ts";
@@ -25,7 +28,10 @@ declare module "fastify" {
      * The content a public page is to be rendered with for a draft's
      * preview: when the request carries a preview link's token that is
      * signed, unexpired and names a draft, and the preview pass of a live
-     * console session; otherwise null, and the page is the public one.
+     * console session whose person may still work on drafts; otherwise
+     * null, and the page is the public one. A signed link with a signed
+     * pass whose session has ended, or whose person may no longer preview,
+     * is refused (403) with the reason: the pass is checked at each use.
      */
     draftPreview(request: FastifyRequest): Promise<ContentReader | null>;
     /** Publishes the drafts whose time has come now, rather than at the next poll. */
@@ -53,6 +59,15 @@ export default fp(
     app.addHook("onClose", () => feed.close());
 
     const signer = previewSigner(secret);
+    /** Why the pass's person may not see a draft now, or null when they may. */
+    async function passRefusal(holder: ConsoleUser | undefined): Promise<string | null> {
+      if (!holder) return DRAFT_TEXTS.previewSessionEnded;
+      if (!hasRole(holder.role, DRAFT_ROLE)) return DRAFT_TEXTS.previewRoleTooWeak;
+      if (!holder.secondFactor && (await app.secondFactorRequired())) {
+        return DRAFT_TEXTS.previewSecondFactor;
+      }
+      return null;
+    }
     app.decorate("draftPreview", async (request: FastifyRequest) => {
       const token = (request.query as Record<string, unknown> | undefined)?.[PREVIEW_PARAMETER];
       const pass = request.cookies[PREVIEW_PASS_COOKIE];
@@ -60,8 +75,10 @@ export default fp(
       const draftId = signer.draftOf(token, now());
       const sessionId = signer.sessionOf(pass);
       if (draftId === null || sessionId === null) return null;
-      const live = await isLiveSession(database.db, sessionId, app.sessionLimits);
-      const draft = live ? await findDraftById(database.db, draftId) : undefined;
+      const holder = await liveSessionUser(database.db, sessionId, app.sessionLimits);
+      const refusal = await passRefusal(holder);
+      if (refusal) throw app.httpErrors.forbidden(refusal);
+      const draft = await findDraftById(database.db, draftId);
       return draft ? draftReader(siteContent, database.db, draft) : null;
     });
 

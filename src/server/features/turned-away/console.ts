@@ -8,9 +8,11 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   releasedSchema,
+  TURNED_AWAY_PAGE_SIZE,
   TURNED_AWAY_ROUTES,
   TURNED_AWAY_TEXTS,
   turnedAwayIdSchema,
+  turnedAwayListQuerySchema,
   turnedAwayListSchema,
 } from "../../../shared/admin/turned-away.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
@@ -29,8 +31,21 @@ export default async function turnedAwayRoutes(
 
   routes.get(
     TURNED_AWAY_ROUTES.list,
-    { schema: { response: { 200: turnedAwayListSchema } }, config: { role: "viewer" } },
-    async () => ({ days: config.TURNED_AWAY_RETENTION_DAYS, posts: await listPosts(db) }),
+    {
+      schema: { querystring: turnedAwayListQuerySchema, response: { 200: turnedAwayListSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const { page } = request.query;
+      const { posts, total } = await listPosts(db, page);
+      return {
+        days: config.TURNED_AWAY_RETENTION_DAYS,
+        posts,
+        total,
+        page,
+        pageSize: TURNED_AWAY_PAGE_SIZE,
+      };
+    },
   );
 
   routes.post(

@@ -3,7 +3,7 @@
  * script's, kept as it came with why and when, for TURNED_AWAY_RETENTION_DAYS.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
+import { TURNED_AWAY_PAGE_SIZE, type TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
 import type { DefendedForm } from "../../../shared/bot-defence.ts";
 import { cleanLeadSource, type LeadSource } from "../../../shared/lead-source.ts";
 import type { Database, TurnedAwayTable } from "../../platform/db/schema.ts";
@@ -69,9 +69,28 @@ function viewOf(row: Selectable<TurnedAwayTable>): TurnedAwayPost {
   };
 }
 
-/** Every kept post, newest first: a month of a trap's catches is a short list. */
-export async function listPosts(db: Kysely<Database>): Promise<TurnedAwayPost[]> {
-  return (await selectPosts(db).execute()).map(viewOf);
+/**
+ * One page of the kept posts, newest first, and how many are kept in all: a
+ * script can fill the traps with thousands in a day. The order ends on the
+ * id, so each post has one place in it; one that arrives while someone
+ * pages goes first and moves the rest down, so a post may show again at the
+ * top of the next page, and none is skipped.
+ */
+export async function listPosts(
+  db: Kysely<Database>,
+  page: number,
+): Promise<{ posts: TurnedAwayPost[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    selectPosts(db)
+      .limit(TURNED_AWAY_PAGE_SIZE)
+      .offset((page - 1) * TURNED_AWAY_PAGE_SIZE)
+      .execute(),
+    db
+      .selectFrom("turned_away")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { posts: rows.map(viewOf), total: Number(count.n) };
 }
 
 /**

@@ -20,8 +20,14 @@ export interface AddressPolicy {
   production: boolean;
 }
 
-/** Ranges no webhook may reach: loopback, private, link-local, CGNAT, multicast, reserved. */
-const BLOCKED = new BlockList();
+/**
+ * Ranges no webhook may reach: loopback, private, link-local, CGNAT,
+ * multicast, reserved. One list per family: a BlockList checks an IPv4
+ * address against IPv6 rules as its IPv4-mapped form, which the IPv6 list
+ * refuses as a whole.
+ */
+const BLOCKED_IPV4 = new BlockList();
+const BLOCKED_IPV6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network", 0.0.0.0 included
   ["10.0.0.0", 8],
@@ -38,69 +44,48 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast included
 ] as const) {
-  BLOCKED.addSubnet(network, prefix, "ipv4");
+  BLOCKED_IPV4.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
   ["100::", 64], // discard
+  ["2001:2::", 48], // benchmarking
   ["2001:db8::", 32], // documentation
   ["fc00::", 7], // unique local
   ["fe80::", 10], // link-local
   ["fec0::", 10], // the old site-local
   ["ff00::", 8], // multicast
+  // The ranges that carry an IPv4 address, or reach one through a
+  // translator or a tunnel: refused whichever address they carry, since a
+  // host may route them to a private one however they are spelled.
+  ["::", 96], // IPv4-compatible (::a.b.c.d)
+  ["::ffff:0:0", 96], // IPv4-mapped (::ffff:a.b.c.d)
+  ["::ffff:0:0:0", 96], // IPv4-translated (::ffff:0:a.b.c.d)
+  ["64:ff9b::", 96], // NAT64, the well-known prefix
+  ["64:ff9b:1::", 48], // NAT64, local use
+  ["2001::", 32], // Teredo
+  ["2002::", 16], // 6to4
 ] as const) {
-  BLOCKED.addSubnet(network, prefix, "ipv6");
+  BLOCKED_IPV6.addSubnet(network, prefix, "ipv6");
 }
 
-/** The eight 16-bit groups of an IPv6 address (already known to be one). */
-function ipv6Groups(address: string): number[] {
-  let text = address.replace(/^\[|\]$/g, "").split("%")[0] ?? "";
-  // A dotted IPv4 tail (::ffff:127.0.0.1) is two groups.
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const missing = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
-  return [...headGroups, ...Array<string>(missing).fill("0"), ...tailGroups].map((group) =>
-    Number.parseInt(group, 16),
-  );
-}
+const withoutBrackets = (host: string) => host.replace(/^\[|\]$/g, "");
 
 /**
- * The IPv4 address an IPv6 one carries: IPv4-mapped (::ffff:a.b.c.d),
- * IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4
- * (2002:ab:cd::), each of which a host may route to the IPv4 address.
+ * Whether an IP address (v4 or v6, with or without brackets or a zone id) is
+ * one no webhook may reach. The BlockList reads every spelling of an
+ * address (compressed or not, either case, a dotted IPv4 tail); a zone id
+ * names the link, not the address, and is left out.
  */
-function embeddedIpv4(groups: number[]): string | null {
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
-  const quad = (high: number, low: number) =>
-    `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
-  const zeroTo = (end: number) => groups.slice(0, end).every((group) => group === 0);
-  if (zeroTo(5) && g5 === 0xffff) return quad(g6, g7);
-  if (zeroTo(6) && (g6 !== 0 || g7 > 1)) return quad(g6, g7);
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
-    return quad(g6, g7);
-  }
-  if (g0 === 0x2002) return quad(g1 ?? 0, g2 ?? 0);
-  return null;
-}
-
-/** Whether an IP address (v4 or v6, with or without brackets) is one no webhook may reach. */
 export function isBlockedAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, "");
-  const family = isIP(bare.split("%")[0] ?? "");
-  if (family === 4) return BLOCKED.check(bare, "ipv4");
-  if (family !== 6) return true;
-  const groups = ipv6Groups(bare);
-  const ipv4 = embeddedIpv4(groups);
-  if (ipv4 !== null && BLOCKED.check(ipv4, "ipv4")) return true;
-  const normal = groups.map((group) => group.toString(16)).join(":");
-  return BLOCKED.check(normal, "ipv6");
+  const bare = withoutBrackets(address);
+  const zone = bare.indexOf("%");
+  const ip = zone === -1 ? bare : bare.slice(0, zone);
+  const family = isIP(ip);
+  if (family === 4) return BLOCKED_IPV4.check(ip, "ipv4");
+  if (family === 6) return BLOCKED_IPV6.check(ip, "ipv6");
+  return true;
 }
 
 /** A host name for this computer, whatever DNS would say (RFC 6761). */
@@ -128,7 +113,7 @@ export function addressRefusal(text: string, policy: AddressPolicy): string | nu
   }
   if (policy.allowPrivate) return null;
   const host = url.hostname;
-  const bare = host.replace(/^\[|\]$/g, "");
+  const bare = withoutBrackets(host);
   if (isIP(bare) !== 0 || /^[0-9.]+$/.test(bare) || /^0x/i.test(bare)) {
     // The URL parser has already turned 2130706433, 0x7f.1 and 127.1 into 127.0.0.1.
     return isBlockedAddress(bare) ? WEBHOOK_TEXTS.privateAddress(bare) : null;

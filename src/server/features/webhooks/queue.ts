@@ -6,10 +6,15 @@
  * instances, posted, and marked.
  */
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { AnyWebhookEventType } from "../../../shared/admin/webhooks.ts";
 import type { Engine } from "../../platform/db/connection.ts";
-import type { Database, WebhookDeliveryStatus } from "../../platform/db/schema.ts";
+import type {
+  Database,
+  WebhookDeliveriesTable,
+  WebhookDeliveryStatus,
+  WebhookEndpointsTable,
+} from "../../platform/db/schema.ts";
 import { afterCommit } from "../../platform/db/transaction.ts";
 import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 
@@ -31,8 +36,12 @@ export interface WebhookEvent {
   address?: string;
 }
 
-/** Deliveries one claim takes, posted side by side: the lease covers one time-out. */
-export const CLAIM_BATCH_SIZE = 5;
+/**
+ * Deliveries one worker posts at once, never two to one endpoint: a
+ * receiver that never answers holds one of them until its time-out, and the
+ * others go on.
+ */
+export const DELIVERIES_IN_FLIGHT = 8;
 
 /** How many of a delivery's answers its row keeps for the log. */
 const ANSWERS_KEPT = 5;
@@ -132,14 +141,46 @@ export interface ClaimedDelivery {
   answers: string;
 }
 
+/** A delivery no live claim holds: never claimed, or its lease has ended. */
+const unleased = (nowText: string) => (eb: ExpressionBuilder<{ d: WebhookDeliveriesTable }, "d">) =>
+  eb.or([eb("d.locked_until", "is", null), eb("d.locked_until", "<", nowText)]);
+
+/** The endpoints but those in `busy`. */
+function endpointsBut(db: Kysely<Database>, busy: readonly number[]) {
+  return db
+    .selectFrom("webhook_endpoints as e")
+    .$if(busy.length > 0, (endpoints) => endpoints.where("e.id", "not in", busy));
+}
+
 /**
- * Claims up to CLAIM_BATCH_SIZE due deliveries for `worker` until the lease
- * ends, first due first, counting the attempt as it claims (a delivery that
- * kills its worker cannot be tried forever). On PostgreSQL a row another
- * worker is claiming at this moment is skipped (FOR UPDATE SKIP LOCKED);
- * SQLite has one writer at a time. Either way one UPDATE takes the rows, and
- * its WHERE sees a row leased to another worker as not due: no two workers
- * hold one delivery at once.
+ * The first pending delivery of endpoint `e` that no live claim holds, first
+ * due first: read one endpoint at a time on the endpoint's own index
+ * (webhook_deliveries_endpoint_due), so a receiver's backlog is never walked
+ * to reach another receiver's delivery.
+ */
+function firstPendingOf(
+  eb: ExpressionBuilder<Database & { e: WebhookEndpointsTable }, "e">,
+  nowText: string,
+) {
+  return eb
+    .selectFrom("webhook_deliveries as d")
+    .whereRef("d.endpoint_id", "=", "e.id")
+    .where("d.status", "=", "pending")
+    .where(unleased(nowText))
+    .orderBy("d.next_attempt_at")
+    .orderBy("d.id")
+    .limit(1);
+}
+
+/**
+ * Claims for `worker`, until the lease ends, up to `limit` due deliveries,
+ * each to an endpoint of its own and none to the endpoints in `busy` (those
+ * it is posting to already), first due first, counting the attempt as it
+ * claims (a delivery that kills its worker cannot be tried forever). On
+ * PostgreSQL a row another worker is claiming at this moment is skipped
+ * (FOR UPDATE SKIP LOCKED); SQLite has one writer at a time. Either way one
+ * UPDATE takes the rows, and its WHERE sees a row leased to another worker
+ * as not due: no two workers hold one delivery at once.
  */
 export async function claimDeliveries(
   db: Kysely<Database>,
@@ -147,17 +188,25 @@ export async function claimDeliveries(
   worker: string,
   leaseMs: number,
   now: Date,
+  { busy, limit }: { busy: readonly number[]; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const nowText = now.toISOString();
   let due = db
     .selectFrom("webhook_deliveries")
     .select("id")
-    .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", nowText)
-    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
+    .where(
+      "id",
+      "in",
+      endpointsBut(db, busy).select((eb) =>
+        firstPendingOf(eb, nowText)
+          .where("d.next_attempt_at", "<=", nowText)
+          .select("d.id")
+          .as("first"),
+      ),
+    )
     .orderBy("next_attempt_at")
     .orderBy("id")
-    .limit(CLAIM_BATCH_SIZE);
+    .limit(limit);
   if (engine === "postgres") due = due.forUpdate().skipLocked();
   const claimed = await db
     .updateTable("webhook_deliveries")
@@ -169,6 +218,7 @@ export async function claimDeliveries(
     })
     .where("id", "in", due)
     .where("status", "=", "pending")
+    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
     .returning(["id"])
     .execute();
   if (claimed.length === 0) return [];
@@ -265,18 +315,22 @@ export async function releaseDeliveries(db: Kysely<Database>, ids: number[], wor
     .execute();
 }
 
-/** When the worker should look again: the earliest due time of a delivery no live claim holds. */
-export async function nextDueTime(db: Kysely<Database>, now: Date): Promise<number | undefined> {
+/**
+ * When the worker should look again: the earliest due time of a delivery no
+ * live claim holds, to an endpoint not in `busy` (the worker looks again
+ * when its delivery there is recorded).
+ */
+export async function nextDueTime(
+  db: Kysely<Database>,
+  now: Date,
+  busy: readonly number[],
+): Promise<number | undefined> {
   const nowText = now.toISOString();
-  const row = await db
-    .selectFrom("webhook_deliveries")
-    .select("next_attempt_at as at")
-    .where("status", "=", "pending")
-    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowText)]))
-    .orderBy("next_attempt_at")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? new Date(row.at).getTime() : undefined;
+  const rows = await endpointsBut(db, busy)
+    .select((eb) => firstPendingOf(eb, nowText).select("d.next_attempt_at").as("first"))
+    .execute();
+  const times = rows.flatMap((row) => (row.first ? [new Date(row.first).getTime()] : []));
+  return times.length > 0 ? Math.min(...times) : undefined;
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
  * Delivers the queued webhooks from inside the server process, as the
- * outbox sender delivers mail: it claims a few due deliveries with a lease,
- * posts them side by side, and records each answer. A network failure, a
+ * outbox sender delivers mail: it claims due deliveries with a lease, posts
+ * them side by side, and records each answer. A network failure, a
  * time-out, 408, 429 or a 5xx is tried again after an exponential back-off
  * with jitter, up to WEBHOOK_MAX_ATTEMPTS (about a day and a half); any other
  * answer is final. Nothing here runs inside a write's transaction: a
- * receiver that is down or slow delays only its own deliveries.
+ * receiver that is down or slow delays only its own deliveries. Each
+ * delivery is posted on its own, at most one per endpoint and
+ * DELIVERIES_IN_FLIGHT in all: one recorded, the worker claims the next at
+ * once, never waiting for the others it is posting (ADR 061).
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
@@ -18,6 +21,7 @@ import { postAttempt } from "./post.ts";
 import {
   type ClaimedDelivery,
   claimDeliveries,
+  DELIVERIES_IN_FLIGHT,
   nextDueTime,
   recordAttempt,
   releaseDeliveries,
@@ -62,15 +66,25 @@ export interface WorkerOptions {
 
 export class WebhookWorker extends PollingWorker {
   readonly worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  /** The delivery being posted to each endpoint, by the endpoint's id, until its answer is recorded. */
+  private readonly inFlight = new Map<number, Promise<void>>();
 
   constructor(private readonly options: WorkerOptions) {
     super();
   }
 
+  /** Stops claiming, and waits for the deliveries being posted to be recorded. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    await Promise.all(this.inFlight.values());
+  }
+
   protected async sleepTime(): Promise<number> {
     const { db, policy, log, now } = this.options;
+    // Full, the worker is woken as each delivery is recorded.
+    if (this.inFlight.size >= DELIVERIES_IN_FLIGHT) return policy.pollMs;
     try {
-      const due = await nextDueTime(db, new Date(now()));
+      const due = await nextDueTime(db, new Date(now()), [...this.inFlight.keys()]);
       if (due === undefined) return policy.pollMs;
       return Math.min(policy.pollMs, Math.max(1, due - now()));
     } catch (error) {
@@ -79,23 +93,50 @@ export class WebhookWorker extends PollingWorker {
     }
   }
 
+  /**
+   * Claims what there is room for: every other endpoint's first due
+   * delivery, up to the room left. What it leaves waits for room, for its
+   * endpoint's delivery being posted to be recorded, or for its time.
+   */
   protected async round(): Promise<void> {
     const { db, engine, policy, log, now } = this.options;
+    const room = DELIVERIES_IN_FLIGHT - this.inFlight.size;
+    if (this.stopped || room <= 0) return;
     try {
-      while (!this.stopped) {
-        const batch = await claimDeliveries(
-          db,
-          engine,
-          this.worker,
-          leaseMs(policy),
-          new Date(now()),
-        );
-        if (batch.length === 0) return;
-        await Promise.all(batch.map((claimed) => this.deliver(claimed)));
-      }
+      const claimed = await claimDeliveries(
+        db,
+        engine,
+        this.worker,
+        leaseMs(policy),
+        new Date(now()),
+        {
+          busy: [...this.inFlight.keys()],
+          limit: room,
+        },
+      );
+      for (const delivery of claimed) this.post(delivery);
     } catch (error) {
       log.error({ err: error }, "webhook round failed; retrying on the next poll");
     }
+  }
+
+  /**
+   * Posts a delivery without waiting for it: its endpoint is busy until the
+   * answer is recorded, then the worker looks for more at once.
+   */
+  private post(claimed: ClaimedDelivery): void {
+    const posting = this.deliver(claimed)
+      .catch((error: unknown) =>
+        this.options.log.error(
+          { err: error, deliveryId: claimed.id },
+          "webhook answer not recorded; the delivery is tried again once its lease ends",
+        ),
+      )
+      .finally(() => {
+        this.inFlight.delete(claimed.endpointId);
+        this.wake();
+      });
+    this.inFlight.set(claimed.endpointId, posting);
   }
 
   private async deliver(claimed: ClaimedDelivery): Promise<void> {

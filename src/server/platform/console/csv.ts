@@ -10,6 +10,10 @@
  *   and . , ( ) / + -: a phone number ("+34 600 123 456") or an amount
  *   ("-12.50") can name no function, cell or other program, so it stays as
  *   the person typed it.
+ * The cell is judged as a spreadsheet that folds compatibility characters
+ * (NFKC) reads it: a full-width or small ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D,
+ * U+FF20, U+FE66, U+FE62, U+FE63, U+FE6B) is the formula character it stands
+ * for, and full-width digits after a sign are a number like any other.
  */
 import { stringify } from "csv-stringify/sync";
 import type { FastifyReply } from "fastify";
@@ -21,7 +25,8 @@ const NUMBER_LIKE = /^[+-][\d .,()/+-]*$/;
 
 export function neutralizeFormula(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
-  const runs = ALWAYS_FORMULA.test(text) || (SIGNED.test(text) && !NUMBER_LIKE.test(text));
+  const read = text.normalize("NFKC");
+  const runs = ALWAYS_FORMULA.test(read) || (SIGNED.test(read) && !NUMBER_LIKE.test(read));
   return runs ? `'${text}` : text;
 }
 

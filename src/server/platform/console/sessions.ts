@@ -73,23 +73,25 @@ export async function findSession(
 }
 
 /**
- * Whether the session stored as `id` (its token's hash) is live, without
- * counting as a use: a draft's preview asks it (features/content/preview-link.ts).
+ * The person whose session is stored as `id` (its token's hash), while the
+ * session is live and the account exists, without counting as a use: a
+ * draft's preview pass (features/content/preview-link.ts) and the audience's
+ * staff mark name a session, and ask this at each use.
  */
-export async function isLiveSession(
+export async function liveSessionUser(
   db: Kysely<Database>,
   id: string,
   { idleMs }: SessionLimits,
   now = new Date(),
-): Promise<boolean> {
+): Promise<ConsoleUser | undefined> {
   const row = await db
     .selectFrom("sessions")
-    .select("id")
+    .select("user_id")
     .where("id", "=", id)
     .where("expires_at", ">", now.toISOString())
     .where("last_seen_at", ">", new Date(now.getTime() - idleMs).toISOString())
     .executeTakeFirst();
-  return row !== undefined;
+  return row && findUserById(db, row.user_id);
 }
 
 export async function deleteSession(db: Kysely<Database>, id: string) {

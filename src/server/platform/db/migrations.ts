@@ -977,6 +977,19 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    "034_webhook_deliveries_by_endpoint": {
+      async up(db: AnyDb) {
+        // The webhook worker claims each endpoint's first due delivery on
+        // its own, so that one receiver's backlog or silence never holds
+        // another's: this index reads it without walking the endpoint's
+        // delivered history.
+        await db.schema
+          .createIndex("webhook_deliveries_endpoint_due")
+          .on("webhook_deliveries")
+          .columns(["endpoint_id", "status", "next_attempt_at"])
+          .execute();
+      },
+    },
   };
 }
 

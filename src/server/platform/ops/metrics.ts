@@ -8,10 +8,13 @@
  * METRICS_HOST), or at /metrics on the site's port to a scraper bringing
  * METRICS_TOKEN as a bearer token; anyone else gets the site's 404, as for a
  * path that does not exist. With neither set nothing is counted or served.
+ * The port of its own goes without the token only on the loopback, and
+ * there only to a request no proxy forwarded (ADR 061): bound wider without
+ * the token it is not opened, and one line at start says why.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, BlockList, isIP } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from "prom-client";
@@ -60,6 +63,33 @@ export const UNMATCHED_ROUTE = "unmatched";
 export const METRICS_PATH = "/metrics";
 
 export const METRICS_SERVED_MESSAGE = "metrics served";
+
+/** The addresses only this machine reaches: 127.0.0.0/8 and ::1 (and ::ffff:127.x.y.z, read as IPv4). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/**
+ * Whether a listener bound to `host` is reached from this machine only:
+ * a loopback address or the name localhost. Any other name may resolve
+ * anywhere, and 0.0.0.0 and :: are every address the machine has.
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (host.toLowerCase() === "localhost") return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? "ipv4" : "ipv6");
+}
+
+/** The line at start when METRICS_PORT would serve the figures beyond this machine to anyone. */
+export function unguardedMetricsMessage(host: string): string {
+  return `The figures are not served on METRICS_PORT: METRICS_HOST ${host} reaches beyond this machine and METRICS_TOKEN is not set; set METRICS_TOKEN (32 characters or more) for the scraper to bring, or set METRICS_HOST to 127.0.0.1.`;
+}
+
+/**
+ * The headers a reverse proxy adds to what it forwards: a request bearing
+ * one came from further than the loopback, whatever address it arrived from.
+ */
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"] as const;
 
 class CollectTimeout extends Error {
   constructor() {
@@ -120,7 +150,13 @@ function isToken(authorization: string | undefined, expected: Buffer): boolean {
 export default fp(
   async function metrics(app: FastifyInstance, { config, database }: MetricsOptions) {
     const registry = new Registry();
-    const enabled = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
+    const unguarded =
+      config.METRICS_PORT !== undefined &&
+      config.METRICS_TOKEN === undefined &&
+      !isLoopbackHost(config.METRICS_HOST);
+    if (unguarded) app.log.warn(unguardedMetricsMessage(config.METRICS_HOST));
+    const port = unguarded ? undefined : config.METRICS_PORT;
+    const enabled = port !== undefined || config.METRICS_TOKEN !== undefined;
     const collectorFailures = new Counter({
       name: "site_metrics_collector_failures_total",
       help: "Scrapes that left a gauge out because reading it failed or took too long, by gauge (a scrape shows those before it).",
@@ -156,8 +192,7 @@ export default fp(
         return reply.type(contentType).header("cache-control", "no-store").send(body);
       });
     }
-    if (config.METRICS_PORT !== undefined) {
-      const port = config.METRICS_PORT;
+    if (port !== undefined) {
       const host = config.METRICS_HOST;
       const server = metricsServer(exposition, config.METRICS_TOKEN);
       app.addHook("onReady", async () => {
@@ -183,7 +218,9 @@ export default fp(
 /**
  * The second listener: /metrics and nothing else, no logging, no cookies.
  * The token, when set, is asked here too: the port may be bound beyond the
- * host (METRICS_HOST=0.0.0.0 for a scraper on another machine).
+ * host (METRICS_HOST=0.0.0.0 for a scraper on another machine). Without it
+ * the port is on the loopback, where a request a proxy forwarded is still a
+ * stranger's: it gets the 404.
  */
 function metricsServer(
   exposition: () => Promise<{ contentType: string; body: string }>,
@@ -192,7 +229,10 @@ function metricsServer(
   const expected = token === undefined ? null : createHash("sha256").update(token).digest();
   return createServer((request, response) => {
     const path = request.url?.split("?")[0];
-    const allowed = expected === null || isToken(request.headers.authorization, expected);
+    const allowed =
+      expected === null
+        ? FORWARDING_HEADERS.every((name) => request.headers[name] === undefined)
+        : isToken(request.headers.authorization, expected);
     if (path !== METRICS_PATH || request.method !== "GET" || !allowed) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
