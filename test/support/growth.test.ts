@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { growthOf } from "./growth.ts";
+import { growthOf, growthOfAsync } from "./growth.ts";
 
 // The parsers' linear-time tests rest on this check: it must see the
 // difference, or they would pass whatever the parsers did.
@@ -21,5 +21,21 @@ describe("the growth check", () => {
       256,
     );
     expect(growth.ratio).toBeGreaterThan(8);
+  });
+
+  it("tells the same apart when the work answers with a promise", async () => {
+    const quoteMarker = /^(?:-{2,}[^\n]*original message[^\n]*)$/im;
+    const linear = await growthOfAsync(
+      (size) => "a".repeat(size),
+      async (text) => text.split("").reverse().join(""),
+      1024,
+    );
+    const quadratic = await growthOfAsync(
+      (size) => `${"-".repeat(size)}\n--ORIGINAL MESSAGE`,
+      async (text) => quoteMarker.exec(text),
+      256,
+    );
+    expect(linear.ratio).toBeLessThan(8);
+    expect(quadratic.ratio).toBeGreaterThan(8);
   });
 });

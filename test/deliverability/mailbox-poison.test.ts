@@ -1,0 +1,347 @@
+/**
+ * A message made to stop the bounce mailbox's reader never does, against
+ * real mail servers on both engines: each message is read on its own, one
+ * that cannot be read is set aside (kept in the mailbox, shown to the owners
+ * with why) and the reader goes on to the next, and the place it keeps in
+ * the mailbox moves past each message, so no poll reads one twice. Two ways
+ * a message fails: parts nested 300 deep, which the parser refuses, and a
+ * reading that outlasts its time, which the worker thread's limit stops.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
+import { ImapFlow } from "imapflow";
+import nodemailer from "nodemailer";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BounceMailboxReader,
+  mailboxLocation,
+} from "../../src/server/features/deliverability/bounce-mailbox.ts";
+import { isSuppressed } from "../../src/server/features/deliverability/index.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { bounceAddressFor } from "../../src/server/platform/outbox/bounce-address.ts";
+import { SET_ASIDE_PATH, type SetAsideList } from "../../src/shared/admin/sending-health.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
+import { ENGINES, type EngineCase, openMigrated, type TestDatabase } from "../support/engines.ts";
+import { HANG_HEADER } from "../support/hanging-report-worker.ts";
+import {
+  MAIL_SERVERS_SKIP_REASON,
+  type MailServers,
+  startMailServers,
+} from "../support/mail-servers.ts";
+import { addSubscribers } from "../support/newsletter.ts";
+import { nestedReport, reportMessage } from "../support/report-messages.ts";
+
+const SECRET = randomBytes(32).toString("hex");
+/** Postfix files within a second; the reader polls every 100 ms. */
+const ARRIVAL = { timeout: 20_000, interval: 100 };
+/** Long enough for a worker to start on a loaded machine; the hanging message takes all of it. */
+const HANG_LIMIT_MS = 5_000;
+
+if (MAIL_SERVERS_SKIP_REASON) console.warn(MAIL_SERVERS_SKIP_REASON);
+
+interface LogLine {
+  msg: string;
+  uid?: number;
+}
+
+/** The mail servers, and what the tests send through them and ask of them. */
+function mailbox(servers: MailServers) {
+  const plainAddress = `bounces@${servers.bounceDomain}`;
+  return {
+    plainAddress,
+    imapUrl: `imap://${servers.imap.user}:${servers.imap.pass}@${servers.imap.host}:${servers.imap.port}/INBOX`,
+
+    /** Sends each raw message through Postfix to its envelope recipient, in order. */
+    async deliver(messages: Array<{ raw: string; to: string }>) {
+      const transport = nodemailer.createTransport({
+        host: servers.smtp.host,
+        port: servers.smtp.port,
+        secure: false,
+        ignoreTLS: true,
+      });
+      try {
+        for (const { raw, to } of messages) {
+          await transport.sendMail({ envelope: { from: "", to: [to] }, raw });
+        }
+      } finally {
+        transport.close();
+      }
+    },
+
+    /** An ordinary message, no report: what moves the reader's place on without a word. */
+    ordinary(subject: string) {
+      return {
+        raw: [
+          "From: A person <someone@example.org>",
+          `To: ${plainAddress}`,
+          `Subject: ${subject}`,
+          "",
+          "Hello, is this the right address for questions?",
+          "",
+        ].join("\r\n"),
+        to: plainAddress,
+      };
+    },
+
+    /** The UIDs of the messages with these subjects, once Dovecot holds them all. */
+    async uidsOf(subjects: string[]): Promise<number[]> {
+      const client = new ImapFlow({
+        host: servers.imap.host,
+        port: servers.imap.port,
+        secure: false,
+        auth: { user: servers.imap.user, pass: servers.imap.pass },
+        logger: false,
+      });
+      await client.connect();
+      try {
+        let found: number[] = [];
+        await expect
+          .poll(async () => {
+            const lock = await client.getMailboxLock("INBOX");
+            try {
+              const messages = await client.fetchAll("1:*", { uid: true, envelope: true });
+              found = subjects.map(
+                (subject) =>
+                  messages.find((message) => message.envelope?.subject === subject)?.uid ?? 0,
+              );
+              return found.every((uid) => uid > 0);
+            } finally {
+              lock.release();
+            }
+          }, ARRIVAL)
+          .toBe(true);
+        return found;
+      } finally {
+        await client.logout();
+      }
+    },
+  };
+}
+
+/** A message the site sent to `email`, and the signed bounce address its reports come back to. */
+async function sentTo(database: DatabaseHandle, plainAddress: string, email: string) {
+  const now = new Date().toISOString();
+  const { id } = await database.db
+    .insertInto("outbox")
+    .values({
+      kind: "welcome",
+      message: JSON.stringify({ messageId: `<${randomUUID()}@firm.example>`, to: email }),
+      status: "sent",
+      sent_at: now,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id, bounceAddress: bounceAddressFor(plainAddress, SECRET, id) };
+}
+
+/** Where the reader stands in the mailbox: the last UID it read. */
+async function placeIn(database: DatabaseHandle): Promise<number> {
+  const rows = await database.db
+    .selectFrom("site_meta")
+    .select("value")
+    .where("key", "like", "bounce_mailbox:%")
+    .execute();
+  return Math.max(0, ...rows.map((row) => Number(row.value)));
+}
+
+const setAside = (database: DatabaseHandle) =>
+  database.db.selectFrom("set_aside_mail").select(["state", "why", "source_key"]).execute();
+
+/** How often each of `uids` was read, by the reader's own lines about it. */
+function readsOf(logs: string[], uids: number[]): number[] {
+  const lines = logs.map((line) => JSON.parse(line) as LogLine);
+  return uids.map(
+    (uid) =>
+      lines.filter(
+        (line) =>
+          line.uid === uid &&
+          (line.msg === "report read from the bounce mailbox" ||
+            line.msg === "bounce mailbox message set aside as unreadable"),
+      ).length,
+  );
+}
+
+describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
+  "a poisoned message in the bounce mailbox, on $engine",
+  (engine: EngineCase) => {
+    describe("in the running server", () => {
+      let servers: MailServers;
+      let box: ReturnType<typeof mailbox>;
+      let t: TestApp;
+      let owner: ConsoleClient;
+
+      beforeAll(async () => {
+        servers = (await startMailServers({ existing: [] })) as MailServers;
+        box = mailbox(servers);
+        t = await startApp(engine, {
+          BOUNCE_ADDRESS: box.plainAddress,
+          BOUNCE_IMAP_URL: box.imapUrl,
+          BOUNCE_POLL_MS: "100",
+          UNSUBSCRIBE_SECRET: SECRET,
+        });
+        await createAccount(t.database, "owner", "boss@firm.example");
+        owner = await signIn(t.app, "boss@firm.example");
+      }, 30_000);
+      afterAll(async () => {
+        await t?.close();
+        await servers?.stop();
+      });
+
+      it("sets aside a message nested 300 levels deep, reads the report after it, and reads neither again", async () => {
+        const [reader = ""] = await addSubscribers(t.database, "after-poison", 1, {
+          domain: "readers.test",
+        });
+        const message = await sentTo(t.database, box.plainAddress, reader);
+        const poisoned = nestedReport(300, {
+          recipient: reader,
+          to: box.plainAddress,
+          subject: "Nested 300 deep",
+        });
+        const genuine = reportMessage("dsn", {
+          recipient: reader,
+          to: message.bounceAddress,
+          subject: "Genuine after the poison",
+        });
+        await box.deliver([
+          { raw: poisoned, to: box.plainAddress },
+          { raw: genuine, to: message.bounceAddress },
+          box.ordinary("Then an ordinary message"),
+        ]);
+        const [poisonedUid = 0, genuineUid = 0, ordinaryUid = 0] = await box.uidsOf([
+          "Nested 300 deep",
+          "Genuine after the poison",
+          "Then an ordinary message",
+        ]);
+        await expect.poll(() => placeIn(t.database), ARRIVAL).toBeGreaterThanOrEqual(ordinaryUid);
+
+        expect(await isSuppressed(t.database.db, reader)).toBe(true);
+        expect(await setAside(t.database)).toEqual([
+          {
+            state: "unreadable",
+            why: "It cannot be read as mail: Maximum MIME nesting depth of 32 levels exceeded.",
+            source_key: expect.stringMatching(new RegExp(`:${poisonedUid}$`)),
+          },
+        ]);
+        const shown = (await owner.request("GET", SET_ASIDE_PATH)).json() as SetAsideList;
+        expect(shown.items).toEqual([
+          expect.objectContaining({
+            state: "unreadable",
+            email: null,
+            why: "It cannot be read as mail: Maximum MIME nesting depth of 32 levels exceeded.",
+          }),
+        ]);
+
+        // A later poll: the reader's place moves on to a message that comes
+        // after, and neither message before it is read again.
+        await box.deliver([box.ordinary("A later ordinary message")]);
+        const [laterUid = 0] = await box.uidsOf(["A later ordinary message"]);
+        await expect.poll(() => placeIn(t.database), ARRIVAL).toBeGreaterThanOrEqual(laterUid);
+        expect(readsOf(t.logs, [poisonedUid, genuineUid])).toEqual([1, 1]);
+      });
+    });
+
+    describe("when reading a message outlasts its time", () => {
+      let servers: MailServers;
+      let box: ReturnType<typeof mailbox>;
+      let testDb: TestDatabase;
+      let database: DatabaseHandle;
+      let reader: BounceMailboxReader;
+      const logs: string[] = [];
+
+      beforeAll(async () => {
+        servers = (await startMailServers({ existing: [] })) as MailServers;
+        box = mailbox(servers);
+        testDb = await engine.create();
+        database = await openMigrated(testDb);
+        const log = pino(
+          { level: "info" },
+          new Writable({
+            write(chunk, _encoding, done) {
+              logs.push(String(chunk));
+              done();
+            },
+          }),
+        );
+        reader = new BounceMailboxReader({
+          database,
+          log,
+          location: mailboxLocation(box.imapUrl),
+          signing: { bounceAddress: box.plainAddress, secret: SECRET },
+          policy: { limit: 3, days: 15 },
+          pollMs: 100,
+          reading: {
+            module: new URL("../support/hanging-report-worker.ts", import.meta.url),
+            limits: { timeoutMs: HANG_LIMIT_MS, maxHeapMb: 128 },
+          },
+        });
+      }, 30_000);
+      afterAll(async () => {
+        await reader?.stop();
+        await database?.db.destroy();
+        await testDb?.drop();
+        await servers?.stop();
+      });
+
+      it("sets aside the message whose reading was stopped, and reads the report after it", async () => {
+        const now = new Date().toISOString();
+        const email = "after-hang@readers.test";
+        await database.db
+          .insertInto("subscriptions")
+          .values({
+            email,
+            subscribed_at: now,
+            subscribed_via: "import",
+            confirmed_at: now,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        const message = await sentTo(database, box.plainAddress, email);
+        const hanging = reportMessage("dsn", {
+          recipient: email,
+          to: box.plainAddress,
+          subject: "Hangs its reader",
+        }).replace("MIME-Version: 1.0", `${HANG_HEADER}\r\nMIME-Version: 1.0`);
+        const genuine = reportMessage("dsn", {
+          recipient: email,
+          to: message.bounceAddress,
+          subject: "Genuine after the hang",
+        });
+        await box.deliver([
+          { raw: hanging, to: box.plainAddress },
+          { raw: genuine, to: message.bounceAddress },
+        ]);
+        const [hangingUid = 0, genuineUid = 0] = await box.uidsOf([
+          "Hangs its reader",
+          "Genuine after the hang",
+        ]);
+        reader.start();
+        await expect
+          .poll(() => isSuppressed(database.db, email), {
+            ...ARRIVAL,
+            timeout: ARRIVAL.timeout + 2 * HANG_LIMIT_MS,
+          })
+          .toBe(true);
+
+        const kept = await database.db
+          .selectFrom("set_aside_mail")
+          .select(["state", "why"])
+          .where("source_key", "like", `%:${hangingUid}`)
+          .execute();
+        expect(kept).toEqual([
+          {
+            state: "unreadable",
+            why: `Reading it took longer than ${HANG_LIMIT_MS / 1000} seconds, so it was stopped.`,
+          },
+        ]);
+        await expect.poll(() => placeIn(database), ARRIVAL).toBeGreaterThanOrEqual(genuineUid);
+        expect(readsOf(logs, [hangingUid, genuineUid])).toEqual([1, 1]);
+      });
+    });
+  },
+);
