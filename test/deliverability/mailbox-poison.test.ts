@@ -7,10 +7,8 @@
  * a message fails: parts nested 300 deep, which the parser refuses, and a
  * reading that outlasts its time, which the worker thread's limit stops.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { ImapFlow } from "imapflow";
-import nodemailer from "nodemailer";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,9 +17,15 @@ import {
 } from "../../src/server/features/deliverability/bounce-mailbox.ts";
 import { isSuppressed } from "../../src/server/features/deliverability/index.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
-import { bounceAddressFor } from "../../src/server/platform/outbox/bounce-address.ts";
 import { SET_ASIDE_PATH, type SetAsideList } from "../../src/shared/admin/sending-health.ts";
 import { startApp, type TestApp } from "../support/app.ts";
+import {
+  ARRIVAL,
+  type BounceMailbox,
+  bounceMailbox,
+  placeIn,
+  sentMessage,
+} from "../support/bounce-mailbox.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES, type EngineCase, openMigrated, type TestDatabase } from "../support/engines.ts";
 import { HANG_HEADER } from "../support/hanging-report-worker.ts";
@@ -34,12 +38,7 @@ import { addSubscribers } from "../support/newsletter.ts";
 import { nestedReport, reportMessage } from "../support/report-messages.ts";
 
 const SECRET = randomBytes(32).toString("hex");
-/**
- * Postfix files within a second and the reader polls every 100 ms; the
- * wait is long only so a machine under load does not fail a test.
- */
-const ARRIVAL = { timeout: 30_000, interval: 100 };
-/** Each test waits on a few of those. */
+/** Each test waits on a few arrivals. */
 const TEST_LIMIT_MS = 90_000;
 /** Long enough for a worker to start on a loaded machine; the hanging message takes all of it. */
 const HANG_LIMIT_MS = 10_000;
@@ -49,109 +48,6 @@ if (MAIL_SERVERS_SKIP_REASON) console.warn(MAIL_SERVERS_SKIP_REASON);
 interface LogLine {
   msg: string;
   uid?: number;
-}
-
-/** The mail servers, and what the tests send through them and ask of them. */
-function mailbox(servers: MailServers) {
-  const plainAddress = `bounces@${servers.bounceDomain}`;
-  return {
-    plainAddress,
-    imapUrl: `imap://${servers.imap.user}:${servers.imap.pass}@${servers.imap.host}:${servers.imap.port}/INBOX`,
-
-    /** Sends each raw message through Postfix to its envelope recipient, in order. */
-    async deliver(messages: Array<{ raw: string; to: string }>) {
-      const transport = nodemailer.createTransport({
-        host: servers.smtp.host,
-        port: servers.smtp.port,
-        secure: false,
-        ignoreTLS: true,
-      });
-      try {
-        for (const { raw, to } of messages) {
-          await transport.sendMail({ envelope: { from: "", to: [to] }, raw });
-        }
-      } finally {
-        transport.close();
-      }
-    },
-
-    /** An ordinary message, no report: what moves the reader's place on without a word. */
-    ordinary(subject: string) {
-      return {
-        raw: [
-          "From: A person <someone@example.org>",
-          `To: ${plainAddress}`,
-          `Subject: ${subject}`,
-          "",
-          "Hello, is this the right address for questions?",
-          "",
-        ].join("\r\n"),
-        to: plainAddress,
-      };
-    },
-
-    /** The UIDs of the messages with these subjects, once Dovecot holds them all. */
-    async uidsOf(subjects: string[]): Promise<number[]> {
-      const client = new ImapFlow({
-        host: servers.imap.host,
-        port: servers.imap.port,
-        secure: false,
-        auth: { user: servers.imap.user, pass: servers.imap.pass },
-        logger: false,
-      });
-      await client.connect();
-      try {
-        let found: number[] = [];
-        await expect
-          .poll(async () => {
-            const lock = await client.getMailboxLock("INBOX");
-            try {
-              const messages = await client.fetchAll("1:*", { uid: true, envelope: true });
-              found = subjects.map(
-                (subject) =>
-                  messages.find((message) => message.envelope?.subject === subject)?.uid ?? 0,
-              );
-              return found.every((uid) => uid > 0);
-            } finally {
-              lock.release();
-            }
-          }, ARRIVAL)
-          .toBe(true);
-        return found;
-      } finally {
-        await client.logout();
-      }
-    },
-  };
-}
-
-/** A message the site sent to `email`, and the signed bounce address its reports come back to. */
-async function sentTo(database: DatabaseHandle, plainAddress: string, email: string) {
-  const now = new Date().toISOString();
-  const { id } = await database.db
-    .insertInto("outbox")
-    .values({
-      kind: "welcome",
-      message: JSON.stringify({ messageId: `<${randomUUID()}@firm.example>`, to: email }),
-      status: "sent",
-      sent_at: now,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { id, bounceAddress: bounceAddressFor(plainAddress, SECRET, id) };
-}
-
-/** Where the reader stands in the mailbox: the last UID it read. */
-async function placeIn(database: DatabaseHandle): Promise<number> {
-  const rows = await database.db
-    .selectFrom("site_meta")
-    .select("value")
-    .where("key", "like", "bounce_mailbox:%")
-    .execute();
-  return Math.max(0, ...rows.map((row) => Number(row.value)));
 }
 
 const setAside = (database: DatabaseHandle) =>
@@ -176,13 +72,13 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
   (engine: EngineCase) => {
     describe("in the running server", () => {
       let servers: MailServers;
-      let box: ReturnType<typeof mailbox>;
+      let box: BounceMailbox;
       let t: TestApp;
       let owner: ConsoleClient;
 
       beforeAll(async () => {
         servers = (await startMailServers({ existing: [] })) as MailServers;
-        box = mailbox(servers);
+        box = bounceMailbox(servers);
         t = await startApp(engine, {
           BOUNCE_ADDRESS: box.plainAddress,
           BOUNCE_IMAP_URL: box.imapUrl,
@@ -203,7 +99,11 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
           const [reader = ""] = await addSubscribers(t.database, "after-poison", 1, {
             domain: "readers.test",
           });
-          const message = await sentTo(t.database, box.plainAddress, reader);
+          const message = await sentMessage(
+            t.database,
+            { plainAddress: box.plainAddress, secret: SECRET },
+            reader,
+          );
           const poisoned = nestedReport(300, {
             recipient: reader,
             to: box.plainAddress,
@@ -263,7 +163,11 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
           const [reader = ""] = await addSubscribers(t.database, "after-large", 1, {
             domain: "readers.test",
           });
-          const message = await sentTo(t.database, box.plainAddress, reader);
+          const message = await sentMessage(
+            t.database,
+            { plainAddress: box.plainAddress, secret: SECRET },
+            reader,
+          );
           const line = `${"x".repeat(998)}\r\n`;
           const large = reportMessage("plain-bounce", {
             recipient: reader,
@@ -309,7 +213,7 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
 
     describe("when reading a message outlasts its time", () => {
       let servers: MailServers;
-      let box: ReturnType<typeof mailbox>;
+      let box: BounceMailbox;
       let testDb: TestDatabase;
       let database: DatabaseHandle;
       let reader: BounceMailboxReader;
@@ -317,7 +221,7 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
 
       beforeAll(async () => {
         servers = (await startMailServers({ existing: [] })) as MailServers;
-        box = mailbox(servers);
+        box = bounceMailbox(servers);
         testDb = await engine.create();
         database = await openMigrated(testDb);
         const log = pino(
@@ -365,7 +269,11 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
               updated_at: now,
             })
             .execute();
-          const message = await sentTo(database, box.plainAddress, email);
+          const message = await sentMessage(
+            database,
+            { plainAddress: box.plainAddress, secret: SECRET },
+            email,
+          );
           const hanging = reportMessage("dsn", {
             recipient: email,
             to: box.plainAddress,

@@ -9,15 +9,19 @@
  * to the address it names, in the bounce address, the quoted Return-Path or
  * the quoted Message-ID, it suppresses as before.
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { ImapFlow } from "imapflow";
-import nodemailer from "nodemailer";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSuppressed } from "../../src/server/features/deliverability/index.ts";
 import { UNVERIFIED } from "../../src/server/features/deliverability/trace.ts";
-import { bounceAddressFor } from "../../src/server/platform/outbox/bounce-address.ts";
 import { SET_ASIDE_PATH, type SetAsideList } from "../../src/shared/admin/sending-health.ts";
 import { startApp, type TestApp } from "../support/app.ts";
+import {
+  ARRIVAL,
+  type BounceMailbox,
+  bounceMailbox,
+  placeIn,
+  sentMessage,
+} from "../support/bounce-mailbox.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import {
@@ -29,12 +33,7 @@ import { addSubscribers } from "../support/newsletter.ts";
 import { REPORT_SHAPES, type ReportAbout, reportMessage } from "../support/report-messages.ts";
 
 const SECRET = randomBytes(32).toString("hex");
-/**
- * Postfix files within a second and the reader polls every 100 ms; the
- * wait is long only so a machine under load does not fail a test.
- */
-const ARRIVAL = { timeout: 30_000, interval: 100 };
-/** Each test waits on a few of those. */
+/** Each test waits on a few arrivals. */
 const TEST_LIMIT_MS = 90_000;
 
 if (MAIL_SERVERS_SKIP_REASON) console.warn(MAIL_SERVERS_SKIP_REASON);
@@ -43,6 +42,7 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
   "what a report in the bounce mailbox must prove, on $engine",
   (engine) => {
     let servers: MailServers;
+    let box: BounceMailbox;
     let t: TestApp;
     let owner: ConsoleClient;
     let editor: ConsoleClient;
@@ -50,11 +50,11 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
 
     beforeAll(async () => {
       servers = (await startMailServers({ existing: [] })) as MailServers;
-      const { imap } = servers;
-      plainAddress = `bounces@${servers.bounceDomain}`;
+      box = bounceMailbox(servers);
+      plainAddress = box.plainAddress;
       t = await startApp(engine, {
         BOUNCE_ADDRESS: plainAddress,
-        BOUNCE_IMAP_URL: `imap://${imap.user}:${imap.pass}@${imap.host}:${imap.port}/INBOX`,
+        BOUNCE_IMAP_URL: box.imapUrl,
         BOUNCE_POLL_MS: "100",
         UNSUBSCRIBE_SECRET: SECRET,
       });
@@ -70,91 +70,19 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
 
     const db = () => t.database.db;
 
-    /** A message the site sent to `email`: its row, Message-ID and signed bounce address. */
-    async function sentTo(email: string) {
-      const now = new Date().toISOString();
-      const messageId = `<${randomUUID()}@firm.example>`;
-      const { id } = await db()
-        .insertInto("outbox")
-        .values({
-          kind: "welcome",
-          message: JSON.stringify({ messageId, to: email, subject: "Welcome" }),
-          status: "sent",
-          sent_at: now,
-          next_attempt_at: now,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return { id, messageId, bounceAddress: bounceAddressFor(plainAddress, SECRET, id) };
-    }
+    const sentTo = (email: string) =>
+      sentMessage(t.database, { plainAddress: box.plainAddress, secret: SECRET }, email);
 
     /**
-     * Sends each report through Postfix to its own `to`, and waits until the
-     * site has read past all of them: the place it keeps in the mailbox
-     * reaches the last one's UID, whatever it made of them.
+     * Sends each report through Postfix to its own envelope recipient, and
+     * waits until the site has read past all of them: the place it keeps in
+     * the mailbox reaches the last one's UID, whatever it made of them.
      */
     async function deliverAndRead(reports: string[], envelopes: string[]) {
-      const transport = nodemailer.createTransport({
-        host: servers.smtp.host,
-        port: servers.smtp.port,
-        secure: false,
-        ignoreTLS: true,
-      });
+      await box.deliver(reports.map((raw, index) => ({ raw, to: envelopes[index] ?? "" })));
       const subjects = reports.map((raw) => /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? "");
-      try {
-        for (const [index, raw] of reports.entries()) {
-          await transport.sendMail({ envelope: { from: "", to: [envelopes[index] ?? ""] }, raw });
-        }
-      } finally {
-        transport.close();
-      }
-      const uids = await uidsOf(subjects);
-      const last = Math.max(...uids);
-      await expect
-        .poll(async () => {
-          const rows = await db()
-            .selectFrom("site_meta")
-            .select("value")
-            .where("key", "like", "bounce_mailbox:%")
-            .execute();
-          return Math.max(0, ...rows.map((row) => Number(row.value)));
-        }, ARRIVAL)
-        .toBeGreaterThanOrEqual(last);
-    }
-
-    /** The UIDs of the messages with these subjects, once Dovecot holds them all. */
-    async function uidsOf(subjects: string[]): Promise<number[]> {
-      const client = new ImapFlow({
-        host: servers.imap.host,
-        port: servers.imap.port,
-        secure: false,
-        auth: { user: servers.imap.user, pass: servers.imap.pass },
-        logger: false,
-      });
-      await client.connect();
-      try {
-        let found: number[] = [];
-        await expect
-          .poll(async () => {
-            const lock = await client.getMailboxLock("INBOX");
-            try {
-              const messages = await client.fetchAll("1:*", { uid: true, envelope: true });
-              found = subjects.map(
-                (subject) =>
-                  messages.find((message) => message.envelope?.subject === subject)?.uid ?? 0,
-              );
-              return found.every((uid) => uid > 0);
-            } finally {
-              lock.release();
-            }
-          }, ARRIVAL)
-          .toBe(true);
-        return found;
-      } finally {
-        await client.logout();
-      }
+      const last = Math.max(...(await box.uidsOf(subjects)));
+      await expect.poll(() => placeIn(t.database), ARRIVAL).toBeGreaterThanOrEqual(last);
     }
 
     const setAsideOf = (email: string) =>
@@ -305,13 +233,11 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
         const readers = await addSubscribers(t.database, `gone-${tag()}`, 4, {
           domain: "readers.test",
         });
-        const messages = await Promise.all(readers.map(sentTo));
-        const run = tag();
-        const [dsnTo, bounceTo, arfTo, junkTo] = readers.map((recipient, index) => ({
-          recipient,
-          message: messages[index] as Awaited<ReturnType<typeof sentTo>>,
-        })) as Array<{ recipient: string; message: Awaited<ReturnType<typeof sentTo>> }>;
+        const [dsnTo, bounceTo, arfTo, junkTo] = await Promise.all(
+          readers.map(async (recipient) => ({ recipient, message: await sentTo(recipient) })),
+        );
         if (!dsnTo || !bounceTo || !arfTo || !junkTo) throw new Error("four readers were made");
+        const run = tag();
         await deliverAndRead(
           [
             reportMessage("dsn", {
