@@ -2,9 +2,10 @@
  * In the browser, on a server of its own that asks a DNS server on the
  * loopback about the firm's domain: the owner's Sending health page shows
  * each check with its state in words, the exact record to publish where one
- * is missing, and what came back about a sent issue. It passes axe, and at
- * 375 px nothing but the figures' table scrolls sideways. With
- * `npm run screenshots:console` it also writes the page's screenshots.
+ * is missing, what came back about a sent issue, and what the bounce
+ * mailbox set aside with why. It passes axe, and at 375 px nothing but the
+ * figures' table scrolls sideways. With `npm run screenshots:console` it
+ * also writes the page's screenshots.
  */
 import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -12,6 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dkimPublicKey } from "../src/server/features/deliverability/domain-checks.ts";
 import { type NewReport, recordReport } from "../src/server/features/deliverability/index.ts";
+import { setAside } from "../src/server/features/deliverability/set-aside.ts";
+import { UNVERIFIED } from "../src/server/features/deliverability/trace.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { startDns, type TestDns } from "../test/support/dns-server.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
@@ -45,8 +48,33 @@ function zones() {
   };
 }
 
-/** A sent issue: its copies delivered, a few bounced and one reported as spam. */
+const UNREADABLE_WHY =
+  "It cannot be read as mail: Maximum MIME nesting depth of 32 levels exceeded.";
+
+/**
+ * A sent issue: its copies delivered, a few bounced and one reported as
+ * spam; and what the bounce mailbox set aside: a complaint sent to the
+ * plain bounce address, and a message it could not read.
+ */
 async function seedSentIssue(database: DatabaseHandle) {
+  await setAside(database.db, {
+    sourceKey: "mailbox:seed:1",
+    state: "unreadable",
+    email: null,
+    kind: null,
+    status: null,
+    why: UNREADABLE_WHY,
+    text: "",
+  });
+  await setAside(database.db, {
+    sourceKey: "mailbox:seed:2",
+    state: "unverified",
+    email: "someone.who.reads@example.net",
+    kind: "complaint",
+    status: null,
+    why: UNVERIFIED.noToken,
+    text: "This is an email abuse report for an email message received from IP 192.0.2.1 on Fri, 27 Nov 2026.",
+  });
   const { db } = database;
   const sentAt = new Date(Date.now() - 3 * 86_400_000).toISOString();
   const issueId = await writeSentIssue(database, ISSUE, {
@@ -137,6 +165,20 @@ test("an owner sees each check of the domain, what to publish, and a send's figu
     await expect(issueRow).toContainText(String(COPIES - HARD_BOUNCES));
     await expect(issueRow).toContainText(`${HARD_BOUNCES} (1.52 %)`);
     await expect(issueRow).toContainText("1 (0.25 %)");
+
+    const setAsideRegion = page.getByRole("region", { name: "Set aside from the bounce mailbox" });
+    const unverified = setAsideRegion
+      .getByRole("listitem")
+      .filter({ hasText: "Complaint naming someone.who.reads@example.net" });
+    await expect(unverified).toContainText("Unverified");
+    await expect(unverified).toContainText(UNVERIFIED.noToken);
+    await unverified.getByText("What the report says").click();
+    await expect(unverified).toContainText("This is an email abuse report");
+    const unreadable = setAsideRegion
+      .getByRole("listitem")
+      .filter({ hasText: "A message in the bounce mailbox" });
+    await expect(unreadable).toContainText("Could not be read");
+    await expect(unreadable).toContainText(UNREADABLE_WHY);
     await expectNoAxeViolations(page);
   });
 });
@@ -148,6 +190,7 @@ test.describe("at 375 px", () => {
     test.info().setTimeout(90_000);
     await onHealthPage(page, "health-phone", async () => {
       await expect(check(page, "DMARC: the policy")).toBeVisible();
+      await expect(page.getByText(UNVERIFIED.noToken)).toBeVisible();
       await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
     });
@@ -163,6 +206,7 @@ test("writes the page's screenshots @screenshots", async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.reload();
       await expect(check(page, "DMARC: the policy")).toBeVisible();
+      await expect(page.getByText(UNVERIFIED.noToken)).toBeVisible();
       await page.screenshot({ path: `${dir}/sending-health-${width}.png`, fullPage: true });
     }
   });

@@ -340,6 +340,25 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
     };
     await recordReport(db, { ...bounce, email }, { limit: 3, days: 15 });
     await recordReport(db, { ...bounce, email: other }, { limit: 3, days: 15 });
+    // And an unverified report naming it, kept and shown, never acted on.
+    const unverified = (named: string, key: string) =>
+      db
+        .insertInto("set_aside_mail")
+        .values({
+          source_key: key,
+          state: "unverified",
+          email: named,
+          kind: "complaint",
+          status: null,
+          why: "It carries no token of a message the site sent.",
+          text: `A complaint about mail to ${named}`,
+          received_at: new Date().toISOString(),
+        })
+        .execute();
+    await unverified(email, "mailbox:erasure:1");
+    await unverified(other, "mailbox:erasure:2");
+    const setAsideOf = (address: string) =>
+      db.selectFrom("set_aside_mail").select("id").where("email", "=", address).execute();
     const othersBefore = await mailTo(other);
     const mentioning = await mailTo("not-erase-me@erasure.example");
 
@@ -371,6 +390,8 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
     const reportsOf = (address: string) =>
       db.selectFrom("delivery_reports").select("id").where("email", "=", address).execute();
     expect(await reportsOf(email)).toEqual([]);
+    expect(await setAsideOf(email)).toEqual([]);
+    expect(await setAsideOf(other)).toHaveLength(1);
     expect(await isSuppressed(db, email)).toBe(false);
     expect(await reportsOf(other)).toHaveLength(1);
     expect(await isSuppressed(db, other)).toBe(true);

@@ -12,6 +12,7 @@ import {
   purgeReports,
   recordReport,
 } from "../../src/server/features/deliverability/index.ts";
+import { purgeSetAside, setAside } from "../../src/server/features/deliverability/set-aside.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
 
@@ -133,6 +134,33 @@ describe.each(ENGINES)("the suppression list on $engine", (engine) => {
     expect(await purgeReports(database.db, 365, START)).toBeGreaterThanOrEqual(1);
     expect(await emails()).toEqual(["old-hard@example.com", "recent@example.com"]);
     expect(await isSuppressed(database.db, "old-hard@example.com")).toBe(true);
+  });
+
+  it("purges what the bounce mailbox set aside past the reports' retention", async () => {
+    const at = (days: number) => new Date(START.getTime() + days * DAY_MS);
+    const kept = (sourceKey: string, days: number) =>
+      setAside(
+        database.db,
+        {
+          sourceKey,
+          state: "unreadable",
+          email: null,
+          kind: null,
+          status: null,
+          why: "Reading it failed; the server's log says why.",
+          text: "",
+        },
+        at(days),
+      );
+    await kept("mailbox:purge:old", -400);
+    await kept("mailbox:purge:recent", -10);
+    expect(await purgeSetAside(database.db, 365, START)).toBe(1);
+    const left = await database.db
+      .selectFrom("set_aside_mail")
+      .select("source_key")
+      .where("source_key", "like", "mailbox:purge:%")
+      .execute();
+    expect(left).toEqual([{ source_key: "mailbox:purge:recent" }]);
   });
 
   it("lifts a suppression once, and says when there was none", async () => {

@@ -3,9 +3,11 @@
  * and Resend, a request signed as the provider signs it records its hard
  * bounce or complaint and suppresses the address; the same delivery twice
  * counts once, and a message delayed again and again counts as one soft
- * bounce; a wrong signature, a missing one and a stale timestamp are
- * refused with 401 and record nothing; an event the site does not act on is
- * acknowledged. Mailgun passes back the envelope sender: our signed bounce
+ * bounce; a wrong signature, a missing one, a stale timestamp and a
+ * signature used before (replayed, alone or with another body) are refused
+ * with 401 and record nothing; an event the site does not act on is
+ * acknowledged. A body over a bound (size, depth, items, a value's length)
+ * is refused before it is parsed. Mailgun passes back the envelope sender: our signed bounce
  * address ties the report to its message, and a forged one is logged and
  * left out. The verification also matches the providers' published test
  * vectors. The routes run in the whole app, with a clock of the test's.
@@ -24,6 +26,8 @@ import { isSuppressed } from "../../src/server/features/deliverability/index.ts"
 import {
   UNCONFIGURED_WEBHOOK_MESSAGE,
   UNREADABLE_WEBHOOK_MESSAGE,
+  WEBHOOK_BODY_LIMITS,
+  WEBHOOK_BOUND_REFUSALS,
   WEBHOOK_REFUSALS,
   WEBHOOKS_PATH,
 } from "../../src/server/features/deliverability/webhooks.ts";
@@ -63,6 +67,10 @@ interface ProviderCase {
   sign(delivery: Delivery, at: number, signing: Signing): SignedPost;
   /** The status the hard bounce sample gives. */
   hardStatus: string | null;
+  /** A signed request's signature put on another body, as an attacker who saw it would. */
+  withBodyOf(signed: SignedPost, other: SignedPost): SignedPost;
+  /** What a signature on another body is refused as. */
+  otherBodyRefusal: string;
 }
 
 const hmac = (key: string | Buffer, data: string | Buffer) =>
@@ -159,6 +167,13 @@ const mailgun: ProviderCase = {
     return { headers: {}, payload: JSON.stringify(body) };
   },
   hardStatus: "5.1.1",
+  // The signature is in the body, over its timestamp and token alone.
+  withBodyOf: (signed, other) => {
+    const { signature } = JSON.parse(signed.payload) as { signature: unknown };
+    const { "event-data": event } = JSON.parse(other.payload) as { "event-data": unknown };
+    return { headers: {}, payload: JSON.stringify({ signature, "event-data": event }) };
+  },
+  otherBodyRefusal: WEBHOOK_REFUSALS.replayed,
 };
 
 // --- SendGrid: shapes as in SendGrid's "Event Webhook Reference" ----------
@@ -221,6 +236,9 @@ const sendgrid: ProviderCase = {
     };
   },
   hardStatus: "5.0.0",
+  // The signature is in the headers, over the timestamp and the body.
+  withBodyOf: (signed, other) => ({ headers: signed.headers, payload: other.payload }),
+  otherBodyRefusal: WEBHOOK_REFUSALS.invalid,
 };
 
 // --- Resend: shapes as in Resend's webhook event type docs ----------------
@@ -283,6 +301,9 @@ const resend: ProviderCase = {
     };
   },
   hardStatus: null,
+  // The signature is in the headers, over the id, the timestamp and the body.
+  withBodyOf: (signed, other) => ({ headers: signed.headers, payload: other.payload }),
+  otherBodyRefusal: WEBHOOK_REFUSALS.invalid,
 };
 
 const PROVIDERS = [mailgun, sendgrid, resend];
@@ -452,6 +473,44 @@ describe.each(ENGINES)("delivery webhooks on $engine", (engine) => {
       expect(await isSuppressed(database.db, target)).toBe(false);
     });
 
+    it("refuses a signed request sent again, and its signature on another body naming another address", async () => {
+      const gone = newAddress("first-use");
+      const other = newAddress("replay-target");
+      const signed = provider.sign(provider.hardBounce(gone, randomUUID()), NOW, "valid");
+      const first = await postTo(server.app, provider.name, signed);
+      expect([first.statusCode, first.json()]).toEqual([200, { recorded: 1 }]);
+
+      const again = await postTo(server.app, provider.name, signed);
+      const elsewhere = provider.sign(provider.hardBounce(other, randomUUID()), NOW, "valid");
+      const onAnotherBody = await postTo(
+        server.app,
+        provider.name,
+        provider.withBodyOf(signed, elsewhere),
+      );
+      expect([again.statusCode, again.json()]).toEqual([
+        401,
+        { message: WEBHOOK_REFUSALS.replayed },
+      ]);
+      expect([onAnotherBody.statusCode, onAnotherBody.json()]).toEqual([
+        401,
+        { message: provider.otherBodyRefusal },
+      ]);
+      expect(await reportsOf(gone)).toHaveLength(1);
+      expect(await reportsOf(other)).toEqual([]);
+      expect(await isSuppressed(database.db, other)).toBe(false);
+    });
+
+    it("takes exactly one of two requests racing with the same signature", async () => {
+      const gone = newAddress("race");
+      const signed = provider.sign(provider.hardBounce(gone, randomUUID()), NOW, "valid");
+      const answers = await Promise.all([
+        postTo(server.app, provider.name, signed),
+        postTo(server.app, provider.name, signed),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+      expect(await reportsOf(gone)).toHaveLength(1);
+    });
+
     it("acknowledges an event it does not act on, and records nothing", async () => {
       const reader = newAddress("reader");
       const response = await post(provider.ignored(reader, randomUUID()));
@@ -515,6 +574,131 @@ describe.each(ENGINES)("delivery webhooks on $engine", (engine) => {
         expect.objectContaining({ envelopeSender: `***@${forged.split("@")[1]}` }),
       ]);
     });
+  });
+
+  it("refuses one Mailgun signature put on three more bodies, each naming another reader", async () => {
+    // The finding: Mailgun signs the timestamp and token, not the body.
+    const signed = mailgun.sign(mailgun.complaint(newAddress("seen"), randomUUID()), NOW, "valid");
+    expect((await postTo(server.app, "mailgun", signed)).statusCode).toBe(200);
+    const readers = [newAddress("taken-1"), newAddress("taken-2"), newAddress("taken-3")];
+    for (const reader of readers) {
+      const forged = mailgun.withBodyOf(
+        signed,
+        mailgun.sign(mailgun.complaint(reader, randomUUID()), NOW, "valid"),
+      );
+      const answer = await postTo(server.app, "mailgun", forged);
+      expect([answer.statusCode, answer.json()]).toEqual([
+        401,
+        { message: WEBHOOK_REFUSALS.replayed },
+      ]);
+    }
+    for (const reader of readers) expect(await isSuppressed(database.db, reader)).toBe(false);
+  });
+
+  describe("the bounds of a body, held before it is parsed", () => {
+    /** A SendGrid batch, signed: only a bound stops it. */
+    const sendgridBatch = (payload: string): SignedPost => ({
+      headers: {
+        "x-twilio-email-event-webhook-signature": sign(
+          "sha256",
+          Buffer.from(`${NOW}${payload}`),
+          SENDGRID.privateKey,
+        ).toString("base64"),
+        "x-twilio-email-event-webhook-timestamp": String(NOW),
+      },
+      payload,
+    });
+
+    it("refuses a body larger than 1 MB with 413", async () => {
+      const events = JSON.stringify([
+        sendgrid.ignored(newAddress("big"), "x".repeat(1_100_000)).event,
+      ]);
+      const answer = await postTo(server.app, "sendgrid", sendgridBatch(events));
+      expect([answer.statusCode, answer.json()]).toEqual([
+        413,
+        { message: WEBHOOK_BOUND_REFUSALS.bytes },
+      ]);
+    });
+
+    it("refuses a batch of more than 10,000 events with 413, and records none of them", async () => {
+      const gone = newAddress("in-a-flood");
+      const events = [
+        sendgrid.hardBounce(gone, randomUUID()).event,
+        ...Array.from({ length: WEBHOOK_BODY_LIMITS.items }, () => ({ event: "processed" })),
+      ];
+      const answer = await postTo(server.app, "sendgrid", sendgridBatch(JSON.stringify(events)));
+      expect([answer.statusCode, answer.json()]).toEqual([
+        413,
+        { message: WEBHOOK_BOUND_REFUSALS.items },
+      ]);
+      expect(await reportsOf(gone)).toEqual([]);
+    });
+
+    it("refuses a body nested deeper than 20 levels with 400", async () => {
+      const gone = newAddress("deep");
+      const event = {
+        ...sendgrid.hardBounce(gone, randomUUID()).event,
+        category: JSON.parse(`${"[".repeat(25)}${"]".repeat(25)}`),
+      };
+      const answer = await postTo(server.app, "sendgrid", sendgridBatch(JSON.stringify([event])));
+      expect([answer.statusCode, answer.json()]).toEqual([
+        400,
+        { message: WEBHOOK_BOUND_REFUSALS.depth },
+      ]);
+      expect(await reportsOf(gone)).toEqual([]);
+    });
+
+    it("refuses a value longer than 32 KB with 413, and takes one just under it", async () => {
+      const long = newAddress("long-words");
+      const event = (reason: string) => ({
+        ...sendgrid.hardBounce(long, randomUUID()).event,
+        reason,
+      });
+      const over = await postTo(
+        server.app,
+        "sendgrid",
+        sendgridBatch(JSON.stringify([event("5".repeat(32 * 1024 + 1))])),
+      );
+      expect([over.statusCode, over.json()]).toEqual([
+        413,
+        { message: WEBHOOK_BOUND_REFUSALS.stringBytes },
+      ]);
+      expect(await reportsOf(long)).toEqual([]);
+      const under = await postTo(
+        server.app,
+        "sendgrid",
+        sendgridBatch(JSON.stringify([event("5".repeat(32 * 1024))])),
+      );
+      expect(under.json()).toEqual({ recorded: 1 });
+    });
+  });
+
+  it("forgets a signature once its timestamp could no longer pass", async () => {
+    const clocked = await startWebhooks(engine, ALL_KEYS);
+    try {
+      const remembered = () =>
+        clocked.database.db.selectFrom("provider_signatures").select("expires_at").execute();
+      const first = mailgun.sign(mailgun.complaint(newAddress("kept"), randomUUID()), NOW, "valid");
+      expect((await postTo(clocked.app, "mailgun", first)).statusCode).toBe(200);
+      expect(await remembered()).toHaveLength(1);
+      // Twenty minutes on, a signature from then is stale, and the next one taken forgets it.
+      const later = NOW + 20 * 60;
+      clocked.setClock(later);
+      expect((await postTo(clocked.app, "mailgun", first)).json()).toEqual({
+        message: WEBHOOK_REFUSALS.stale,
+      });
+      const next = mailgun.sign(
+        mailgun.complaint(newAddress("next"), randomUUID()),
+        later,
+        "valid",
+      );
+      expect((await postTo(clocked.app, "mailgun", next)).statusCode).toBe(200);
+      expect(await remembered()).toEqual([
+        { expires_at: expect.stringMatching(/^2026-11-27T10:30:00/) },
+      ]);
+    } finally {
+      await clocked.close();
+    }
   });
 
   it("answers 400 to a signed body it cannot read, and records nothing", async () => {

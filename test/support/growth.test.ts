@@ -4,8 +4,11 @@ import { growthOf } from "./growth.ts";
 // The parsers' linear-time tests rest on this check: it must see the
 // difference, or they would pass whatever the parsers did.
 describe("the growth check", () => {
-  it("passes linear work", () => {
-    const growth = growthOf(
+  const quoteMarker = /^(?:-{2,}[^\n]*original message[^\n]*)$/im;
+  const dashes = (size: number) => `${"-".repeat(size)}\n--ORIGINAL MESSAGE`;
+
+  it("passes linear work", async () => {
+    const growth = await growthOf(
       (size) => "a".repeat(size),
       (text) => text.split("").reverse().join(""),
       16_384,
@@ -13,13 +16,19 @@ describe("the growth check", () => {
     expect(growth.ratio).toBeLessThan(8);
   });
 
-  it("fails quadratic work: a pattern that tries every dash as its start", () => {
-    const quoteMarker = /^(?:-{2,}[^\n]*original message[^\n]*)$/im;
-    const growth = growthOf(
-      (size) => `${"-".repeat(size)}\n--ORIGINAL MESSAGE`,
-      (text) => quoteMarker.exec(text),
-      4_096,
-    );
+  it("fails quadratic work: a pattern that tries every dash as its start", async () => {
+    const growth = await growthOf(dashes, (text) => quoteMarker.exec(text), 4_096);
     expect(growth.ratio).toBeGreaterThan(8);
+  });
+
+  it("tells the same apart when the work answers with a promise", async () => {
+    const linear = await growthOf(
+      (size) => "a".repeat(size),
+      async (text) => text.split("").reverse().join(""),
+      16_384,
+    );
+    const quadratic = await growthOf(dashes, async (text) => quoteMarker.exec(text), 4_096);
+    expect(linear.ratio).toBeLessThan(8);
+    expect(quadratic.ratio).toBeGreaterThan(8);
   });
 });

@@ -280,10 +280,10 @@ describe("masking credentials in a refused value", () => {
     expect(withoutCredentials(value)).toBe(shown);
   });
 
-  it("takes time in step with the value, however it is written", () => {
-    expectLinear((size) => `x${"?".repeat(size)}`, withoutCredentials);
-    expectLinear((size) => `?${"KEY".repeat(size)}`, withoutCredentials);
-    expectLinear((size) => `?password=${"?".repeat(size)}`, withoutCredentials);
+  it("takes time in step with the value, however it is written", async () => {
+    await expectLinear((size) => `x${"?".repeat(size)}`, withoutCredentials);
+    await expectLinear((size) => `?${"KEY".repeat(size)}`, withoutCredentials);
+    await expectLinear((size) => `?password=${"?".repeat(size)}`, withoutCredentials);
   });
 });
 

@@ -106,7 +106,13 @@ import {
   roleChangeSchema,
   secondFactorSettingSchema,
 } from "./people.ts";
-import { SENDING_HEALTH_PATH, sendingHealthSchema } from "./sending-health.ts";
+import {
+  SENDING_HEALTH_PATH,
+  SET_ASIDE_PATH,
+  sendingHealthSchema,
+  setAsideListSchema,
+  setAsideQuerySchema,
+} from "./sending-health.ts";
 import {
   SITE_FACTS_PATHS,
   siteFactsAnswerSchema,
@@ -511,6 +517,13 @@ export const CONSOLE_ROUTES = {
     path: SENDING_HEALTH_PATH,
     status: 200,
     response: sendingHealthSchema,
+  },
+  "health.setAside": {
+    method: "GET",
+    path: SET_ASIDE_PATH,
+    query: setAsideQuerySchema,
+    status: 200,
+    response: setAsideListSchema,
   },
 
   // ---- Insight issues and their sends ----

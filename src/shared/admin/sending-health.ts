@@ -1,13 +1,20 @@
 /**
  * The console's "Sending health" page, for owners: the checks of the firm's
  * domain (SPF, DKIM, DMARC, the bounce domain's MX) with the records to
- * publish, and what came back about the mail sent, against the limits
- * mailbox providers hold bulk senders to.
+ * publish, what came back about the mail sent, against the limits mailbox
+ * providers hold bulk senders to, and what the bounce mailbox set aside.
  */
 import { z } from "zod";
 import { ADMIN_API } from "./auth.ts";
+import { subscriberListQuerySchema } from "./subscribers.ts";
+import { REPORT_KINDS } from "./suppressions.ts";
 
 export const SENDING_HEALTH_PATH = `${ADMIN_API}/sending-health`;
+
+/** Mail from the bounce mailbox that was kept and shown, not acted on. */
+export const SET_ASIDE_PATH = `${SENDING_HEALTH_PATH}/set-aside`;
+
+export const SET_ASIDE_PAGE_SIZE = 20;
 
 /** Gmail's and Yahoo's limits on spam complaints for bulk senders, in percent. */
 export const COMPLAINT_LIMITS = { aimBelow: 0.1, neverAbove: 0.3 } as const;
@@ -48,3 +55,31 @@ export const sendingHealthSchema = z.object({
     .array(),
 });
 export type SendingHealth = z.infer<typeof sendingHealthSchema>;
+
+export const setAsideQuerySchema = z.object({
+  page: subscriberListQuerySchema.shape.page,
+});
+
+export const setAsideRowSchema = z.object({
+  id: z.number(),
+  /** An unverified report, or a message that could not be read. */
+  state: z.enum(["unverified", "unreadable"]),
+  receivedAt: z.string(),
+  /** The address an unverified report names; null when it names none, or unreadable. */
+  email: z.string().nullable(),
+  kind: z.enum(REPORT_KINDS).nullable(),
+  status: z.string().nullable(),
+  /** Why it was not acted on, in a sentence. */
+  why: z.string(),
+  /** An unverified report's own words; empty for an unreadable message. */
+  text: z.string(),
+});
+export type SetAsideRow = z.infer<typeof setAsideRowSchema>;
+
+export const setAsideListSchema = z.object({
+  items: setAsideRowSchema.array(),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type SetAsideList = z.infer<typeof setAsideListSchema>;

@@ -1,8 +1,8 @@
 /**
  * Sending health (owner only): whether the firm's domain is set up as the
  * mailbox providers expect, with the exact record to publish where it is
- * not, and what came back about the mail sent, against the limits they
- * hold bulk senders to.
+ * not, what came back about the mail sent, against the limits they hold
+ * bulk senders to, and what the bounce mailbox set aside without acting.
  */
 import type { DeliveryFigures, SendingHealth } from "../../../shared/admin/sending-health.ts";
 import { COMPLAINT_LIMITS } from "../../../shared/admin/sending-health.ts";
@@ -10,6 +10,7 @@ import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { Moment } from "../people/Moment.tsx";
+import { SetAsidePanel } from "./SetAsidePanel.tsx";
 import "./health.css";
 
 type Check = NonNullable<SendingHealth["checks"]>[number];
@@ -174,6 +175,7 @@ export default function SendingHealthScreen() {
           </section>
         </>
       ) : null}
+      <SetAsidePanel />
     </div>
   );
 }

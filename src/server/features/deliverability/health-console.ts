@@ -5,15 +5,34 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { SENDING_HEALTH_PATH, sendingHealthSchema } from "../../../shared/admin/sending-health.ts";
+import {
+  SENDING_HEALTH_PATH,
+  SET_ASIDE_PAGE_SIZE,
+  SET_ASIDE_PATH,
+  sendingHealthSchema,
+  setAsideListSchema,
+  setAsideQuerySchema,
+} from "../../../shared/admin/sending-health.ts";
 import type { Config } from "../../platform/config.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { readDkimKey } from "../../platform/outbox/dkim.ts";
 import { currentMailSettings } from "../mail-settings/index.ts";
 import { checkDomain, type DomainSettings, dnsResolver } from "./domain-checks.ts";
 import { lastThirtyDays, recentIssues } from "./sending-figures.ts";
+import { listSetAside } from "./set-aside.ts";
 
-const domainOf = (address: string) => /@([^>\s]+)>?\s*$/.exec(address)?.[1]?.toLowerCase() ?? "";
+/**
+ * The domain of an address, bare or in angle brackets with a name before
+ * it: what follows its last @, up to a closing bracket or a space.
+ */
+export function domainOf(address: string): string {
+  const at = address.lastIndexOf("@");
+  if (at < 0) return "";
+  const rest = address.slice(at + 1).trimEnd();
+  const unbracketed = rest.endsWith(">") ? rest.slice(0, -1) : rest;
+  if (unbracketed === "" || /[\s>]/.test(unbracketed)) return "";
+  return unbracketed.toLowerCase();
+}
 
 /** What the checks need to know of the configuration and of the From in force. */
 function domainSettings(config: Config, from: string): DomainSettings {
@@ -62,6 +81,20 @@ export default async function sendingHealthRoutes(
         lastThirtyDays: period,
         issues,
       };
+    },
+  );
+
+  // What the bounce mailbox set aside: unverified reports name addresses, so owners only.
+  routes.get(
+    SET_ASIDE_PATH,
+    {
+      schema: { querystring: setAsideQuerySchema, response: { 200: setAsideListSchema } },
+      config: { role: "owner" },
+    },
+    async (request) => {
+      const { page } = request.query;
+      const { items, total } = await listSetAside(database.db, page);
+      return { items, total, page, pageSize: SET_ASIDE_PAGE_SIZE };
     },
   );
 }

@@ -11,6 +11,7 @@ import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import suppressionsConsole from "./console.ts";
 import sendingHealthRoutes from "./health-console.ts";
 import { type OnHardBounce, purgeReports, reportsByKind, softBouncePolicy } from "./record.ts";
+import { purgeSetAside } from "./set-aside.ts";
 import { deliveryWebhooks } from "./webhooks.ts";
 
 export interface DeliverabilityOptions extends AdminAreaOptions {
@@ -45,11 +46,15 @@ export default fp(
   },
 );
 
-/** Removes reports past REPORT_RETENTION_DAYS in the daily purge. */
+/** Removes reports, and mail set aside, past REPORT_RETENTION_DAYS in the daily purge. */
 function purgeOldReports(app: FastifyInstance, { config, database }: DeliverabilityOptions) {
   app.dailyPurge.add({
     what: "delivery reports",
     run: (now) => purgeReports(database.db, config.REPORT_RETENTION_DAYS, now),
+  });
+  app.dailyPurge.add({
+    what: "mail set aside from the bounce mailbox",
+    run: (now) => purgeSetAside(database.db, config.REPORT_RETENTION_DAYS, now),
   });
 }
 
@@ -60,7 +65,7 @@ function startBounceMailbox(
 ) {
   if (!config.BOUNCE_IMAP_URL || !config.BOUNCE_ADDRESS) return;
   const reader = new BounceMailboxReader({
-    db: database.db,
+    database,
     log: app.log,
     location: mailboxLocation(config.BOUNCE_IMAP_URL),
     signing: { bounceAddress: config.BOUNCE_ADDRESS, secret },

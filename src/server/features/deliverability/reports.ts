@@ -1,7 +1,10 @@
 /**
  * Reads one message from the bounce mailbox and tells whether it reports on
  * mail the site sent, and what it reports. Pure: it parses and reads, and
- * does no I/O.
+ * does no I/O. Anyone can write to the bounce mailbox, so a message is held
+ * to bounds before it is parsed (REPORT_LIMITS), and every scan of its text
+ * goes through it once: no pattern here can backtrack. The bounce mailbox
+ * runs it on a worker thread (report-worker.ts).
  *
  * Four shapes are understood: the standard delivery status notification
  * (a `message/delivery-status` part), the standard feedback report (a
@@ -31,6 +34,34 @@ export interface DeliveryReport {
 }
 
 type BounceKind = Exclude<ReportKind, "complaint">;
+
+/**
+ * What a message may be and still be read. A report is a few kilobytes; one
+ * that returns the whole original message, with its pictures, rarely passes
+ * a megabyte. The standard allows 998 characters a line, and the parts of a
+ * report with its returned message nest five or six deep.
+ */
+export const REPORT_LIMITS = {
+  /** The whole message, in bytes. */
+  messageBytes: 4 * 1024 * 1024,
+  /** One line, in bytes. */
+  lineBytes: 64 * 1024,
+  /** Every header block of the message together (each part's, the returned message's), in bytes. */
+  headerBytes: 256 * 1024,
+  /** MIME parts within parts. */
+  nestingDepth: 32,
+} as const;
+
+/** Why a message was not read: over a bound, or not parseable as mail. Its text is for the console. */
+export class UnreadableMessage extends Error {
+  override name = "UnreadableMessage";
+}
+
+/** The longest address there can be (RFC 5321's limit on a path); anything longer is no address. */
+const ADDRESS_LIMIT = 254;
+
+/** A Message-ID longer than a header line may be is none the site wrote. */
+const MESSAGE_ID_LIMIT = 998;
 
 /** What a report says, before what every report shares is added. */
 interface Finding {
@@ -70,17 +101,27 @@ const JUNK_MAIL_RECIPIENT_HEADER = "x-hmxmroriginalrecipient";
 
 const MAIL_SYSTEM_SENDER = /^(?:mailer-daemon|postmaster)@/i;
 
+const PARSER_LIMITS = {
+  maxNestingDepth: REPORT_LIMITS.nestingDepth,
+  maxHeadersSize: REPORT_LIMITS.headerBytes,
+} as const;
+
 const BOUNCE_WORDING =
   /mail delivery (?:failed|failure|subsystem|system)|created automatically by mail delivery software|this is the qmail-send program|delivery status notification \((?:failure|delay)\)|delivery has failed to these recipients|undeliverable:/i;
 
 /**
- * The line after which a plain-text bounce quotes the returned message:
- * a row of dashes around words such as Exim's "This is a copy of the
- * message", qmail's "Below this line is a copy of the message" or Gmail's
- * "Original message", or Exchange's "Original message headers:".
+ * Words that, on a line starting with two dashes, mark where a plain-text
+ * bounce quotes the returned message: Exim's "This is a copy of the
+ * message", qmail's "Below this line is a copy of the message", Gmail's
+ * "Original message". Exchange writes "Original message headers:" alone.
  */
-const QUOTE_MARKER =
-  /^(?:-{2,}[^\n]*(?:copy of the message|original message|message header|original headers)[^\n]*|original message headers:[ \t]*)$/im;
+const QUOTE_MARKER_WORDS = [
+  "copy of the message",
+  "original message",
+  "message header",
+  "original headers",
+];
+const EXCHANGE_QUOTE_MARKER = "original message headers:";
 
 /** An enhanced status code standing alone, not part of an address or a version number. */
 const ENHANCED_STATUS = /(?<![\w.])([45]\.\d{1,3}\.\d{1,3})(?![\w.])/;
@@ -88,13 +129,21 @@ const ENHANCED_STATUS = /(?<![\w.])([45]\.\d{1,3}\.\d{1,3})(?![\w.])/;
 /** An SMTP reply code as servers quote it: three digits, then a space or a hyphen. */
 const REPLY_CODE = /(?<![\w.])([45]\d\d)(?=[ -])/;
 
-const ADDRESS_IN_TEXT = /[\w.!#$%&'*+/=?^`{|}~-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
+/** What an address's local part may hold besides letters and digits, as written in a server's words. */
+const LOCAL_PART_SYMBOLS = new Set(".!#$%&'*+/=?^`{|}~-_");
 
-/** Null when the message is not a delivery report or complaint (it must then be left alone by the caller). */
-export async function readReport(raw: Buffer | string): Promise<DeliveryReport | null> {
+/**
+ * Null when the message is not a delivery report or complaint (it must then
+ * be left alone by the caller). Throws UnreadableMessage for a message over
+ * REPORT_LIMITS or one that cannot be parsed as mail.
+ */
+export async function readReport(raw: Uint8Array | string): Promise<DeliveryReport | null> {
+  const bytes = typeof raw === "string" ? Buffer.from(raw) : raw;
+  const overBound = boundRefusal(bytes);
+  if (overBound) throw new UnreadableMessage(overBound);
   // A returned message stays a part of its own instead of being folded into
   // the report's text, so its headers can be read apart from the report's.
-  const mail = await PostalMime.parse(raw, { forceRfc822Attachments: true });
+  const mail = await parseMail(bytes, { forceRfc822Attachments: true });
   const original = await attachedOriginal(mail);
   const deliveryStatus = partOfType(mail, "message/delivery-status");
   if (deliveryStatus) return toReport(mail, original, fromDeliveryStatus(mail, deliveryStatus));
@@ -119,7 +168,7 @@ function toReport(
     recipient: finding.recipient,
     addressedTo: addressedTo(mail),
     originalReturnPath: original?.returnPath ?? null,
-    originalMessageId: original?.messageId?.trim() || null,
+    originalMessageId: messageIdOf(original),
     text: finding.text.trim().slice(0, TEXT_LIMIT),
   };
 }
@@ -166,9 +215,10 @@ function bounceKind(action: string | null, status: string | null): BounceKind | 
 }
 
 /** The mailbox of an `rfc822; someone@example.com` field; null for other address types. */
-function mailboxOfTypedAddress(value: string | null): string | null {
-  const match = /^rfc822\s*;\s*(.+)$/i.exec(value ?? "");
-  return match?.[1] ? bareMailbox(match[1]) : null;
+export function mailboxOfTypedAddress(value: string | null): string | null {
+  if (value?.slice(0, 6).toLowerCase() !== "rfc822") return null;
+  const afterType = value.slice(6).trimStart();
+  return afterType.startsWith(";") ? bareMailbox(afterType.slice(1)) : null;
 }
 
 // --- Feedback reports -----------------------------------------------------
@@ -217,11 +267,11 @@ async function fromPlainBounce(
   attached: Email | null,
 ): Promise<DeliveryReport | null> {
   const body = withNewlines(mail.text ?? "");
-  const marker = QUOTE_MARKER.exec(body);
+  const marker = quoteMarkerIn(body);
   const diagnostic = marker ? body.slice(0, marker.index) : body;
   if (!looksLikeBounce(mail, diagnostic)) return null;
   const original =
-    attached ?? (marker ? await headersOf(body.slice(marker.index + marker[0].length)) : null);
+    attached ?? (marker ? await headersOf(body.slice(marker.index + marker.line.length)) : null);
   const status = statusIn(diagnostic);
   // Wording alone is what a phishing mail imitates; a real bounce also
   // gives a code or returns the message.
@@ -243,10 +293,38 @@ function looksLikeBounce(mail: Email, diagnostic: string): boolean {
   );
 }
 
+/**
+ * Where a plain-text bounce starts quoting the returned message: the first
+ * line that starts with two dashes and names the copy, or Exchange's line.
+ * Read line by line, each line once.
+ */
+export function quoteMarkerIn(body: string): { index: number; line: string } | null {
+  for (let start = 0; start <= body.length; ) {
+    const newline = body.indexOf("\n", start);
+    const end = newline < 0 ? body.length : newline;
+    const line = body.slice(start, end);
+    if (isQuoteMarker(line.toLowerCase())) return { index: start, line };
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return null;
+}
+
+function isQuoteMarker(lowerLine: string): boolean {
+  if (lowerLine.startsWith("--")) {
+    return QUOTE_MARKER_WORDS.some((words) => lowerLine.includes(words));
+  }
+  if (!lowerLine.startsWith(EXCHANGE_QUOTE_MARKER)) return false;
+  for (let position = EXCHANGE_QUOTE_MARKER.length; position < lowerLine.length; position += 1) {
+    if (lowerLine[position] !== " " && lowerLine[position] !== "\t") return false;
+  }
+  return true;
+}
+
 /** The header block at the start of `quoted`, after any blank lines, read as a message's headers. */
 function headersOf(quoted: string): Promise<Email> {
   const block = quoted.replace(/^\s*\n/, "").split(/\n[ \t]*\n/, 1)[0] ?? "";
-  return PostalMime.parse(`${block}\n\n`);
+  return parseMail(`${block}\n\n`);
 }
 
 /**
@@ -264,10 +342,60 @@ function failedRecipient(mail: Email, diagnostic: string, original: Email | null
       ? [...addressesIn(original, "return-path"), ...addressesIn(original, "from")]
       : []),
   ]);
-  const named = diagnostic.match(ADDRESS_IN_TEXT) ?? [];
   return (
-    named.map((address) => address.toLowerCase()).find((address) => !senders.has(address)) ?? null
+    addressesInText(diagnostic)
+      .map((address) => address.toLowerCase())
+      .find((address) => address.length <= ADDRESS_LIMIT && !senders.has(address)) ?? null
   );
+}
+
+/**
+ * The addresses written in a server's words, in order: a local part, an @,
+ * and a domain of two labels or more. Found from each @ outwards, so every
+ * character is looked at a bounded number of times, however the text runs.
+ */
+export function addressesInText(text: string): string[] {
+  const found: string[] = [];
+  // Where the next address may start: after the last one found.
+  let from = 0;
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    if (at < from) continue;
+    let start = at;
+    while (start > from && isLocalPartChar(text.charCodeAt(start - 1))) start -= 1;
+    const end = domainEnd(text, at + 1);
+    if (start === at || end < 0) continue;
+    found.push(text.slice(start, end));
+    from = end;
+  }
+  return found;
+}
+
+/** Where a domain of two labels or more starting at `start` ends; -1 when none starts there. */
+function domainEnd(text: string, start: number): number {
+  let labels = 0;
+  let end = -1;
+  for (let position = start; ; ) {
+    let labelEnd = position;
+    while (labelEnd < text.length && isDomainChar(text.charCodeAt(labelEnd))) labelEnd += 1;
+    if (labelEnd === position) break;
+    labels += 1;
+    if (labels >= 2) end = labelEnd;
+    if (text[labelEnd] !== ".") break;
+    position = labelEnd + 1;
+  }
+  return end;
+}
+
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isLocalPartChar(code: number): boolean {
+  return isAsciiLetterOrDigit(code) || LOCAL_PART_SYMBOLS.has(String.fromCharCode(code));
+}
+
+function isDomainChar(code: number): boolean {
+  return isAsciiLetterOrDigit(code) || code === 45;
 }
 
 // --- Shared reading -------------------------------------------------------
@@ -276,12 +404,50 @@ function partOfType(mail: Email, mimeType: string): Attachment | undefined {
   return mail.attachments.find((part) => part.mimeType === mimeType);
 }
 
+/**
+ * Null when the message is within REPORT_LIMITS' size and line length,
+ * else why not. One pass over the bytes; the header and nesting bounds are
+ * the parser's own (PARSER_LIMITS), counted as it goes.
+ */
+export function boundRefusal(bytes: Uint8Array): string | null {
+  if (bytes.length > REPORT_LIMITS.messageBytes) {
+    return `It is ${megabytes(bytes.length)}, over the ${megabytes(REPORT_LIMITS.messageBytes)} a report may be.`;
+  }
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline < 0 ? bytes.length : newline;
+    if (end - start > REPORT_LIMITS.lineBytes) {
+      return `It has a line longer than ${REPORT_LIMITS.lineBytes.toLocaleString("en")} bytes.`;
+    }
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return null;
+}
+
+export function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toLocaleString("en", { maximumFractionDigits: 1 })} MB`;
+}
+
+/** postal-mime's parse, held to REPORT_LIMITS; what it refuses is an UnreadableMessage. */
+async function parseMail(
+  raw: Uint8Array | ArrayBuffer | string,
+  options: { forceRfc822Attachments?: boolean } = {},
+): Promise<Email> {
+  try {
+    return await PostalMime.parse(raw, { ...options, ...PARSER_LIMITS });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new UnreadableMessage(`It cannot be read as mail: ${detail}.`, { cause: error });
+  }
+}
+
 /** The returned message, or its headers alone, where the report attaches it. */
 async function attachedOriginal(mail: Email): Promise<Email | null> {
   const part = mail.attachments.find(
     ({ mimeType }) => mimeType === "message/rfc822" || mimeType === "text/rfc822-headers",
   );
-  return part ? PostalMime.parse(part.content) : null;
+  return part ? parseMail(part.content) : null;
 }
 
 function addressedTo(mail: Email): string[] {
@@ -294,7 +460,13 @@ function addressesIn(mail: Email, headerName: string): string[] {
     .filter(({ key }) => key === headerName)
     .flatMap(({ value }) => addressParser(value, { flatten: true }))
     .map(({ address }) => address?.trim().toLowerCase() ?? "")
-    .filter((address) => address.includes("@"));
+    .filter((address) => address.includes("@") && address.length <= ADDRESS_LIMIT);
+}
+
+/** The Message-ID a quoted original carries; null when none, or one longer than a line may be. */
+function messageIdOf(original: Email | null): string | null {
+  const messageId = original?.messageId?.trim();
+  return messageId && messageId.length <= MESSAGE_ID_LIMIT ? messageId : null;
 }
 
 function firstHeader(mail: Email, headerName: string): string | null {
@@ -308,7 +480,7 @@ function bareMailbox(value: string): string | null {
     .replace(/^<(.*)>$/, "$1")
     .trim()
     .toLowerCase();
-  return address.includes("@") ? address : null;
+  return address.includes("@") && address.length <= ADDRESS_LIMIT ? address : null;
 }
 
 /** The report's human-readable part: the text the parser kept outside the report's own parts. */

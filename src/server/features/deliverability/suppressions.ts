@@ -63,12 +63,14 @@ export async function liftSuppression(db: Kysely<Database>, email: string): Prom
 }
 
 /**
- * Forgets everything kept about an address's mail coming back: its reports
- * and its suppression. Part of erasing a person: the reports hold the
- * address and the receiving servers' words about it.
+ * Forgets everything kept about an address's mail coming back: its reports,
+ * the unverified reports that name it, and its suppression. Part of erasing
+ * a person: the reports hold the address and the receiving servers' words
+ * about it.
  */
 export async function forgetAddress(db: Kysely<Database>, email: string): Promise<void> {
   const address = email.trim().toLowerCase();
   await db.deleteFrom("suppressions").where("email", "=", address).execute();
   await db.deleteFrom("delivery_reports").where("email", "=", address).execute();
+  await db.deleteFrom("set_aside_mail").where("email", "=", address).execute();
 }

@@ -1,20 +1,27 @@
 /**
- * Ties a report from the bounce mailbox to the message it is about. The
- * signed bounce address the report was sent to (or that the quoted original
- * carried as its Return-Path) names the outbox row, and so the kind of
- * mail, the issue and the reader. A report with a token that does not
- * verify is ignored: anyone can write to the bounce mailbox, and a forged
- * report must not take a reader off the list. A report with no token at
- * all is kept only when the address it names is a subscriber's.
+ * Ties a report from the bounce mailbox to the message it is about, and acts
+ * on it only when the report proves it (ADR 060). Anyone can write to the
+ * bounce mailbox: its plain address is every message's Return-Path without
+ * the token. So a report counts only when it carries the token of a message
+ * this site sent, and names the address that message went to (or none):
+ *
+ * - the signed bounce address it was sent to, or that the quoted original
+ *   carried as its Return-Path (platform/outbox/bounce-address.ts);
+ * - else the Message-ID of the quoted original, found in the outbox.
+ *
+ * Any other report is set aside unverified: kept and shown to the owners,
+ * never acted on.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import {
   hasBounceAddressForm,
   outboxIdOfBounceAddress,
 } from "../../platform/outbox/bounce-address.ts";
 import { type MailMessage, recipientAddress } from "../../platform/outbox/message.ts";
+import { messageIdOf } from "../../platform/outbox/queue.ts";
 import type { NewReport } from "./record.ts";
 import type { DeliveryReport } from "./reports.ts";
 
@@ -24,7 +31,24 @@ export interface BounceSigning {
   secret: string;
 }
 
+/** Why a report was not acted on, as the console shows it. */
+export const UNVERIFIED = {
+  noToken:
+    "It carries no token of a message the site sent: it came to the plain bounce address and quotes no Message-ID of the site's, so anyone could have written it.",
+  forged: "Its bounce address carries a token the site did not sign: forged or mangled.",
+  notKept:
+    "The message it refers to is no longer kept, so the address that message went to cannot be checked.",
+  otherAddress: "It names another address than the one the message it refers to was sent to.",
+} as const;
+
 type Traced = Omit<NewReport, "source" | "sourceKey">;
+
+/** A report proven to be about a message of ours to the address it names, or why it is not. */
+export type Trace =
+  | { verified: true; report: Traced }
+  | { verified: false; email: string | null; why: string };
+
+type TraceDatabase = Pick<DatabaseHandle, "db" | "engine">;
 
 async function outboxMessage(db: Kysely<Database>, outboxId: number) {
   return db
@@ -35,56 +59,73 @@ async function outboxMessage(db: Kysely<Database>, outboxId: number) {
     .executeTakeFirst();
 }
 
-/** The address a stored outbox message went to: its subscriber's, or its own `to`. */
+/** The address a stored outbox message went to, lower-cased: its subscriber's, or its own `to`. */
 function addressOf(row: { message: string; email: string | null }): string | null {
-  if (row.email) return row.email;
+  if (row.email) return row.email.toLowerCase();
   const { to } = JSON.parse(row.message) as Partial<MailMessage>;
-  return to ? recipientAddress(to) : null;
+  return to ? recipientAddress(to).toLowerCase() : null;
 }
 
-async function isSubscriber(db: Kysely<Database>, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("subscriptions")
+/** The outbox row of the message with this Message-ID; null for none, or for more than one. */
+async function outboxIdByMessageId(
+  { db, engine }: TraceDatabase,
+  messageId: string | null,
+): Promise<number | null> {
+  if (!messageId) return null;
+  // The outbox writes them as <id@domain>; a report may quote one without its brackets.
+  const bare =
+    messageId.startsWith("<") && messageId.endsWith(">") ? messageId.slice(1, -1) : messageId;
+  const rows = await db
+    .selectFrom("outbox")
     .select("id")
-    .where("email", "=", email)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where(messageIdOf(engine), "=", `<${bare}>`)
+    .limit(2)
+    .execute();
+  return rows.length === 1 ? (rows[0]?.id ?? null) : null;
+}
+
+function unverified(report: DeliveryReport, why: string): Trace {
+  return { verified: false, email: report.recipient, why };
 }
 
 export async function traceReport(
-  db: Kysely<Database>,
+  database: TraceDatabase,
   report: DeliveryReport,
   { bounceAddress, secret }: BounceSigning,
   log: FastifyBaseLogger,
-): Promise<Traced | null> {
-  const candidates = [...report.addressedTo, report.originalReturnPath ?? ""]
+): Promise<Trace> {
+  const tokens = [...report.addressedTo, report.originalReturnPath ?? ""]
     .map((address) => address.replace(/^<|>$/g, "").trim())
     .filter((address) => hasBounceAddressForm(bounceAddress, address));
-  const signed = candidates
-    .map((address) => outboxIdOfBounceAddress(bounceAddress, secret, address))
-    .find((id) => id !== null);
-  const base = { kind: report.kind, status: report.status, text: report.text };
+  const signed =
+    tokens
+      .map((address) => outboxIdOfBounceAddress(bounceAddress, secret, address))
+      .find((id) => id !== null) ?? null;
+  if (signed === null && tokens.length > 0) {
+    log.warn({ kind: report.kind }, "report set aside: its bounce address is forged or mangled");
+    return unverified(report, UNVERIFIED.forged);
+  }
 
-  if (signed !== undefined && signed !== null) {
-    const row = await outboxMessage(db, signed);
-    // The address the message went to, not one it was forwarded to on the way.
-    const email = (row ? addressOf(row) : null) ?? report.recipient;
-    if (!email) return null;
-    return {
-      ...base,
-      email,
-      outboxId: signed,
-      messageKind: row?.kind ?? null,
-      issueId: row?.issue_id ?? null,
-    };
+  const outboxId = signed ?? (await outboxIdByMessageId(database, report.originalMessageId));
+  if (outboxId === null) return unverified(report, UNVERIFIED.noToken);
+  const row = await outboxMessage(database.db, outboxId);
+  const sentTo = row ? addressOf(row) : null;
+  if (!row || !sentTo) return unverified(report, UNVERIFIED.notKept);
+  // A report that names no address (a provider that redacts it) is about
+  // the message's own; one that names another was not written about it.
+  if (report.recipient && report.recipient !== sentTo) {
+    return unverified(report, UNVERIFIED.otherAddress);
   }
-  if (candidates.length > 0) {
-    log.warn({ addresses: candidates }, "report ignored: its bounce address is forged or mangled");
-    return null;
-  }
-  if (report.recipient && (await isSubscriber(db, report.recipient))) {
-    return { ...base, email: report.recipient, outboxId: null, messageKind: null, issueId: null };
-  }
-  log.info({ kind: report.kind }, "report ignored: it names no message and no subscriber of ours");
-  return null;
+  return {
+    verified: true,
+    report: {
+      kind: report.kind,
+      status: report.status,
+      text: report.text,
+      email: sentTo,
+      outboxId,
+      messageKind: row.kind,
+      issueId: row.issue_id,
+    },
+  };
 }

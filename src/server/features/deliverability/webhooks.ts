@@ -1,13 +1,23 @@
 /**
  * Delivery reports a mail provider posts: Mailgun's webhooks, SendGrid's
- * Event Webhook and Resend's webhooks. A request counts only when it carries
- * the provider's signature over a timestamp within five minutes of ours
- * (ADR 034); its bounces and complaints are then recorded like every other
- * report, and what else providers tell (deliveries, opens, clicks) is
- * acknowledged and dropped. A provider whose key is not configured gets 404.
+ * Event Webhook and Resend's webhooks. A body is held to bounds before it is
+ * parsed (WEBHOOK_BODY_LIMITS). A request counts only when it carries the
+ * provider's signature over a timestamp within five minutes of ours (ADR
+ * 034), and only once: what each signature covers is remembered while its
+ * timestamp could still pass, and a second use is refused (ADR 060). Its
+ * bounces and complaints are then recorded like every other report, and
+ * what else providers tell (deliveries, opens, clicks) is acknowledged and
+ * dropped. A provider whose key is not configured gets 404.
  */
-import { createHmac, createPublicKey, type KeyObject, timingSafeEqual, verify } from "node:crypto";
-import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import {
+  createHash,
+  createHmac,
+  createPublicKey,
+  type KeyObject,
+  timingSafeEqual,
+  verify,
+} from "node:crypto";
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import { addressParser } from "postal-mime";
@@ -15,6 +25,7 @@ import { z } from "zod";
 import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import type { Database, ReportKind } from "../../platform/db/schema.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
 import {
   hasBounceAddressForm,
   outboxIdOfBounceAddress,
@@ -34,6 +45,29 @@ export const WEBHOOK_REFUSALS = {
   missing: "The request carries no webhook signature.",
   invalid: "The webhook signature does not match.",
   stale: "The webhook timestamp is more than five minutes away from ours.",
+  replayed:
+    "This webhook signature was used before: each signed request is taken once, and a provider signs each delivery anew.",
+} as const;
+
+/**
+ * What a webhook body may be, checked before it is parsed. SendGrid posts
+ * batches of up to 768 KB, the others one event; their events nest four or
+ * five deep, and the longest of their values is a receiving server's reply.
+ */
+export const WEBHOOK_BODY_LIMITS = {
+  bytes: 1024 * 1024,
+  depth: 20,
+  /** Items in one array or object: a SendGrid batch's events, at well over 100 bytes each. */
+  items: 10_000,
+  /** One string, as written in the body. */
+  stringBytes: 32 * 1024,
+} as const;
+
+export const WEBHOOK_BOUND_REFUSALS = {
+  bytes: "The webhook body is larger than 1 MB.",
+  depth: `The webhook body nests deeper than ${WEBHOOK_BODY_LIMITS.depth} levels.`,
+  items: `The webhook body holds a list of more than ${WEBHOOK_BODY_LIMITS.items.toLocaleString("en")} items.`,
+  stringBytes: `The webhook body holds a value longer than ${WEBHOOK_BODY_LIMITS.stringBytes / 1024} KB.`,
 } as const;
 
 export const UNREADABLE_WEBHOOK_MESSAGE = "The webhook body is not a report this server can read.";
@@ -71,9 +105,17 @@ interface SignedRequest {
   body: Buffer;
 }
 
+/** A signature that holds over a recent timestamp: what it covers, and when it was signed. */
+interface Signed {
+  /** What the signature covers, in the provider's own order: it is taken once. */
+  covered: Buffer;
+  /** The signed timestamp, Unix seconds. */
+  at: number;
+}
+
 interface Provider {
-  /** Why the request is not the provider's, or null when its signature holds over a recent timestamp. */
-  refusal(request: SignedRequest, nowSeconds: number): string | null;
+  /** Why the request is not the provider's, or what its signature covers when it holds over a recent timestamp. */
+  check(request: SignedRequest, nowSeconds: number): { refusal: string } | Signed;
   /** The bounces and complaints in a verified request; null when its body cannot be read. */
   reports(request: SignedRequest): ProviderReport[] | null;
 }
@@ -84,9 +126,6 @@ interface Provider {
  * Webhooks libraries hold it to five minutes either way.
  */
 const TOLERANCE_SECONDS = 5 * 60;
-
-/** SendGrid posts its events in batches of up to 768 KB; the other two post one event a request. */
-const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 /** A soft bounce counts once for its message, however often the provider retries it and says so. */
 const softKey = (messageId: string | undefined, eventId: string) => `soft:${messageId ?? eventId}`;
@@ -121,6 +160,76 @@ function timestampRefusal(timestamp: string, nowSeconds: number): string | null 
   return Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS
     ? WEBHOOK_REFUSALS.stale
     : null;
+}
+
+/** The signature held over `covered`, signed at `timestamp`, or why it was refused. */
+function judged(
+  timestamp: string,
+  nowSeconds: number,
+  holds: () => boolean,
+  covered: Buffer,
+): { refusal: string } | Signed {
+  const refusal =
+    timestampRefusal(timestamp, nowSeconds) ?? (holds() ? null : WEBHOOK_REFUSALS.invalid);
+  return refusal ? { refusal } : { covered, at: Number(timestamp) };
+}
+
+/**
+ * Null when a JSON body is within WEBHOOK_BODY_LIMITS' depth, items and
+ * string lengths, else the refusal. One pass over the bytes, before the
+ * body is parsed: a UTF-8 character other than a quote or a backslash
+ * never holds their bytes, so strings are found byte by byte.
+ */
+export function jsonBoundRefusal(body: Uint8Array): { status: 400 | 413; message: string } | null {
+  const QUOTE = 0x22;
+  const BACKSLASH = 0x5c;
+  /** Commas seen in each open array or object, innermost last. */
+  const commas: number[] = [];
+  let inString = false;
+  let escaped = false;
+  let stringStart = 0;
+  for (let index = 0; index < body.length; index += 1) {
+    const byte = body[index];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === BACKSLASH) escaped = true;
+      else if (byte === QUOTE) {
+        inString = false;
+        if (index - stringStart > WEBHOOK_BODY_LIMITS.stringBytes) {
+          return { status: 413, message: WEBHOOK_BOUND_REFUSALS.stringBytes };
+        }
+      }
+      continue;
+    }
+    switch (byte) {
+      case QUOTE:
+        inString = true;
+        stringStart = index + 1;
+        break;
+      case 0x5b: // [
+      case 0x7b: // {
+        commas.push(0);
+        if (commas.length > WEBHOOK_BODY_LIMITS.depth) {
+          return { status: 400, message: WEBHOOK_BOUND_REFUSALS.depth };
+        }
+        break;
+      case 0x5d: // ]
+      case 0x7d: // }
+        commas.pop();
+        break;
+      case 0x2c: {
+        // ,
+        const innermost = commas.length - 1;
+        if (innermost < 0) break;
+        commas[innermost] = (commas[innermost] ?? 0) + 1;
+        if ((commas[innermost] ?? 0) >= WEBHOOK_BODY_LIMITS.items) {
+          return { status: 413, message: WEBHOOK_BOUND_REFUSALS.items };
+        }
+        break;
+      }
+    }
+  }
+  return null;
 }
 
 /** `someone@example.com` from a bare address or `Name <someone@example.com>`; null without one. */
@@ -197,16 +306,18 @@ function mailgunReport(event: MailgunEvent, kind: ReportKind): ProviderReport | 
 
 function mailgun(signingKey: string): Provider {
   return {
-    refusal({ body }, nowSeconds) {
+    check({ body }, nowSeconds) {
       const parsed = mailgunSignature.safeParse(jsonOf(body));
-      if (!parsed.success) return WEBHOOK_REFUSALS.missing;
+      if (!parsed.success) return { refusal: WEBHOOK_REFUSALS.missing };
       const { timestamp, token, signature } = parsed.data.signature;
-      const expected = createHmac("sha256", signingKey)
-        .update(`${timestamp}${token}`)
-        .digest("hex");
-      return (
-        timestampRefusal(timestamp, nowSeconds) ??
-        (sameText(signature.toLowerCase(), expected) ? null : WEBHOOK_REFUSALS.invalid)
+      // The signature covers the timestamp and the token, not the body.
+      const covered = Buffer.from(`${timestamp}${token}`);
+      const expected = createHmac("sha256", signingKey).update(covered).digest("hex");
+      return judged(
+        timestamp,
+        nowSeconds,
+        () => sameText(signature.toLowerCase(), expected),
+        covered,
       );
     },
     reports({ body }) {
@@ -298,16 +409,18 @@ function sendgridKey(base64: string): KeyObject {
 function sendgrid(publicKey: string): Provider {
   const key = sendgridKey(publicKey);
   return {
-    refusal({ headers, body }, nowSeconds) {
+    check({ headers, body }, nowSeconds) {
       const signature = firstHeader(headers, SENDGRID_SIGNATURE);
       const timestamp = firstHeader(headers, SENDGRID_TIMESTAMP);
-      if (!signature || !timestamp) return WEBHOOK_REFUSALS.missing;
-      const signed = Buffer.concat([Buffer.from(timestamp), body]);
-      return (
-        timestampRefusal(timestamp, nowSeconds) ??
-        (verify("sha256", signed, key, Buffer.from(signature, "base64"))
-          ? null
-          : WEBHOOK_REFUSALS.invalid)
+      if (!signature || !timestamp) return { refusal: WEBHOOK_REFUSALS.missing };
+      // What is signed, not the signature, is remembered: an ECDSA signature
+      // can be rewritten into another valid one over the same bytes.
+      const covered = Buffer.concat([Buffer.from(timestamp), body]);
+      return judged(
+        timestamp,
+        nowSeconds,
+        () => verify("sha256", covered, key, Buffer.from(signature, "base64")),
+        covered,
       );
     },
     reports({ body }) {
@@ -390,18 +503,24 @@ function svixHeader(headers: SignedRequest["headers"], name: string): string | u
 function resend(secret: string): Provider {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");
   return {
-    refusal({ headers, body }, nowSeconds) {
+    check({ headers, body }, nowSeconds) {
       const id = svixHeader(headers, "id");
       const timestamp = svixHeader(headers, "timestamp");
       const signatures = svixHeader(headers, "signature");
-      if (!id || !timestamp || !signatures) return WEBHOOK_REFUSALS.missing;
-      const expected = createHmac("sha256", key)
-        .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]))
-        .digest("base64");
-      const matches = signatures
-        .split(" ")
-        .some((entry) => entry.startsWith("v1,") && sameText(entry.slice(3), expected));
-      return timestampRefusal(timestamp, nowSeconds) ?? (matches ? null : WEBHOOK_REFUSALS.invalid);
+      if (!id || !timestamp || !signatures) return { refusal: WEBHOOK_REFUSALS.missing };
+      // Svix sends a retry with the same message id and a new timestamp,
+      // signed anew: that one is a new signature, taken once in its turn.
+      const covered = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
+      const expected = createHmac("sha256", key).update(covered).digest("base64");
+      return judged(
+        timestamp,
+        nowSeconds,
+        () =>
+          signatures
+            .split(" ")
+            .some((entry) => entry.startsWith("v1,") && sameText(entry.slice(3), expected)),
+        covered,
+      );
     },
     reports({ headers, body }) {
       const parsed = resendEvent.safeParse(jsonOf(body));
@@ -441,8 +560,12 @@ const UNLINKED: MessageLink = { outboxId: null, messageKind: null, issueId: null
  * it is logged and the report stands on its recipient alone, which the
  * provider's signature vouches for.
  */
-function messageLinker(db: Kysely<Database>, bounceAddress: string | undefined, secret: string) {
-  return async (envelopeSender: string | null, log: FastifyBaseLogger): Promise<MessageLink> => {
+function messageLinker(bounceAddress: string | undefined, secret: string) {
+  return async (
+    db: Kysely<Database>,
+    envelopeSender: string | null,
+    log: FastifyBaseLogger,
+  ): Promise<MessageLink> => {
     if (!bounceAddress || !envelopeSender) return UNLINKED;
     if (!hasBounceAddressForm(bounceAddress, envelopeSender)) return UNLINKED;
     const outboxId = outboxIdOfBounceAddress(bounceAddress, secret, envelopeSender);
@@ -462,6 +585,46 @@ function messageLinker(db: Kysely<Database>, bounceAddress: string | undefined, 
   };
 }
 
+/** A signature is remembered while a request bearing it could pass, and as long again for instances whose clocks differ. */
+const REMEMBERED_SECONDS = 2 * TOLERANCE_SECONDS;
+
+const isoAt = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** Forgets the signatures whose timestamps are too old to pass anyway. */
+async function forgetExpiredSignatures(db: Kysely<Database>, nowSeconds: number): Promise<void> {
+  await db.deleteFrom("provider_signatures").where("expires_at", "<", isoAt(nowSeconds)).execute();
+}
+
+/**
+ * Takes a provider's signature once: false when it was taken before. The
+ * primary key decides, in the transaction that records the reports, so of
+ * two instances taking the same one at once only one does, and a
+ * transaction that fails takes nothing.
+ */
+async function takeSignature(
+  db: Kysely<Database>,
+  name: ProviderName,
+  { covered, at }: Signed,
+): Promise<boolean> {
+  const signedHash = createHash("sha256").update(`${name}:`).update(covered).digest("hex");
+  const taken = await db
+    .insertInto("provider_signatures")
+    .values({ signed_hash: signedHash, expires_at: isoAt(at + REMEMBERED_SECONDS) })
+    .onConflict((c) => c.column("signed_hash").doNothing())
+    .returning("signed_hash")
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+function boundRefusalError(
+  app: FastifyInstance,
+  { status, message }: { status: 400 | 413; message: string },
+) {
+  return status === 413
+    ? app.httpErrors.payloadTooLarge(message)
+    : app.httpErrors.badRequest(message);
+}
+
 const recordedSchema = z.object({ recorded: z.number().int().min(0) });
 
 /**
@@ -474,29 +637,53 @@ export const deliveryWebhooks: FastifyPluginAsyncZod<DeliveryWebhooksOptions> = 
   { config, database, secret, now = Date.now, onHardBounce },
 ) => {
   const policy = softBouncePolicy(config);
-  const linkToMessage = messageLinker(database.db, config.BOUNCE_ADDRESS, secret);
+  const linkToMessage = messageLinker(config.BOUNCE_ADDRESS, secret);
   const providers = configuredProviders(config);
 
-  /** Records each report; how many were new. */
-  async function record(name: ProviderName, reports: ProviderReport[], log: FastifyBaseLogger) {
-    let recorded = 0;
-    for (const { key, envelopeSender, ...report } of reports) {
-      const link = await linkToMessage(envelopeSender, log);
-      const source = { source: `webhook:${name}`, sourceKey: `${name}:${key}` };
-      const full = { ...report, ...source, ...link };
-      const result = await recordReport(database.db, full, policy);
-      await tellOfHardBounce(full, result, onHardBounce, log);
-      if (result.recorded) recorded += 1;
-    }
-    return recorded;
+  /**
+   * Takes the signature and records each report, in one transaction; how
+   * many reports were new, or null when the signature was taken before.
+   */
+  async function recordOnce(
+    name: ProviderName,
+    signed: Signed,
+    reports: ProviderReport[],
+    nowSeconds: number,
+    log: FastifyBaseLogger,
+  ): Promise<number | null> {
+    await forgetExpiredSignatures(database.db, nowSeconds);
+    const results = await inTransaction(database.db, async (trx) => {
+      if (!(await takeSignature(trx, name, signed))) return null;
+      const recorded = [];
+      for (const { key, envelopeSender, ...report } of reports) {
+        const link = await linkToMessage(trx, envelopeSender, log);
+        const source = { source: `webhook:${name}`, sourceKey: `${name}:${key}` };
+        const full = { ...report, ...source, ...link };
+        recorded.push({ full, result: await recordReport(trx, full, policy) });
+      }
+      return recorded;
+    });
+    if (!results) return null;
+    // Told once the reports are there for whoever is told to read.
+    for (const { full, result } of results) await tellOfHardBounce(full, result, onHardBounce, log);
+    return results.filter(({ result }) => result.recorded).length;
   }
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     "application/json",
-    { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT },
+    { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMITS.bytes },
     (_request, body, done) => done(null, body),
   );
+  // A body over the size bound is refused by Fastify as it arrives; it is
+  // said in the words of the other bounds. Every other failure goes on to
+  // the app's own handler.
+  app.setErrorHandler((error: FastifyError) => {
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      throw app.httpErrors.payloadTooLarge(WEBHOOK_BOUND_REFUSALS.bytes);
+    }
+    throw error;
+  });
 
   for (const name of PROVIDER_NAMES) {
     const provider = providers[name];
@@ -517,15 +704,17 @@ export const deliveryWebhooks: FastifyPluginAsyncZod<DeliveryWebhooksOptions> = 
       },
       async (request) => {
         if (!provider) throw app.httpErrors.notFound(UNCONFIGURED_WEBHOOK_MESSAGE);
-        const signed = {
-          headers: request.headers,
-          body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        };
-        const refusal = provider.refusal(signed, Math.floor(now() / 1000));
-        if (refusal) throw app.httpErrors.unauthorized(refusal);
-        const reports = provider.reports(signed);
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const overBound = jsonBoundRefusal(body);
+        if (overBound) throw boundRefusalError(app, overBound);
+        const nowSeconds = Math.floor(now() / 1000);
+        const checked = provider.check({ headers: request.headers, body }, nowSeconds);
+        if ("refusal" in checked) throw app.httpErrors.unauthorized(checked.refusal);
+        const reports = provider.reports({ headers: request.headers, body });
         if (!reports) throw app.httpErrors.badRequest(UNREADABLE_WEBHOOK_MESSAGE);
-        return { recorded: await record(name, reports, request.log) };
+        const recorded = await recordOnce(name, checked, reports, nowSeconds, request.log);
+        if (recorded === null) throw app.httpErrors.unauthorized(WEBHOOK_REFUSALS.replayed);
+        return { recorded };
       },
     );
   }

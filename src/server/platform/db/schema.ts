@@ -408,6 +408,39 @@ export interface DeliveryReportsTable {
 
 export type SuppressionReason = "hard-bounce" | "complaint" | "soft-bounces";
 
+/**
+ * Why a message from the bounce mailbox was set aside: a report that does
+ * not prove it is about a message the site sent to the address it names,
+ * or a message that could not be read.
+ */
+export type SetAsideState = "unverified" | "unreadable";
+
+/** A message from the bounce mailbox that was kept and shown, not acted on (one row per message). */
+export interface SetAsideMailTable {
+  id: Generated<number>;
+  /** The mailbox, its UIDVALIDITY and the message's UID: one row per message. */
+  source_key: string;
+  state: SetAsideState;
+  /** The address an unverified report names, lower-cased; null when it names none, or unreadable. */
+  email: string | null;
+  /** What an unverified report says; null for an unreadable message. */
+  kind: ReportKind | null;
+  status: string | null;
+  /** Why it was not acted on, in a sentence for the console. */
+  why: string;
+  /** An unverified report's own words; empty for an unreadable message. */
+  text: string;
+  received_at: Timestamp;
+}
+
+/** A provider's webhook signature taken once: a replay of it is refused until it expires. */
+export interface ProviderSignaturesTable {
+  /** SHA-256 (hex) of the provider's name and what its signature covers. */
+  signed_hash: string;
+  /** When its timestamp is too old for the signature to be taken anyway. */
+  expires_at: Timestamp;
+}
+
 /** An address nothing but the firm's own notifications is sent to (one row per address). */
 export interface SuppressionsTable {
   id: Generated<number>;
@@ -463,6 +496,8 @@ export interface Database {
   audience_digests: AudienceDigestsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  set_aside_mail: SetAsideMailTable;
+  provider_signatures: ProviderSignaturesTable;
 }
 
 /** An address the firm's own tools are told at (an outgoing webhook). */

@@ -61,6 +61,16 @@ export function mailAddress(engine: Engine, field: "to" | "replyTo") {
     : sql<string>`lower(coalesce(json_extract(message, ${sql.lit(`$.${field}.address`)}), json_extract(message, ${sql.lit(`$.${field}`)})))`;
 }
 
+/**
+ * A message's Message-ID, as the index outbox_message_id (migration 032)
+ * holds it: a report that quotes it finds its row without reading the table.
+ */
+export function messageIdOf(engine: Engine) {
+  return engine === "postgres"
+    ? sql<string>`(message::jsonb ->> 'messageId')`
+    : sql<string>`json_extract(message, '$.messageId')`;
+}
+
 export interface NewsletterCopy {
   issueId: number;
   subscriptionId: number;
