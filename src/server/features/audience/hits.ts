@@ -9,6 +9,13 @@ import type { FastifyRequest } from "fastify";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import { channelOf, referrerDomain as domainOfReferrer } from "../../../shared/lead-source.ts";
+import {
+  CASE_STUDY_ROUTE,
+  caseStudyPath,
+  INSIGHT_ISSUE_ROUTE,
+  insightIssuePath,
+  PAGE_PATHS,
+} from "../../../shared/routes.ts";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
 
 /** The page a visit reached that counts as the funnel's second step. */
@@ -22,10 +29,10 @@ export interface Hit {
   day: string;
   /** Epoch ms. */
   at: number;
-  /** The visitor's keyed hash is made of these, then they are dropped. */
+  /** The visitor's and the address's keyed hashes are made of these, then they are dropped. */
   ip: string;
   userAgent: string;
-  host: string;
+  /** The page's canonical path. */
   path: string;
   /** Only read when this view begins a visit. */
   referrer: string;
@@ -81,6 +88,46 @@ function isCrawler(agent: string): boolean {
   crawlerAnswers.set(agent, answer);
   return answer;
 }
+
+const KNOWN_PAGES = new Set(PAGE_PATHS);
+
+/**
+ * The canonical path of the page a request was answered with, from the
+ * route that answered, never from the request's own target: `/#x`,
+ * `/we%61re` and `/weare` reach the one route and are its one page. A case
+ * study or an Insight issue is its route with the slug the router matched
+ * (decoded; the caller counts only a success, which only a slug the
+ * content has gets). Null for an answer of no page's route: the not-found
+ * page, a file, the API.
+ */
+export function servedPagePath(request: FastifyRequest): string | null {
+  const route = request.routeOptions.url;
+  if (route === undefined) return null;
+  if (KNOWN_PAGES.has(route)) return route;
+  const slug = (request.params as { slug?: unknown } | undefined)?.slug;
+  if (typeof slug !== "string") return null;
+  if (route === CASE_STUDY_ROUTE) return caseStudyPath(slug).slice(0, MAX_VALUE);
+  if (route === INSIGHT_ISSUE_ROUTE) return insightIssuePath(slug).slice(0, MAX_VALUE);
+  return null;
+}
+
+/**
+ * Whether a Host names the site: PUBLIC_ORIGIN's host name, in any case,
+ * on any port (behind a proxy, the name the proxy passes on: Host, or
+ * X-Forwarded-Host from a proxy TRUST_PROXY names). A site whose public
+ * origin is on this machine (development) answers to every loopback name.
+ */
+export function ownHost(publicOrigin: string): (hostname: string) => boolean {
+  const own = new URL(publicOrigin).hostname.toLowerCase();
+  const loopback = LOOPBACK_NAMES.has(own);
+  return (hostname) => {
+    if (hostname === own) return true;
+    const name = hostname.toLowerCase();
+    return name === own || (loopback && LOOPBACK_NAMES.has(name));
+  };
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /** A path as a page is known by: no query, no trailing slash but the root's. */
 export function pagePath(url: string): string {
