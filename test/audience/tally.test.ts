@@ -13,8 +13,9 @@ import {
   viewHasher,
   visitorHash,
 } from "../../src/server/features/audience/salts.ts";
-import { OTHER_VALUE, Tally } from "../../src/server/features/audience/tally.ts";
+import { Tally } from "../../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../../src/server/features/audience/visits.ts";
+import { OTHER_VALUE } from "../../src/shared/admin/audience.ts";
 import { channelOf } from "../../src/shared/lead-source.ts";
 
 const own = (host: string) => host === "meridian.example";

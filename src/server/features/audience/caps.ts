@@ -10,18 +10,13 @@
  * between them. A value already in the day's rows takes no room.
  */
 import type { Kysely } from "kysely";
+import { OTHER_VALUE } from "../../../shared/admin/audience.ts";
 import type { AudienceDimension, Database } from "../../platform/db/schema.ts";
 
 type Db = Kysely<Database>;
 
 /** Values named in one statement: well under either engine's limit on parameters. */
 const VALUES_PER_STATEMENT = 500;
-
-/**
- * The value every value past the cap is counted as. A value sent as this
- * text is counted here too, taking no room and saying nothing of a cap.
- */
-export const OTHER_VALUE = "(other)";
 
 export interface Admission {
   /** The candidates the day's rows may hold: already there, or given room now. */

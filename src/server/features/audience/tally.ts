@@ -14,10 +14,9 @@
  * here than the cap, so memory stays bounded between flushes too.
  */
 import type { Kysely } from "kysely";
+import { OTHER_VALUE } from "../../../shared/admin/audience.ts";
 import type { AudienceDimension, Database } from "../../platform/db/schema.ts";
-import { admittedValues, admitValues, markOverflowed, OTHER_VALUE } from "./caps.ts";
-
-export { OTHER_VALUE } from "./caps.ts";
+import { admittedValues, admitValues, markOverflowed } from "./caps.ts";
 
 export interface Counts {
   views: number;
@@ -103,6 +102,7 @@ export class Tally {
   }
 
   private admit(values: DayValues, value: string): string {
+    // A value sent as OTHER_VALUE's own text is counted there, taking no room.
     if (value === OTHER_VALUE || values.admitted.has(value) || values.pending.has(value)) {
       return value;
     }
