@@ -17,12 +17,12 @@
  * table says how many times that the replay went.
  */
 import { randomBytes } from "node:crypto";
+import { AddressLimits } from "../src/server/features/audience/addresses.ts";
 import {
   arrivesFromElsewhere,
   type Hit,
   visitAttributes,
 } from "../src/server/features/audience/hits.ts";
-import { AddressLimits } from "../src/server/features/audience/addresses.ts";
 import { viewHasher } from "../src/server/features/audience/salts.ts";
 import { Tally } from "../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../src/server/features/audience/visits.ts";
@@ -115,9 +115,7 @@ async function replay(database: DatabaseHandle | null): Promise<Run> {
       await flush();
       nextFlush += FLUSH_MS;
     }
-    visitors.countNow(hash(hit.ip, hit.userAgent), hit, () =>
-      visitAttributes(hit, isOwn),
-    );
+    visitors.countNow(hash(hit.ip, hit.userAgent), hit, () => visitAttributes(hit, isOwn));
   }
   await flush();
   return { seconds: (performance.now() - began) / 1000, flushes, rowsWritten, slowestFlushMs };

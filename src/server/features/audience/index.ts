@@ -313,6 +313,6 @@ const beacon: FastifyPluginAsyncZod<BeaconOptions> = async (app, { count, origin
 
 export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from "./digest.ts";
 export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
-export { breakdownOf, periodFigures } from "./figures.ts";
+export { breakdownOf, cappedDays, periodFigures } from "./figures.ts";
 export { default as audienceFigures } from "./figures-plugin.ts";
 export { periodFor, previousOf } from "./periods.ts";
