@@ -6,7 +6,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AddressLimits } from "../../src/server/features/audience/addresses.ts";
-import { type Hit, referrerDomain } from "../../src/server/features/audience/hits.ts";
+import { type Hit, ownHost, referrerDomain } from "../../src/server/features/audience/hits.ts";
 import {
   addressHash,
   dayOf,
@@ -39,6 +39,21 @@ describe("a visit's source", () => {
     const from = referrerDomain(referrer, own);
     expect(from).toBe(domain);
     expect(channelOf({ referrer: from, utmMedium: medium })).toBe(channel);
+  });
+});
+
+describe("the site's own host", () => {
+  it("is PUBLIC_ORIGIN's host name, in any case; any other is not", () => {
+    const isOwn = ownHost("https://www.meridian.example");
+    expect(["www.meridian.example", "WWW.Meridian.Example"].map(isOwn)).toEqual([true, true]);
+    const others = ["meridian.example", "www.meridian.example.evil.example", "localhost", ""];
+    expect(others.map(isOwn)).toEqual([false, false, false, false]);
+  });
+
+  it("is every loopback name for a site whose public origin is on loopback (development)", () => {
+    const isOwn = ownHost("http://localhost:3000");
+    expect(["localhost", "127.0.0.1", "[::1]"].map(isOwn)).toEqual([true, true, true]);
+    expect(isOwn("meridian.example")).toBe(false);
   });
 });
 

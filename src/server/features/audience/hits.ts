@@ -5,7 +5,7 @@
  * only for requests that got that far. The user agent is parsed (ua-parser-js)
  * only when a visit begins, off the request's path (visits.ts).
  */
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import { channelOf, referrerDomain as domainOfReferrer } from "../../../shared/lead-source.ts";
@@ -111,6 +111,32 @@ export function servedPagePath(request: FastifyRequest): string | null {
   return null;
 }
 
+const slugOf = (route: string) => {
+  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
+  return (path: string) => pattern.exec(path)?.[1] ?? null;
+};
+const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
+const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);
+
+/**
+ * Whether a beacon names a page the site has: one of its pages, a case
+ * study or a published Insight issue (read from the content in memory), as
+ * a document request for any other path gets the not-found page, which is
+ * not counted either.
+ */
+export async function isSitePage(
+  content: FastifyInstance["content"],
+  path: string,
+): Promise<boolean> {
+  if (KNOWN_PAGES.has(path)) return true;
+  const study = caseStudySlug(path);
+  if (study) return (await content.caseStudies()).some((known) => known.slug === study);
+  const issue = issueSlug(path);
+  return issue !== null && (await content.insightIssue(issue)) !== null;
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
 /**
  * Whether a Host names the site: PUBLIC_ORIGIN's host name, in any case,
  * on any port (behind a proxy, the name the proxy passes on: Host, or
@@ -126,8 +152,6 @@ export function ownHost(publicOrigin: string): (hostname: string) => boolean {
     return name === own || (loopback && LOOPBACK_NAMES.has(name));
   };
 }
-
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /** A path as a page is known by: no query, no trailing slash but the root's. */
 export function pagePath(url: string): string {

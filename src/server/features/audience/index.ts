@@ -27,7 +27,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ADMIN_API, AUTH_PATHS } from "../../../shared/admin/auth.ts";
 import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
-import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../../shared/routes.ts";
 import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
@@ -37,6 +36,7 @@ import { AddressLimits } from "./addresses.ts";
 import {
   arrivesFromElsewhere,
   type Hit,
+  isSitePage,
   notToCount,
   ownHost,
   pagePath,
@@ -87,28 +87,6 @@ const pageViewBody = z.string().max(1000);
  * one address reads many pages a minute, and a beacon writes nothing at once.
  */
 const PAGE_VIEWS_PER_WRITE = 20;
-
-const SITE_PAGES = new Set(PAGE_PATHS);
-const slugOf = (route: string) => {
-  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
-  return (path: string) => pattern.exec(path)?.[1] ?? null;
-};
-const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
-const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);
-
-/**
- * Whether a beacon names a page the site has: one of its pages, a case
- * study or a published Insight issue (read from the content in memory), as
- * a document request for any other path gets the not-found page, which is
- * not counted either.
- */
-async function isSitePage(content: FastifyInstance["content"], path: string): Promise<boolean> {
-  if (SITE_PAGES.has(path)) return true;
-  const study = caseStudySlug(path);
-  if (study) return (await content.caseStudies()).some((known) => known.slug === study);
-  const issue = issueSlug(path);
-  return issue !== null && (await content.insightIssue(issue)) !== null;
-}
 
 /** The first day kept when rollups live `months` months: the same day of the month, that many months back. */
 export function firstDayKept(now: Date, months: number): string {
