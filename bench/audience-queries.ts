@@ -260,6 +260,10 @@ for (const engine of ENGINES) {
         () => breakdown(database, dimension, year, 10),
       ]),
       ["CSV of every page, 12 months", () => breakdownOf(database.db, "page", year, null)],
+      [
+        "days the referrers met their cap, 12 months (in each breakdown above)",
+        () => cappedDays(database.db, "referrer", year),
+      ],
     ];
     started = performance.now();
     for (const [name, work] of cases) {
