@@ -81,6 +81,11 @@ export default defineConfig({
       // The audience counts reach the database each second, so the Audience
       // area shows a walk's visit while the test waits (a poll, not a sleep).
       AUDIENCE_FLUSH_SECONDS: "1",
+      // Every browser of the run comes from 127.0.0.1: one address's numbers
+      // would soon stop counting their views (test/audience/counting.test.ts
+      // and test/process/audience-flood.test.ts show them).
+      AUDIENCE_VIEWS_PER_MINUTE: "10000",
+      AUDIENCE_VISITORS_PER_ADDRESS: "10000",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",
       MAILBOX_DIR: process.env.MAILBOX_DIR,
       MEDIA_DIR: mkdtempSync(join(tmpdir(), "e2e-media-")),

@@ -8,10 +8,11 @@
  * entry pages (a long tail: every one with at least a view), 200 referrers,
  * 50 campaigns with 20 sources and 8 media, 5 channels, 3 device classes,
  * 12 browsers, 24 Insight issues and the funnel's two steps, about 1,030
- * rows a day; and about 1 % of visits as inquiries, 2 % as subscriptions,
- * each with its source. Then each of the area's queries for the last 12
- * months is run RUNS times (after a few unmeasured runs) through the same
- * functions the routes call, and its p50 and p99 printed beside two
+ * rows a day, with each dimension's row of its cap on values (the referrers
+ * over it one day in thirty); and about 1 % of visits as inquiries, 2 % as
+ * subscriptions, each with its source. Then each of the area's queries for
+ * the last 12 months is run RUNS times (after a few unmeasured runs) through
+ * the same functions the routes call, and its p50 and p99 printed beside two
  * baselines of the same run: a plain `select count(*)` of the rollups and
  * the overview of the last 7 days. Target: every query under 200 ms p99.
  * Prints a Markdown table for docs/benchmarks.md.
@@ -20,6 +21,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import {
   breakdownOf,
+  cappedDays,
   periodFigures,
   periodFor,
   previousOf,
@@ -118,6 +120,24 @@ async function writeRollups(database: DatabaseHandle): Promise<number> {
   return written;
 }
 
+/** Each day's row of each dimension's cap on values: the referrers over it one day in thirty. */
+async function writeCaps(database: DatabaseHandle): Promise<void> {
+  for (let ago = DAYS - 1; ago >= 0; ago -= 1) {
+    await database.db
+      .insertInto("audience_value_caps")
+      .values(
+        VALUES.map(([dimension, values]) => ({
+          day: dayAgo(ago),
+          dimension,
+          max_values: 2000,
+          admitted: values.length,
+          overflowed: dimension === "referrer" && ago % 30 === 0 ? 1 : 0,
+        })),
+      )
+      .execute();
+  }
+}
+
 /** About 1 % of visits as inquiries and 2 % as subscriptions, each with a source. */
 async function writeLeads(
   database: DatabaseHandle,
@@ -187,6 +207,18 @@ async function time(work: () => Promise<unknown>): Promise<{ p50: number; p99: n
 const overview = (database: DatabaseHandle, period: Period) =>
   Promise.all([periodFigures(database.db, period), periodFigures(database.db, previousOf(period))]);
 
+/** The breakdown route's work: the values, and the days the dimension met its cap. */
+const breakdown = (
+  database: DatabaseHandle,
+  dimension: Breakdown,
+  period: Period,
+  limit: number | null,
+) =>
+  Promise.all([
+    breakdownOf(database.db, dimension, period, limit),
+    cappedDays(database.db, dimension, period),
+  ]);
+
 const ms = (value: number) => value.toFixed(1);
 
 const results: string[] = [];
@@ -196,13 +228,16 @@ for (const engine of ENGINES) {
   try {
     let started = performance.now();
     const rollups = await writeRollups(database);
+    await writeCaps(database);
     const leads = await writeLeads(database);
     const writeSeconds = (performance.now() - started) / 1000;
     // What PostgreSQL's autovacuum does to a table that only grows (since
     // version 13 inserts alone start it): its statistics, and the visibility
     // map that lets the index answer without reading the table.
     if (database.engine === "postgres") {
-      await sql`vacuum analyze audience_days, inquiries, subscriptions`.execute(database.db);
+      await sql`vacuum analyze audience_days, audience_value_caps, inquiries, subscriptions`.execute(
+        database.db,
+      );
     }
     console.error(
       `${engine.engine}: ${rollups} rollup rows, ${leads.inquiries} inquiries, ${leads.subscriptions} subscriptions written in ${writeSeconds.toFixed(0)} s`,
@@ -222,9 +257,13 @@ for (const engine of ENGINES) {
       ["overview, 12 months (and the 12 before)", () => overview(database, year)],
       ...BREAKDOWNS.map((dimension: Breakdown): [string, () => Promise<unknown>] => [
         `breakdown ${dimension}, 12 months, top 10`,
-        () => breakdownOf(database.db, dimension, year, 10),
+        () => breakdown(database, dimension, year, 10),
       ]),
       ["CSV of every page, 12 months", () => breakdownOf(database.db, "page", year, null)],
+      [
+        "days the referrers met their cap, 12 months (in each breakdown above)",
+        () => cappedDays(database.db, "referrer", year),
+      ],
     ];
     started = performance.now();
     for (const [name, work] of cases) {

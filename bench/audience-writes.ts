@@ -8,21 +8,25 @@
  * clock moving as 10 million views a day would move it (8.64 ms a view),
  * from 250,000 visitors on 12 browsers, 400 pages, 200 referrers and 50
  * campaigns, each counted as the server counts a served page (the visitor's
- * keyed hash, its visit, the tally) and the tally added to audience_days
- * every 10 seconds of that clock, as AUDIENCE_FLUSH_SECONDS does. The
+ * and the address's keyed hashes, the address's numbers, its visit, the
+ * tally) and the tally added to audience_days every 10 seconds of that
+ * clock, as AUDIENCE_FLUSH_SECONDS does, each value new to the day let in
+ * through its dimension's cap in the database first. The
  * baseline of the same run is the same replay without a database: the
  * counting alone. A day of 10 million views needs 116 views a second; the
  * table says how many times that the replay went.
  */
 import { randomBytes } from "node:crypto";
+import { AddressLimits } from "../src/server/features/audience/addresses.ts";
 import {
   arrivesFromElsewhere,
   type Hit,
   visitAttributes,
 } from "../src/server/features/audience/hits.ts";
-import { visitorHasher } from "../src/server/features/audience/salts.ts";
-import { addToDays, Tally } from "../src/server/features/audience/tally.ts";
+import { viewHasher } from "../src/server/features/audience/salts.ts";
+import { Tally } from "../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../src/server/features/audience/visits.ts";
+import { loadConfig } from "../src/server/platform/config.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { ENGINES, openMigrated } from "../test/support/engines.ts";
 
@@ -63,7 +67,6 @@ function* views(): Generator<Hit> {
       at,
       ip: `10.${visitor >> 16}.${(visitor >> 8) & 255}.${visitor & 255}`,
       userAgent: AGENTS[visitor % AGENTS.length] ?? "",
-      host: "meridian.example",
       path: PAGES[Math.min(next(PAGES.length), next(PAGES.length))] ?? "/",
       referrer,
       query,
@@ -79,22 +82,32 @@ interface Run {
   slowestFlushMs: number;
 }
 
+/** The settings' defaults: what a site runs with. */
+const config = loadConfig({});
+
 async function replay(database: DatabaseHandle | null): Promise<Run> {
-  const tally = new Tally();
-  const visitors = new MemoryVisitors(tally);
-  const hash = visitorHasher(randomBytes(32));
+  const tally = new Tally(config.AUDIENCE_VALUES_PER_DAY);
+  const addresses = new AddressLimits({
+    viewsPerMinute: config.AUDIENCE_VIEWS_PER_MINUTE,
+    visitorsPerAddress: config.AUDIENCE_VISITORS_PER_ADDRESS,
+  });
+  const visitors = new MemoryVisitors(tally, addresses);
+  const hash = viewHasher(randomBytes(32));
   let nextFlush = START + FLUSH_MS;
   let flushes = 0;
   let rowsWritten = 0;
   let slowestFlushMs = 0;
   const flush = async () => {
-    const rows = tally.take();
-    if (!database) return;
+    if (!database) {
+      tally.take();
+      return;
+    }
+    const rows = tally.size;
     const began = performance.now();
-    await addToDays(database.db, rows);
+    await tally.flush(database.db, "2026-11-27");
     slowestFlushMs = Math.max(slowestFlushMs, performance.now() - began);
     flushes += 1;
-    rowsWritten += rows.length;
+    rowsWritten += rows;
   };
   const began = performance.now();
   for (const hit of views()) {
@@ -102,9 +115,7 @@ async function replay(database: DatabaseHandle | null): Promise<Run> {
       await flush();
       nextFlush += FLUSH_MS;
     }
-    visitors.countNow(hash(hit.ip, hit.userAgent, hit.host), hit, () =>
-      visitAttributes(hit, isOwn),
-    );
+    visitors.countNow(hash(hit.ip, hit.userAgent), hit, () => visitAttributes(hit, isOwn));
   }
   await flush();
   return { seconds: (performance.now() - began) / 1000, flushes, rowsWritten, slowestFlushMs };

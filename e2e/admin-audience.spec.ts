@@ -3,7 +3,8 @@
  * viewer opens the Audience area and sees the last 7 days beside the 7
  * before, the chart with its table, the funnel and the breakdowns with the
  * leads they brought; the range picker changes every figure; a table's CSV
- * downloads with its figures; axe finds nothing at 1440 and at 375 px,
+ * downloads with its figures; a day on which a breakdown met its cap of
+ * values is named under it; axe finds nothing at 1440 and at 375 px,
  * where nothing scrolls sideways. The screenshots test writes the screen's
  * pictures for the docs.
  */
@@ -20,17 +21,44 @@ const VIEWER = { role: "viewer", email: "noor@meridian.example", name: "Noor Had
 const ROWS = audienceRows();
 const NUMBER = new Intl.NumberFormat("en-GB");
 
-async function onAudience(page: Page, label: string, use: () => Promise<void>) {
-  await onPreparedServer(
-    label,
-    VIEWER,
-    (database: DatabaseHandle) => writeAudience(database, ROWS),
-    async (server) => {
-      await signInToConsole(page, server.account, `${server.origin}/admin/audience`);
-      await expect(page.getByRole("heading", { level: 1, name: "Audience" })).toBeVisible();
-      await use();
-    },
-  );
+/** A day two days ago on which more referrers came than a day keeps: the rest are "(other)". */
+const CAPPED_DAY = dayAgo(2);
+
+async function writeCappedDay({ db }: DatabaseHandle) {
+  await db
+    .insertInto("audience_value_caps")
+    .values({
+      day: CAPPED_DAY,
+      dimension: "referrer",
+      max_values: 2000,
+      admitted: 2000,
+      overflowed: 1,
+    })
+    .execute();
+  await db
+    .insertInto("audience_days")
+    .values({
+      day: CAPPED_DAY,
+      dimension: "referrer",
+      value: "(other)",
+      views: 40,
+      visits: 9,
+      visitors: 9,
+    })
+    .execute();
+}
+
+async function onAudience(
+  page: Page,
+  label: string,
+  use: () => Promise<void>,
+  fill: (database: DatabaseHandle) => Promise<void> = (database) => writeAudience(database, ROWS),
+) {
+  await onPreparedServer(label, VIEWER, fill, async (server) => {
+    await signInToConsole(page, server.account, `${server.origin}/admin/audience`);
+    await expect(page.getByRole("heading", { level: 1, name: "Audience" })).toBeVisible();
+    await use();
+  });
 }
 
 /** A figure's tile: its label, then its value. */
@@ -115,6 +143,42 @@ test.describe("at 375 px", () => {
     });
   });
 });
+
+for (const width of [1440, 375]) {
+  test(`says under a breakdown on which day it met its cap of values, at ${width} px`, async ({
+    page,
+  }) => {
+    test.info().setTimeout(90_000);
+    await page.setViewportSize({ width, height: 900 });
+    await onAudience(
+      page,
+      `audience-capped-${width}`,
+      async () => {
+        const referrers = page.getByRole("region", { name: "Referrers" });
+        await expect(referrers.getByRole("row", { name: /\(other\)/ })).toBeVisible();
+        const day = new Intl.DateTimeFormat("en-GB", {
+          day: "numeric",
+          month: "short",
+          year: "numeric",
+          timeZone: "UTC",
+        }).format(new Date(`${CAPPED_DAY}T00:00:00Z`));
+        await expect(referrers).toContainText(
+          `On ${day}, more than 2,000 different referrers were seen; the rest that day are counted under (other).`,
+        );
+        // Only the breakdown that met its cap says so.
+        await expect(page.getByText(/different .* were seen/)).toHaveCount(1);
+        await expectNoSidewaysScroll(page);
+        await expectNoAxeViolations(page);
+        await referrers.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: test.info().outputPath(`audience-capped-${width}.png`) });
+      },
+      async (database) => {
+        await writeAudience(database, ROWS);
+        await writeCappedDay(database);
+      },
+    );
+  });
+}
 
 test("writes the screen's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";

@@ -2,7 +2,8 @@
  * The Audience area's routes on both engines, over rollups and leads
  * written straight into the database: each figure of a range and of the
  * period before it, the daily series, the funnel, the breakdowns with
- * their leads and conversion rates, the Insight issues' titles, the CSV
+ * their leads and conversion rates, the days a breakdown met its cap of
+ * values, the Insight issues' titles, the CSV
  * (formulas neutralised, the export audited), the refusals of a bad range,
  * and the gate (a viewer reads; no session is refused).
  */
@@ -225,6 +226,32 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
       { value: "q4-outlook", title: "The fourth quarter, in numbers", visits: 7 },
       { value: "gone-issue", title: null, visits: 2 },
     ]);
+  });
+
+  it("names the days on which a breakdown met more values than it keeps", async () => {
+    const caps = (day: string, overflowed: number, values = 2000) => ({
+      day,
+      dimension: "referrer" as const,
+      max_values: values,
+      admitted: values,
+      overflowed,
+    });
+    await t.database.db
+      .insertInto("audience_value_caps")
+      .values([
+        caps("2026-11-22", 1),
+        caps("2026-11-25", 0),
+        caps("2026-11-26", 1, 500),
+        // Before the 7 days.
+        caps("2026-11-19", 1),
+      ])
+      .execute();
+    const referrers = await breakdown("range=7d&dimension=referrer");
+    expect(referrers.capped).toEqual([
+      { day: "2026-11-22", values: 2000 },
+      { day: "2026-11-26", values: 500 },
+    ]);
+    expect((await breakdown("range=7d&dimension=utm_source")).capped).toEqual([]);
   });
 
   it("downloads a table as CSV with formulas neutralised, and audits it", async () => {

@@ -5,10 +5,17 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { type Hit, referrerDomain } from "../../src/server/features/audience/hits.ts";
-import { dayOf, visitorHash, visitorHasher } from "../../src/server/features/audience/salts.ts";
-import { OTHER_VALUE, Tally } from "../../src/server/features/audience/tally.ts";
+import { AddressLimits } from "../../src/server/features/audience/addresses.ts";
+import { type Hit, ownHost, referrerDomain } from "../../src/server/features/audience/hits.ts";
+import {
+  addressHash,
+  dayOf,
+  viewHasher,
+  visitorHash,
+} from "../../src/server/features/audience/salts.ts";
+import { Tally } from "../../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../../src/server/features/audience/visits.ts";
+import { OTHER_VALUE } from "../../src/shared/admin/audience.ts";
 import { channelOf } from "../../src/shared/lead-source.ts";
 
 const own = (host: string) => host === "meridian.example";
@@ -35,9 +42,24 @@ describe("a visit's source", () => {
   });
 });
 
+describe("the site's own host", () => {
+  it("is PUBLIC_ORIGIN's host name, in any case; any other is not", () => {
+    const isOwn = ownHost("https://www.meridian.example");
+    expect(["www.meridian.example", "WWW.Meridian.Example"].map(isOwn)).toEqual([true, true]);
+    const others = ["meridian.example", "www.meridian.example.evil.example", "localhost", ""];
+    expect(others.map(isOwn)).toEqual([false, false, false, false]);
+  });
+
+  it("is every loopback name for a site whose public origin is on loopback (development)", () => {
+    const isOwn = ownHost("http://localhost:3000");
+    expect(["localhost", "127.0.0.1", "[::1]"].map(isOwn)).toEqual([true, true, true]);
+    expect(isOwn("meridian.example")).toBe(false);
+  });
+});
+
 describe("the tally", () => {
   it("adds a row's counts and gives them up once", () => {
-    const tally = new Tally();
+    const tally = new Tally(2000);
     tally.add("2026-11-27", "page", "/weare", { views: 1, visits: 1, visitors: 1 });
     tally.add("2026-11-27", "page", "/weare", { views: 1, visits: 0, visitors: 0 });
     expect(tally.take()).toEqual([
@@ -72,7 +94,6 @@ describe("the visitors one process remembers", () => {
     at,
     ip: "",
     userAgent: "",
-    host: "",
     path: "/",
     referrer: "",
     query: "",
@@ -80,42 +101,54 @@ describe("the visitors one process remembers", () => {
   });
 
   it("are bounded: past the bound, the one seen least recently is forgotten and counts anew", () => {
-    const tally = new Tally();
-    const visitors = new MemoryVisitors(tally, 2);
+    const tally = new Tally(2000);
+    const addresses = new AddressLimits({ viewsPerMinute: 100, visitorsPerAddress: 100 });
+    const visitors = new MemoryVisitors(tally, addresses, 2);
     const none = () => [] as [];
-    visitors.countNow("first", hit(1), none);
-    visitors.countNow("second", hit(2), none);
-    visitors.countNow("first", hit(3), none);
-    visitors.countNow("third", hit(4), none);
+    const of = (visitor: string) => ({ visitor, address: `address of ${visitor}` });
+    visitors.countNow(of("first"), hit(1), none);
+    visitors.countNow(of("second"), hit(2), none);
+    visitors.countNow(of("first"), hit(3), none);
+    visitors.countNow(of("third"), hit(4), none);
     expect(visitors.size).toBe(2);
     // "first" was seen after "second", so it was kept: the same visit.
-    visitors.countNow("first", hit(5), none);
+    visitors.countNow(of("first"), hit(5), none);
     // "second" was the least recent: forgotten, so it is a new visitor again.
-    visitors.countNow("second", hit(6), none);
+    visitors.countNow(of("second"), hit(6), none);
     const total = tally.take().find((row) => row.dimension === "total");
     expect(total).toMatchObject({ views: 6, visits: 4, visitors: 4 });
   });
 });
 
 describe("the visitor hash", () => {
-  it("is the HMAC-SHA256 of the address, user agent and host, keyed with the day's salt", () => {
+  it("is the HMAC-SHA256 of the address and user agent, keyed with the day's salt", () => {
     const salt = randomBytes(32);
-    const hasher = visitorHasher(salt);
-    for (const [ip, agent, host] of [
-      ["203.0.113.7", "Mozilla/5.0 (X11; Linux x86_64)", "meridian.example"],
-      ["2001:db8::1", "Mozilla/5.0 (iPhone) «ünïcode»", "localhost:3000"],
-      ["", "", ""],
+    const hasher = viewHasher(salt);
+    for (const [ip, agent] of [
+      ["203.0.113.7", "Mozilla/5.0 (X11; Linux x86_64)"],
+      ["2001:db8::1", "Mozilla/5.0 (iPhone) «ünïcode»"],
+      ["", ""],
     ] as const) {
-      expect(hasher(ip, agent, host)).toBe(visitorHash(salt, ip, agent, host));
+      expect(hasher(ip, agent).visitor).toBe(visitorHash(salt, ip, agent));
       const expected = createHmac("sha256", salt)
-        .update(`${ip}\n${agent}\n${host}`)
+        .update(`${ip}\n${agent}`)
         .digest("base64url")
         .slice(0, 22);
-      expect(hasher(ip, agent, host)).toBe(expected);
+      expect(hasher(ip, agent).visitor).toBe(expected);
     }
-    expect(visitorHasher(randomBytes(32))("203.0.113.7", "a", "b")).not.toBe(
-      hasher("203.0.113.7", "a", "b"),
+    expect(viewHasher(randomBytes(32))("203.0.113.7", "a").visitor).not.toBe(
+      hasher("203.0.113.7", "a").visitor,
     );
+  });
+
+  it("counts an address by its keyed hash, an IPv6 address by its /64", () => {
+    const salt = randomBytes(32);
+    const one = addressHash(salt, "2001:db8:1:2:aaaa::1");
+    expect(addressHash(salt, "2001:db8:1:2:bbbb::9")).toBe(one);
+    expect(addressHash(salt, "2001:db8:1:3::1")).not.toBe(one);
+    expect(addressHash(salt, "::ffff:203.0.113.7")).toBe(addressHash(salt, "203.0.113.7"));
+    expect(addressHash(salt, "203.0.113.7")).not.toBe(addressHash(salt, "203.0.113.8"));
+    expect(addressHash(randomBytes(32), "203.0.113.7")).not.toBe(addressHash(salt, "203.0.113.7"));
   });
 
   it("is made on the UTC day of the view", () => {

@@ -342,6 +342,17 @@ const variables = z.object({
   AUDIENCE_COUNTING: z.enum(["on", "off"]).default("on"),
   AUDIENCE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   AUDIENCE_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(25),
+  // What one client address can add to the figures (ADR 058): page views
+  // counted per minute, and new visitors per UTC day (a further browser at
+  // that address counts as the address's one shared visitor). With
+  // REDIS_URL every instance counts against the same numbers; without it,
+  // each process counts alone.
+  AUDIENCE_VIEWS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  AUDIENCE_VISITORS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  // The most values one dimension (referrers, UTM tags, browsers…) counts in
+  // a UTC day, kept in the database for every instance; further values are
+  // counted as "(other)", and the Audience area says on which days.
+  AUDIENCE_VALUES_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(2000),
   MEDIA_DIR: path("data/media"),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(100).default(15),
   // Backups (features/backups): where archives go, how often the server

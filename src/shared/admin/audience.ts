@@ -111,6 +111,20 @@ export const WITH_LEADS: readonly Breakdown[] = [
   "utm_campaign",
 ];
 
+/** What a breakdown's values are, as a sentence names many of them. */
+export const VALUE_NOUNS: Record<Breakdown, string> = {
+  page: "pages",
+  entry: "entry pages",
+  channel: "channels",
+  referrer: "referrers",
+  utm_source: "UTM sources",
+  utm_medium: "UTM media",
+  utm_campaign: "UTM campaigns",
+  device: "devices",
+  browser: "browsers",
+  insight: "Insight campaigns",
+};
+
 export const BREAKDOWN_TITLES: Record<Breakdown, string> = {
   page: "Top pages",
   entry: "Entry pages",
@@ -215,12 +229,25 @@ export const breakdownRowSchema = z.object({
 });
 export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
 
+/** A day on which a dimension met more values than it keeps (AUDIENCE_VALUES_PER_DAY). */
+const cappedDaySchema = z.object({
+  day: z.string(),
+  /** How many values the day kept; the rest are counted under OTHER_VALUE. */
+  values: z.number(),
+});
+export type CappedDay = z.infer<typeof cappedDaySchema>;
+
+/** The value the values past a day's cap are counted under. */
+export const OTHER_VALUE = "(other)";
+
 export const breakdownSchema = z.object({
   dimension: z.enum(BREAKDOWNS),
   period: periodSchema,
   rows: breakdownRowSchema.array(),
   /** How many values the period has in all (the rows are the first `limit`). */
   values: z.number(),
+  /** The period's days on which the dimension reached its cap, oldest first. */
+  capped: cappedDaySchema.array(),
 });
 export type BreakdownAnswer = z.infer<typeof breakdownSchema>;
 

@@ -3,20 +3,25 @@
  * values with their visits, a bar behind each name showing its share of
  * the heaviest (drawn, not read: the numbers beside it say the same), and
  * for a dimension leads record, the inquiries and sign-ups each brought and
- * their rate per visit. Every value is in the table's CSV.
+ * their rate per visit. Every value is in the table's CSV. A day that met
+ * more values than it keeps is named under the table: its further values
+ * are in the "(other)" row.
  */
 import {
   AUDIENCE_PATHS,
   BREAKDOWN_TITLES,
   type Breakdown,
   type BreakdownRow,
+  type CappedDay,
+  OTHER_VALUE,
+  VALUE_NOUNS,
   valueLabel,
   WITH_LEADS,
 } from "../../../shared/admin/audience.ts";
 import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
-import { percent, whole } from "./format.ts";
+import { dayText, percent, whole } from "./format.ts";
 import type { RangeChoice } from "./RangePicker.tsx";
 
 /** What each card says when its period has no value. */
@@ -46,6 +51,17 @@ const COLUMN: Record<Breakdown, string> = {
   browser: "Browser",
   insight: "Issue",
 };
+
+/** What a card says of the days on which its dimension met its cap (at least one). */
+export function cappedText(dimension: Breakdown, capped: readonly CappedDay[]): string {
+  const noun = VALUE_NOUNS[dimension];
+  const last = capped[capped.length - 1] as CappedDay;
+  if (capped.length === 1) {
+    return `On ${dayText(last.day)}, more than ${whole(last.values)} different ${noun} were seen; the rest that day are counted under ${OTHER_VALUE}.`;
+  }
+  const fewest = Math.min(...capped.map((day) => day.values));
+  return `On ${capped.length} days of this period, the last on ${dayText(last.day)}, more than ${whole(fewest)} different ${noun} were seen in a day; the rest are counted under ${OTHER_VALUE}.`;
+}
 
 function NameCell({
   dimension,
@@ -172,6 +188,9 @@ export function BreakdownCard({
         </table>
       ) : null}
       {more > 0 ? <p className="card-more">{whole(more)} more in the CSV.</p> : null}
+      {figures.data && figures.data.capped.length > 0 ? (
+        <p className="card-capped">{cappedText(dimension, figures.data.capped)}</p>
+      ) : null}
     </section>
   );
 }

@@ -39,9 +39,12 @@ const dateOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
 /** A day as the series' table writes it: "Fri 27 Nov 2026". */
 export const longDay = (day: string) => WEEKDAY.format(dateOf(day));
 
+/** A day in a sentence: "27 Nov 2026". */
+export const dayText = (day: string) => DAY_YEAR.format(dateOf(day));
+
 /** "21 – 27 Nov 2026", or one day alone. */
 export function periodText({ from, to }: Pick<Period, "from" | "to">): string {
-  if (from === to) return DAY_YEAR.format(dateOf(from));
+  if (from === to) return dayText(from);
   const first = from.slice(0, 4) === to.slice(0, 4) ? DAY : DAY_YEAR;
   return `${first.format(dateOf(from))} – ${DAY_YEAR.format(dateOf(to))}`;
 }

@@ -23,7 +23,7 @@ import {
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { breakdownOf, periodFigures, rateOf } from "./figures.ts";
+import { breakdownOf, cappedDays, periodFigures, rateOf } from "./figures.ts";
 import { periodFor, previousOf } from "./periods.ts";
 
 export interface AudienceAreaOptions extends AdminAreaOptions {
@@ -116,8 +116,11 @@ export default async function audienceRoutes(
     async (request) => {
       const { dimension, limit } = request.query;
       const period = periodFor(request.query, now());
-      const { rows, values } = await breakdownOf(db, dimension, period, limit);
-      return { dimension, period, rows, values };
+      const [{ rows, values }, capped] = await Promise.all([
+        breakdownOf(db, dimension, period, limit),
+        cappedDays(db, dimension, period),
+      ]);
+      return { dimension, period, rows, values, capped };
     },
   );
 

@@ -17,6 +17,7 @@ import type { Kysely } from "kysely";
 import type {
   Breakdown,
   BreakdownRow,
+  CappedDay,
   DayFigures,
   Funnel,
   Period,
@@ -271,4 +272,22 @@ export async function breakdownOf(
     for (const row of shown) row.title = titles.get(row.value) ?? null;
   }
   return { rows: shown, values: rows.size };
+}
+
+/** The period's days on which `dimension` met more values than it keeps, oldest first. */
+export async function cappedDays(
+  db: Db,
+  dimension: Breakdown,
+  period: Period,
+): Promise<CappedDay[]> {
+  const rows = await db
+    .selectFrom("audience_value_caps")
+    .select(["day", "max_values"])
+    .where("dimension", "=", dimension)
+    .where("day", ">=", period.from)
+    .where("day", "<=", period.to)
+    .where("overflowed", "=", 1)
+    .orderBy("day")
+    .execute();
+  return rows.map((row) => ({ day: row.day, values: Number(row.max_values) }));
 }

@@ -5,10 +5,17 @@
  * only for requests that got that far. The user agent is parsed (ua-parser-js)
  * only when a visit begins, off the request's path (visits.ts).
  */
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import { channelOf, referrerDomain as domainOfReferrer } from "../../../shared/lead-source.ts";
+import {
+  CASE_STUDY_ROUTE,
+  caseStudyPath,
+  INSIGHT_ISSUE_ROUTE,
+  insightIssuePath,
+  PAGE_PATHS,
+} from "../../../shared/routes.ts";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
 
 /** The page a visit reached that counts as the funnel's second step. */
@@ -22,10 +29,10 @@ export interface Hit {
   day: string;
   /** Epoch ms. */
   at: number;
-  /** The visitor's keyed hash is made of these, then they are dropped. */
+  /** The visitor's and the address's keyed hashes are made of these, then they are dropped. */
   ip: string;
   userAgent: string;
-  host: string;
+  /** The page's canonical path. */
   path: string;
   /** Only read when this view begins a visit. */
   referrer: string;
@@ -80,6 +87,70 @@ function isCrawler(agent: string): boolean {
   if (crawlerAnswers.size >= MAX_CRAWLER_ANSWERS) crawlerAnswers.clear();
   crawlerAnswers.set(agent, answer);
   return answer;
+}
+
+const KNOWN_PAGES = new Set(PAGE_PATHS);
+
+/**
+ * The canonical path of the page a request was answered with, from the
+ * route that answered, never from the request's own target: `/#x`,
+ * `/we%61re` and `/weare` reach the one route and are its one page. A case
+ * study or an Insight issue is its route with the slug the router matched
+ * (decoded; the caller counts only a success, which only a slug the
+ * content has gets). Null for an answer of no page's route: the not-found
+ * page, a file, the API.
+ */
+export function servedPagePath(request: FastifyRequest): string | null {
+  const route = request.routeOptions.url;
+  if (route === undefined) return null;
+  if (KNOWN_PAGES.has(route)) return route;
+  const slug = (request.params as { slug?: unknown } | undefined)?.slug;
+  if (typeof slug !== "string") return null;
+  if (route === CASE_STUDY_ROUTE) return caseStudyPath(slug).slice(0, MAX_VALUE);
+  if (route === INSIGHT_ISSUE_ROUTE) return insightIssuePath(slug).slice(0, MAX_VALUE);
+  return null;
+}
+
+const slugOf = (route: string) => {
+  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
+  return (path: string) => pattern.exec(path)?.[1] ?? null;
+};
+const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
+const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);
+
+/**
+ * Whether a beacon names a page the site has: one of its pages, a case
+ * study or a published Insight issue (read from the content in memory), as
+ * a document request for any other path gets the not-found page, which is
+ * not counted either.
+ */
+export async function isSitePage(
+  content: FastifyInstance["content"],
+  path: string,
+): Promise<boolean> {
+  if (KNOWN_PAGES.has(path)) return true;
+  const study = caseStudySlug(path);
+  if (study) return (await content.caseStudies()).some((known) => known.slug === study);
+  const issue = issueSlug(path);
+  return issue !== null && (await content.insightIssue(issue)) !== null;
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/**
+ * Whether a Host names the site: PUBLIC_ORIGIN's host name, in any case,
+ * on any port (behind a proxy, the name the proxy passes on: Host, or
+ * X-Forwarded-Host from a proxy TRUST_PROXY names). A site whose public
+ * origin is on this machine (development) answers to every loopback name.
+ */
+export function ownHost(publicOrigin: string): (hostname: string) => boolean {
+  const own = new URL(publicOrigin).hostname.toLowerCase();
+  const loopback = LOOPBACK_NAMES.has(own);
+  return (hostname) => {
+    if (hostname === own) return true;
+    const name = hostname.toLowerCase();
+    return name === own || (loopback && LOOPBACK_NAMES.has(name));
+  };
 }
 
 /** A path as a page is known by: no query, no trailing slash but the root's. */

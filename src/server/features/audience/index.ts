@@ -2,10 +2,12 @@
  * The site's audience, counted where its pages are served, with no cookie
  * and nothing stored on the visitor's device (ADR 051). A page view is a
  * page the server sent (200, or 304 to a browser or CDN that had it) to a
- * GET outside /api and the console, or a page reached by a client-side
- * navigation, which the web app reports with navigator.sendBeacon to
- * POST /api/v1/page-view. Not counted: crawlers (isbot), prefetches,
- * `DNT: 1` or `Sec-GPC: 1`, and the firm's own signed-in people (staff.ts).
+ * GET of one of the site's page routes, counted under the route's own path,
+ * or a page reached by a client-side navigation, which the web app reports
+ * with navigator.sendBeacon to POST /api/v1/page-view. Not counted:
+ * crawlers (isbot), prefetches, `DNT: 1` or `Sec-GPC: 1`, the firm's own
+ * signed-in people (staff.ts), a request to another Host than the site's,
+ * and an address's views past its number a minute (ADR 058).
  *
  * Each view is counted in memory (visits.ts, tally.ts) after its answer has
  * gone; every AUDIENCE_FLUSH_SECONDS, and when the server closes, the counts
@@ -24,18 +26,26 @@ import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ADMIN_API, AUTH_PATHS } from "../../../shared/admin/auth.ts";
-import { API_PATHS, API_ROOT, serverPath } from "../../../shared/api-paths.ts";
-import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../../shared/routes.ts";
+import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
 import type { Config } from "../../platform/config.ts";
-import { CONSOLE_PATH } from "../../platform/console/console-files.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { closeRedis, connectRedis } from "../../platform/security/redis-client.ts";
 import { fromAnotherSite } from "../../platform/security/xsrf.ts";
-import { arrivesFromElsewhere, type Hit, notToCount, pagePath, visitAttributes } from "./hits.ts";
-import { DaySalts, dayOf, deleteOldSalts, visitorHash } from "./salts.ts";
+import { AddressLimits } from "./addresses.ts";
+import {
+  arrivesFromElsewhere,
+  type Hit,
+  isSitePage,
+  notToCount,
+  ownHost,
+  pagePath,
+  servedPagePath,
+  visitAttributes,
+} from "./hits.ts";
+import { DaySalts, dayOf, deleteOldSalts } from "./salts.ts";
 import { STAFF_COOKIE, staffMarks } from "./staff.ts";
-import { addToDays, Tally } from "./tally.ts";
+import { Tally } from "./tally.ts";
 import { MemoryVisitors, RedisVisitors, type VisitorStore } from "./visits.ts";
 
 declare module "fastify" {
@@ -78,32 +88,6 @@ const pageViewBody = z.string().max(1000);
  */
 const PAGE_VIEWS_PER_WRITE = 20;
 
-const KNOWN_PAGES = new Set(PAGE_PATHS);
-const slugOf = (route: string) => {
-  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
-  return (path: string) => pattern.exec(path)?.[1] ?? null;
-};
-const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
-const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);
-
-/**
- * Whether a beacon names a page the site has: one of its pages, a case
- * study or a published Insight issue (read from the content in memory), as
- * a document request for any other path gets the not-found page, which is
- * not counted either.
- */
-async function isSitePage(content: FastifyInstance["content"], path: string): Promise<boolean> {
-  if (KNOWN_PAGES.has(path)) return true;
-  const study = caseStudySlug(path);
-  if (study) return (await content.caseStudies()).some((known) => known.slug === study);
-  const issue = issueSlug(path);
-  return issue !== null && (await content.insightIssue(issue)) !== null;
-}
-
-function outsideTheSite(url: string): boolean {
-  return url.startsWith(API_ROOT) || url.startsWith(CONSOLE_PATH);
-}
-
 /** The first day kept when rollups live `months` months: the same day of the month, that many months back. */
 export function firstDayKept(now: Date, months: number): string {
   const cut = new Date(now);
@@ -118,10 +102,14 @@ export default fp(
   ) {
     const { db } = database;
     const counting = config.AUDIENCE_COUNTING === "on";
-    const tally = new Tally();
+    const tally = new Tally(config.AUDIENCE_VALUES_PER_DAY);
+    const addresses = new AddressLimits({
+      viewsPerMinute: config.AUDIENCE_VIEWS_PER_MINUTE,
+      visitorsPerAddress: config.AUDIENCE_VISITORS_PER_ADDRESS,
+    });
     const salts = new DaySalts(db);
     const marks = staffMarks(secret, db, app.sessionLimits, now);
-    const ownHost = new URL(config.PUBLIC_ORIGIN).hostname;
+    const isOwn = ownHost(config.PUBLIC_ORIGIN);
 
     let store: VisitorStore;
     let memory: MemoryVisitors | null = null;
@@ -129,9 +117,9 @@ export default fp(
       const prefix = `${config.REDIS_KEY_PREFIX}audience:`;
       const redis = await connectRedis(config.REDIS_URL, prefix, app.log, REDIS_MESSAGES);
       app.addHook("onClose", () => closeRedis(redis));
-      store = new RedisVisitors(redis, `${prefix}visitor:`, tally, app.log);
+      store = new RedisVisitors(redis, prefix, tally, addresses, app.log);
     } else {
-      memory = new MemoryVisitors(tally);
+      memory = new MemoryVisitors(tally, addresses);
       store = memory;
     }
 
@@ -139,15 +127,15 @@ export default fp(
     const inFlight = new Set<Promise<void>>();
 
     function count(request: FastifyRequest, path: string, query: string, referrer: string) {
+      // Another name than the site's: a made-up Host is no visit to the site.
+      if (!isOwn(request.hostname)) return;
       const at = now();
-      const isOwn = (host: string) => host === ownHost || host === request.hostname;
       const hit: Hit = {
         day: dayOf(at),
         at,
         // request.ip is undefined once a client that reset its connection is gone.
         ip: (request.ip as string | undefined) ?? "",
         userAgent: request.headers["user-agent"] ?? "",
-        host: request.host,
         path,
         referrer,
         query,
@@ -158,26 +146,25 @@ export default fp(
       const signedMark = marks.signed(mark);
       const hasher = salts.cachedHasher(hit.day);
       if (!signedMark && hasher && memory) {
-        memory.countNow(hasher(hit.ip, hit.userAgent, hit.host), hit, attributes);
+        memory.countNow(hasher(hit.ip, hit.userAgent), hit, attributes);
         return;
       }
       const counted = (async () => {
         if (signedMark && (await marks.isLive(mark))) return;
-        const daySalt = await salts.get(hit.day, hit.at);
-        await store.count(visitorHash(daySalt, hit.ip, hit.userAgent, hit.host), hit, attributes);
+        const hashes = (await salts.hasher(hit.day, hit.at))(hit.ip, hit.userAgent);
+        await store.count(hashes, hit, attributes);
       })().catch((error: unknown) => app.log.error({ err: error }, "counting a page view failed"));
       inFlight.add(counted);
       void counted.finally(() => inFlight.delete(counted));
     }
 
-    /** A page the server sent: a GET answered with a page's HTML, or 304 for one the asker had. */
+    /** A page the server sent: a GET of a page's route answered with its HTML, or 304 for one the asker had. */
     function countPage(request: FastifyRequest, reply: FastifyReply) {
       if (request.method !== "GET") return;
       const status = reply.statusCode;
       if (status !== 200 && status !== 304) return;
-      if (outsideTheSite(request.url)) return;
-      const type = reply.getHeader("content-type");
-      if (typeof type !== "string" || !type.startsWith("text/html")) return;
+      const path = servedPagePath(request);
+      if (path === null) return;
       // A draft's preview is the firm's, not its audience's.
       if (String(reply.getHeader("cache-control") ?? "").includes("no-store")) return;
       if (notToCount(request)) return;
@@ -185,7 +172,7 @@ export default fp(
       const referrer = request.headers.referer;
       count(
         request,
-        pagePath(request.url),
+        path,
         queryAt === -1 ? "" : request.url.slice(queryAt + 1),
         typeof referrer === "string" ? referrer : "",
       );
@@ -193,17 +180,9 @@ export default fp(
 
     const flush = async () => {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
-      const rows = tally.take();
       const today = dayOf(now());
-      memory?.forgetBefore(today);
-      tally.forgetBefore(today);
-      if (rows.length === 0) return;
-      try {
-        await addToDays(db, rows);
-      } catch (error) {
-        tally.putBack(rows);
-        throw error;
-      }
+      store.forgetBefore(today);
+      await tally.flush(db, today);
     };
     app.decorate("audience", { counting, flush });
 
@@ -248,11 +227,14 @@ export default fp(
     app.dailyPurge.add({
       what: "audience figures",
       run: async (at) => {
-        const result = await db
-          .deleteFrom("audience_days")
-          .where("day", "<", firstDayKept(at, config.AUDIENCE_RETENTION_MONTHS))
-          .executeTakeFirst();
-        return Number(result.numDeletedRows);
+        const firstDay = firstDayKept(at, config.AUDIENCE_RETENTION_MONTHS);
+        let deleted = 0;
+        // A day's caps go with its figures: the Audience area says which days overflowed.
+        for (const table of ["audience_days", "audience_value_caps"] as const) {
+          const result = await db.deleteFrom(table).where("day", "<", firstDay).executeTakeFirst();
+          deleted += Number(result.numDeletedRows);
+        }
+        return deleted;
       },
     });
     app.dailyPurge.add({ what: "audience salts", run: (at) => deleteOldSalts(db, at) });
@@ -309,6 +291,6 @@ const beacon: FastifyPluginAsyncZod<BeaconOptions> = async (app, { count, origin
 
 export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from "./digest.ts";
 export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
-export { breakdownOf, periodFigures } from "./figures.ts";
+export { breakdownOf, cappedDays, periodFigures } from "./figures.ts";
 export { default as audienceFigures } from "./figures-plugin.ts";
 export { periodFor, previousOf } from "./periods.ts";

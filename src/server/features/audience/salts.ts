@@ -1,15 +1,18 @@
 /**
- * The day's salt, and the visitor hash made with it. A visitor is the
+ * The day's salt, and the hashes made with it. A visitor is the
  * HMAC-SHA256, keyed with the UTC day's random salt, of the client's
- * address, user agent and the host it asked: the same person reads as the
- * same visitor all day, and as a stranger the next, since the next day's
- * salt is another and nobody keeps the old one past 48 hours.
+ * address and user agent: the same person reads as the same visitor all
+ * day, and as a stranger the next, since the next day's salt is another and
+ * nobody keeps the old one past 48 hours. What one address may add to the
+ * figures is counted under the address's own keyed hash (IPv6 by its /64,
+ * as the rate limits count), made the same way, so no address is kept.
  *
  * The salt is a row of audience_salts, shared by every instance: the first
  * to insert a day's row wins, the others read it. An instance keeps only
  * today's in memory.
  */
 import { createHmac, randomBytes } from "node:crypto";
+import { normalizeIP } from "@fastify/rate-limit";
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/schema.ts";
 
@@ -67,23 +70,38 @@ export async function deleteOldSalts(db: Kysely<Database>, now: Date): Promise<n
   return Number(result.numDeletedRows);
 }
 
+const keyed = (salt: Buffer, text: string) =>
+  createHmac("sha256", salt).update(text).digest("base64url").slice(0, 22);
+
 /** The visitor hash of one request: kept in memory (or Redis) for its day only, never stored. */
-export function visitorHash(salt: Buffer, ip: string, userAgent: string, host: string): string {
-  return createHmac("sha256", salt)
-    .update(`${ip}\n${userAgent}\n${host}`)
-    .digest("base64url")
-    .slice(0, 22);
+export function visitorHash(salt: Buffer, ip: string, userAgent: string): string {
+  return keyed(salt, `${ip}\n${userAgent}`);
 }
 
 /**
- * visitorHash with the salt bound, for the hot path. (Copying pre-keyed
- * SHA-256 states per request was tried, and cost twice as much in Node as
- * keying a new HMAC.)
+ * The hash a client address is counted under, whatever browsers it sends:
+ * an IPv6 address by its /64, which one subscriber holds whole. Kept, as
+ * the visitor hash is, in memory or Redis until the end of its day.
  */
-export function visitorHasher(
-  salt: Buffer,
-): (ip: string, userAgent: string, host: string) => string {
-  return (ip, userAgent, host) => visitorHash(salt, ip, userAgent, host);
+export function addressHash(salt: Buffer, ip: string): string {
+  return keyed(salt, `address\n${ip === "" ? "" : normalizeIP(ip)}`);
+}
+
+export interface ViewHashes {
+  visitor: string;
+  address: string;
+}
+
+/**
+ * Both hashes of a view, with the salt bound, for the hot path. (Copying
+ * pre-keyed SHA-256 states per request was tried, and cost twice as much in
+ * Node as keying a new HMAC.)
+ */
+export function viewHasher(salt: Buffer): (ip: string, userAgent: string) => ViewHashes {
+  return (ip, userAgent) => ({
+    visitor: visitorHash(salt, ip, userAgent),
+    address: addressHash(salt, ip),
+  });
 }
 
 /** Today's salt in memory, fetched once per day per process; the days before are forgotten. */
@@ -94,7 +112,7 @@ export class DaySalts {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  private hasher: ReturnType<typeof visitorHasher> | null = null;
+  private dayHasher: ReturnType<typeof viewHasher> | null = null;
 
   /** The salt of `day` if this process has it already (the hot path), else null. */
   cached(day: string): Buffer | null {
@@ -102,8 +120,14 @@ export class DaySalts {
   }
 
   /** The hash function of `day`'s salt if this process has it already (the hot path), else null. */
-  cachedHasher(day: string): ReturnType<typeof visitorHasher> | null {
-    return this.day === day ? this.hasher : null;
+  cachedHasher(day: string): ReturnType<typeof viewHasher> | null {
+    return this.day === day ? this.dayHasher : null;
+  }
+
+  /** The hash function of `day`'s salt, fetched (or made) first when this process has none yet. */
+  async hasher(day: string, at: number): Promise<ReturnType<typeof viewHasher>> {
+    const salt = await this.get(day, at);
+    return this.cachedHasher(day) ?? viewHasher(salt);
   }
 
   async get(day: string, at: number): Promise<Buffer> {
@@ -112,12 +136,12 @@ export class DaySalts {
     if (this.pending && this.day === day) return this.pending;
     this.day = day;
     this.salt = null;
-    this.hasher = null;
+    this.dayHasher = null;
     const pending = saltOf(this.db, day, at).then(
       (salt) => {
         if (this.day === day) {
           this.salt = salt;
-          this.hasher = visitorHasher(salt);
+          this.dayHasher = viewHasher(salt);
         }
         return salt;
       },

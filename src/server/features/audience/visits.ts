@@ -10,11 +10,16 @@
  * lives in this process's memory, or in Redis when REDIS_URL is set so that
  * every instance sees the same visits (a key per hash, expiring at the end
  * of its day). Nothing of it is ever written to the database.
+ *
+ * Before a view is counted, its address must be within what one address may
+ * add (addresses.ts): in this process always, and in Redis too when set.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
+import { type AddressLimits, MINUTE_MS } from "./addresses.ts";
 import { CONTACT_PATH, type Hit } from "./hits.ts";
+import type { ViewHashes } from "./salts.ts";
 import type { Tally } from "./tally.ts";
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -114,11 +119,25 @@ export function countView(
   return next;
 }
 
+/**
+ * Counts one view as a page view alone, with no visit and no visitor: a
+ * view whose address has brought its fill of new visitors today, or one
+ * whose visitor's state Redis could not give.
+ */
+function countPageViewAlone(tally: Tally, hit: Hit): void {
+  tally.add(hit.day, "total", "", { views: 1, visits: 0, visitors: 0 });
+  tally.add(hit.day, "page", hit.path, { views: 1, visits: 0, visitors: 0 });
+}
+
 /** Where visitors' states are kept between their views. */
 export interface VisitorStore {
-  /** Counts a view of visitor `hash`; resolves when its state is kept. */
-  count(hash: string, hit: Hit, attributes: () => [AudienceDimension, string][]): Promise<void>;
-  /** Forgets every visitor of a day before `today` (memory only; Redis keys expire). */
+  /** Counts a view by the visitor and address `hashes` name; resolves when its state is kept. */
+  count(
+    hashes: ViewHashes,
+    hit: Hit,
+    attributes: () => [AudienceDimension, string][],
+  ): Promise<void>;
+  /** Forgets what this process holds of days before `today` (Redis keys expire by themselves). */
   forgetBefore(today: string): void;
   close(): Promise<void>;
 }
@@ -142,27 +161,38 @@ export class MemoryVisitors implements VisitorStore {
 
   constructor(
     private readonly tally: Tally,
+    private readonly addresses: AddressLimits,
     private readonly maxVisitors = MAX_VISITORS_IN_MEMORY,
   ) {}
 
   /** Synchronous, so a view is counted before its request's answer is even finished. */
-  countNow(hash: string, hit: Hit, attributes: () => [AudienceDimension, string][]): void {
-    const state = this.states.get(hash);
+  countNow(
+    { visitor, address }: ViewHashes,
+    hit: Hit,
+    attributes: () => [AudienceDimension, string][],
+  ): void {
+    if (!this.addresses.admitView(address, hit.day, hit.at)) return;
+    const state = this.states.get(visitor);
+    if (state?.day !== hit.day && !this.addresses.admitVisitor(address)) {
+      countPageViewAlone(this.tally, hit);
+      return;
+    }
     // Deleted and set again, so the Map's order is that of the last view.
-    if (state) this.states.delete(hash);
-    this.states.set(hash, countView(state, hit, attributes, this.tally));
+    if (state) this.states.delete(visitor);
+    this.states.set(visitor, countView(state, hit, attributes, this.tally));
     if (this.states.size > this.maxVisitors) {
       const oldest = this.states.keys().next().value;
       if (oldest !== undefined) this.states.delete(oldest);
     }
   }
 
-  async count(hash: string, hit: Hit, attributes: () => [AudienceDimension, string][]) {
-    this.countNow(hash, hit, attributes);
+  async count(hashes: ViewHashes, hit: Hit, attributes: () => [AudienceDimension, string][]) {
+    this.countNow(hashes, hit, attributes);
   }
 
   forgetBefore(today: string): void {
     for (const [hash, state] of this.states) if (state.day < today) this.states.delete(hash);
+    this.addresses.forgetBefore(today);
   }
 
   get size(): number {
@@ -174,41 +204,79 @@ export class MemoryVisitors implements VisitorStore {
 
 /**
  * Visitors shared by every instance, in Redis: a key per visitor hash,
- * holding its state as JSON, expiring at the end of its UTC day. Read and
- * written back once per view, after the view's answer has gone. Two views
- * of one visitor landing on two instances within the same millisecond or
- * two may both find the older state, and count a row twice; that is the
- * price of not locking. When Redis cannot answer, the view is still counted
- * as a page view, without its visit (and the log says Redis is away).
+ * holding its state as JSON, expiring at the end of its UTC day, and per
+ * address hash a counter of the minute's views and one of the day's new
+ * visitors. Read and written back once per view, after the view's answer
+ * has gone. Two views of one visitor landing on two instances within the
+ * same millisecond or two may both find the older state, and count a row
+ * twice; that is the price of not locking. When Redis cannot answer, the
+ * view is still counted as a page view, without its visit, within this
+ * process's own number for its address (and the log says Redis is away).
  */
 export class RedisVisitors implements VisitorStore {
   constructor(
     private readonly redis: Redis,
+    /** The audience's prefix in Redis: keys `visitor:<hash>` and `address:<hash>:…` follow it. */
     private readonly prefix: string,
     private readonly tally: Tally,
+    private readonly addresses: AddressLimits,
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  async count(hash: string, hit: Hit, attributes: () => [AudienceDimension, string][]) {
-    const key = `${this.prefix}${hash}`;
+  /**
+   * Adds one to the counter `counter`, made to live `ttlMs` if new, and
+   * gives the count after it; with `key`, reads the visitor state there in
+   * the same round trip.
+   */
+  private async addOne(counter: string, ttlMs: number, key?: string) {
+    const commands = this.redis.multi().set(counter, 0, "PX", ttlMs, "NX").incr(counter);
+    const [, added, read] = (await (key ? commands.get(key) : commands).exec()) ?? [];
+    if (!added || added[0] || (key && (!read || read[0]))) {
+      throw added?.[0] ?? read?.[0] ?? new Error("Redis answered nothing");
+    }
+    return { count: Number(added[1]), kept: (read?.[1] ?? null) as string | null };
+  }
+
+  private stateOf(kept: string | null): VisitorState | undefined {
+    if (!kept) return undefined;
+    const stored = JSON.parse(kept) as StoredState;
+    return {
+      ...stored,
+      visit: stored.visit.map(([dimension, value]) =>
+        visitRow(this.tally, stored.day, dimension, value),
+      ),
+      visitRows: new Set(stored.visitRows),
+      dayRows: new Set(stored.dayRows),
+    };
+  }
+
+  async count(
+    { visitor, address }: ViewHashes,
+    hit: Hit,
+    attributes: () => [AudienceDimension, string][],
+  ) {
+    if (!this.addresses.admitView(address, hit.day, hit.at)) return;
+    const { viewsPerMinute, visitorsPerAddress } = this.addresses.settings;
+    const addressKey = `${this.prefix}address:${address}`;
+    const key = `${this.prefix}visitor:${visitor}`;
     let state: VisitorState | undefined;
     try {
-      const kept = await this.redis.get(key);
-      if (kept) {
-        const stored = JSON.parse(kept) as StoredState;
-        state = {
-          ...stored,
-          visit: stored.visit.map(([dimension, value]) =>
-            visitRow(this.tally, stored.day, dimension, value),
-          ),
-          visitRows: new Set(stored.visitRows),
-          dayRows: new Set(stored.dayRows),
-        };
+      // Kept past its minute, so an instance whose clock is a little behind still finds it.
+      const minute = Math.floor(hit.at / MINUTE_MS);
+      const views = await this.addOne(`${addressKey}:${minute}`, 2 * MINUTE_MS, key);
+      if (views.count > viewsPerMinute) return;
+      state = this.stateOf(views.kept);
+      // Each new visitor takes one of the address's day: an increment no two views share.
+      if (state?.day !== hit.day) {
+        const visitors = await this.addOne(`${addressKey}:visitors`, untilEndOfDay(hit.at));
+        if (visitors.count > visitorsPerAddress) {
+          countPageViewAlone(this.tally, hit);
+          return;
+        }
       }
     } catch (error) {
       this.log.debug({ err: error }, "audience: Redis did not answer; a view counted alone");
-      this.tally.add(hit.day, "total", "", { views: 1, visits: 0, visitors: 0 });
-      this.tally.add(hit.day, "page", hit.path, { views: 1, visits: 0, visitors: 0 });
+      countPageViewAlone(this.tally, hit);
       return;
     }
     const next = countView(state, hit, attributes, this.tally);
@@ -226,7 +294,9 @@ export class RedisVisitors implements VisitorStore {
     }
   }
 
-  forgetBefore(): void {}
+  forgetBefore(today: string): void {
+    this.addresses.forgetBefore(today);
+  }
 
   async close() {}
 }

@@ -492,6 +492,7 @@ export interface Database {
   backups: BackupsTable;
   audience_salts: AudienceSaltsTable;
   audience_days: AudienceDaysTable;
+  audience_value_caps: AudienceValueCapsTable;
   subscriber_imports: SubscriberImportsTable;
   audience_digests: AudienceDigestsTable;
   webhook_endpoints: WebhookEndpointsTable;
@@ -577,6 +578,22 @@ export interface AudienceDaysTable {
   views: Count;
   visits: Count;
   visitors: Count;
+}
+
+/**
+ * How many values of one dimension one UTC day has let into its rows, for
+ * every instance: a new value takes room only through an update that finds
+ * `admitted` under `max_values`, and the rest are counted as "(other)".
+ */
+export interface AudienceValueCapsTable {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  dimension: AudienceDimension;
+  /** AUDIENCE_VALUES_PER_DAY when the day's row was made. */
+  max_values: number;
+  admitted: Generated<number>;
+  /** 1 once a value of the day was counted as "(other)", for want of room. */
+  overflowed: Generated<number>;
 }
 
 /** One week's digest of the audience figures, claimed by the instance that sends it. */

@@ -51,7 +51,9 @@ export function sendEncoded(
   const encoding = encodings.negotiate(request.headers["accept-encoding"] ?? "") ?? "identity";
   const etag = `"${body.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   reply.header("vary", "Accept-Encoding").header("etag", etag);
-  if (matchesEtag(request, etag)) return reply.code(304).send();
+  // Only an answer that would be a success is "not modified" (RFC 9110,
+  // 13.2.1): a 404 asked again stays a 404, and never reads as a page served.
+  if (status < 300 && matchesEtag(request, etag)) return reply.code(304).send();
   if (encoding !== "identity") reply.header("content-encoding", encoding);
   return reply.code(status).send(body.bodies[encoding]);
 }
