@@ -54,6 +54,22 @@ export function insightIssuePath(slug: string): string {
   return INSIGHT_ISSUE_ROUTE.replace(":slug", encodeURIComponent(slug));
 }
 
+/**
+ * The slug a path gives a route with one `:slug` (CASE_STUDY_ROUTE,
+ * INSIGHT_ISSUE_ROUTE): the part where the route has `:slug`, when the
+ * rest is the route's own and the part holds no `/`; else null. What a slug
+ * may hold is the caller's to check.
+ */
+export function slugIn(route: string, path: string): string | null {
+  const at = route.indexOf(":slug");
+  const before = route.slice(0, at);
+  const after = route.slice(at + ":slug".length);
+  if (path.length <= before.length + after.length) return null;
+  if (!path.startsWith(before) || !path.endsWith(after)) return null;
+  const slug = path.slice(before.length, path.length - after.length);
+  return slug.includes("/") ? null : slug;
+}
+
 /** The archive's Atom feed. */
 export const INSIGHT_FEED_PATH = "/insight/feed.xml";
 

@@ -15,6 +15,7 @@ import {
   INSIGHT_ISSUE_ROUTE,
   insightIssuePath,
   PAGE_PATHS,
+  slugIn,
 } from "../../../shared/routes.ts";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
 
@@ -111,9 +112,12 @@ export function servedPagePath(request: FastifyRequest): string | null {
   return null;
 }
 
-const slugOf = (route: string) => {
-  const pattern = new RegExp(`^${route.replace(":slug", "([a-z0-9][a-z0-9-]{0,119})")}$`);
-  return (path: string) => pattern.exec(path)?.[1] ?? null;
+/** A slug as the content may have one. */
+const SLUG = /^[a-z0-9][a-z0-9-]{0,119}$/;
+
+const slugOf = (route: string) => (path: string) => {
+  const slug = slugIn(route, path);
+  return slug !== null && SLUG.test(slug) ? slug : null;
 };
 const caseStudySlug = slugOf(CASE_STUDY_ROUTE);
 const issueSlug = slugOf(INSIGHT_ISSUE_ROUTE);

@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE, PAGE_PATHS } from "../../../shared/routes.ts";
+import {
+  CASE_STUDY_ROUTE,
+  INSIGHT_ISSUE_ROUTE,
+  PAGE_PATHS,
+  slugIn,
+} from "../../../shared/routes.ts";
+import { trimEndWhere } from "../../../shared/trim.ts";
 
 const PAGES = new Set(PAGE_PATHS);
 /**
@@ -14,19 +20,19 @@ const PAGES = new Set(PAGE_PATHS);
  * and hyphens) after the route's fixed part. Anything else, an encoded `<` for
  * one, names no page, so it is answered as unknown rather than redirected.
  */
-const SLUG_PAGES = [CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE].map(
-  (route) => new RegExp(`^${route.replace(":slug", "[a-z0-9-]+")}$`),
-);
+const SLUG_ROUTES = [CASE_STUDY_ROUTE, INSIGHT_ISSUE_ROUTE];
+const SLUG = /^[a-z0-9-]+$/;
 
 function isPage(path: string): boolean {
-  return PAGES.has(path) || SLUG_PAGES.some((pattern) => pattern.test(path));
+  if (PAGES.has(path)) return true;
+  return SLUG_ROUTES.some((route) => SLUG.test(slugIn(route, path) ?? ""));
 }
 /** Cheap first test, so the common request pays nothing more. */
 const MAYBE_ODD = /[A-Z]|.\/$/;
 
 /** The canonical page path a request path stands for, or null when it is not a page. */
 function canonicalPagePath(path: string): string | null {
-  const canonical = path.toLowerCase().replace(/\/+$/, "") || "/";
+  const canonical = trimEndWhere(path.toLowerCase(), (character) => character === "/") || "/";
   return canonical !== path && isPage(canonical) ? canonical : null;
 }
 
