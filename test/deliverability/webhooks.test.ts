@@ -184,6 +184,25 @@ const SENDGRID_PUBLIC_KEY = SENDGRID.publicKey
   .export({ format: "der", type: "spki" })
   .toString("base64");
 
+/** A SendGrid batch's body, signed as SendGrid signs it. */
+function sendgridBatch(
+  payload: string,
+  at = NOW,
+  key: KeyObject = SENDGRID.privateKey,
+): SignedPost {
+  return {
+    headers: {
+      "x-twilio-email-event-webhook-signature": sign(
+        "sha256",
+        Buffer.from(`${at}${payload}`),
+        key,
+      ).toString("base64"),
+      "x-twilio-email-event-webhook-timestamp": String(at),
+    },
+    payload,
+  };
+}
+
 function sendgridEvent(email: string, id: string, fields: Record<string, unknown>) {
   return {
     email,
@@ -225,15 +244,11 @@ const sendgrid: ProviderCase = {
   sign: ({ event }, at, signing): SignedPost => {
     const payload = JSON.stringify([event]);
     if (signing === "missing") return { headers: {}, payload };
-    const key: KeyObject = signing === "wrong" ? sendgridKeys().privateKey : SENDGRID.privateKey;
-    const signature = sign("sha256", Buffer.from(`${at}${payload}`), key).toString("base64");
-    return {
-      headers: {
-        "x-twilio-email-event-webhook-signature": signature,
-        "x-twilio-email-event-webhook-timestamp": String(at),
-      },
+    return sendgridBatch(
       payload,
-    };
+      at,
+      signing === "wrong" ? sendgridKeys().privateKey : SENDGRID.privateKey,
+    );
   },
   hardStatus: "5.0.0",
   // The signature is in the headers, over the timestamp and the body.
@@ -596,19 +611,6 @@ describe.each(ENGINES)("delivery webhooks on $engine", (engine) => {
   });
 
   describe("the bounds of a body, held before it is parsed", () => {
-    /** A SendGrid batch, signed: only a bound stops it. */
-    const sendgridBatch = (payload: string): SignedPost => ({
-      headers: {
-        "x-twilio-email-event-webhook-signature": sign(
-          "sha256",
-          Buffer.from(`${NOW}${payload}`),
-          SENDGRID.privateKey,
-        ).toString("base64"),
-        "x-twilio-email-event-webhook-timestamp": String(NOW),
-      },
-      payload,
-    });
-
     it("refuses a body larger than 1 MB with 413", async () => {
       const events = JSON.stringify([
         sendgrid.ignored(newAddress("big"), "x".repeat(1_100_000)).event,
@@ -731,18 +733,7 @@ describe.each(ENGINES)("delivery webhooks on $engine", (engine) => {
       sendgrid.ignored(reader, randomUUID()).event,
       sendgrid.complaint(annoyed, randomUUID()).event,
     ];
-    const payload = JSON.stringify(events);
-    const response = await postTo(server.app, "sendgrid", {
-      headers: {
-        "x-twilio-email-event-webhook-signature": sign(
-          "sha256",
-          Buffer.from(`${NOW}${payload}`),
-          SENDGRID.privateKey,
-        ).toString("base64"),
-        "x-twilio-email-event-webhook-timestamp": String(NOW),
-      },
-      payload,
-    });
+    const response = await postTo(server.app, "sendgrid", sendgridBatch(JSON.stringify(events)));
     expect(response.json()).toEqual({ recorded: 2 });
     expect(await isSuppressed(database.db, gone)).toBe(true);
     expect(await isSuppressed(database.db, annoyed)).toBe(true);
