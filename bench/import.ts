@@ -22,7 +22,8 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { judgeRows, readCsv, writeImport } from "../src/server/features/subscriptions/import.ts";
+import { judgeRows, writeImport } from "../src/server/features/subscriptions/import.ts";
+import { readFile } from "../src/server/features/subscriptions/import-file.ts";
 import { SubscriptionMail } from "../src/server/features/subscriptions/mail.tsx";
 import { type DatabaseHandle, openDatabase } from "../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
@@ -89,20 +90,20 @@ const statement = (doubleOptIn: boolean) => ({
   importedBy: null,
 });
 
+/** The file read and judged as the console's worker does, here on this thread. */
+const read = (bytes: Buffer, consentDay: string | null) =>
+  readFile([bytes], { mapping: {}, judge: true, consentDay, secret: SECRET, now: Date.now() });
+
 async function importFile({ db }: DatabaseHandle, bytes: Buffer) {
+  const file = read(bytes, "2024-06-30");
   return inTransaction(db, async (trx) => {
-    const judgement = await judgeRows(
-      trx,
-      readCsv(bytes),
-      {},
-      { secret: SECRET, consentDay: "2024-06-30" },
-    );
+    const judgement = await judgeRows(trx, file);
     return (await writeImport(trx, judgement, statement(false))).added.length;
   });
 }
 
 async function dryRun({ db }: DatabaseHandle, bytes: Buffer) {
-  const judgement = await judgeRows(db, readCsv(bytes), {}, { secret: SECRET, consentDay: null });
+  const judgement = await judgeRows(db, read(bytes, null));
   return judgement.counts.alreadyOnList;
 }
 
@@ -119,12 +120,7 @@ async function importWithConfirmations({ db }: DatabaseHandle, bytes: Buffer) {
   return inOutboxTransaction(
     db,
     async (trx) => {
-      const judgement = await judgeRows(
-        trx,
-        readCsv(bytes),
-        {},
-        { secret: SECRET, consentDay: "2024-06-30" },
-      );
+      const judgement = await judgeRows(trx, read(bytes, "2024-06-30"));
       const { added } = await writeImport(trx, judgement, statement(true));
       return mail.confirmations(
         trx,
