@@ -488,6 +488,45 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
     expect(await countLike("subscriptions", "%@bad.example")).toBe(0);
   });
 
+  it("refuses a body holding more than its one file, rather than reading part of it", async () => {
+    const file = new Blob([new Uint8Array(mailchimpFile([["one@parts.example"]]))]);
+    const second = new Blob([new Uint8Array(mailchimpFile([["two@parts.example"]]))]);
+    const bodies = [
+      [
+        ["file", file, "one.csv"],
+        ["file", second, "two.csv"],
+      ],
+      [
+        ["note", "a field first"],
+        ["file", file, "one.csv"],
+      ],
+      [
+        ["file", file, "one.csv"],
+        ["note", "a field after"],
+      ],
+    ] as const;
+    for (const parts of bodies) {
+      const form = new FormData();
+      for (const [name, value, filename] of parts) {
+        if (typeof value === "string") form.append(name, value);
+        else form.append(name, value, filename);
+      }
+      const request = new Request("http://localhost/", { method: "POST", body: form });
+      const response = await t.app.inject({
+        method: "POST",
+        url: `${IMPORT_ROUTES.run}?${new URLSearchParams(STATEMENT)}`,
+        headers: {
+          cookie: owner.cookie,
+          "x-xsrf-token": owner.token,
+          "content-type": request.headers.get("content-type") ?? "",
+        },
+        payload: Buffer.from(await request.arrayBuffer()),
+      });
+      expect([response.statusCode, response.json().message]).toEqual([400, IMPORT_TEXTS.oneFile]);
+    }
+    expect(await countLike("subscriptions", "%@parts.example")).toBe(0);
+  });
+
   it("refuses a row whose consent date is later than today or before 1990, in the dry run and the import", async () => {
     const d = "dates.example";
     moment = Date.parse("2026-03-01T12:00:00Z");

@@ -111,6 +111,7 @@ export const IMPORT_TEXTS = {
   dateInFuture: "The consent cannot have been given after today.",
   dateTooEarly: "The consent cannot have been given before 1990.",
   noFile: "Choose a CSV file to import.",
+  oneFile: "Send the CSV file alone: one file, and nothing else.",
   tooLarge: `The file is larger than ${IMPORT_LIMITS.maxMegabytes} MB. Split it, or leave out columns the import does not use.`,
   tooManyRows: (line: number) =>
     `The file has more than ${count(IMPORT_LIMITS.maxRows)} rows below its header (line ${count(line)} holds one more); an import takes at most ${count(IMPORT_LIMITS.maxRows)}. Split it into several files.`,

@@ -93,11 +93,11 @@ export default async function importRoutes(
     mapping: ImportMapping,
     { judge, consentDay }: { judge: boolean; consentDay: string | null },
   ): Promise<{ name: string; file: FileRead }> {
-    const part = await request.file().catch((error: FastifyError) => {
-      if (error.statusCode !== undefined && error.statusCode < 500) throw error;
+    const parts = request.parts();
+    const first = await parts.next().catch(unreadableBody);
+    if (first.done || first.value.type !== "file")
       throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
-    });
-    if (!part) throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
+    const part = first.value;
     const settings = { mapping, judge, consentDay, secret, now: now() };
     const file = await reader.read(part.file, settings).catch((error: unknown) => {
       if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
@@ -110,7 +110,24 @@ export default async function importRoutes(
       }
       throw error;
     });
+    // Anything after the file would otherwise go unread, unsaid.
+    const rest = await parts.next().catch(unreadableBody);
+    if (!rest.done) throw app.httpErrors.badRequest(IMPORT_TEXTS.oneFile);
     return { name: fileNameOf(part.filename), file };
+  }
+
+  /**
+   * A body past the limits of one part (a field, a second file) holds more
+   * than the file; one that is not multipart, or is cut or written wrong,
+   * holds no file the server can read.
+   */
+  function unreadableBody(error: FastifyError): never {
+    const { PartsLimitError, FilesLimitError, FieldsLimitError } = app.multipartErrors;
+    for (const limit of [PartsLimitError, FilesLimitError, FieldsLimitError]) {
+      if (error instanceof limit) throw app.httpErrors.badRequest(IMPORT_TEXTS.oneFile);
+    }
+    if (error.statusCode !== undefined && error.statusCode < 500) throw error;
+    throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
   }
 
   routes.post(
