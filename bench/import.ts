@@ -31,6 +31,7 @@ import { nowIso } from "../src/server/platform/db/schema.ts";
 import { inTransaction } from "../src/server/platform/db/transaction.ts";
 import { inOutboxTransaction } from "../src/server/platform/outbox/queue.ts";
 import type { TestDatabase } from "../test/support/engines.ts";
+import { mailchimpExport } from "./support/mailchimp-export.ts";
 
 const { values: args } = parseArgs({ options: { "database-url": { type: "string" } } });
 if (args["database-url"]) process.env.TEST_DATABASE_URL = args["database-url"];
@@ -43,17 +44,6 @@ const SECRET = "a bench secret of at least thirty-two characters";
 
 const addresses = (domain: string) =>
   Array.from({ length: ROWS }, (_, n) => `reader-${n}@${domain}`);
-
-/** A Mailchimp audience export of `emails`, with its usual columns. */
-function mailchimpExport(emails: readonly string[]): Buffer {
-  const header =
-    '"Email Address","First Name","Last Name","Address","Phone Number","MEMBER_RATING","OPTIN_TIME","OPTIN_IP","CONFIRM_TIME","CONFIRM_IP","LATITUDE","LONGITUDE","GMTOFF","DSTOFF","TIMEZONE","CC","REGION","LAST_CHANGED","LEID","EUID","NOTES","TAGS"';
-  const lines = emails.map(
-    (email, n) =>
-      `"${email}","Reader","Number ${n}","","",2,"2024-03-05 14:02:11","","2024-03-05 14:05:40","203.0.113.7","","","","","","GB","","2024-03-05 14:05:40",${n},"e${n}","",""`,
-  );
-  return Buffer.from([header, ...lines].join("\r\n"));
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();

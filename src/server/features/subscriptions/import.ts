@@ -14,6 +14,7 @@
  * batches, never one row at a time, so 100,000 rows take a few hundred
  * queries.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import {
   type ImportFormat,
@@ -28,12 +29,15 @@ import { suppressedAmong } from "../deliverability/index.ts";
 import { type Candidate, type FileRead, report } from "./import-file.ts";
 
 /**
- * Addresses per lookup, and rows per INSERT (seven values each): few round
- * trips, and still well under both engines' limit on bound parameters
- * (SQLite's 32,766, PostgreSQL's 65,535).
+ * Addresses per lookup, and rows per INSERT (seven values each). SQLite
+ * runs each statement on the server's own thread, and a transaction's
+ * awaits alone never let its event loop turn: so each batch is small enough
+ * to take a few milliseconds, and the loop is let turn after each
+ * (nextTurn), so visitors are answered between the batches of an import of
+ * 200,000 rows instead of after all of them.
  */
-const LOOKUP_BATCH = 5_000;
-const INSERT_BATCH = 2_000;
+const LOOKUP_BATCH = 1_000;
+const INSERT_BATCH = 500;
 
 /** An address the import would add, with the moment its consent was given. */
 export type Addition = Pick<Candidate, "row" | "address" | "consentDate">;
@@ -55,6 +59,7 @@ async function foundAmong<T>(
   const found: T[] = [];
   for (let start = 0; start < values.length; start += LOOKUP_BATCH) {
     found.push(...(await query(values.slice(start, start + LOOKUP_BATCH))));
+    await nextTurn();
   }
   return found;
 }
@@ -96,7 +101,8 @@ export async function judgeRows(db: Kysely<Database>, file: FileRead): Promise<J
   );
 
   const additions: Addition[] = [];
-  for (const { row, address, consentDate, erasureHash } of candidates) {
+  for (const [index, { row, address, consentDate, erasureHash }] of candidates.entries()) {
+    if (index % LOOKUP_BATCH === 0) await nextTurn();
     const left = onList.get(address);
     const outcome: RowOutcome | null =
       left === true
@@ -192,9 +198,9 @@ export async function writeImport(
     .executeTakeFirstOrThrow();
 
   const added: Added[] = [];
-  const consentOf = new Map(judgement.additions.map((a) => [a.address, a.consentDate]));
   for (let start = 0; start < judgement.additions.length; start += INSERT_BATCH) {
     const batch = judgement.additions.slice(start, start + INSERT_BATCH);
+    const consentOf = new Map(batch.map((addition) => [addition.address, addition.consentDate]));
     const rows = await trx
       .insertInto("subscriptions")
       .values(
@@ -230,6 +236,7 @@ export async function writeImport(
         )
         .execute();
     }
+    await nextTurn();
   }
   const joinedMeanwhile = judgement.additions.length - added.length;
   const alreadyOnList = judgement.counts.alreadyOnList + joinedMeanwhile;
