@@ -14,7 +14,6 @@
  * batches, never one row at a time, so 100,000 rows take a few hundred
  * queries.
  */
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import {
   type ImportFormat,
@@ -25,19 +24,19 @@ import {
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import { csvText } from "../../platform/console/csv.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
+import { givingWay } from "../../platform/ops/give-way.ts";
 import { suppressedAmong } from "../deliverability/index.ts";
 import { type Candidate, type FileRead, report } from "./import-file.ts";
 
 /**
  * Addresses per lookup, and rows per INSERT (seven values each). SQLite
- * runs each statement on the server's own thread, and a transaction's
- * awaits alone never let its event loop turn: so each batch is small enough
- * to take a few milliseconds, and the loop is let turn after each
- * (nextTurn), so visitors are answered between the batches of an import of
- * 200,000 rows instead of after all of them.
+ * runs each statement on the server's own thread: each batch takes a
+ * millisecond or two, and the import gives way after each
+ * (platform/ops/give-way.ts), so visitors are answered between the batches
+ * of an import of 200,000 rows instead of after all of them.
  */
-const LOOKUP_BATCH = 1_000;
-const INSERT_BATCH = 500;
+const LOOKUP_BATCH = 500;
+const INSERT_BATCH = 200;
 
 /** An address the import would add, with the moment its consent was given. */
 export type Addition = Pick<Candidate, "row" | "address" | "consentDate">;
@@ -55,11 +54,12 @@ export interface Judgement {
 async function foundAmong<T>(
   values: readonly string[],
   query: (batch: string[]) => Promise<T[]>,
+  giveWay: () => Promise<void>,
 ): Promise<T[]> {
   const found: T[] = [];
   for (let start = 0; start < values.length; start += LOOKUP_BATCH) {
     found.push(...(await query(values.slice(start, start + LOOKUP_BATCH))));
-    await nextTurn();
+    await giveWay();
   }
   return found;
 }
@@ -73,19 +73,25 @@ async function foundAmong<T>(
 export async function judgeRows(db: Kysely<Database>, file: FileRead): Promise<Judgement> {
   const { candidates } = file;
   const reports = [...file.reports];
+  const giveWay = givingWay();
   const addresses = candidates.map((candidate) => candidate.address);
   const onList = new Map(
     (
-      await foundAmong(addresses, (batch) =>
-        db
-          .selectFrom("subscriptions")
-          .select(["email", "unsubscribed_at"])
-          .where("email", "in", batch)
-          .execute(),
+      await foundAmong(
+        addresses,
+        (batch) =>
+          db
+            .selectFrom("subscriptions")
+            .select(["email", "unsubscribed_at"])
+            .where("email", "in", batch)
+            .execute(),
+        giveWay,
       )
     ).map((row) => [row.email, row.unsubscribed_at !== null]),
   );
-  const suppressed = new Set(await foundAmong(addresses, (batch) => suppressedAmong(db, batch)));
+  const suppressed = new Set(
+    await foundAmong(addresses, (batch) => suppressedAmong(db, batch), giveWay),
+  );
   const erasedHashes = new Set(
     (
       await foundAmong(
@@ -96,13 +102,14 @@ export async function judgeRows(db: Kysely<Database>, file: FileRead): Promise<J
             .select("email_hash")
             .where("email_hash", "in", batch)
             .execute(),
+        giveWay,
       )
     ).map((row) => row.email_hash),
   );
 
   const additions: Addition[] = [];
   for (const [index, { row, address, consentDate, erasureHash }] of candidates.entries()) {
-    if (index % LOOKUP_BATCH === 0) await nextTurn();
+    if (index % LOOKUP_BATCH === 0) await giveWay();
     const left = onList.get(address);
     const outcome: RowOutcome | null =
       left === true
@@ -198,6 +205,7 @@ export async function writeImport(
     .executeTakeFirstOrThrow();
 
   const added: Added[] = [];
+  const giveWay = givingWay();
   for (let start = 0; start < judgement.additions.length; start += INSERT_BATCH) {
     const batch = judgement.additions.slice(start, start + INSERT_BATCH);
     const consentOf = new Map(batch.map((addition) => [addition.address, addition.consentDate]));
@@ -236,7 +244,7 @@ export async function writeImport(
         )
         .execute();
     }
-    await nextTurn();
+    await giveWay();
   }
   const joinedMeanwhile = judgement.additions.length - added.length;
   const alreadyOnList = judgement.counts.alreadyOnList + joinedMeanwhile;

@@ -4,11 +4,11 @@
  * subscription's own transaction, each at most once per address within the
  * cooldown (mail-cooldown.ts).
  */
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
 import { renderMarkdown } from "../../platform/markdown/markdown.ts";
+import { givingWay } from "../../platform/ops/give-way.ts";
 import {
   MailFrame,
   MailLink,
@@ -54,7 +54,7 @@ function escapeHtml(text: string): string {
 const WELCOME_KIND = "welcome";
 const CONFIRMATION_KIND = "subscription-confirmation";
 /** Confirmations built and queued at a time: a few milliseconds' work. */
-const CONFIRMATIONS_PER_BATCH = 500;
+const CONFIRMATIONS_PER_BATCH = 200;
 
 /**
  * RFC 2919: the list's name and an identifier under the site's own domain.
@@ -241,13 +241,14 @@ export class SubscriptionMail {
           .replaceAll(escapeHtml(LINK_MARK), escapeHtml(link)),
       };
     };
-    // A batch at a time, letting the event loop turn between them: an
-    // import's 200,000 messages at once would hold it for seconds (SQLite
-    // writes on this thread) and half a gigabyte of text.
+    // A batch at a time, giving way to visitors between them: an import's
+    // 200,000 messages at once would hold the server's thread for seconds
+    // (SQLite writes on it) and half a gigabyte of text.
+    const giveWay = givingWay();
     for (let start = 0; start < subscriptions.length; start += CONFIRMATIONS_PER_BATCH) {
       const batch = subscriptions.slice(start, start + CONFIRMATIONS_PER_BATCH);
       await enqueueMails(trx, CONFIRMATION_KIND, batch.map(messageTo), { priority: "bulk" });
-      await nextTurn();
+      await giveWay();
     }
     return subscriptions.length;
   }
