@@ -23,7 +23,7 @@ import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { judgeRows, writeImport } from "../src/server/features/subscriptions/import.ts";
-import { readFile } from "../src/server/features/subscriptions/import-file.ts";
+import { readWholeFile } from "../src/server/features/subscriptions/import-file.ts";
 import { SubscriptionMail } from "../src/server/features/subscriptions/mail.tsx";
 import { type DatabaseHandle, openDatabase } from "../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
@@ -82,7 +82,7 @@ const statement = (doubleOptIn: boolean) => ({
 
 /** The file read and judged as the console's worker does, here on this thread. */
 const read = (bytes: Buffer, consentDay: string | null) =>
-  readFile([bytes], { mapping: {}, judge: true, consentDay, secret: SECRET, now: Date.now() });
+  readWholeFile([bytes], { mapping: {}, judge: true, consentDay, secret: SECRET, now: Date.now() });
 
 async function importFile({ db }: DatabaseHandle, bytes: Buffer) {
   const file = read(bytes, "2024-06-30");

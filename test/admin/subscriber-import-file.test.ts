@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  BATCH_ROWS,
   FileReading,
   type ReadingSettings,
-  readFile,
+  readWholeFile,
 } from "../../src/server/features/subscriptions/import-file.ts";
 import { Refusal } from "../../src/server/platform/refusal.ts";
 import { IMPORT_LIMITS, IMPORT_TEXTS } from "../../src/shared/admin/subscriber-import.ts";
@@ -43,7 +44,7 @@ function refusalOf(chunks: Iterable<Uint8Array>): { message: string; chunksTaken
     }
   }
   try {
-    readFile(counted(), settings());
+    readWholeFile(counted(), settings());
   } catch (error) {
     if (error instanceof Refusal) return { message: error.message, chunksTaken };
     throw error;
@@ -72,14 +73,14 @@ describe("reading an import's file", () => {
     // The limit itself is allowed.
     const widest = ",".repeat(IMPORT_LIMITS.maxColumns - 1);
     expect(
-      readFile(chunksOf(`email${widest}\na@firm.example${widest}\n`), settings()).summary,
+      readWholeFile(chunksOf(`email${widest}\na@firm.example${widest}\n`), settings()).summary,
     ).toMatchObject({ totalRows: 1 });
   });
 
   it("refuses a row longer than the limit at the line it starts on, a quote never closed too", () => {
     const longest = "x".repeat(IMPORT_LIMITS.maxLineKilobytes * 1024);
     expect(refusal(`email\n${longest}x\n`)).toBe(IMPORT_TEXTS.lineTooLong(2));
-    expect(readFile(chunksOf(`email\n${longest}\n`), settings()).summary.totalRows).toBe(1);
+    expect(readWholeFile(chunksOf(`email\n${longest}\n`), settings()).summary.totalRows).toBe(1);
     // A quote never closed runs on to the end of the file: the row is refused where it began.
     const lines = "a@firm.example\r\n".repeat(10_000);
     expect(refusal(`email\r\nfirst@firm.example\r\n"${lines}`)).toBe(IMPORT_TEXTS.lineTooLong(3));
@@ -104,7 +105,10 @@ describe("reading an import's file", () => {
     expect(refusal(`email\r\n\r\n${rows}`)).toBe(
       IMPORT_TEXTS.tooManyRows(IMPORT_LIMITS.maxRows + 3),
     );
-    const atLimit = readFile(chunksOf(`email\n${"a\n".repeat(IMPORT_LIMITS.maxRows)}`), settings());
+    const atLimit = readWholeFile(
+      chunksOf(`email\n${"a\n".repeat(IMPORT_LIMITS.maxRows)}`),
+      settings(),
+    );
     expect(atLimit.summary.totalRows).toBe(IMPORT_LIMITS.maxRows);
   });
 
@@ -114,7 +118,7 @@ describe("reading an import's file", () => {
     const cutShort = Buffer.concat([Buffer.from("email\nx"), Buffer.from([0xc3])]);
     expect(refusalOf(chunksOf(cutShort)).message).toBe(IMPORT_TEXTS.notUtf8(2));
     const text = "email,name\nana@firm.example,Ana García\n";
-    const byteByByte = readFile(chunksOf(text, 1), settings());
+    const byteByByte = readWholeFile(chunksOf(text, 1), settings());
     expect(byteByByte.summary.rows).toEqual([["ana@firm.example", "Ana García"]]);
   });
 
@@ -139,7 +143,7 @@ describe("reading an import's file", () => {
           "bo@firm.example,\n\n,,\ncy@firm.example,last",
       ),
     ]);
-    const whole = readFile([file], settings());
+    const whole = readWholeFile([file], settings());
     expect(whole.summary).toMatchObject({
       columns: ["Email Address", "note"],
       totalRows: 3,
@@ -150,14 +154,14 @@ describe("reading an import's file", () => {
       ],
     });
     for (const size of [1, 2, 3, 7]) {
-      expect(readFile(chunksOf(file, size), settings()), `chunks of ${size}`).toEqual(whole);
+      expect(readWholeFile(chunksOf(file, size), settings()), `chunks of ${size}`).toEqual(whole);
     }
   });
 
   it("ends a line at each of CR, LF and CRLF, as the limits count lines, whatever ends the first", () => {
     // Left to guess, the parser would take the CRLF it meets first for every
     // line's end, and read the rest as one value.
-    const mixed = readFile(
+    const mixed = readWholeFile(
       chunksOf("email\r\na@firm.example\nb@firm.example\rc@firm.example"),
       settings(),
     );
@@ -179,9 +183,9 @@ describe("reading an import's file", () => {
     );
     for (const chunk of chunksOf(`email\n${rows}\n`)) reading.push(chunk);
     // Two full batches went on while the file was read; the rest at its end.
-    expect(batches).toEqual([2_000, 2_000]);
+    expect(batches).toEqual([BATCH_ROWS, BATCH_ROWS]);
     expect(reading.finish().totalRows).toBe(5_000);
-    expect(batches).toEqual([2_000, 2_000, 1_000]);
+    expect(batches).toEqual([BATCH_ROWS, BATCH_ROWS, 5_000 - 2 * BATCH_ROWS]);
   });
 });
 
@@ -192,7 +196,7 @@ describe("reading an import's file", () => {
  */
 describe("reading an import's file takes time in step with its size", () => {
   /** Reads `file` whole, judging every row as the dry run does; a refusal fails the test. */
-  const read = (file: Buffer) => readFile(chunksOf(file), settings(true));
+  const read = (file: Buffer) => readWholeFile(chunksOf(file), settings(true));
   const fileOf = (header: string, row: (n: number) => string) => (rows: number) =>
     Buffer.from(`${header}\n${Array.from({ length: rows }, (_, n) => row(n)).join("\n")}\n`);
 

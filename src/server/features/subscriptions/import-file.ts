@@ -85,7 +85,7 @@ export function report(
 }
 
 /** The layout of a file with `header`, refusing one of no known format whose address column is not chosen. */
-export function layoutFor(
+function layoutFor(
   header: readonly string[],
   mapping: ImportMapping,
 ): FileLayout & { emailColumn: string } {
@@ -346,9 +346,9 @@ class RowJudge {
  * One file read as it arrives: push each chunk, then finish. Either refuses
  * (a Refusal) at the first chunk past a limit or that is not CSV, or, from
  * finish, says what the file holds. The parser is csv-parse's stream: each
- * chunk written to it is parsed before write returns, and each record comes
- * here through on_record as it is read, so the limits on rows apply while
- * the file is read, and nothing is left to read when finish returns.
+ * chunk, once checked, is parsed before write returns, and each record comes
+ * here through on_record as it is read and is judged at once, so nothing is
+ * left to read when finish returns.
  */
 export class FileReading {
   private readonly layoutCheck = new LayoutCheck();
@@ -434,7 +434,7 @@ export interface FileRead {
 }
 
 /** Reads a whole file given in chunks, on this thread (a test's, a benchmark's). */
-export function readFile(chunks: Iterable<Uint8Array>, settings: ReadingSettings): FileRead {
+export function readWholeFile(chunks: Iterable<Uint8Array>, settings: ReadingSettings): FileRead {
   const candidates: Candidate[] = [];
   const reports: RowReport[] = [];
   const reading = new FileReading(settings, (batch) => {
