@@ -22,7 +22,8 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { judgeRows, readCsv, writeImport } from "../src/server/features/subscriptions/import.ts";
+import { judgeRows, writeImport } from "../src/server/features/subscriptions/import.ts";
+import { readWholeFile } from "../src/server/features/subscriptions/import-file.ts";
 import { SubscriptionMail } from "../src/server/features/subscriptions/mail.tsx";
 import { type DatabaseHandle, openDatabase } from "../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../src/server/platform/db/migrations.ts";
@@ -30,6 +31,7 @@ import { nowIso } from "../src/server/platform/db/schema.ts";
 import { inTransaction } from "../src/server/platform/db/transaction.ts";
 import { inOutboxTransaction } from "../src/server/platform/outbox/queue.ts";
 import type { TestDatabase } from "../test/support/engines.ts";
+import { mailchimpExport } from "./support/mailchimp-export.ts";
 
 const { values: args } = parseArgs({ options: { "database-url": { type: "string" } } });
 if (args["database-url"]) process.env.TEST_DATABASE_URL = args["database-url"];
@@ -42,17 +44,6 @@ const SECRET = "a bench secret of at least thirty-two characters";
 
 const addresses = (domain: string) =>
   Array.from({ length: ROWS }, (_, n) => `reader-${n}@${domain}`);
-
-/** A Mailchimp audience export of `emails`, with its usual columns. */
-function mailchimpExport(emails: readonly string[]): Buffer {
-  const header =
-    '"Email Address","First Name","Last Name","Address","Phone Number","MEMBER_RATING","OPTIN_TIME","OPTIN_IP","CONFIRM_TIME","CONFIRM_IP","LATITUDE","LONGITUDE","GMTOFF","DSTOFF","TIMEZONE","CC","REGION","LAST_CHANGED","LEID","EUID","NOTES","TAGS"';
-  const lines = emails.map(
-    (email, n) =>
-      `"${email}","Reader","Number ${n}","","",2,"2024-03-05 14:02:11","","2024-03-05 14:05:40","203.0.113.7","","","","","","GB","","2024-03-05 14:05:40",${n},"e${n}","",""`,
-  );
-  return Buffer.from([header, ...lines].join("\r\n"));
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -89,20 +80,20 @@ const statement = (doubleOptIn: boolean) => ({
   importedBy: null,
 });
 
+/** The file read and judged as the console's worker does, here on this thread. */
+const read = (bytes: Buffer, consentDay: string | null) =>
+  readWholeFile([bytes], { mapping: {}, judge: true, consentDay, secret: SECRET, now: Date.now() });
+
 async function importFile({ db }: DatabaseHandle, bytes: Buffer) {
+  const file = read(bytes, "2024-06-30");
   return inTransaction(db, async (trx) => {
-    const judgement = await judgeRows(
-      trx,
-      readCsv(bytes),
-      {},
-      { secret: SECRET, consentDay: "2024-06-30" },
-    );
+    const judgement = await judgeRows(trx, file);
     return (await writeImport(trx, judgement, statement(false))).added.length;
   });
 }
 
 async function dryRun({ db }: DatabaseHandle, bytes: Buffer) {
-  const judgement = await judgeRows(db, readCsv(bytes), {}, { secret: SECRET, consentDay: null });
+  const judgement = await judgeRows(db, read(bytes, null));
   return judgement.counts.alreadyOnList;
 }
 
@@ -119,12 +110,7 @@ async function importWithConfirmations({ db }: DatabaseHandle, bytes: Buffer) {
   return inOutboxTransaction(
     db,
     async (trx) => {
-      const judgement = await judgeRows(
-        trx,
-        readCsv(bytes),
-        {},
-        { secret: SECRET, consentDay: "2024-06-30" },
-      );
+      const judgement = await judgeRows(trx, read(bytes, "2024-06-30"));
       const { added } = await writeImport(trx, judgement, statement(true));
       return mail.confirmations(
         trx,

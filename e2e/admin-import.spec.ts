@@ -9,12 +9,16 @@
  */
 import { mkdirSync } from "node:fs";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
-import { IMPORT_TEXTS, OUTCOME_LABELS } from "../src/shared/admin/subscriber-import.ts";
+import {
+  IMPORT_LIMITS,
+  IMPORT_TEXTS,
+  OUTCOME_LABELS,
+} from "../src/shared/admin/subscriber-import.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
 import { onPreparedServer } from "./support/prepared-database.ts";
-import { expect, type Page, test } from "./support/test.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 const DOMAIN = "import-e2e.example";
 
@@ -83,13 +87,27 @@ const OWNER = { role: "owner", email: "importer@meridian.example", name: "Lena F
 
 test("an owner imports a Mailchimp export: the dry run names each bad row, the import lists the rest as imported", async ({
   page,
+  expectedErrors,
 }) => {
   test.info().setTimeout(90_000);
+  // The file refused at its header: the console logs the 400 as it shows the reason.
+  expectedErrors.add(loadFailure(400), { url: /\/api\/admin\/subscribers\/import\/preview$/ });
   await onPreparedServer("import-walk", OWNER, seedList, async (server) => {
     await signInToConsole(page, server.account, `${server.origin}/admin/subscribers`);
     await page.getByRole("link", { name: "Import", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Import subscribers" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Import" })).toBeDisabled();
+
+    // A file past a limit is refused next to the file, naming the limit and the line.
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "too-wide.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`${HEADER}${",".repeat(IMPORT_LIMITS.maxColumns)}\r\n`),
+    });
+    await expect(page.getByLabel("CSV file")).toHaveAccessibleDescription(
+      new RegExp(IMPORT_TEXTS.headerTooWide(1).replace(/[().]/g, "\\$&")),
+    );
+    await expect(page.getByRole("button", { name: "Check the file" })).toBeDisabled();
 
     await chooseFile(page);
     await expect(page.getByText("7 rows below the header.")).toBeVisible();

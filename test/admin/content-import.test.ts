@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CONTENT_FILE_MAX_BYTES } from "../../src/server/features/content/seed.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
@@ -150,6 +151,21 @@ describe.each(ENGINES)("content import on $engine", (engine) => {
     await expect.poll(async () => (await t.app.content.facts()).mission).toBe(mission);
 
     expect(await runImport(dir)).toMatch(/^0 added, 0 updated, \d+ unchanged\.$/m);
+  });
+
+  it("refuses a file larger than the limit, reading no further, and imports nothing", async () => {
+    const dir = editedContent();
+    const file = join(dir, "team.json");
+    // Still valid, and within every rule: only its size is wrong.
+    const padded = readFileSync(file, "utf8") + " ".repeat(CONTENT_FILE_MAX_BYTES);
+    writeFileSync(file, padded);
+    const before = await versionCount();
+    const { code, output } = await spawnImport(dir);
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `Invalid seed file ${file}: it is larger than 1 MB, the most a content file may be.`,
+    );
+    expect(await versionCount()).toBe(before);
   });
 
   it("names the record and the rule when a file breaks one, and imports nothing", async () => {

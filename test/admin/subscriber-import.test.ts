@@ -11,12 +11,14 @@ import { join } from "node:path";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordReport } from "../../src/server/features/deliverability/index.ts";
+import { erasureHash } from "../../src/server/features/subscriptions/erasure-hash.ts";
 import { confirmByLink } from "../../src/server/features/subscriptions/index.ts";
 import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
-import { erasureHash } from "../../src/server/features/subscriptions/subscribers.ts";
 import type { Database } from "../../src/server/platform/db/schema.ts";
 import { signingSecret } from "../../src/server/platform/security/signing-secret.ts";
 import {
+  EARLIEST_CONSENT_DAY,
+  IMPORT_LIMITS,
   IMPORT_ROUTES,
   IMPORT_TEXTS,
   type ImportPreview,
@@ -73,6 +75,8 @@ describe("the consent statement's date", () => {
     expect(parse(dayFromNow(1)).success).toBe(true);
     expect(parse(dayFromNow(2)).error?.issues[0]?.message).toBe(IMPORT_TEXTS.dateInFuture);
     expect(parse("2024-02-30").success).toBe(false);
+    expect(parse(EARLIEST_CONSENT_DAY).success).toBe(true);
+    expect(parse("1989-12-31").error?.issues[0]?.message).toBe(IMPORT_TEXTS.dateTooEarly);
     expect(parse("30/06/2024").error?.issues[0]?.message).toBe(IMPORT_TEXTS.dateRequired);
   });
 });
@@ -84,9 +88,11 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
   let editor: ConsoleClient;
   let viewer: ConsoleClient;
   let secret: string;
+  /** The server's clock, the real one unless a test sets a moment. */
+  let moment: number | undefined;
 
   beforeAll(async () => {
-    t = await startApp(engine);
+    t = await startApp(engine, {}, { now: () => moment ?? Date.now() });
     db = t.database.db;
     for (const role of ["viewer", "editor", "owner"] as const) {
       await createAccount(t.database, role, `import-${role}@firm.example`);
@@ -432,7 +438,7 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
   it("refuses a file it cannot read, in words the importer can act on", async () => {
     const latin1 = Buffer.from('"Email Address","LEID"\r\n"jos\xe9@bad.example",1', "latin1");
     const notUtf8 = await send(owner, IMPORT_ROUTES.preview, latin1);
-    expect([notUtf8.statusCode, notUtf8.json().message]).toEqual([400, IMPORT_TEXTS.notUtf8]);
+    expect([notUtf8.statusCode, notUtf8.json().message]).toEqual([400, IMPORT_TEXTS.notUtf8(2)]);
     const empty = await send(
       owner,
       IMPORT_ROUTES.preview,
@@ -453,6 +459,128 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
     expect(quoted.statusCode).toBe(400);
     expect(quoted.body).not.toContain("secret@");
     expect(t.logs.join("")).not.toContain("secret@bad.example");
+  });
+
+  it("refuses a header of 39 MB of commas at once, naming the limit and its line", async () => {
+    const commas = Buffer.alloc(39 * 1024 * 1024, ",");
+    for (const path of [IMPORT_ROUTES.preview, IMPORT_ROUTES.dryRun]) {
+      const response = await send(owner, path, commas);
+      expect([response.statusCode, response.json().message]).toEqual([
+        400,
+        IMPORT_TEXTS.headerTooWide(1),
+      ]);
+    }
+  });
+
+  it("refuses a file past a limit at the line that passes it, as it arrives", async () => {
+    const tooMany = `email\n${"a@rows.example\n".repeat(IMPORT_LIMITS.maxRows + 1)}`;
+    const rows = await send(owner, IMPORT_ROUTES.preview, Buffer.from(tooMany));
+    expect([rows.statusCode, rows.json().message]).toEqual([
+      400,
+      IMPORT_TEXTS.tooManyRows(IMPORT_LIMITS.maxRows + 2),
+    ]);
+    const unclosed = `email\r\nfirst@rows.example\r\n"${"a@rows.example\r\n".repeat(10_000)}`;
+    const long = await send(owner, IMPORT_ROUTES.dryRun, Buffer.from(unclosed));
+    expect([long.statusCode, long.json().message]).toEqual([400, IMPORT_TEXTS.lineTooLong(3)]);
+    const latin1 = Buffer.from('"Email Address","LEID"\r\n"jos\xe9@bad.example",1', "latin1");
+    const notUtf8 = await send(owner, IMPORT_ROUTES.run, latin1, STATEMENT);
+    expect([notUtf8.statusCode, notUtf8.json().message]).toEqual([400, IMPORT_TEXTS.notUtf8(2)]);
+    expect(await countLike("subscriptions", "%@bad.example")).toBe(0);
+  });
+
+  it("refuses a body holding more than its one file, rather than reading part of it", async () => {
+    const file = new Blob([new Uint8Array(mailchimpFile([["one@parts.example"]]))]);
+    const second = new Blob([new Uint8Array(mailchimpFile([["two@parts.example"]]))]);
+    const bodies = [
+      [
+        ["file", file, "one.csv"],
+        ["file", second, "two.csv"],
+      ],
+      [
+        ["note", "a field first"],
+        ["file", file, "one.csv"],
+      ],
+      [
+        ["file", file, "one.csv"],
+        ["note", "a field after"],
+      ],
+    ] as const;
+    for (const parts of bodies) {
+      const form = new FormData();
+      for (const [name, value, filename] of parts) {
+        if (typeof value === "string") form.append(name, value);
+        else form.append(name, value, filename);
+      }
+      const request = new Request("http://localhost/", { method: "POST", body: form });
+      const response = await t.app.inject({
+        method: "POST",
+        url: `${IMPORT_ROUTES.run}?${new URLSearchParams(STATEMENT)}`,
+        headers: {
+          cookie: owner.cookie,
+          "x-xsrf-token": owner.token,
+          "content-type": request.headers.get("content-type") ?? "",
+        },
+        payload: Buffer.from(await request.arrayBuffer()),
+      });
+      expect([response.statusCode, response.json().message]).toEqual([400, IMPORT_TEXTS.oneFile]);
+    }
+    expect(await countLike("subscriptions", "%@parts.example")).toBe(0);
+  });
+
+  it("refuses a row whose consent date is later than today or before 1990, in the dry run and the import", async () => {
+    const d = "dates.example";
+    moment = Date.parse("2026-03-01T12:00:00Z");
+    try {
+      const file = mailchimpFile([
+        [`soon@${d}`, "2026-03-02 06:00:00"],
+        [`later@${d}`, "2026-03-03 00:00:00"],
+        [`far@${d}`, "2999-01-01 00:00:00"],
+        [`epoch@${d}`, "1970-01-01 00:00:00"],
+        [`first@${d}`, "1990-01-01 00:00:00"],
+        [`undated@${d}`],
+      ]);
+      const refused = [
+        {
+          row: 3,
+          address: `later@${d}`,
+          outcome: "consentInFuture",
+          reason: `${OUTCOME_LABELS.consentInFuture} (2026-03-03 00:00:00)`,
+        },
+        {
+          row: 4,
+          address: `far@${d}`,
+          outcome: "consentInFuture",
+          reason: `${OUTCOME_LABELS.consentInFuture} (2999-01-01 00:00:00)`,
+        },
+        {
+          row: 5,
+          address: `epoch@${d}`,
+          outcome: "consentTooEarly",
+          reason: `${OUTCOME_LABELS.consentTooEarly} (1970-01-01 00:00:00)`,
+        },
+      ];
+      const report = await dryRun(file);
+      expect(report).toMatchObject({ added: 3, refused: 3 });
+      expect(report.rows).toEqual(refused);
+      const result = await runImport(file);
+      expect(result).toMatchObject({ added: 3, refused: 3 });
+      expect(result.rows).toEqual(refused);
+      const lines = await db
+        .selectFrom("subscription_events")
+        .innerJoin("subscriptions", "subscriptions.id", "subscription_events.subscription_id")
+        .select(["subscriptions.email", "subscription_events.consent_date"])
+        .where("subscriptions.email", "like", `%@${d}`)
+        .orderBy("subscriptions.email")
+        .execute();
+      // A day ahead of the server's clock is still today somewhere.
+      expect(lines).toEqual([
+        { email: `first@${d}`, consent_date: "1990-01-01T00:00:00.000Z" },
+        { email: `soon@${d}`, consent_date: "2026-03-02T06:00:00.000Z" },
+        { email: `undated@${d}`, consent_date: STATEMENT.consentDate },
+      ]);
+    } finally {
+      moment = undefined;
+    }
   });
 
   it("is an owner's act: viewers and editors are refused every step", async () => {

@@ -8,12 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../src/admin/api/client.ts";
 import { isSuppressed, recordReport } from "../../src/server/features/deliverability/index.ts";
 import { formService } from "../../src/server/features/pages/form-service.ts";
+import { erasureHash } from "../../src/server/features/subscriptions/erasure-hash.ts";
 import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
-import {
-  erasureHash,
-  isErased,
-  monthKeys,
-} from "../../src/server/features/subscriptions/subscribers.ts";
+import { isErased, monthKeys } from "../../src/server/features/subscriptions/subscribers.ts";
 import { signUnsubscribeToken } from "../../src/server/features/subscriptions/unsubscribe-token.ts";
 import type { Database, SubscriptionEventsTable } from "../../src/server/platform/db/schema.ts";
 import { signingSecret } from "../../src/server/platform/security/signing-secret.ts";

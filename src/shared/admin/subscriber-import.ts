@@ -22,11 +22,21 @@ export const IMPORT_ROUTES = {
 
 /**
  * What one file may be. A Mailchimp export of 100,000 members with its usual
- * columns is about 25 MB; the rows bound the work of one transaction.
+ * columns is about 25 MB; the rows bound the work of one transaction. The
+ * file is read as it arrives, and refused at the first line past a limit:
+ * a line (a row, which quoted values may spread over several lines) or a
+ * row of columns far past any export's, or more values in all than its
+ * rows of such columns hold, is not a list of people.
  */
 export const IMPORT_LIMITS = {
   maxMegabytes: 40,
   maxRows: 200_000,
+  /** Columns of the header or of any row; an export has a few dozen. */
+  maxColumns: 500,
+  /** Bytes of one row, the header included, so also of any one value. */
+  maxLineKilobytes: 64,
+  /** Values in the whole file, the header's included: 200,000 rows of 40 columns. */
+  maxCells: 8_000_000,
   /** Rows the preview shows. */
   previewRows: 5,
   /** Characters of the consent statement's source. */
@@ -55,6 +65,8 @@ export const ROW_OUTCOMES = [
   "duplicate",
   "sourceUnsubscribed",
   "sourceCleaned",
+  "consentInFuture",
+  "consentTooEarly",
   "suppressed",
   "unsubscribed",
   "erased",
@@ -67,6 +79,8 @@ export const OUTCOME_LABELS: Record<RowOutcome, string> = {
   duplicate: "Appears earlier in the file",
   sourceUnsubscribed: "Unsubscribed in the exported list",
   sourceCleaned: "Cleaned (bounced) in the exported list",
+  consentInFuture: "Its consent date in the file is later than today",
+  consentTooEarly: "Its consent date in the file is before 1990",
   suppressed: "On the suppression list: it bounced or complained",
   unsubscribed: "Unsubscribed from Insight before: an import does not add it back",
   erased: "Erased on request: an import does not add it back",
@@ -88,16 +102,31 @@ export type ImportMapping = z.infer<typeof importMappingSchema>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+const count = (n: number) => n.toLocaleString("en");
+
 export const IMPORT_TEXTS = {
   sourceRequired: "Say where these people gave their consent.",
   sourceTooLong: `Say it in at most ${IMPORT_LIMITS.sourceMaxLength} characters.`,
   dateRequired: "Give the date the consent was given (YYYY-MM-DD).",
   dateInFuture: "The consent cannot have been given after today.",
+  dateTooEarly: "The consent cannot have been given before 1990.",
   noFile: "Choose a CSV file to import.",
+  oneFile: "Send the CSV file alone: one file, and nothing else.",
   tooLarge: `The file is larger than ${IMPORT_LIMITS.maxMegabytes} MB. Split it, or leave out columns the import does not use.`,
-  tooManyRows: (rows: number) =>
-    `The file has ${rows.toLocaleString("en")} rows; an import takes at most ${IMPORT_LIMITS.maxRows.toLocaleString("en")}. Split it into several files.`,
-  notUtf8: "The file is not UTF-8 text. Export it again as CSV in UTF-8.",
+  tooManyRows: (line: number) =>
+    `The file has more than ${count(IMPORT_LIMITS.maxRows)} rows below its header (line ${count(line)} holds one more); an import takes at most ${count(IMPORT_LIMITS.maxRows)}. Split it into several files.`,
+  headerTooWide: (line: number) =>
+    `The header row (line ${count(line)}) has more than ${count(IMPORT_LIMITS.maxColumns)} columns; an import reads at most ${count(IMPORT_LIMITS.maxColumns)}. Leave out the columns the import does not use.`,
+  rowTooWide: (line: number) =>
+    `Line ${count(line)} holds more than ${count(IMPORT_LIMITS.maxColumns)} values; a row may hold at most ${count(IMPORT_LIMITS.maxColumns)}. Check its commas and quotes.`,
+  lineTooLong: (line: number) =>
+    `The row starting on line ${count(line)} is longer than ${IMPORT_LIMITS.maxLineKilobytes} KB, the most a row may be. Check that its quotes are closed, or leave out long columns.`,
+  tooManyCells: (line: number) =>
+    `The file holds more than ${count(IMPORT_LIMITS.maxCells)} values in all, the most an import reads (line ${count(line)} goes past them). Split it into several files, or leave out the columns the import does not use.`,
+  notUtf8: (line: number) =>
+    `The file is not UTF-8 text (line ${count(line)} is not). Export it again as CSV in UTF-8.`,
+  tooHeavy:
+    "Reading the file took more time or memory than the server gives an import. Split it into several files.",
   unreadable: (line: number, why: string) =>
     `The file cannot be read as CSV at line ${line}: ${why}`,
   empty: "The file holds no rows below its header.",
@@ -109,28 +138,54 @@ export const IMPORT_TEXTS = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The earliest day a consent can have been given. No list a firm brings
+ * along is older, and the dates before it that exports hold are the stand-ins
+ * some write for a date they lack (1970-01-01, 0001-01-01): kept, they would
+ * claim a consent no one gave.
+ */
+export const EARLIEST_CONSENT_DAY = "1990-01-01";
+
+/**
+ * How far past the server's clock a consent may seem to be: the importer's
+ * today may be the server's tomorrow (UTC+14), and a file's time without a
+ * zone, read as UTC, may be up to fourteen hours ahead of the moment it names.
+ */
+const CLOCK_ALLOWANCE_MS = DAY_MS;
+
 /** Whether "YYYY-MM-DD" names a day that exists (not 2024-02-30, which Date rolls over). */
 function isCalendarDay(value: string): boolean {
   const ms = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
 }
 
-/**
- * The latest calendar day that is today somewhere: the importer's today may
- * be the server's tomorrow (UTC+14), and must not be refused as the future.
- */
+/** The latest calendar day that is today somewhere on earth. */
 function latestToday(now = Date.now()): string {
-  return new Date(now + DAY_MS).toISOString().slice(0, 10);
+  return new Date(now + CLOCK_ALLOWANCE_MS).toISOString().slice(0, 10);
 }
 
-/** A date the consent was given: a calendar day, no later than today anywhere on earth. */
+/**
+ * Why a consent date read from a file (epoch ms) cannot be true, at `now`:
+ * later than today anywhere, or before the earliest day; null when it can.
+ */
+export function consentDateFault(
+  ms: number,
+  now: number,
+): "consentInFuture" | "consentTooEarly" | null {
+  if (ms > now + CLOCK_ALLOWANCE_MS) return "consentInFuture";
+  if (ms < Date.parse(`${EARLIEST_CONSENT_DAY}T00:00:00Z`)) return "consentTooEarly";
+  return null;
+}
+
+/** A date the consent was given: a calendar day, no later than today anywhere on earth, from 1990. */
 const consentDay = z
   .string({ error: IMPORT_TEXTS.dateRequired })
   .trim()
   .refine((value) => DAY.test(value) && isCalendarDay(value), {
     message: IMPORT_TEXTS.dateRequired,
   })
-  .refine((value) => value <= latestToday(), { message: IMPORT_TEXTS.dateInFuture });
+  .refine((value) => value <= latestToday(), { message: IMPORT_TEXTS.dateInFuture })
+  .refine((value) => value >= EARLIEST_CONSENT_DAY, { message: IMPORT_TEXTS.dateTooEarly });
 
 export const importRunQuerySchema = importMappingSchema.extend({
   /** Where the consent came from: a sign-up form, an event, the list it was exported from. */

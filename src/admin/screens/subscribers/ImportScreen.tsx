@@ -11,6 +11,7 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import {
+  EARLIEST_CONSENT_DAY,
   FORMAT_LABELS,
   IMPORT_LIMITS,
   IMPORT_TEXTS,
@@ -156,6 +157,7 @@ export function ImportScreen() {
     if (!consentSource.trim()) missing.consentSource = IMPORT_TEXTS.sourceRequired;
     if (!consentDate) missing.consentDate = IMPORT_TEXTS.dateRequired;
     else if (consentDate > today()) missing.consentDate = IMPORT_TEXTS.dateInFuture;
+    else if (consentDate < EARLIEST_CONSENT_DAY) missing.consentDate = IMPORT_TEXTS.dateTooEarly;
     setErrors(missing);
     if (Object.keys(missing).length) return;
     setBusy("importing");
@@ -259,6 +261,7 @@ export function ImportScreen() {
               hint="The day it was given, or the export's day for a list gathered over time."
               name="consentDate"
               type="date"
+              min={EARLIEST_CONSENT_DAY}
               max={today()}
               value={consentDate}
               onChange={(event) => setConsentDate(event.currentTarget.value)}

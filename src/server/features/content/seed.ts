@@ -6,7 +6,7 @@
  * privacy notice (a site fact) have their own markers because they came
  * later: a database seeded before them still gets them once.
  */
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
@@ -66,8 +66,32 @@ const caseStudiesFile = z.array(
  */
 const siteFile = siteFactsSchema.omit({ privacyNotice: true }).strip();
 
+/**
+ * The most a content file may be. The seed's are a few kilobytes; a file
+ * given to the import is read whole, so one far larger is refused before
+ * it is read rather than parsed into memory.
+ */
+export const CONTENT_FILE_MAX_BYTES = 1024 * 1024;
+
+/** A content file's text, refused when it is larger than CONTENT_FILE_MAX_BYTES. */
+async function readText(file: string): Promise<string> {
+  const handle = await open(file);
+  try {
+    const bytes = Buffer.alloc(CONTENT_FILE_MAX_BYTES + 1);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    if (bytesRead > CONTENT_FILE_MAX_BYTES) {
+      throw new Error(
+        `Invalid seed file ${file}: it is larger than ${CONTENT_FILE_MAX_BYTES / 1024 / 1024} MB, the most a content file may be.`,
+      );
+    }
+    return bytes.toString("utf8", 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
-  const parsed = schema.safeParse(JSON.parse(await readFile(file, "utf8")));
+  const parsed = schema.safeParse(JSON.parse(await readText(file)));
   if (!parsed.success)
     throw new Error(`Invalid seed file ${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
@@ -75,7 +99,7 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
 
 async function readFacts(contentDir: string) {
   const file = join(contentDir, "privacy.md");
-  const notice = siteFactsSchema.shape.privacyNotice.safeParse(await readFile(file, "utf8"));
+  const notice = siteFactsSchema.shape.privacyNotice.safeParse(await readText(file));
   if (!notice.success) {
     throw new Error(`Invalid seed file ${file}: ${z.prettifyError(notice.error)}`);
   }

@@ -8,8 +8,11 @@
  * Each request brings the file again (multipart, one part), with what the
  * importer chose in the query: nothing of a file is kept between requests,
  * so no list of addresses lies on the server waiting for an import that may
- * never come. The import runs in one transaction with its audit entry and,
- * with double opt-in, its confirmation mails: it happens whole or not at all.
+ * never come. The file is read as it arrives, on a worker thread
+ * (import-reader.ts), and refused at the first line past a limit; only the
+ * transaction, which needs the database, runs here. The import runs in one
+ * transaction with its audit entry and, with double opt-in, its
+ * confirmation mails: it happens whole or not at all.
  */
 import multipart from "@fastify/multipart";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
@@ -18,6 +21,7 @@ import {
   IMPORT_LIMITS,
   IMPORT_ROUTES,
   IMPORT_TEXTS,
+  type ImportMapping,
   importMappingSchema,
   importPreviewSchema,
   importReportSchema,
@@ -27,12 +31,34 @@ import {
 import { characterReason } from "../../../shared/field-rules.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import { OffThreadFailure } from "../../platform/ops/off-thread.ts";
 import { Refusal } from "../../platform/refusal.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
-import { type CsvFile, judgeRows, readCsv, reportOf, writeImport } from "./import.ts";
-import { layoutOf } from "./import-formats.ts";
+import { judgeRows, reportOf, writeImport } from "./import.ts";
+import type { FileRead } from "./import-file.ts";
+import { uploadReader } from "./import-reader.ts";
 
 const MEGABYTE = 1024 * 1024;
+
+/**
+ * One part, the file, and nothing else. A part's headers (its name, the
+ * file's name and type) take a few hundred bytes; these bound what the
+ * parser keeps of them.
+ */
+const MULTIPART_LIMITS = {
+  fileSize: IMPORT_LIMITS.maxMegabytes * MEGABYTE,
+  files: 1,
+  fields: 0,
+  parts: 1,
+  fieldNameSize: 100,
+  headerPairs: 10,
+  headerSize: 16 * 1024,
+};
+
+export interface ImportRoutesOptions extends AdminAreaOptions {
+  /** The clock a file's consent dates are judged by (epoch ms). */
+  now: () => number;
+}
 
 /** The name a file is recorded by: its base name, one line, at most 200 characters. */
 function fileNameOf(name: string | undefined): string {
@@ -46,54 +72,62 @@ function fileNameOf(name: string | undefined): string {
 
 export default async function importRoutes(
   app: FastifyInstance,
-  { config, database }: AdminAreaOptions,
+  { config, database, now }: ImportRoutesOptions,
 ) {
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const secret = await signingSecret(db, config.UNSUBSCRIBE_SECRET);
   const owner = { role: "owner" } as const;
+  const reader = uploadReader(app.log);
+  app.addHook("onClose", () => reader.close());
 
   // One CSV file per request, refused by its size while it arrives.
-  await app.register(multipart, {
-    limits: {
-      fileSize: IMPORT_LIMITS.maxMegabytes * MEGABYTE,
-      files: 1,
-      fields: 0,
-      parts: 1,
-    },
-  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
 
-  /** The request's file as read, or a refusal the importer can act on. */
-  async function fileOf(request: FastifyRequest): Promise<{ name: string; csv: CsvFile }> {
-    const part = await request.file().catch((error: FastifyError) => {
-      if (error.statusCode !== undefined && error.statusCode < 500) throw error;
+  /**
+   * The request's file, read and (for the dry run and the import) judged
+   * off this thread as it arrives, or a refusal the importer can act on.
+   */
+  async function fileOf(
+    request: FastifyRequest,
+    mapping: ImportMapping,
+    { judge, consentDay }: { judge: boolean; consentDay: string | null },
+  ): Promise<{ name: string; file: FileRead }> {
+    const parts = request.parts();
+    const first = await parts.next().catch(unreadableBody);
+    if (first.done || first.value.type !== "file")
       throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
+    const part = first.value;
+    const settings = { mapping, judge, consentDay, secret, now: now() };
+    const file = await reader.read(part.file, settings).catch((error: unknown) => {
+      if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
+        throw app.httpErrors.payloadTooLarge(IMPORT_TEXTS.tooLarge);
+      }
+      if (error instanceof Refusal) throw app.httpErrors.badRequest(error.message);
+      if (error instanceof OffThreadFailure && error.reason !== "error") {
+        request.log.warn({ reason: error.message }, "an import's file was stopped");
+        throw app.httpErrors.badRequest(IMPORT_TEXTS.tooHeavy);
+      }
+      throw error;
     });
-    if (!part) throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
-    const bytes = await part.toBuffer().catch((error: unknown) => {
-      throw error instanceof app.multipartErrors.RequestFileTooLargeError
-        ? app.httpErrors.payloadTooLarge(IMPORT_TEXTS.tooLarge)
-        : error;
-    });
-    return { name: fileNameOf(part.filename), csv: refusedAs400(() => readCsv(bytes)) };
+    // Anything after the file would otherwise go unread, unsaid.
+    const rest = await parts.next().catch(unreadableBody);
+    if (!rest.done) throw app.httpErrors.badRequest(IMPORT_TEXTS.oneFile);
+    return { name: fileNameOf(part.filename), file };
   }
 
-  /** A Refusal (the file or the mapping) answered as the importer's to fix. */
-  function refusedAs400<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof Refusal) throw app.httpErrors.badRequest(error.message);
-      throw error;
+  /**
+   * A body past the limits of one part (a field, a second file) holds more
+   * than the file; one that is not multipart, or is cut or written wrong,
+   * holds no file the server can read.
+   */
+  function unreadableBody(error: FastifyError): never {
+    const { PartsLimitError, FilesLimitError, FieldsLimitError } = app.multipartErrors;
+    for (const limit of [PartsLimitError, FilesLimitError, FieldsLimitError]) {
+      if (error instanceof limit) throw app.httpErrors.badRequest(IMPORT_TEXTS.oneFile);
     }
-  }
-  async function refusedAs400Async<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof Refusal) throw app.httpErrors.badRequest(error.message);
-      throw error;
-    }
+    if (error.statusCode !== undefined && error.statusCode < 500) throw error;
+    throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
   }
 
   routes.post(
@@ -106,16 +140,8 @@ export default async function importRoutes(
       config: owner,
     },
     async (request) => {
-      const { csv } = await fileOf(request);
-      const layout = refusedAs400(() => layoutOf(csv.header, request.query));
-      return {
-        format: layout.format,
-        columns: csv.header,
-        emailColumn: layout.emailColumn,
-        dateColumn: layout.dateColumn,
-        rows: csv.rows.slice(0, IMPORT_LIMITS.previewRows),
-        totalRows: csv.rows.length,
-      };
+      const { file } = await fileOf(request, request.query, { judge: false, consentDay: null });
+      return file.summary;
     },
   );
 
@@ -129,11 +155,8 @@ export default async function importRoutes(
       config: owner,
     },
     async (request) => {
-      const { csv } = await fileOf(request);
-      const judgement = await refusedAs400Async(() =>
-        judgeRows(db, csv, request.query, { secret, consentDay: null }),
-      );
-      return reportOf(judgement);
+      const { file } = await fileOf(request, request.query, { judge: true, consentDay: null });
+      return reportOf(await judgeRows(db, file));
     },
   );
 
@@ -147,54 +170,54 @@ export default async function importRoutes(
       config: owner,
     },
     async (request) => {
-      const { name, csv } = await fileOf(request);
       const { consentSource, consentDate, emailColumn, dateColumn } = request.query;
-      const doubleOptIn = request.query.doubleOptIn === "true";
       const mapping = {
         ...(emailColumn ? { emailColumn } : {}),
         ...(dateColumn ? { dateColumn } : {}),
       };
+      const { name, file } = await fileOf(request, mapping, {
+        judge: true,
+        consentDay: consentDate,
+      });
+      const doubleOptIn = request.query.doubleOptIn === "true";
       const { confirmHours } = app.newsletterSignup;
-      const outcome = await refusedAs400Async(() =>
-        app.withOutbox(async (trx) => {
-          const judgement = await judgeRows(trx, csv, mapping, { secret, consentDay: consentDate });
-          const { importId, added } = await writeImport(trx, judgement, {
-            fileName: name,
-            consentSource,
-            consentDate,
-            doubleOptIn,
-            importedBy: request.user?.id ?? null,
-          });
-          const confirmations = doubleOptIn
-            ? await app.subscriptionMail.confirmations(
-                trx,
-                added.map((row) => ({ ...row, unsubscribedAt: null })),
-                confirmHours,
-              )
-            : 0;
-          const report = reportOf(judgement);
-          const joinedMeanwhile = report.added - added.length;
-          await app.audit(trx, request, "subscribers-imported", `subscriber-import:${importId}`, {
-            file: name,
-            format: judgement.format,
-            rows: judgement.totalRows,
-            added: added.length,
-            alreadyOnList: report.alreadyOnList + joinedMeanwhile,
-            refused: report.refused,
-            doubleOptIn,
-            confirmations,
-          });
-          return {
-            ...report,
-            added: added.length,
-            alreadyOnList: report.alreadyOnList + joinedMeanwhile,
-            importId,
-            doubleOptIn,
-            message: IMPORT_TEXTS.imported(added.length),
-          };
-        }),
-      );
-      return outcome;
+      return app.withOutbox(async (trx) => {
+        const judgement = await judgeRows(trx, file);
+        const { importId, added } = await writeImport(trx, judgement, {
+          fileName: name,
+          consentSource,
+          consentDate,
+          doubleOptIn,
+          importedBy: request.user?.id ?? null,
+        });
+        const confirmations = doubleOptIn
+          ? await app.subscriptionMail.confirmations(
+              trx,
+              added.map((row) => ({ ...row, unsubscribedAt: null })),
+              confirmHours,
+            )
+          : 0;
+        const report = reportOf(judgement);
+        const joinedMeanwhile = report.added - added.length;
+        await app.audit(trx, request, "subscribers-imported", `subscriber-import:${importId}`, {
+          file: name,
+          format: judgement.format,
+          rows: judgement.totalRows,
+          added: added.length,
+          alreadyOnList: report.alreadyOnList + joinedMeanwhile,
+          refused: report.refused,
+          doubleOptIn,
+          confirmations,
+        });
+        return {
+          ...report,
+          added: added.length,
+          alreadyOnList: report.alreadyOnList + joinedMeanwhile,
+          importId,
+          doubleOptIn,
+          message: IMPORT_TEXTS.imported(added.length),
+        };
+      });
     },
   );
 }

@@ -59,7 +59,7 @@ export default fp(
     await app.register(unsubscribeApi, { database, secret });
     await app.register(oneClickUnsubscribe, { database, secret });
     await app.register(subscribersRoutes, { config, database });
-    await app.register(importRoutes, { config, database });
+    await app.register(importRoutes, { config, database, now });
   },
   { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings", "webhooks"] },
 );

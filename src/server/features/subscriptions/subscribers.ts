@@ -3,7 +3,6 @@
  * subscribers, one subscriber's consent history, and erasure on request
  * (docs/privacy/erasure.md). Writes of consent itself live in subscriptions.ts.
  */
-import { createHmac } from "node:crypto";
 import {
   type Expression,
   type ExpressionBuilder,
@@ -34,6 +33,7 @@ import { inTransaction } from "../../platform/db/transaction.ts";
 import { mailAddress } from "../../platform/outbox/queue.ts";
 import { forgetAddress, suppressedSubscription } from "../deliverability/index.ts";
 import { forgetDeliveriesAbout } from "../webhooks/index.ts";
+import { erasureHash } from "./erasure-hash.ts";
 import { hasStatus, statusOf } from "./statuses.ts";
 
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
@@ -258,26 +258,6 @@ export async function findSubscriber(
       consentDate: consent_date,
     })),
   };
-}
-
-/**
- * The key that makes an erased address's hash this site's own: derived from
- * the server's secret for this one purpose, so the hashes cannot be matched
- * against a list of addresses without the secret, nor against another site's.
- */
-function erasureKey(secret: string): Buffer {
-  return createHmac("sha256", secret).update("erased-subscribers").digest();
-}
-
-/** The salted SHA-256 (an HMAC) of the lower-cased address, as hex. */
-export function erasureHash(secret: string, email: string): string {
-  return erasureHasher(secret)(email);
-}
-
-/** erasureHash for many addresses: the key derived once. */
-export function erasureHasher(secret: string): (email: string) => string {
-  const key = erasureKey(secret);
-  return (email) => createHmac("sha256", key).update(normalizeEmail(email)).digest("hex");
 }
 
 /**
