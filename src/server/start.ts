@@ -14,6 +14,7 @@ import type { PageRenderer } from "./features/pages/index.ts";
 import { type Config, processConfig } from "./platform/config.ts";
 import { openDatabase } from "./platform/db/connection.ts";
 import { migrateToLatest } from "./platform/db/migrations.ts";
+import { WalCheckpoints } from "./platform/db/wal-checkpoints.ts";
 import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
 import { Refusal } from "./platform/refusal.ts";
 
@@ -38,6 +39,12 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
   });
   await migrateToLatest(database.db, database.engine);
   const seeded = await seedOnce(database.db, config.CONTENT_DIR);
+  // A large commit must not hold visitors while SQLite copies it into the file.
+  const checkpoints =
+    database.engine === "sqlite" && config.SQLITE_FILE !== ":memory:"
+      ? await WalCheckpoints.takeOver(database, config.SQLITE_FILE, logger)
+      : undefined;
+  checkpoints?.start();
 
   const app = await buildApp({
     config,
@@ -54,6 +61,7 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
       if (err) app.log.error({ err }, "uncaught error; shutting down");
       else app.log.info({ signal }, "shutting down: finishing in-flight requests");
       await app.close();
+      await checkpoints?.stop();
       await database.db.destroy();
       if (destination.dropped > 0) {
         logger.warn(
