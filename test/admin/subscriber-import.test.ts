@@ -32,6 +32,7 @@ import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { csvRows } from "../support/csv.ts";
 import { ENGINES } from "../support/engines.ts";
+import { expectLinear } from "../support/growth.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/imports");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -525,6 +526,39 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
       expect([response.statusCode, response.json().message]).toEqual([400, IMPORT_TEXTS.oneFile]);
     }
     expect(await countLike("subscriptions", "%@parts.example")).toBe(0);
+  });
+
+  it("reads a multipart body in time in step with its size, however near its content comes to a boundary", async () => {
+    // Each value opens a line the way the body's boundary does (FormData's
+    // own prefix), which a searcher that backtracks would try at each one.
+    const near = '"\r\n------formdata-undici-0\r\n--\r\n------"';
+    const file = (rows: number) =>
+      Buffer.from(
+        [
+          '"Email Address","Note"',
+          ...Array.from({ length: rows }, (_, row) => `"r${row}@multipart.example",${near}`),
+        ].join("\r\n"),
+      );
+    const ROWS = 1_500;
+    const bodies = new Map<number, Awaited<ReturnType<typeof multipartBody>>>();
+    for (const rows of [ROWS, ROWS * 4]) bodies.set(rows, await multipartBody(file(rows), "a.csv"));
+    await expectLinear(
+      (rows) => bodies.get(rows) as Awaited<ReturnType<typeof multipartBody>>,
+      async ({ payload, contentType }) => {
+        const response = await t.app.inject({
+          method: "POST",
+          url: IMPORT_ROUTES.preview,
+          headers: {
+            cookie: owner.cookie,
+            "x-xsrf-token": owner.token,
+            "content-type": contentType,
+          },
+          payload,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      ROWS,
+    );
   });
 
   it("refuses a row whose consent date is later than today or before 1990, in the dry run and the import", async () => {

@@ -14,7 +14,11 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ArchiveLimits, openArchive } from "../../src/server/features/backups/archive.ts";
+import {
+  type ArchiveLimits,
+  manifestOf,
+  openArchive,
+} from "../../src/server/features/backups/archive.ts";
 import {
   type BackupConfig,
   commandBackup,
@@ -22,6 +26,7 @@ import {
 } from "../../src/server/features/backups/index.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../support/engines.ts";
+import { expectLinear } from "../support/growth.ts";
 import {
   type ArchiveBase,
   baseOf,
@@ -312,6 +317,31 @@ describe("a restore's caps", () => {
 
   const tooLarge = (file: string, mb: string) =>
     `${file} unpacks to more than ${mb} MB, the most a restore writes (BACKUP_RESTORE_MAX_MB): it cannot be restored. If the archive is yours, raise BACKUP_RESTORE_MAX_MB and run the restore again.`;
+
+  it("reads a manifest in time in step with how many files it lists", async () => {
+    const roomy: ArchiveLimits = {
+      ...SMALL,
+      maxBytes: 1024 * MEGABYTE,
+      maxEntries: 1_000_000,
+      maxManifestBytes: 64 * MEGABYTE,
+      maxPathBytes: 512,
+    };
+    const listing = (count: number) =>
+      Buffer.from(
+        JSON.stringify({
+          ...base.facts,
+          files: [
+            { path: base.databasePath, size: 10, sha256: sha256("a database") },
+            ...Array.from({ length: count }, (_, index) => ({
+              path: `media/insight/${"a".repeat(40)}-${index}.webp`,
+              size: 1,
+              sha256: sha256(String(index)),
+            })),
+          ],
+        }),
+      );
+    await expectLinear(listing, (bytes) => manifestOf(bytes, roomy), 4_000);
+  });
 
   it("opens an archive within them", async () => {
     const file = forgeArchive(tiny(), [

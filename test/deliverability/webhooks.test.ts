@@ -24,6 +24,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSuppressed } from "../../src/server/features/deliverability/index.ts";
 import {
+  jsonBoundRefusal,
   UNCONFIGURED_WEBHOOK_MESSAGE,
   UNREADABLE_WEBHOOK_MESSAGE,
   WEBHOOK_BODY_LIMITS,
@@ -35,6 +36,7 @@ import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts"
 import { bounceAddressFor } from "../../src/server/platform/outbox/bounce-address.ts";
 import { startApp } from "../support/app.ts";
 import { ENGINES, type EngineCase } from "../support/engines.ts";
+import { expectLinear } from "../support/growth.ts";
 
 const SECRET = randomBytes(32).toString("hex");
 const BOUNCE_ADDRESS = "bounces@mail.firm.example";
@@ -840,5 +842,20 @@ describe.each(ENGINES)("delivery webhooks on $engine", (engine) => {
         message: WEBHOOK_REFUSALS.invalid,
       });
     });
+  });
+});
+
+describe("a webhook body's bounds", () => {
+  const bytes = (text: string) => Buffer.from(text);
+  const within = (body: Buffer) => {
+    expect(jsonBoundRefusal(body)).toBeNull();
+  };
+
+  it("are checked in time in step with the body, however it is written", async () => {
+    // Sizes whose larger body is still within every bound: a refusal would
+    // end the scan early and measure nothing.
+    await expectLinear((size) => bytes(`["${'\\"'.repeat(size)}"]`), within, 4_000);
+    await expectLinear((size) => bytes(`[${'{"k":["v",1]},'.repeat(size)}0]`), within, 2_000);
+    await expectLinear((size) => bytes(`[${'["a","b",{"c":"d"}],'.repeat(size)}0]`), within, 2_000);
   });
 });

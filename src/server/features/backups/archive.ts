@@ -194,6 +194,24 @@ function checkListed(manifest: Manifest, limits: Omit<ArchiveLimits, "maxBytes">
   }
 }
 
+/**
+ * The manifest an archive begins with, parsed and checked against the
+ * archive's layout and the caps, the total it declares too; refused
+ * (ArchiveFault) otherwise. Its size is bounded before it is read.
+ */
+export function manifestOf(bytes: Buffer, limits: ArchiveLimits): Manifest {
+  let manifest: Manifest;
+  try {
+    manifest = manifestSchema.parse(JSON.parse(bytes.toString("utf8")));
+  } catch {
+    throw unreadableManifest();
+  }
+  checkListed(manifest, limits);
+  const total = manifest.files.reduce((sum, file) => sum + file.size, bytes.length);
+  if (total > limits.maxBytes) throw new ArchiveFault("too large", "");
+  return manifest;
+}
+
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -410,15 +428,7 @@ class Extraction {
   }
 
   private acceptManifest(bytes: Buffer): void {
-    let manifest: Manifest;
-    try {
-      manifest = manifestSchema.parse(JSON.parse(bytes.toString("utf8")));
-    } catch {
-      throw unreadableManifest();
-    }
-    checkListed(manifest, this.limits);
-    const total = manifest.files.reduce((sum, file) => sum + file.size, bytes.length);
-    if (total > this.limits.maxBytes) throw new ArchiveFault("too large", "");
+    const manifest = manifestOf(bytes, this.limits);
     for (const { path, size, sha256 } of manifest.files) this.listed.set(path, { size, sha256 });
     this.manifest = manifest;
   }
