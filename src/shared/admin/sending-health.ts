@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ADMIN_API } from "./auth.ts";
-import { subscriberListQuerySchema } from "./subscribers.ts";
+import { listPageSchema, pageNumberSchema } from "./list-page.ts";
 import { REPORT_KINDS } from "./suppressions.ts";
 
 export const SENDING_HEALTH_PATH = `${ADMIN_API}/sending-health`;
@@ -57,7 +57,7 @@ export const sendingHealthSchema = z.object({
 export type SendingHealth = z.infer<typeof sendingHealthSchema>;
 
 export const setAsideQuerySchema = z.object({
-  page: subscriberListQuerySchema.shape.page,
+  page: pageNumberSchema,
 });
 
 export const setAsideRowSchema = z.object({
@@ -76,10 +76,5 @@ export const setAsideRowSchema = z.object({
 });
 export type SetAsideRow = z.infer<typeof setAsideRowSchema>;
 
-export const setAsideListSchema = z.object({
-  items: setAsideRowSchema.array(),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const setAsideListSchema = listPageSchema(setAsideRowSchema);
 export type SetAsideList = z.infer<typeof setAsideListSchema>;

@@ -8,6 +8,7 @@ import { ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { leadSourceDetailSchema } from "./lead-source.ts";
+import { listPageSchema, pageNumberSchema } from "./list-page.ts";
 
 const BASE = `${ADMIN_API}/subscribers`;
 
@@ -90,7 +91,7 @@ export const subscriberFilterSchema = z.object({
 export type SubscriberFilter = z.infer<typeof subscriberFilterSchema>;
 
 export const subscriberListQuerySchema = subscriberFilterSchema.extend({
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  page: pageNumberSchema,
 });
 export type SubscriberListQuery = z.infer<typeof subscriberListQuerySchema>;
 
@@ -110,12 +111,7 @@ export const subscriberRowSchema = z.object({
 });
 export type SubscriberRow = z.infer<typeof subscriberRowSchema>;
 
-export const subscriberListSchema = z.object({
-  items: subscriberRowSchema.array(),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const subscriberListSchema = listPageSchema(subscriberRowSchema);
 export type SubscriberList = z.infer<typeof subscriberListSchema>;
 
 export const monthGrowthSchema = z.object({

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
-import { subscriberFilterSchema, subscriberListQuerySchema } from "./subscribers.ts";
+import { listPageSchema, pageNumberSchema } from "./list-page.ts";
+import { subscriberFilterSchema } from "./subscribers.ts";
 
 const BASE = `${ADMIN_API}/suppressions`;
 
@@ -68,7 +69,7 @@ export const suppressionFilterSchema = z.object({
 export type SuppressionFilter = z.infer<typeof suppressionFilterSchema>;
 
 export const suppressionListQuerySchema = suppressionFilterSchema.extend({
-  page: subscriberListQuerySchema.shape.page,
+  page: pageNumberSchema,
 });
 
 export const suppressionIdSchema = idParamsSchema;
@@ -96,12 +97,7 @@ export const suppressionRowSchema = z.object({
 });
 export type SuppressionRow = z.infer<typeof suppressionRowSchema>;
 
-export const suppressionListSchema = z.object({
-  items: suppressionRowSchema.array(),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const suppressionListSchema = listPageSchema(suppressionRowSchema);
 export type SuppressionList = z.infer<typeof suppressionListSchema>;
 
 export const SUPPRESSION_TEXTS = {

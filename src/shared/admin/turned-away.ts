@@ -15,7 +15,7 @@ import { idParamsSchema } from "../row-id.ts";
 import { SUBSCRIBE_EMAIL_FIELD } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { leadSourceViewSchema } from "./lead-source.ts";
-import { subscriberListQuerySchema } from "./subscribers.ts";
+import { pageNumberSchema } from "./list-page.ts";
 
 const BASE = `${ADMIN_API}/turned-away`;
 
@@ -41,7 +41,7 @@ export const TURNED_AWAY_PAGE_SIZE = 25;
 
 /** Which page of the list, newest first: 1 unless the address names another. */
 export const turnedAwayListQuerySchema = z.object({
-  page: subscriberListQuerySchema.shape.page,
+  page: pageNumberSchema,
 });
 
 export const turnedAwayPostSchema = z.object({
