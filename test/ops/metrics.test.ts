@@ -11,9 +11,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { isLoopbackHost } from "../../src/server/platform/http/loopback.ts";
 import {
   COLLECT_LIMIT_MS,
-  isLoopbackHost,
   METRICS_SERVED_MESSAGE,
   unguardedMetricsMessage,
 } from "../../src/server/platform/ops/metrics.ts";

@@ -18,6 +18,7 @@ import {
   slugIn,
 } from "../../../shared/routes.ts";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
+import { isLoopbackHost } from "../../platform/http/loopback.ts";
 
 /** The page a visit reached that counts as the funnel's second step. */
 export const CONTACT_PATH = "/contact-us";
@@ -139,8 +140,6 @@ export async function isSitePage(
   return issue !== null && (await content.insightIssue(issue)) !== null;
 }
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
 /**
  * Whether a Host names the site: PUBLIC_ORIGIN's host name, in any case,
  * on any port (behind a proxy, the name the proxy passes on: Host, or
@@ -149,11 +148,11 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
  */
 export function ownHost(publicOrigin: string): (hostname: string) => boolean {
   const own = new URL(publicOrigin).hostname.toLowerCase();
-  const loopback = LOOPBACK_NAMES.has(own);
+  const loopback = isLoopbackHost(own);
   return (hostname) => {
     if (hostname === own) return true;
     const name = hostname.toLowerCase();
-    return name === own || (loopback && LOOPBACK_NAMES.has(name));
+    return name === own || (loopback && isLoopbackHost(name));
   };
 }
 

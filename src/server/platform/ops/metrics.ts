@@ -14,12 +14,13 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, BlockList, isIP } from "node:net";
+import type { AddressInfo } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from "prom-client";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
+import { isLoopbackHost } from "../http/loopback.ts";
 import { HttpDurations } from "./http-durations.ts";
 
 /** One value of a gauge, with its labels (none for a gauge without). */
@@ -63,22 +64,6 @@ export const UNMATCHED_ROUTE = "unmatched";
 export const METRICS_PATH = "/metrics";
 
 export const METRICS_SERVED_MESSAGE = "metrics served";
-
-/** The addresses only this machine reaches: 127.0.0.0/8 and ::1 (and ::ffff:127.x.y.z, read as IPv4). */
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
-
-/**
- * Whether a listener bound to `host` is reached from this machine only:
- * a loopback address or the name localhost. Any other name may resolve
- * anywhere, and 0.0.0.0 and :: are every address the machine has.
- */
-export function isLoopbackHost(host: string): boolean {
-  if (host.toLowerCase() === "localhost") return true;
-  const family = isIP(host);
-  return family !== 0 && LOOPBACK.check(host, family === 4 ? "ipv4" : "ipv6");
-}
 
 /** The line at start when METRICS_PORT would serve the figures beyond this machine to anyone. */
 export function unguardedMetricsMessage(host: string): string {
