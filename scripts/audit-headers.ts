@@ -1,6 +1,6 @@
 /**
  * `npm run audit:headers`: Mozilla's HTTP Observatory scanner against the
- * built site behind the reverse proxy the README recommends.
+ * built site behind the reverse proxy docs/operations/deploying.md recommends.
  *
  * - the built server (npm run build) on a spare port, fresh SQLite database,
  *   NODE_ENV=production, TRUST_PROXY=127.0.0.1;

@@ -1,6 +1,6 @@
 /**
  * The checks of the firm's domain against a DNS server on the loopback
- * serving test zones: a domain set up as the README says passes every
+ * serving test zones: a domain set up as docs/operations/mail.md says passes every
  * check; each way of getting it wrong fails (or warns) with what to
  * publish instead.
  */
@@ -27,7 +27,7 @@ const SETTINGS: DomainSettings = {
   dkim: { domain: "firm.example", selector: "insight", privateKey: SIGNING_KEY },
 };
 
-/** The zones of a domain set up as the README says. */
+/** The zones of a domain set up as docs/operations/mail.md says. */
 function soundZones(): Record<string, ZoneRecords> {
   return {
     "mail.firm.example": {
@@ -61,7 +61,7 @@ async function checks(
 }
 
 describe("the firm's domain, checked", () => {
-  it("passes a domain set up as the README says", async () => {
+  it("passes a domain set up as docs/operations/mail.md says", async () => {
     const found = await checks(soundZones());
     expect(Object.values(found).map(({ name, state }) => [name, state])).toEqual([
       ["spf", "pass"],

@@ -17,7 +17,7 @@ export type ProxyTrust = (address: string, hop: number) => boolean;
  * function believing the `hops` entries nearest the server, the ones the
  * site's own proxies appended. A count cannot tell a proxy from a client
  * talking to the server directly: it is safe only while the server is
- * reachable through the proxy alone (README, Deploying).
+ * reachable through the proxy alone (docs/operations/deploying.md, "Behind a reverse proxy").
  */
 export function proxyTrust(setting: Config["TRUST_PROXY"]): ProxyTrust | false {
   if (setting === false) return false;
