@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -177,5 +177,31 @@ describe("import rules (biome.json)", () => {
   it("no import cycles: two files importing each other fail noImportCycles", () => {
     expect(found.get(cycleA)).toContain("noImportCycles");
     expect(found.get(cycleB)).toContain("noImportCycles");
+  });
+
+  it("the rule that keeps each feature in its room names every feature folder", () => {
+    const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8")) as {
+      overrides: {
+        includes: string[];
+        linter?: {
+          rules?: {
+            style?: { noRestrictedImports?: { options?: { patterns?: { group: string[] }[] } } };
+          };
+        };
+      }[];
+    };
+    const rule = config.overrides.find(({ includes }) =>
+      includes.includes("src/server/features/**"),
+    );
+    const named = (rule?.linter?.rules?.style?.noRestrictedImports?.options?.patterns ?? [])
+      .flatMap(({ group }) => group)
+      .filter((entry) => entry.startsWith("../") && entry.endsWith("/**"))
+      .map((entry) => entry.slice("../".length, -"/**".length))
+      // The app's own files and the command-line tools, two levels up: no feature.
+      .filter((name) => !name.startsWith("."));
+    const folders = readdirSync(join(ROOT, "src/server/features"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(named.sort()).toEqual(folders.sort());
   });
 });
