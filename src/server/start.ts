@@ -13,6 +13,7 @@ import { seedOnce } from "./features/content/index.ts";
 import type { PageRenderer } from "./features/pages/index.ts";
 import { type Config, processConfig } from "./platform/config.ts";
 import { openDatabase } from "./platform/db/connection.ts";
+import { holdInstanceLock } from "./platform/db/instance-lock.ts";
 import { migrateToLatest } from "./platform/db/migrations.ts";
 import { WalCheckpoints } from "./platform/db/wal-checkpoints.ts";
 import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
@@ -37,6 +38,11 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
     sqliteFile: config.SQLITE_FILE,
     log: logger,
   });
+  // Held until the end: a restore is refused while any instance runs here (ADR 064).
+  const instanceLock = await holdInstanceLock(
+    { databaseUrl: config.DATABASE_URL, sqliteFile: config.SQLITE_FILE },
+    logger,
+  );
   await migrateToLatest(database.db, database.engine);
   const seeded = await seedOnce(database.db, config.CONTENT_DIR);
   // A large commit must not hold visitors while SQLite copies it into the file.
@@ -63,6 +69,7 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
       await app.close();
       await checkpoints?.stop();
       await database.db.destroy();
+      await instanceLock.release();
       if (destination.dropped > 0) {
         logger.warn(
           { droppedLines: destination.dropped },

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Config } from "../../platform/config.ts";
 import { openDatabase } from "../../platform/db/connection.ts";
+import { type HeldLock, takeSoleLock } from "../../platform/db/instance-lock.ts";
 import { OWNER_ONLY_FOLDER } from "../../platform/security/owner-only.ts";
 import {
   archiveLimits,
@@ -133,16 +134,25 @@ async function replaceFolder(from: string, to: string): Promise<void> {
 }
 
 export interface RestoreOptions {
-  /** Replace a database and folders that already hold a site. */
+  /** Replace a database and folders that already hold a site (never one an instance runs on). */
   force: boolean;
 }
 
 /**
+ * Said when an instance of the site runs on the database: it would go on
+ * writing into what the restore replaces (SQLite's old file, PostgreSQL's
+ * old connections), so neither a clean place nor --force lets it through.
+ */
+export const SITE_RUNNING_REFUSAL =
+  "The site is running on this database (an instance holds its lock): stop every instance of the site, then run the restore again.";
+
+/**
  * Restores an archive into the database and folders `config` names, after
  * reading it whole into a private staging folder, each entry checked
- * (ADR 059), then its schema (not newer than this code's) and its engine;
- * a place that already holds a site needs `force`. Returns the archive's
- * manifest.
+ * (ADR 059), then its schema (not newer than this code's) and its engine.
+ * It holds the database alone throughout, refused while any instance of the
+ * site runs on it (ADR 064); a place that already holds a site needs
+ * `force`. Returns the archive's manifest.
  */
 export async function restoreArchive(
   config: BackupConfig,
@@ -151,11 +161,12 @@ export async function restoreArchive(
 ): Promise<Manifest> {
   // mkdtemp makes it 0700: only this user sees what is staged there.
   const work = await mkdtemp(join(tmpdir(), "site-restore-"));
+  let sole: HeldLock | null = null;
   try {
     const manifest = await openArchive(file, work, archiveLimits(config.BACKUP_RESTORE_MAX_MB));
     checkSchemaKnown(manifest.schemaVersion);
-    const open = () =>
-      openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: config.SQLITE_FILE });
+    const place = { databaseUrl: config.DATABASE_URL, sqliteFile: config.SQLITE_FILE };
+    const open = () => openDatabase(place);
     const target = open();
     let isOpen = true;
     const close = async () => {
@@ -169,6 +180,8 @@ export async function restoreArchive(
           `This archive holds a ${manifest.engine === "postgres" ? "PostgreSQL" : "SQLite"} database, but this site is set up for ${configured}.`,
         );
       }
+      sole = await takeSoleLock(place);
+      if (!sole) throw new BackupRefusal(SITE_RUNNING_REFUSAL);
       const folders = { media: config.MEDIA_DIR, mail: config.MAILBOX_DIR };
       const live = force ? null : await liveData({ ...target, config }, folders, hasFiles);
       if (live) {
@@ -198,6 +211,7 @@ export async function restoreArchive(
     }
     return manifest;
   } finally {
+    await sole?.release();
     await rm(work, { recursive: true, force: true });
   }
 }

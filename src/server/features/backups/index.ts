@@ -53,7 +53,13 @@ export default fp(
   { name: "backups", dependencies: ["console", "outbox", "mail-settings", "metrics"] },
 );
 
-export { archiveName, type BackupConfig, restoreArchive, takeBackup } from "./backup.ts";
+export {
+  archiveName,
+  type BackupConfig,
+  restoreArchive,
+  SITE_RUNNING_REFUSAL,
+  takeBackup,
+} from "./backup.ts";
 export { commandBackup } from "./command.ts";
 export { pgDumpRefusal } from "./database-copy.ts";
 export { BackupRefusal, failureReason } from "./refusal.ts";
