@@ -202,6 +202,7 @@ describe("with umask 000", () => {
     expect(restored).toMatchObject({
       data: "700",
       "data/site.db": "600",
+      "data/site.db-instances": "600",
       media: "700",
       "media/insight": "700",
       "media/insight/a.webp": "600",
