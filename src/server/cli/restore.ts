@@ -4,8 +4,9 @@
  * is configured for. Every file's checksum is checked first; an archive
  * that is damaged, from a newer version of the site or of the other
  * engine is refused, and so is a place that already holds a site unless
- * --force is given (ADR 046). The database is not migrated: the server
- * does that when it starts.
+ * --force is given (ADR 046). While any instance of the site runs on the
+ * database the restore is refused, --force or not (ADR 064). The database
+ * is not migrated: the server does that when it starts.
  */
 import { failureReason, restoreArchive } from "../features/backups/index.ts";
 import { processConfig } from "../platform/config.ts";
@@ -15,8 +16,9 @@ const USAGE = `Usage: npm run restore -- FILE [--force]
 
 Restores an archive written by npm run backup into the database
 (DATABASE_URL or SQLITE_FILE), MEDIA_DIR and MAILBOX_DIR, after checking
-every file against the archive's manifest. A database or folder that
-already holds a site is replaced only with --force: stop the site first.`;
+every file against the archive's manifest. It is refused while any
+instance of the site runs on the database: stop every instance first. A
+database or folder that already holds a site is replaced only with --force.`;
 
 async function main() {
   const { positionals, values } = commandLine(USAGE, {
