@@ -93,7 +93,8 @@ async function takeAdvisory(
   };
   // Without a listener a lost connection would end the process.
   client.on("error", (error: Error & { code?: string }) => {
-    if (!ending) log?.warn({ code: error.code, message: error.message }, INSTANCE_LOCK_LOST_MESSAGE);
+    if (!ending)
+      log?.warn({ code: error.code, message: error.message }, INSTANCE_LOCK_LOST_MESSAGE);
   });
   await client.connect();
   let taken = false;
