@@ -161,6 +161,8 @@ export default fp(
 
     app.decorate("metrics", {
       gauge<L extends string = never>(gauge: ScrapedGauge<L>) {
+        // At 0 from the start, so an alert on its increase sees the first failure.
+        collectorFailures.inc({ gauge: gauge.name }, 0);
         const failed = (error: unknown) => {
           collectorFailures.inc({ gauge: gauge.name });
           app.log.warn({ err: error, gauge: gauge.name }, "a metric could not be read");
