@@ -785,7 +785,7 @@ describe.skipIf(PROMTOOL_MISSING)("the alerting rules, fed series written here",
   // Last in the file: the cases above have run.
   it("has run a case for every rule in the file", () => {
     const rules = readFileSync(RULES_FILE, "utf8");
-    const names = new Set([...rules.matchAll(/- alert: (\w+)/g)].map(([, name]) => name));
+    const names = new Set([...rules.matchAll(/- alert: (\w+)/g)].map(([, name]) => name as string));
     expect(names.size).toBeGreaterThan(10);
     expect([...names].filter((name) => !tested.has(name))).toEqual([]);
   });

@@ -275,7 +275,12 @@ describe("the built site's files in the figures", () => {
   it("counts every file under one route label, however many files a build has", async () => {
     const root = stubSite();
     mkdirSync(join(root, "assets"));
-    const files = ["assets/entry-3f9a1c.js", "assets/styles-b82e07.css", "logo.svg", "site.webmanifest"];
+    const files = [
+      "assets/entry-3f9a1c.js",
+      "assets/styles-b82e07.css",
+      "logo.svg",
+      "site.webmanifest",
+    ];
     for (const file of files) writeFileSync(join(root, file), `/* ${file} */`);
     t = await startApp(sqlite, { METRICS_TOKEN: TOKEN, STATIC_DIR: root });
     for (const file of files) {
