@@ -1,4 +1,3 @@
-import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMITED_MESSAGE } from "../../src/server/platform/security/rate-limit.ts";
@@ -9,7 +8,7 @@ import {
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
-import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../support/redis.ts";
+import { REDIS_SKIP_REASON, REDIS_URL, redisEnv, redisRelay } from "../support/redis.ts";
 
 if (!REDIS_URL) console.warn(REDIS_SKIP_REASON);
 
@@ -43,47 +42,6 @@ describe.each(ENGINES)("the write rate limit on $engine", (engine) => {
     },
   );
 });
-
-/**
- * A TCP relay to Redis that the test can cut and restore, as a network
- * outage would. While cut it drops every connection attempt at once, and
- * counts them, so a test can wait for the client's retries.
- */
-async function redisRelay(url: string) {
-  const target = new URL(url);
-  const sockets = new Set<Socket>();
-  let cut = false;
-  let dropped = 0;
-  const server = createServer((client) => {
-    client.on("error", () => {});
-    if (cut) {
-      dropped += 1;
-      client.destroy();
-      return;
-    }
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    upstream.on("error", () => {});
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    dropped: () => dropped,
-    cut() {
-      cut = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore() {
-      cut = false;
-    },
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 const redisClients = async (url: string) => {
   const probe = new Redis(url);

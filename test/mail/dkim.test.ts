@@ -3,7 +3,10 @@
  * set, a message received by a real SMTP server carries a signature that
  * mailauth verifies against the public key as it would be published in
  * DNS (served here by a resolver of the test's own), and a message changed
- * on the way fails it. A half-made setting stops the start, named.
+ * on the way fails it. A newsletter's copy has its one-click unsubscribe
+ * headers, List-Unsubscribe and List-Unsubscribe-Post, under the signature
+ * (RFC 8058 section 4), so a forwarder cannot add or change either. A
+ * half-made setting stops the start, named.
  */
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -15,6 +18,7 @@ import { ConfigError, loadConfig } from "../../src/server/platform/config.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { mailTo } from "../support/mail-env.ts";
+import { addSubscribers, scheduleIssue } from "../support/newsletter.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const DOMAIN = "firm.example";
@@ -36,6 +40,17 @@ async function dkimResults(raw: string) {
     mta: "mx.example.net",
   });
   return dkim.results;
+}
+
+/** The header names a DKIM-Signature's h= tag lists, lower-cased. */
+function signedHeaders(raw: string): string[] {
+  const headerBlock = raw.slice(0, raw.indexOf("\r\n\r\n")).replaceAll(/\r\n[ \t]+/g, " ");
+  const signature = headerBlock.split("\r\n").find((line) => /^dkim-signature:/i.test(line));
+  const tag = signature
+    ?.split(";")
+    .map((part) => part.trim())
+    .find((part) => part.startsWith("h="));
+  return (tag?.slice(2).split(":") ?? []).map((name) => name.trim().toLowerCase());
 }
 
 // Signing happens in the transport, the same on either engine: SQLite's is enough.
@@ -80,6 +95,20 @@ describe("DKIM signing", () => {
     expect(changed).not.toBe(raw);
     const [tampered] = await dkimResults(changed);
     expect(tampered?.status.result).toBe("fail");
+  });
+
+  it("signs a newsletter copy's List-Unsubscribe and List-Unsubscribe-Post", async () => {
+    const [reader = ""] = await addSubscribers(t.database, "dkim-reader", 1);
+    await scheduleIssue(t.database, "dkim-signed", 10);
+    const [copy] = await smtp.waitForMailTo(reader);
+    const raw = copy?.raw ?? "";
+    expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
+
+    const [result] = await dkimResults(raw);
+    expect(result?.status.result).toBe("pass");
+    expect(signedHeaders(raw)).toEqual(
+      expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post"]),
+    );
   });
 });
 

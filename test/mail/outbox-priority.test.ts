@@ -8,6 +8,7 @@ import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import type { MailPriority } from "../../src/server/platform/db/schema.ts";
+import type { MailKind } from "../../src/server/platform/outbox/kinds.ts";
 import type { MailMessage } from "../../src/server/platform/outbox/message.ts";
 import {
   claimQuery,
@@ -105,7 +106,7 @@ describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
     return sender;
   }
 
-  const queue = (kind: string, subjects: string[], priority?: MailPriority) =>
+  const queue = (kind: MailKind, subjects: string[], priority?: MailPriority) =>
     inOutboxTransaction(
       database.db,
       (trx) => enqueueMails(trx, kind, subjects.map(message), priority ? { priority } : {}),

@@ -8,17 +8,20 @@
  * loopback and to a request no proxy forwarded, and bound wider without it
  * not at all, with one line at start saying why (ADR 061).
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isLoopbackHost } from "../../src/server/platform/http/loopback.ts";
 import {
   COLLECT_LIMIT_MS,
   METRICS_SERVED_MESSAGE,
+  STATIC_ROUTE,
   unguardedMetricsMessage,
 } from "../../src/server/platform/ops/metrics.ts";
 import { HELD_UNTIL } from "../../src/server/platform/outbox/queue.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { startApp, stubSite, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 
 const TOKEN = "a-scrapers-token-of-forty-characters-0123";
@@ -170,7 +173,9 @@ describe.each(ENGINES)("the figures read from the database on $engine", (engine)
 
   it("shows when the last backup succeeded, and whether the last one failed", async () => {
     const before = await scrape(t);
-    expect(sample(before, "site_backup_last_success_timestamp_seconds")).toBeUndefined();
+    // 0 before the first: an alert sees that none ever succeeded.
+    expect(sample(before, "site_backup_last_success_timestamp_seconds")).toBe(0);
+    expect(sample(before, "site_backup_schedule_seconds")).toBe(0);
     const backup = (result: "ok" | "failed", finished: string) =>
       t.database.db
         .insertInto("backups")
@@ -264,6 +269,43 @@ describe.each(ENGINES)("the figures read from the database on $engine", (engine)
 
 const [sqlite] = ENGINES;
 if (!sqlite) throw new Error("SQLite is always among the engines");
+
+describe("the built site's files in the figures", () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it("counts every file under one route label, however many files a build has", async () => {
+    const root = stubSite();
+    mkdirSync(join(root, "assets"));
+    const files = [
+      "assets/entry-3f9a1c.js",
+      "assets/styles-b82e07.css",
+      "logo.svg",
+      "site.webmanifest",
+    ];
+    for (const file of files) writeFileSync(join(root, file), `/* ${file} */`);
+    t = await startApp(sqlite, { METRICS_TOKEN: TOKEN, STATIC_DIR: root });
+    for (const file of files) {
+      expect((await t.app.inject({ method: "GET", url: `/${file}` })).statusCode).toBe(200);
+    }
+    const text = await scrape(t);
+    const routes = new Set(
+      text
+        .split("\n")
+        .filter((line) => line.startsWith("site_http_request_duration_seconds_count{"))
+        .map((line) => /route="([^"]*)"/.exec(line)?.[1]),
+    );
+    expect(routes).toEqual(new Set([STATIC_ROUTE]));
+    expect(
+      sample(text, "site_http_request_duration_seconds_count", {
+        route: STATIC_ROUTE,
+        method: "GET",
+        status_code: "200",
+      }),
+    ).toBe(files.length);
+    for (const file of files) expect(text).not.toContain(file);
+  });
+});
 
 describe("where the figures are served", () => {
   let t: TestApp | undefined;

@@ -22,14 +22,20 @@ export default fp(
     // Archives hold the whole database: a folder of them made looser before is made owner-only.
     tighten(config.BACKUP_DIR);
     await app.register(backupRoutes, { config, database });
-    // Read at each scrape: an alert fires when this grows older than the schedule allows.
+    // Read at each scrape: an alert fires when this grows older than the
+    // schedule allows, or stays 0 while the server is to take backups.
     app.metrics.gauge({
       name: "site_backup_last_success_timestamp_seconds",
-      help: "When the last backup that succeeded finished (Unix time); absent before the first.",
+      help: "When the last backup that succeeded finished (Unix time); 0 before the first.",
       read: async () => {
         const finished = await lastSuccessAt(database.db);
-        return finished ? [{ value: Date.parse(finished) / 1000 }] : [];
+        return [{ value: finished ? Date.parse(finished) / 1000 : 0 }];
       },
+    });
+    app.metrics.gauge({
+      name: "site_backup_schedule_seconds",
+      help: "How often the server takes a backup by itself (BACKUP_EVERY_HOURS, in seconds); 0 when it takes none.",
+      read: async () => [{ value: config.BACKUP_EVERY_HOURS * 3600 }],
     });
     app.metrics.gauge({
       name: "site_backup_last_failed",

@@ -161,11 +161,14 @@ export async function tellOfHardBounce(
   }
 }
 
+const REPORT_KINDS: readonly ReportKind[] = ["hard", "soft", "complaint"];
+
 /**
  * The reports kept, by kind: all of them, so the figure only grows between
  * the daily purges (a rise is new reports). The table holds at most
  * REPORT_RETENTION_DAYS of reports, read through the delivery_reports_email
- * index, which holds the kind.
+ * index, which holds the kind. Every kind has its count, 0 before its first
+ * report, so a rise is seen from the first one.
  */
 export async function reportsByKind(db: Kysely<Database>) {
   const rows = await db
@@ -173,5 +176,6 @@ export async function reportsByKind(db: Kysely<Database>) {
     .select(["kind", (eb) => eb.fn.countAll<number | string>().as("count")])
     .groupBy("kind")
     .execute();
-  return rows.map(({ kind, count }) => ({ kind, count: Number(count) }));
+  const counted = new Map(rows.map(({ kind, count }) => [kind, Number(count)]));
+  return REPORT_KINDS.map((kind) => ({ kind, count: counted.get(kind) ?? 0 }));
 }

@@ -64,7 +64,7 @@ export class RouteDurations {
 export class HttpDurations {
   readonly name = "site_http_request_duration_seconds";
   readonly help =
-    'Time to answer an HTTP request, by route pattern (unknown paths: route="unmatched"), method and status code.';
+    'Time to answer an HTTP request, by route pattern (unknown paths: route="unmatched"; the built site\'s files: route="static"), method and status code.';
   readonly type = "histogram";
   readonly aggregator = "sum";
   readonly #series: Series[] = [];

@@ -21,7 +21,7 @@ import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from "pr
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { isLoopbackHost } from "../http/loopback.ts";
-import { HttpDurations } from "./http-durations.ts";
+import { HttpDurations, type RouteDurations } from "./http-durations.ts";
 
 /** One value of a gauge, with its labels (none for a gauge without). */
 export interface GaugeSample<L extends string> {
@@ -42,6 +42,13 @@ export interface ScrapedGauge<L extends string> {
 }
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route label the route's requests are counted under, in place of
+     * its pattern: for routes that are many of one thing (STATIC_ROUTE).
+     */
+    metricsRoute?: string;
+  }
   interface FastifyInstance {
     metrics: {
       /** Adds a gauge read at each scrape (nothing is read while metrics are off). */
@@ -60,6 +67,9 @@ export const COLLECT_LIMIT_MS = 2000;
 
 /** The route label of a request no route matched: one value, however many paths are tried. */
 export const UNMATCHED_ROUTE = "unmatched";
+
+/** The route label of the built site's files: one, however many files a build has. */
+export const STATIC_ROUTE = "static";
 
 export const METRICS_PATH = "/metrics";
 
@@ -151,6 +161,8 @@ export default fp(
 
     app.decorate("metrics", {
       gauge<L extends string = never>(gauge: ScrapedGauge<L>) {
+        // At 0 from the start, so an alert on its increase sees the first failure.
+        collectorFailures.inc({ gauge: gauge.name }, 0);
         const failed = (error: unknown) => {
           collectorFailures.inc({ gauge: gauge.name });
           app.log.warn({ err: error, gauge: gauge.name }, "a metric could not be read");
@@ -235,14 +247,19 @@ function metricsServer(
 /**
  * One histogram observation per request, in an onResponse hook each route is
  * given when it is added, so the route pattern is known without looking at
- * the request; requests no route matched share one label.
+ * the request; requests no route matched share one label, and so do the
+ * routes that set config.metricsRoute to the same one.
  */
 function countRequests(app: FastifyInstance, registry: Registry) {
   const durations = new HttpDurations();
   registry.registerMetric(durations as unknown as Metric);
   app.addHook("onRoute", (route) => {
-    const series = durations.route(route.url);
+    // Found at the route's first answer, not now: the onRoute hook of the
+    // plugin that adds the route (site.ts's) runs after this one, and may
+    // still set config.metricsRoute.
+    let series: RouteDurations | undefined;
     const observe = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      series ??= durations.route(route.config?.metricsRoute ?? route.url);
       series.observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     };

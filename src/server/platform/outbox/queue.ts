@@ -7,6 +7,7 @@ import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kyse
 import type { Engine } from "../db/connection.ts";
 import { type Database, type MailPriority, nowIso } from "../db/schema.ts";
 import { afterCommit, inTransaction } from "../db/transaction.ts";
+import { MAIL_KINDS, type MailKind } from "./kinds.ts";
 import {
   addressDomain,
   type MailMessage,
@@ -34,6 +35,9 @@ const CLAIM_BATCH_SIZE = 10;
 
 /** Rows per INSERT, well under both engines' limit on bound parameters. */
 const ROWS_PER_INSERT = 500;
+
+/** The statuses the outbox's figures count: sent mail is not. */
+const OUTBOX_COUNTED_STATUSES = ["pending", "failed"] as const;
 
 interface Claimed {
   id: number;
@@ -84,7 +88,7 @@ export interface EnqueueOptions {
 /** Queues one message; its outbox row's id, for a row that must name its mail. */
 export async function enqueueMail(
   trx: OutboxTransaction,
-  kind: string,
+  kind: MailKind,
   message: MailMessage,
   options: EnqueueOptions = {},
 ): Promise<number> {
@@ -96,7 +100,7 @@ export async function enqueueMail(
 /** Queues many messages of one kind, a few hundred rows per statement; their rows' ids. */
 export async function enqueueMails(
   trx: OutboxTransaction,
-  kind: string,
+  kind: MailKind,
   messages: readonly MailMessage[],
   { priority = "transactional" }: EnqueueOptions = {},
 ): Promise<number[]> {
@@ -368,15 +372,26 @@ export async function markAttemptFailed(
  * Messages waiting or given up on, by kind: read on the outbox_claim index
  * (status first). Sent rows are kept for the record and are not counted: they
  * only grow, and counting them would read the whole table at every scrape.
+ * Every kind of mail has both counts, 0 before its first message, so a rise
+ * is seen from the first one.
  */
 export async function outboxDepth(db: Kysely<Database>) {
   const rows = await db
     .selectFrom("outbox")
     .select(["kind", "status", (eb) => eb.fn.countAll<number | string>().as("count")])
-    .where("status", "in", ["pending", "failed"])
+    .where("status", "in", OUTBOX_COUNTED_STATUSES)
     .groupBy(["kind", "status"])
     .execute();
-  return rows.map(({ kind, status, count }) => ({ kind, status, count: Number(count) }));
+  const counted = new Map(rows.map(({ kind, status, count }) => [`${status} ${kind}`, count]));
+  // Kinds no longer queued keep their rows, and their counts, until they are gone.
+  const kinds = new Set<string>([...MAIL_KINDS, ...rows.map((row) => row.kind)]);
+  return [...kinds].flatMap((kind) =>
+    OUTBOX_COUNTED_STATUSES.map((status) => ({
+      kind,
+      status,
+      count: Number(counted.get(`${status} ${kind}`) ?? 0),
+    })),
+  );
 }
 
 /**

@@ -111,6 +111,8 @@ export interface DkimKey {
   domainName: string;
   keySelector: string;
   privateKey: string;
+  /** The headers signed, colon-separated (dkim.ts: DKIM_SIGNED_HEADERS). */
+  headerFieldNames: string;
 }
 
 export function smtpMailer(url: string, dkim?: DkimKey): Mailer {

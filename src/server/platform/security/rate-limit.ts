@@ -14,7 +14,7 @@ import rateLimit, { normalizeIP, type RateLimitOptions } from "@fastify/rate-lim
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { ADMIN_API } from "../../../shared/admin/auth.ts";
-import { closeRedis, connectRedis } from "./redis-client.ts";
+import { closeRedis, connectRedis, redisUpGauge } from "./redis-client.ts";
 
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a minute and try again.";
 export const CONNECTION_GONE_MESSAGE = "The connection closed before the request was read.";
@@ -106,6 +106,7 @@ export default fp(
       const nameSpace = `${options.redisKeyPrefix}rate-limit:`;
       const redis = await connectRedis(options.redisUrl, nameSpace, app.log);
       app.addHook("onClose", () => closeRedis(redis));
+      app.metrics.gauge(redisUpGauge(redis));
       Object.assign(shared, {
         redis,
         nameSpace,
@@ -123,5 +124,5 @@ export default fp(
       errorResponseBuilder: () => app.httpErrors.tooManyRequests(RATE_LIMITED_MESSAGE),
     });
   },
-  { name: "rate-limit" },
+  { name: "rate-limit", dependencies: ["metrics"] },
 );

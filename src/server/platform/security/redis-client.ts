@@ -10,6 +10,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
+import type { ScrapedGauge } from "../ops/metrics.ts";
 
 /** A rate-limit check takes well under a millisecond; longer means Redis is in trouble. */
 export const COMMAND_TIMEOUT_MS = 500;
@@ -62,6 +63,26 @@ export async function connectRedis(
   // A failed first connection was reported by the "error" listener above.
   await client.connect().catch(() => {});
   return client;
+}
+
+/**
+ * The figure an alert watches when Redis goes away: 1 when the connection
+ * answers a PING at the scrape, 0 when it does not (it fails at once while
+ * the connection is down, within COMMAND_TIMEOUT_MS when Redis hangs). Each
+ * instance's own, through the connection its rate limits count on.
+ */
+export function redisUpGauge(client: Redis): ScrapedGauge<never> {
+  return {
+    name: "site_redis_up",
+    help: "1 when this instance reaches Redis (REDIS_URL) at the scrape, 0 when it does not; absent without REDIS_URL.",
+    read: async () => {
+      const answered = await client.ping().then(
+        () => true,
+        () => false,
+      );
+      return [{ value: answered ? 1 : 0 }];
+    },
+  };
 }
 
 /** Ends the connection: politely when it is up, and stops the reconnecting when it is not. */

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import fastifyStatic, { type SetHeadersResponse } from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { STATIC_ROUTE } from "../ops/metrics.ts";
 
 export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const PUBLIC_FILE_CACHE_CONTROL = "public, max-age=86400";
@@ -47,6 +48,11 @@ export default async function site(app: FastifyInstance, { root }: { root: strin
     app.log.warn({ root }, "no built site files; serving the API only (npm run build makes them)");
     return;
   }
+  // A route per file: counted under one label, or each build would add its
+  // own hashed names to the figures, without end.
+  app.addHook("onRoute", (route) => {
+    route.config = { ...route.config, metricsRoute: STATIC_ROUTE };
+  });
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
