@@ -19,6 +19,7 @@
  * space, locks the table against every read meanwhile, so it is left to the
  * operator (docs/privacy/erasure.md).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { type DatabaseHandle, SQLITE_BUSY_TIMEOUT_MS } from "./connection.ts";
@@ -32,7 +33,7 @@ const OLDER_WAIT_MS = 200;
 const OLDER_WAIT_ROUNDS = 300;
 
 export const LOG_NOT_EMPTIED_MESSAGE =
-  "SQLite's write-ahead log could not be emptied after an erasure, as a reader held it: it may still hold the erased rows until run: sqlite3 <SQLITE_FILE> 'pragma wal_checkpoint(truncate)'";
+  "SQLite's write-ahead log could not be emptied after an erasure, as a reader held it, and may still hold the erased rows: once the reader is done, run sqlite3 <SQLITE_FILE> 'pragma wal_checkpoint(truncate)'";
 export const VACUUM_FAILED_MESSAGE = "the tables an erasure deleted from could not be vacuumed";
 export const OLDER_TRANSACTIONS_MESSAGE =
   "transactions older than an erasure stayed open for a minute: the vacuum after it may leave the erased rows until the next";
@@ -57,7 +58,7 @@ function truncateLog(db: Kysely<Database>): Promise<boolean> {
 async function emptySqliteLog(db: Kysely<Database>, log: FastifyBaseLogger): Promise<void> {
   for (let attempt = 1; attempt <= TRUNCATE_ATTEMPTS; attempt += 1) {
     if (await truncateLog(db)) return;
-    await new Promise((resolve) => setTimeout(resolve, TRUNCATE_RETRY_MS));
+    await delay(TRUNCATE_RETRY_MS);
   }
   log.warn(LOG_NOT_EMPTIED_MESSAGE);
 }
@@ -69,7 +70,7 @@ async function olderTransactionsOpen(db: Kysely<Database>, at: string): Promise<
     select exists (
       select 1 from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid()
-        and backend_xmin is not null
+        and (backend_xmin is not null or backend_xid is not null)
         and xact_start < ${at}::timestamptz + interval '1 millisecond'
     ) as open`.execute(db);
   return rows[0]?.open === true;
@@ -88,7 +89,8 @@ async function vacuumWhenUnseen(
   log: FastifyBaseLogger,
 ): Promise<void> {
   const { rows } = await sql<{ at: string }>`select clock_timestamp() as at`.execute(db);
-  const at = rows[0]?.at ?? new Date().toISOString();
+  const at = rows[0]?.at;
+  if (!at) throw new Error("PostgreSQL answered no time");
   let rounds = 0;
   while (await olderTransactionsOpen(db, at)) {
     rounds += 1;
@@ -96,7 +98,7 @@ async function vacuumWhenUnseen(
       log.warn({ tables }, OLDER_TRANSACTIONS_MESSAGE);
       break;
     }
-    await new Promise((resolve) => setTimeout(resolve, OLDER_WAIT_MS));
+    await delay(OLDER_WAIT_MS);
   }
   await sql`vacuum ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
   log.info({ tables }, VACUUMED_MESSAGE);
