@@ -3,7 +3,9 @@
  * journey through the API at trace level (subscribing and confirming,
  * an inquiry, unsubscribing, signing in to the console, a password reset)
  * leaves none in any line, and neither does a mail server's refusal that
- * names its recipient. Request lines keep the method and the path.
+ * names its recipient. Nor does it hold what a visitor wrote: an inquiry's
+ * mail written to the mailbox folder leaves no name, company, phone or
+ * message text in it. Request lines keep the method and the path.
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
@@ -14,7 +16,7 @@ import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { anonymous, createAccount, signIn, TEST_PASSWORD } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
-import { mailTo } from "../support/mail-env.ts";
+import { FAST_OUTBOX, mailTo } from "../support/mail-env.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const SUBSCRIBER = "jane.doe@example.org";
@@ -127,6 +129,28 @@ describe.each(ENGINES)("the log on $engine", (engine) => {
       TEST_PASSWORD,
       NEW_PASSWORD,
     ]);
+  });
+
+  it("holds no name, company, phone or message text of an inquiry written to the mailbox folder", async () => {
+    // No SMTP_URL: the outbox writes each message to the mailbox folder, and says so.
+    t = await startApp(engine, FAST_OUTBOX);
+    const session = await openSession(t.app);
+    const visitor = {
+      ...VALID_INQUIRY,
+      firstName: "Philippa",
+      lastName: "Quenneville",
+      company: "Zebulon Tapestry Works",
+      email: INQUIRER,
+      phoneNumber: "+44 20 7946 0321",
+      comments: "Our looms stopped counting on Tuesday.",
+    };
+    expect((await post(t.app, session, "/api/v1/send-comment", visitor)).statusCode).toBe(200);
+    await logged(t, /"msg":"mail written to the local mailbox folder"/);
+    const text = t.logs.join("");
+    for (const field of ["firstName", "lastName", "company", "phoneNumber", "comments"] as const) {
+      expect(text, field).not.toContain(visitor[field]);
+    }
+    expectNothingPersonal(t.logs, []);
   });
 
   it("holds no address when the mail server refuses a recipient by name", async () => {

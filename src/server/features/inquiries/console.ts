@@ -28,6 +28,7 @@ import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import { type ConsoleUser, findUserById } from "../../platform/console/users.ts";
+import { forgetErasedRows } from "../../platform/db/erased-rows.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import {
   addInquiryNote,
@@ -40,6 +41,7 @@ import {
   exportInquiries,
   filterTypes,
   findInquiry,
+  INQUIRER_ERASURE_TABLES,
   listInquiries,
   markFailureSeen,
   setInquiryStatus,
@@ -242,11 +244,19 @@ export default async function inquiriesRoutes(
       }
       const erasure = await inTransaction(db, async (trx) => {
         const erasure = await eraseInquirer({ ...database, db: trx }, id);
-        if (erasure) await app.audit(trx, request, "inquiry-erased", targetOf(id), { ...erasure });
+        if (erasure) {
+          const { inquiries, mailDeleted } = erasure;
+          await app.audit(trx, request, "inquiry-erased", targetOf(id), { inquiries, mailDeleted });
+        }
         return erasure;
       });
       if (!erasure) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
-      return erasure;
+      // Once committed, what lies outside the rows: the inquiries' mail in the
+      // mailbox folder (the deleted rows', and notifications answering to the
+      // person whose rows no longer say so), and the deleted rows' bytes on disk.
+      await app.removeMailboxCopies({ answeringTo: erasure.email, messageIds: erasure.messageIds });
+      await forgetErasedRows(database, INQUIRER_ERASURE_TABLES, request.log);
+      return { inquiries: erasure.inquiries, mailDeleted: erasure.mailDeleted };
     },
   );
 }

@@ -33,6 +33,7 @@ import {
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { containsText } from "../../platform/db/text-search.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
+import type { MailMessage } from "../../platform/outbox/message.ts";
 import { mailAddress } from "../../platform/outbox/queue.ts";
 import { forgetDeliveriesAbout } from "../webhooks/index.ts";
 
@@ -282,6 +283,14 @@ export interface InquirerErasure {
   mailDeleted: number;
 }
 
+/** The tables eraseInquirer deletes from, whose deleted rows' bytes go afterwards (forgetErasedRows). */
+export const INQUIRER_ERASURE_TABLES = [
+  "inquiries",
+  "inquiry_notes",
+  "outbox",
+  "webhook_deliveries",
+] as const;
+
 /** The mail an inquiry makes (mail.ts). */
 const INQUIRY_MAIL_KINDS = ["inquiry-notification", "inquiry-acknowledgement"];
 
@@ -289,12 +298,14 @@ const INQUIRY_MAIL_KINDS = ["inquiry-notification", "inquiry-acknowledgement"];
  * Erases what the person who sent inquiry `id` sent through the contact form:
  * every inquiry from their address (its notes go with it) and the mail those
  * made, addressed to them or answering to them (the firm's notification has
- * their address as Reply-To). Undefined when there is no such inquiry.
+ * their address as Reply-To). Answers what went, with the address and the
+ * deleted mail's Message-IDs, by which their copies in the mailbox folder
+ * are found; undefined when there is no such inquiry.
  */
 export function eraseInquirer(
   { db, engine }: DatabaseHandle,
   id: number,
-): Promise<InquirerErasure | undefined> {
+): Promise<(InquirerErasure & { email: string; messageIds: string[] }) | undefined> {
   return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom("inquiries")
@@ -312,7 +323,8 @@ export function eraseInquirer(
           eb(mailAddress(engine, "replyTo"), "=", email),
         ]),
       )
-      .executeTakeFirst();
+      .returning("message")
+      .execute();
     await forgetDeliveriesAbout(trx, email, "inquiry");
     const inquiries = await trx
       .deleteFrom("inquiries")
@@ -320,7 +332,9 @@ export function eraseInquirer(
       .executeTakeFirst();
     return {
       inquiries: Number(inquiries.numDeletedRows),
-      mailDeleted: Number(mail.numDeletedRows),
+      mailDeleted: mail.length,
+      email,
+      messageIds: mail.map((deleted) => (JSON.parse(deleted.message) as MailMessage).messageId),
     };
   });
 }

@@ -25,6 +25,7 @@ import {
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
+import { forgetErasedRows } from "../../platform/db/erased-rows.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
 import {
@@ -32,6 +33,7 @@ import {
   exportSubscribers,
   findSubscriber,
   listSubscribers,
+  SUBSCRIBER_ERASURE_TABLES,
   subscriberStats,
 } from "./subscribers.ts";
 import { endSubscription } from "./writes.ts";
@@ -163,6 +165,10 @@ export default async function subscribersRoutes(
         return erasure;
       });
       if (!erasure) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
+      // Once committed, what lies outside the rows: the mail to them written
+      // to the mailbox folder, and the deleted rows' bytes still on disk.
+      await app.removeMailboxCopies({ sentTo: subscriber.email });
+      await forgetErasedRows(database, SUBSCRIBER_ERASURE_TABLES, request.log);
       return reply.code(204).send(null);
     },
   );

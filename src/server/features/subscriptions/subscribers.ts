@@ -283,6 +283,17 @@ export interface Erasure {
   mailDeleted: number;
 }
 
+/** The tables eraseSubscriber deletes from, whose deleted rows' bytes go afterwards (forgetErasedRows). */
+export const SUBSCRIBER_ERASURE_TABLES = [
+  "outbox",
+  "subscriptions",
+  "subscription_events",
+  "suppressions",
+  "delivery_reports",
+  "set_aside_mail",
+  "webhook_deliveries",
+] as const;
+
 /**
  * Erases a subscriber in one transaction: the e-mails addressed to them, the
  * subscription (its consent history goes with it, by the foreign key's

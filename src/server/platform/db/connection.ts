@@ -78,7 +78,7 @@ interface ConnectionLog {
 
 export const CONNECTION_LOST_MESSAGE = "database connection lost";
 
-const SQLITE_BUSY_TIMEOUT_MS = 5000;
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Transactions that take SQLite's write lock when they begin (BEGIN

@@ -10,6 +10,10 @@
  * holds both: 12 as better-sqlite3 for Node 20, 13 as the optional dependency
  * better-sqlite3-napi, which npm installs only where the running Node is 22 or
  * later. Drop 12 when Node 20 is dropped.
+ *
+ * Either way, every connection opened with it overwrites what it deletes
+ * (secure_delete): a person erased on request must not stay readable in the
+ * file's free space, nor in a copy of the file (ADR 067).
  */
 import { createRequire } from "node:module";
 import type SQLite from "better-sqlite3";
@@ -23,10 +27,20 @@ export function sqliteDriverPackage(nodeVersion: string): string {
   return major >= FIRST_NODE_API_MAJOR ? NODE_API_PACKAGE : NATIVE_HEADERS_PACKAGE;
 }
 
+/** The driver's connections, each with secure_delete on from the moment it opens. */
+function secureDeleting(Driver: typeof SQLite): typeof SQLite {
+  return class SecureDeletingDatabase extends Driver {
+    constructor(...args: ConstructorParameters<typeof SQLite>) {
+      super(...args);
+      this.pragma("secure_delete = ON");
+    }
+  } as typeof SQLite;
+}
+
 function loadDriver(): typeof SQLite {
   const name = sqliteDriverPackage(process.versions.node);
   try {
-    return createRequire(import.meta.url)(name);
+    return secureDeleting(createRequire(import.meta.url)(name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
     throw new Error(

@@ -4,7 +4,8 @@
  * `app.withOutbox`, which commits a row and its mail together and wakes the
  * sender after the commit. Each feature composes its own mail; a newsletter
  * copy is composed when it is sent, by the composer the app hands in. The
- * bodies of mail sent OUTBOX_SENT_RETENTION_DAYS ago go in the daily purge.
+ * bodies of mail sent OUTBOX_SENT_RETENTION_DAYS ago go in the daily purge;
+ * an erased person's copies in the mailbox folder go with them.
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -12,6 +13,7 @@ import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { bounceAddressFor } from "./bounce-address.ts";
 import { readDkimKey } from "./dkim.ts";
+import { type PersonsMail, removeMailboxCopiesOf } from "./mailbox-copies.ts";
 import {
   inOutboxTransaction,
   type OutboxTransaction,
@@ -32,6 +34,12 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Runs a write and the mail it queues in one transaction; the sender wakes after the commit. */
     withOutbox<T>(work: (trx: OutboxTransaction) => Promise<T>): Promise<T>;
+    /**
+     * Deletes the mailbox folder's messages of a person erased; answers how
+     * many went. The folder is looked at with SMTP set too: it keeps what was
+     * written before SMTP was.
+     */
+    removeMailboxCopies(mail: PersonsMail): Promise<number>;
   }
 }
 
@@ -98,6 +106,9 @@ export default fp(
 
     app.decorate("withOutbox", <T>(work: (trx: OutboxTransaction) => Promise<T>) =>
       inOutboxTransaction(database.db, work, () => sender.wake()),
+    );
+    app.decorate("removeMailboxCopies", (mail: PersonsMail) =>
+      removeMailboxCopiesOf(config.MAILBOX_DIR, mail),
     );
 
     app.metrics.gauge({

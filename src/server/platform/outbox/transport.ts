@@ -141,7 +141,7 @@ export function smtpMailer(url: string, dkim?: DkimKey): Mailer {
   };
 }
 
-const MESSAGE_SUFFIX = ".eml";
+export const MESSAGE_SUFFIX = ".eml";
 /** A message being written: renamed to its MESSAGE_SUFFIX name once whole. */
 const PARTIAL_SUFFIX = `${MESSAGE_SUFFIX}.tmp`;
 
@@ -192,7 +192,8 @@ export function mailboxMailer(dir: string, log: FastifyBaseLogger, dkim?: DkimKe
       // Written under a temporary name and renamed, so a reader never sees half a message.
       await writeFile(`${file}.tmp`, info.message as Buffer, { mode: OWNER_ONLY_FILE });
       await rename(`${file}.tmp`, file);
-      log.info({ file, subject: message.subject }, "mail written to the local mailbox folder");
+      // Not the subject: an inquiry's notification names the visitor and their company in it.
+      log.info({ file }, "mail written to the local mailbox folder");
     },
     close: () => transport.close(),
   };
