@@ -7,9 +7,15 @@
  * their environment, where they win over the file as the process's own would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readEnvFileOrExit } from "../src/server/platform/config.ts";
+import { ConfigError, readEnvFile } from "../src/server/platform/config.ts";
 
-readEnvFileOrExit();
+try {
+  readEnvFile();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 const port = process.env.PORT ?? "3000";
 const children: ChildProcess[] = [
   spawn("npx", ["tsx", "watch", "--exclude", "src/web/**", "scripts/dev-server.ts"], {

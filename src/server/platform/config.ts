@@ -525,17 +525,6 @@ export function readEnvFile(env: NodeJS.ProcessEnv = process.env): string | unde
   return file;
 }
 
-/** `readEnvFile` into this process's environment, or its refusal's one line and exit 1. */
-export function readEnvFileOrExit(): void {
-  try {
-    readEnvFile(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
-}
-
 /** This process's configuration: its environment, with what the env file adds (`readEnvFile`). */
 export function processConfig(): Config {
   readEnvFile(process.env);
