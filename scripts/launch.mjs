@@ -42,9 +42,13 @@ const state = buildState();
 const tsx = join(packageRoot, "node_modules", "tsx", "dist", "loader.mjs");
 if (asksForUsage && state === "missing" && existsSync(tsx)) {
   const source = join(packageRoot, "src", "server", `${program.slice(0, -".js".length)}.ts`);
-  const shown = spawnSync(process.execPath, ["--import", pathToFileURL(tsx).href, source, ...args], {
-    stdio: "inherit",
-  });
+  const shown = spawnSync(
+    process.execPath,
+    ["--import", pathToFileURL(tsx).href, source, ...args],
+    {
+      stdio: "inherit",
+    },
+  );
   process.exit(shown.status ?? 1);
 }
 if (state !== "current") {

@@ -231,16 +231,19 @@ describe("readiness with pages that cannot be rendered", () => {
       },
     ],
     ["answers 500", async () => ({ status: 500, html: "Unexpected Server Error" })],
-  ])("answers /readyz with 503 when the renderer %s, while the API answers", async (_, renderer) => {
-    if (!sqlite) throw new Error("SQLite engine missing");
-    const t = await startApp(sqlite, {}, { renderer });
-    expect((await t.app.inject({ url: "/api/v1/teams/" })).statusCode).toBe(200);
-    const response = await t.app.inject({ url: "/readyz" });
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ message: PAGES_BROKEN_MESSAGE });
-    expect(t.logs.join("")).toContain('"msg":"pages cannot be rendered"');
-    await t.close();
-  });
+  ])(
+    "answers /readyz with 503 when the renderer %s, while the API answers",
+    async (_, renderer) => {
+      if (!sqlite) throw new Error("SQLite engine missing");
+      const t = await startApp(sqlite, {}, { renderer });
+      expect((await t.app.inject({ url: "/api/v1/teams/" })).statusCode).toBe(200);
+      const response = await t.app.inject({ url: "/readyz" });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ message: PAGES_BROKEN_MESSAGE });
+      expect(t.logs.join("")).toContain('"msg":"pages cannot be rendered"');
+      await t.close();
+    },
+  );
 });
 
 describe("without a built site (npm run dev)", () => {

@@ -12,7 +12,10 @@ import { clientFor, type ServerProcess, startServer } from "../support/server-pr
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 /** The sender and the inquiries' address .env.example gives. */
-const EXAMPLE_FROM = { name: "Meridian Consulting Group", address: "hello@meridian-consulting.example" };
+const EXAMPLE_FROM = {
+  name: "Meridian Consulting Group",
+  address: "hello@meridian-consulting.example",
+};
 const EXAMPLE_INQUIRY_TO = "hello@meridian-consulting.example";
 
 describe("a server started with .env.example as its env file", () => {

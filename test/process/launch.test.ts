@@ -181,18 +181,24 @@ describe("asking for the usage or the version", () => {
     ["main.js", "--help", "Usage: npm start"],
     ["main.js", "-h", "Usage: npm start"],
     ["cli/db-status.js", "--help", "Usage: npm run db:status"],
-  ])("%s %s with no build shows the usage and ends with 0, building and serving nothing", async (program, flag, usage) => {
-    const dir = unbuilt();
-    const { code, stdout, stderr } = await childOutput(
-      spawn(process.execPath, [LAUNCH, program, flag], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }),
-    );
-    expect(stdout).toContain(usage);
-    expect(stdout).not.toContain("Server listening");
-    expect(stderr).not.toMatch(/building/i);
-    expect(code).toBe(0);
-    expect(existsSync(join(dir, BUILD_MARK))).toBe(false);
-    expect(readdirSync(dir).sort()).toEqual(["node_modules", "package.json"]);
-  });
+  ])(
+    "%s %s with no build shows the usage and ends with 0, building and serving nothing",
+    async (program, flag, usage) => {
+      const dir = unbuilt();
+      const { code, stdout, stderr } = await childOutput(
+        spawn(process.execPath, [LAUNCH, program, flag], {
+          cwd: dir,
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      );
+      expect(stdout).toContain(usage);
+      expect(stdout).not.toContain("Server listening");
+      expect(stderr).not.toMatch(/building/i);
+      expect(code).toBe(0);
+      expect(existsSync(join(dir, BUILD_MARK))).toBe(false);
+      expect(readdirSync(dir).sort()).toEqual(["node_modules", "package.json"]);
+    },
+  );
 
   it("--version prints the version of package.json and ends with 0, building and serving nothing", async () => {
     const dir = unbuilt();

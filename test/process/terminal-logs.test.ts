@@ -16,19 +16,22 @@ if (!hasScript) console.warn(`Terminal log test skipped: ${SCRIPT} (Debian's bsd
 const LOGGER = nodeArgs("test/support/log-a-line.ts");
 
 describe("the server's log", () => {
-  it.skipIf(!hasScript)("is readable at a terminal: the time of day, the level and the message, the fields below, addresses masked", async () => {
-    const command = [process.execPath, ...LOGGER].map((part) => `'${part}'`).join(" ");
-    const { code, stdout } = await childOutput(
-      spawn(SCRIPT, ["--quiet", "--return", "--command", command, "/dev/null"], {
-        env: { ...process.env, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      }),
-    );
-    expect(code).toBe(0);
-    const lines = stdout.split("\r\n");
-    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: a line for the reader$/);
-    expect(lines.slice(1, 3)).toEqual(["    orders: 3", '    to: "***@firm.example"']);
-  });
+  it.skipIf(!hasScript)(
+    "is readable at a terminal: the time of day, the level and the message, the fields below, addresses masked",
+    async () => {
+      const command = [process.execPath, ...LOGGER].map((part) => `'${part}'`).join(" ");
+      const { code, stdout } = await childOutput(
+        spawn(SCRIPT, ["--quiet", "--return", "--command", command, "/dev/null"], {
+          env: { ...process.env, NO_COLOR: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      );
+      expect(code).toBe(0);
+      const lines = stdout.split("\r\n");
+      expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: a line for the reader$/);
+      expect(lines.slice(1, 3)).toEqual(["    orders: 3", '    to: "***@firm.example"']);
+    },
+  );
 
   it("is JSON lines in a pipe, the time in epoch milliseconds", async () => {
     const { code, stdout } = await childOutput(

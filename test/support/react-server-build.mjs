@@ -13,15 +13,24 @@ export * from "./stub-server-build.mjs";
 
 /** A page as the site's routes are: a component, so its elements are made while React renders. */
 function Page({ path }) {
-  return createElement("html", null, createElement("body", null, createElement("h1", null, `Page ${path}`)));
+  return createElement(
+    "html",
+    null,
+    createElement("body", null, createElement("h1", null, `Page ${path}`)),
+  );
 }
 
 export const entry = {
   module: {
     default: async (request, status, headers) => {
-      const { prelude } = await prerender(createElement(Page, { path: new URL(request.url).pathname }));
+      const { prelude } = await prerender(
+        createElement(Page, { path: new URL(request.url).pathname }),
+      );
       headers.set("content-type", "text/html; charset=utf-8");
-      return new Response(`<!DOCTYPE html>${await new Response(prelude).text()}`, { status, headers });
+      return new Response(`<!DOCTYPE html>${await new Response(prelude).text()}`, {
+        status,
+        headers,
+      });
     },
   },
 };

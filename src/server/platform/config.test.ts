@@ -305,7 +305,10 @@ describe("DOMAIN_RATES", () => {
 describe("address settings", () => {
   it.each([
     ['"Meridian, Insight" <site@firm.example>', '"Meridian, Insight" <site@firm.example>'],
-    ["Meridian Consulting Group <site@firm.example>", '"Meridian Consulting Group" <site@firm.example>'],
+    [
+      "Meridian Consulting Group <site@firm.example>",
+      '"Meridian Consulting Group" <site@firm.example>',
+    ],
     ["site@firm.example", "site@firm.example"],
     ["site@firm.example (Meridian)", '"Meridian" <site@firm.example>'],
   ])("reads MAIL_FROM=%s as the header %s", (value, header) => {
@@ -352,11 +355,27 @@ describe("address settings", () => {
 
 describe("URL settings", () => {
   it.each([
-    ["DATABASE_URL", "postgres://site@db.internal:99999/site", 'its port "99999" is not a number from 1 to 65535'],
-    ["DATABASE_URL", "postgres://site@db.internal:abc/site", 'its port "abc" is not a number from 1 to 65535'],
-    ["DATABASE_URL", "postgres://site:hunter2@db.internal:0/site", 'its port "0" is not a number from 1 to 65535'],
+    [
+      "DATABASE_URL",
+      "postgres://site@db.internal:99999/site",
+      'its port "99999" is not a number from 1 to 65535',
+    ],
+    [
+      "DATABASE_URL",
+      "postgres://site@db.internal:abc/site",
+      'its port "abc" is not a number from 1 to 65535',
+    ],
+    [
+      "DATABASE_URL",
+      "postgres://site:hunter2@db.internal:0/site",
+      'its port "0" is not a number from 1 to 65535',
+    ],
     ["DATABASE_URL", "postgres://site@db internal/site", "is not a URL"],
-    ["REDIS_URL", "redis://cache.internal:70000", 'its port "70000" is not a number from 1 to 65535'],
+    [
+      "REDIS_URL",
+      "redis://cache.internal:70000",
+      'its port "70000" is not a number from 1 to 65535',
+    ],
     ["SMTP_URL", "smtp://apikey@smtp.example.com:25x", 'its port "25x" is not a number'],
     ["ALERT_SMTP_URL", "smtp://[::1]:123456", 'its port "123456" is not a number'],
     ["BOUNCE_IMAP_URL", "imaps://user@imap.example.com:99999/INBOX", 'its port "99999"'],

@@ -24,7 +24,9 @@ const addressRule = z.email();
  */
 export function parseMailbox(text: string): Mailbox | { refusal: string } {
   if (text.length > MAILBOX_MAX_LENGTH) {
-    return { refusal: `is ${text.length} characters long; a mailbox has at most ${MAILBOX_MAX_LENGTH}` };
+    return {
+      refusal: `is ${text.length} characters long; a mailbox has at most ${MAILBOX_MAX_LENGTH}`,
+    };
   }
   const parsed = addressparser(text);
   if (parsed.length !== 1) {
