@@ -18,6 +18,9 @@ const EXAMPLE_FROM = {
 };
 const EXAMPLE_INQUIRY_TO = "hello@meridian-consulting.example";
 
+/** A server process starting on a machine whose cores other tests share, as the other process tests allow. */
+const PROCESS_START_MS = 60_000;
+
 describe("a server started with .env.example as its env file", () => {
   let smtp: TestSmtp;
   let server: ServerProcess;
@@ -32,7 +35,7 @@ describe("a server started with .env.example as its env file", () => {
       SMTP_URL: smtp.url,
       OUTBOX_POLL_MS: "50",
     });
-  });
+  }, PROCESS_START_MS);
   afterAll(async () => {
     server?.child.kill("SIGTERM");
     await server?.exited;

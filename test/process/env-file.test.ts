@@ -36,5 +36,5 @@ describe("the env file", () => {
       server.child.kill("SIGTERM");
       await server.exited;
     }
-  });
+  }, 60_000);
 });
