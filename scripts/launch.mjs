@@ -39,16 +39,12 @@ if (args.includes("--version")) {
 const asksForUsage = args.includes("--help") || args.includes("-h");
 
 const state = buildState();
-const tsx = join(packageRoot, "node_modules", "tsx", "dist", "loader.mjs");
-if (asksForUsage && state === "missing" && existsSync(tsx)) {
+// With no build, the program's usage comes from its source, run through tsx.
+const tsxLoader = join(packageRoot, "node_modules", "tsx", "dist", "loader.mjs");
+if (asksForUsage && state === "missing" && existsSync(tsxLoader)) {
   const source = join(packageRoot, "src", "server", `${program.slice(0, -".js".length)}.ts`);
-  const shown = spawnSync(
-    process.execPath,
-    ["--import", pathToFileURL(tsx).href, source, ...args],
-    {
-      stdio: "inherit",
-    },
-  );
+  const sourceArgs = ["--import", pathToFileURL(tsxLoader).href, source, ...args];
+  const shown = spawnSync(process.execPath, sourceArgs, { stdio: "inherit" });
   process.exit(shown.status ?? 1);
 }
 if (state !== "current") {

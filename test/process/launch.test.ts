@@ -162,6 +162,13 @@ describe.skipIf(!current)("a new build under a running instance", () => {
 describe("asking for the usage or the version", () => {
   /** What the launcher runs as `npm run build` here: it leaves a mark, so a build it began shows. */
   const BUILD_MARK = "build-ran";
+  /**
+   * A program that started instead of showing its usage is stopped after
+   * this, so the test fails rather than waits; the test itself has longer,
+   * as the other process tests on a busy machine.
+   */
+  const USAGE_LIMIT_MS = 45_000;
+  const TEST_MS = 60_000;
 
   /** A folder with no build, where the launcher could build (the build tools are installed). */
   function unbuilt(): string {
@@ -190,6 +197,7 @@ describe("asking for the usage or the version", () => {
           cwd: dir,
           stdio: ["ignore", "pipe", "pipe"],
         }),
+        USAGE_LIMIT_MS,
       );
       expect(stdout).toContain(usage);
       expect(stdout).not.toContain("Server listening");
@@ -198,6 +206,7 @@ describe("asking for the usage or the version", () => {
       expect(existsSync(join(dir, BUILD_MARK))).toBe(false);
       expect(readdirSync(dir).sort()).toEqual(["node_modules", "package.json"]);
     },
+    TEST_MS,
   );
 
   it("--version prints the version of package.json and ends with 0, building and serving nothing", async () => {
