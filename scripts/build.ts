@@ -14,6 +14,17 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_LINK, BUILD_STAMP, BUILDS_DIR, switchBuildTo } from "./build-state.mjs";
 
+const USAGE = `Usage: npm run build [-- --help]
+
+Builds the site, the console and the server into a new directory under
+${BUILDS_DIR}/ and points ${BUILD_LINK} at it once every step has finished;
+BUILD_DIR=<dir> builds into that directory instead, with no link.`;
+
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 /** Builds kept besides the newest: instances started from them still serve. */
 const KEPT_BUILDS = 3;
 

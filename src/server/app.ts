@@ -16,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import { ROUTES } from "../shared/routes.ts";
 import audience, { audienceFigures } from "./features/audience/index.ts";
 import backups from "./features/backups/index.ts";
 import content from "./features/content/index.ts";
@@ -168,7 +169,11 @@ export async function buildApp({
   // Counts the pages the next plugin serves, after each answer has gone.
   await app.register(audience, { ...area, secret, ...(now ? { now } : {}) });
   await app.register(publicSite, { renderer, origin: config.PUBLIC_ORIGIN, secret });
-  await app.register(health, { database });
+  const pages = app.pages;
+  await app.register(health, {
+    database,
+    homePage: pages ? () => pages.get(ROUTES.home) : null,
+  });
   await app.register(site, { root: config.STATIC_DIR });
   return app;
 }

@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HTML_CACHE_CONTROL } from "../../src/server/features/pages/plugin.ts";
-import { DATABASE_UNREACHABLE_MESSAGE } from "../../src/server/platform/ops/health.ts";
+import {
+  DATABASE_UNREACHABLE_MESSAGE,
+  PAGES_BROKEN_MESSAGE,
+} from "../../src/server/platform/ops/health.ts";
 import { ASSET_CACHE_CONTROL, ICON_CACHE_CONTROL } from "../../src/server/platform/static/site.ts";
 import { NOT_FOUND_PATH, PAGE_PATHS } from "../../src/shared/routes.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../support/app.ts";
@@ -215,6 +218,32 @@ describe("readiness without a database", () => {
     expect(response.json()).toEqual({ message: DATABASE_UNREACHABLE_MESSAGE });
     await t.app.close();
   });
+});
+
+describe("readiness with pages that cannot be rendered", () => {
+  // What a React that disagrees with react-dom does: each render throws, or
+  // React Router answers it with its 500 page.
+  it.each([
+    [
+      "throws",
+      async () => {
+        throw new TypeError("dispatcher.getOwner is not a function");
+      },
+    ],
+    ["answers 500", async () => ({ status: 500, html: "Unexpected Server Error" })],
+  ])(
+    "answers /readyz with 503 when the renderer %s, while the API answers",
+    async (_, renderer) => {
+      if (!sqlite) throw new Error("SQLite engine missing");
+      const t = await startApp(sqlite, {}, { renderer });
+      expect((await t.app.inject({ url: "/api/v1/teams/" })).statusCode).toBe(200);
+      const response = await t.app.inject({ url: "/readyz" });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ message: PAGES_BROKEN_MESSAGE });
+      expect(t.logs.join("")).toContain('"msg":"pages cannot be rendered"');
+      await t.close();
+    },
+  );
 });
 
 describe("without a built site (npm run dev)", () => {

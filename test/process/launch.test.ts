@@ -11,12 +11,14 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -154,5 +156,83 @@ describe.skipIf(!current)("a new build under a running instance", () => {
       server.child.kill("SIGTERM");
       await server.exited;
     }
+  });
+});
+
+describe("asking for the usage or the version", () => {
+  /** What the launcher runs as `npm run build` here: it leaves a mark, so a build it began shows. */
+  const BUILD_MARK = "build-ran";
+  /**
+   * A program that started instead of showing its usage is stopped after
+   * this, so the test fails rather than waits; the test itself has longer,
+   * as the other process tests on a busy machine.
+   */
+  const USAGE_LIMIT_MS = 45_000;
+  const TEST_MS = 60_000;
+
+  /** A folder with no build, where the launcher could build (the build tools are installed). */
+  function unbuilt(): string {
+    const dir = scratch();
+    symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        private: true,
+        scripts: { build: `node -e "require('node:fs').writeFileSync('${BUILD_MARK}', '')"` },
+      }),
+    );
+    return dir;
+  }
+
+  it.each([
+    ["main.js", "--help", "Usage: npm start"],
+    ["main.js", "-h", "Usage: npm start"],
+    ["cli/db-status.js", "--help", "Usage: npm run db:status"],
+  ])(
+    "%s %s with no build shows the usage and ends with 0, building and serving nothing",
+    async (program, flag, usage) => {
+      const dir = unbuilt();
+      const { code, stdout, stderr } = await childOutput(
+        spawn(process.execPath, [LAUNCH, program, flag], {
+          cwd: dir,
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+        USAGE_LIMIT_MS,
+      );
+      expect(stdout).toContain(usage);
+      expect(stdout).not.toContain("Server listening");
+      expect(stderr).not.toMatch(/building/i);
+      expect(code).toBe(0);
+      expect(existsSync(join(dir, BUILD_MARK))).toBe(false);
+      expect(readdirSync(dir).sort()).toEqual(["node_modules", "package.json"]);
+    },
+    TEST_MS,
+  );
+
+  it("--version prints the version of package.json and ends with 0, building and serving nothing", async () => {
+    const dir = unbuilt();
+    const { code, stdout } = await childOutput(
+      spawn(process.execPath, [LAUNCH, "main.js", "--version"], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    expect(stdout).toBe(`${version}\n`);
+    expect(code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["node_modules", "package.json"]);
+  });
+
+  it("npm run build -- --help shows the usage and ends with 0, building nothing", async () => {
+    const dir = scratch();
+    const { code, stdout } = await childOutput(
+      spawn(process.execPath, ["--import", "tsx", resolve("scripts/build.ts"), "--help"], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+    expect(stdout).toContain("Usage: npm run build");
+    expect(code).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

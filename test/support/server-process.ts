@@ -23,7 +23,10 @@ export interface RunOptions {
   preload?: string[];
 }
 
-export function runServer(env: Record<string, string>, { preload = [] }: RunOptions = {}) {
+/** The child's environment besides the test's own; a variable given as undefined is left out. */
+export type ServerEnv = Record<string, string | undefined>;
+
+export function runServer(env: ServerEnv, { preload = [] }: RunOptions = {}) {
   return spawn(process.execPath, nodeArgs("src/server/main.ts", preload), {
     env: {
       ...process.env,
@@ -44,7 +47,7 @@ export function runServer(env: Record<string, string>, { preload = [] }: RunOpti
 }
 
 export async function startServer(
-  env: Record<string, string>,
+  env: ServerEnv,
   options: RunOptions = {},
 ): Promise<ServerProcess> {
   const child: ChildProcess = runServer({ STATIC_DIR: stubSite(), ...env }, options);

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { NEWSLETTER_RATE_MAX, NEWSLETTER_RATE_MIN } from "../../shared/admin/mail-settings.ts";
 import type { CaptchaProvider } from "../../shared/captcha.ts";
 import { SITE } from "../../shared/site.ts";
+import { fromHeader, parseMailbox } from "./outbox/mailbox.ts";
 import { Refusal } from "./refusal.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -40,6 +41,61 @@ const builtPath = (fallback: string) =>
   });
 
 const booleanFlag = z.enum(["true", "false"]).transform((value) => value === "true");
+
+/**
+ * The port written in `value`'s authority (after `//`, past any user and
+ * an IPv6 literal's brackets), as written; undefined when none is.
+ */
+function writtenPort(value: string): string | undefined {
+  const start = value.indexOf("//");
+  if (start === -1) return undefined;
+  let end = start + 2;
+  while (end < value.length && !"/?#".includes(value[end] as string)) end += 1;
+  const authority = value.slice(start + 2, end);
+  const hostAndPort = authority.slice(authority.lastIndexOf("@") + 1);
+  const colon = hostAndPort.indexOf(":", hostAndPort.lastIndexOf("]") + 1);
+  return colon === -1 ? undefined : hostAndPort.slice(colon + 1);
+}
+
+/**
+ * Why `value` is no URL, said so an operator can mend it; undefined when it
+ * is one. A wrong port is named as such: the URL parser only says "Invalid
+ * URL", and the database's client fails later with a stack trace instead.
+ */
+function urlFault(value: string): string | undefined {
+  const port = writtenPort(value);
+  if (port !== undefined && port !== "") {
+    const number = /^\d{1,5}$/.test(port) ? Number(port) : 0;
+    if (number < 1 || number > 65_535) {
+      return `its port ${JSON.stringify(port)} is not a number from 1 to 65535`;
+    }
+  }
+  if (!URL.canParse(value)) {
+    return "is not a URL: each part of it must be written as a URL writes it (a space or a special character in a password percent-encoded, e.g. %40 for @)";
+  }
+  return undefined;
+}
+
+/** A URL setting; its scheme is checked after, by each. */
+const url = () =>
+  z.string().superRefine((value, context) => {
+    const fault = urlFault(value);
+    if (fault !== undefined) context.addIssue({ code: "custom", message: fault });
+  });
+
+/** An address setting: one mailbox, `"Name" <address>`, `Name <address>` or an address alone. */
+const mailbox = z.string().transform((value, context) => {
+  const parsed = parseMailbox(value);
+  if (!("refusal" in parsed)) return parsed;
+  context.addIssue({ code: "custom", message: parsed.refusal });
+  return z.NEVER;
+});
+
+/** The From of every mail, written back as a header that quotes the name. */
+const sender = mailbox.transform(fromHeader);
+
+/** A recipient's or the envelope's address: a name given with it would go nowhere, so only the address is kept. */
+const address = mailbox.transform((parsed) => parsed.address);
 
 /** The CAPTCHA services whose widget and verification the site knows. */
 export const CAPTCHA_PROVIDERS = [
@@ -97,13 +153,11 @@ const variables = z.object({
     .default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
-  DATABASE_URL: z
-    .string()
+  DATABASE_URL: url()
     .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// URL")
     .optional(),
   SQLITE_FILE: path("data/site.db"),
-  PUBLIC_ORIGIN: z
-    .url()
+  PUBLIC_ORIGIN: url()
     .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://example.com, without a path")
     .optional(),
   STATIC_DIR: builtPath("build/client"),
@@ -126,8 +180,7 @@ const variables = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_CONSOLE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_WEBHOOK_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
-  REDIS_URL: z
-    .url()
+  REDIS_URL: url()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
   // Sets the keys apart when several sites (or test runs) share one Redis.
@@ -139,7 +192,7 @@ const variables = z.object({
   CAPTCHA_PROVIDER: z.enum(CAPTCHA_PROVIDERS).optional(),
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
   CAPTCHA_SECRET: z.string().min(1).optional(),
-  CAPTCHA_VERIFY_URL: z.url().optional(),
+  CAPTCHA_VERIFY_URL: url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -147,28 +200,26 @@ const variables = z.object({
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
 
-  SMTP_URL: z
-    .url()
+  SMTP_URL: url()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .optional(),
   // MAIL_FROM, INQUIRY_TO, NEWSLETTER_RATE_PER_SECOND and NEWSLETTER_DOUBLE_OPT_IN
   // are the defaults of the console's mail settings (features/mail-settings).
-  MAIL_FROM: z.string().min(3).default(`"${SITE.firmName}" <${SITE.contactEmail}>`),
-  INQUIRY_TO: z.email().default(SITE.contactEmail),
+  MAIL_FROM: sender.default(`"${SITE.firmName}" <${SITE.contactEmail}>`),
+  INQUIRY_TO: address.default(SITE.contactEmail),
   INQUIRY_ACK: booleanFlag.default(false),
   // When an inquiry's notification fails, the owners are alarmed by a route
   // that does not share its fate: this second SMTP server (else SMTP_URL),
   // and this second address besides the owners' own. Neither set: no alarm
   // mail, only the log and the inbox's "not notified".
-  ALERT_SMTP_URL: z
-    .url()
+  ALERT_SMTP_URL: url()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .optional(),
-  ALERT_TO: z.email().optional(),
+  ALERT_TO: address.optional(),
   MAILBOX_DIR: path("data/mail"),
   // Where reports about sent mail come back: each message's envelope sender
   // is this address with a signed token after a "+" (platform/outbox/bounce-address.ts).
-  BOUNCE_ADDRESS: z.email().optional(),
+  BOUNCE_ADDRESS: address.optional(),
   // Soft bounces (a full mailbox, a server away) suppress an address only
   // when this many arrive within SOFT_BOUNCE_DAYS.
   SOFT_BOUNCE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
@@ -177,8 +228,7 @@ const variables = z.object({
   // this long; the one that put an address on the list stays while it is on it.
   REPORT_RETENTION_DAYS: z.coerce.number().int().min(30).default(365),
   // The mailbox BOUNCE_ADDRESS delivers to, read over IMAP for reports.
-  BOUNCE_IMAP_URL: z
-    .url()
+  BOUNCE_IMAP_URL: url()
     .regex(
       /^imaps?:\/\/[^/]+@[^/]+/,
       "must be an imap:// or imaps:// URL with a user, e.g. imaps://user:pass@host/INBOX",
@@ -367,7 +417,7 @@ const variables = z.object({
   // A copy of each archive in S3 or a service that speaks its API; the
   // credentials come the AWS SDK's own way (AWS_ACCESS_KEY_ID, …).
   BACKUP_S3_BUCKET: z.string().min(3).optional(),
-  BACKUP_S3_ENDPOINT: z.url().optional(),
+  BACKUP_S3_ENDPOINT: url().optional(),
   BACKUP_S3_REGION: z.string().min(1).default("us-east-1"),
   // The Audience area's weekly digest: every Monday, last week beside the
   // week before, mailed to every owner. Off unless an owner asks for it.

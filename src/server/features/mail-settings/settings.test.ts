@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expectLinear } from "../../../../test/support/growth.ts";
-import { fromHeader, senderOf } from "./settings.ts";
+import { fromHeader } from "../../platform/outbox/mailbox.ts";
+import { senderOf } from "./settings.ts";
 
 describe("the sender of MAIL_FROM", () => {
   it.each([

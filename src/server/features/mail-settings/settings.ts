@@ -11,6 +11,7 @@ import type {
 } from "../../../shared/admin/mail-settings.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database } from "../../platform/db/schema.ts";
+import { fromHeader } from "../../platform/outbox/mailbox.ts";
 
 /** The settings every mail is made with. */
 export interface MailSettings {
@@ -65,11 +66,6 @@ export function senderOf(from: string): Sender {
       ? null
       : written;
   return name === null ? alone : { name: name.trim(), address };
-}
-
-/** A From header of a name and an address; the name quoted, so a comma in it cannot split it. */
-export function fromHeader({ name, address }: Sender): string {
-  return name === "" ? address : `"${name.replace(/["\\]/g, "\\$&")}" <${address}>`;
 }
 
 /** What the environment gives each setting, as the console shows it. */

@@ -5,13 +5,35 @@ import { z } from "zod";
 import type { DatabaseHandle } from "../db/connection.ts";
 
 export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable.";
+export const PAGES_BROKEN_MESSAGE = "The pages cannot be rendered.";
 
-const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, { database }) => {
+export interface HealthOptions {
+  database: DatabaseHandle;
+  /**
+   * The home page as a visitor gets it (rendered once, then from memory),
+   * or null where the server renders no pages. An instance whose pages all
+   * fail while its API answers must leave the load balancer too.
+   */
+  homePage: (() => Promise<{ status: number }>) | null;
+}
+
+const health: FastifyPluginAsyncZod<HealthOptions> = async (app, { database, homePage }) => {
   app.get(
     "/healthz",
     { schema: { response: { 200: z.object({ status: z.literal("ok") }) } } },
     async () => ({ status: "ok" as const }),
   );
+
+  /** Why the home page cannot be served, or undefined when it can. */
+  async function pagesBroken(): Promise<unknown> {
+    if (!homePage) return undefined;
+    try {
+      const { status } = await homePage();
+      return status >= 500 ? `the home page rendered with status ${status}` : undefined;
+    } catch (error) {
+      return error;
+    }
+  }
 
   app.get(
     "/readyz",
@@ -22,6 +44,11 @@ const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, 
       } catch (error) {
         request.log.warn({ err: error }, "database not reachable");
         throw app.httpErrors.createError(503, DATABASE_UNREACHABLE_MESSAGE, { expose: true });
+      }
+      const broken = await pagesBroken();
+      if (broken !== undefined) {
+        request.log.error({ err: broken }, "pages cannot be rendered");
+        throw app.httpErrors.createError(503, PAGES_BROKEN_MESSAGE, { expose: true });
       }
       return { status: "ready" as const };
     },

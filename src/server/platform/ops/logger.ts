@@ -8,9 +8,15 @@
  * the addresses it would carry (a mail server's refusal names its recipient,
  * a database's conflict its value) masked before it is written. Logs are
  * kept longer and read more widely than the data they describe.
+ *
+ * A terminal gets each line readable (pino-pretty): the time of day, the
+ * level and the message, the other fields indented below. A pipe or a file,
+ * which a log shipper or a person's grep reads, gets the JSON lines.
  */
+import { isatty } from "node:tty";
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import pino, { type Logger, type LoggerOptions } from "pino";
+import { prettyFactory } from "pino-pretty";
 import type { Config } from "../config.ts";
 import { type LogDestination, stdoutDestination } from "./log-destination.ts";
 
@@ -61,13 +67,25 @@ export interface ServerLog {
   destination: LogDestination;
 }
 
-/** The logger, writing to standard output without waiting for its reader (log-destination.ts). */
+/**
+ * The logger, writing to standard output without waiting for its reader
+ * (log-destination.ts): readable lines at a terminal, JSON lines elsewhere.
+ */
 export function createLogger(config: Pick<Config, "LOG_LEVEL">): ServerLog {
   const destination = stdoutDestination((droppedLines) =>
     logger.warn({ droppedLines }, DROPPED_LINES_MESSAGE),
   );
-  const logger = pino({ level: config.LOG_LEVEL, ...PRIVATE_LOG_OPTIONS }, destination);
+  const output = isatty(STDOUT) ? readableLines(destination) : destination;
+  const logger = pino({ level: config.LOG_LEVEL, ...PRIVATE_LOG_OPTIONS }, output);
   return { logger, destination };
+}
+
+const STDOUT = 1;
+
+/** Each JSON line, its addresses already masked, written for a person reading a terminal. */
+function readableLines(destination: LogDestination): Pick<LogDestination, "write"> {
+  const readable = prettyFactory({ translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" });
+  return { write: (line) => destination.write(readable(line)) };
 }
 
 /** An app's logger settings (a test's stream, or none) with the options above. */
