@@ -32,6 +32,11 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Runs a write and the mail it queues in one transaction; the sender wakes after the commit. */
     withOutbox<T>(work: (trx: OutboxTransaction) => Promise<T>): Promise<T>;
+    /**
+     * The folder every message is only written to, as an .eml file, when no
+     * mail server is set (SMTP_URL); null when mail is sent.
+     */
+    readonly mailFolder: string | null;
   }
 }
 
@@ -69,6 +74,7 @@ export default fp(
     const mailer = config.SMTP_URL
       ? smtpMailer(config.SMTP_URL, dkim)
       : mailboxMailer(config.MAILBOX_DIR, app.log, dkim);
+    app.decorate("mailFolder", config.SMTP_URL ? null : config.MAILBOX_DIR);
     const sender = new OutboxSender({
       db: database.db,
       engine: database.engine,
