@@ -120,7 +120,7 @@ test("Back up now asks once, is held while a backup runs, and each kept archive 
   const links = [...container.querySelectorAll<HTMLAnchorElement>("a")];
   expect(links.map((link) => link.getAttribute("href"))).toEqual([backupArchivePath(2)]);
   expect(links[0]?.textContent).toBe(`Download ${list[1]?.file}`);
-  expect(text()).toContain("Removed");
+  expect(text()).toContain("Removed from the folder");
 
   await render(createElement(BackupsView, { data: answer(true, list), onBackUpNow }));
   const held = container.querySelector<HTMLButtonElement>("button");

@@ -69,9 +69,9 @@ function BackupRow({ backup }: { backup: Backup }) {
           <a className="button" href={backupArchivePath(backup.id)} download={backup.file}>
             Download<span className="visually-hidden"> {backup.file}</span>
           </a>
-        ) : (
-          <span className="backups-note">{backup.result === "ok" ? "Removed" : "—"}</span>
-        )}
+        ) : backup.result === "ok" ? (
+          <span className="backups-note">Removed from the folder</span>
+        ) : null}
       </td>
     </tr>
   );
