@@ -91,11 +91,7 @@ describe.each(ENGINES)("the console's Back up now and download on $engine", (eng
 
   it("refuses a second backup while one holds the console's slot, until that claim is stale", async () => {
     let clock = Date.parse("2026-11-28T09:00:00.000Z");
-    const t = await startApp(
-      engine,
-      { BACKUP_DIR: tempDir("console-busy") },
-      { now: () => clock },
-    );
+    const t = await startApp(engine, { BACKUP_DIR: tempDir("console-busy") }, { now: () => clock });
     try {
       await createAccount(t.database, "owner");
       const owner = await signIn(t.app, "owner@firm.example");
@@ -196,7 +192,11 @@ describe.each(ENGINES)("the console's Back up now and download on $engine", (eng
       const linked = "backup-2026-11-28T09-00-00.000Z.tar.gz";
       mkdirSync(t.config.BACKUP_DIR, { recursive: true });
       symlinkSync(join(outside, "backup-secret.tar.gz"), join(t.config.BACKUP_DIR, linked));
-      for (const file of ["backup-/../../backup-secret.tar.gz", "../backup-secret.tar.gz", linked]) {
+      for (const file of [
+        "backup-/../../backup-secret.tar.gz",
+        "../backup-secret.tar.gz",
+        linked,
+      ]) {
         const id = await rowNaming(file);
         const answer = await owner.request("GET", backupArchivePath(id));
         expect(answer.statusCode, file).toBe(404);

@@ -16,7 +16,6 @@ import { BackupsView } from "../../src/admin/screens/backups/BackupsScreen.tsx";
 import { FiguresTable } from "../../src/admin/screens/health/FiguresTable.tsx";
 import type { Backup, BackupsAnswer } from "../../src/shared/admin/backups.ts";
 import { backupArchivePath } from "../../src/shared/admin/backups.ts";
-import type { SendingHealth } from "../../src/shared/admin/sending-health.ts";
 
 let container: HTMLElement;
 let root: Root;
@@ -40,7 +39,9 @@ async function render(node: ReactNode) {
 const text = () => container.textContent ?? "";
 
 test("the banner tells owners the folder and SMTP_URL, the others to tell an owner, and nobody when mail is sent", async () => {
-  await render(createElement(MailNotSentBanner, { mailNotSent: { folder: "/srv/site/data/mail" } }));
+  await render(
+    createElement(MailNotSentBanner, { mailNotSent: { folder: "/srv/site/data/mail" } }),
+  );
   expect(container.querySelector('[role="status"]')).not.toBeNull();
   expect(text()).toContain("Mail is not being sent:");
   expect(text()).toContain("every message is written to /srv/site/data/mail on the server");

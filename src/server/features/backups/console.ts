@@ -25,12 +25,7 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { archiveName, isArchiveName } from "./backup.ts";
 import { takeRecordedBackup } from "./command.ts";
-import {
-  archivedBackup,
-  claimConsoleBackup,
-  consoleBackupRunning,
-  recentBackups,
-} from "./rows.ts";
+import { archivedBackup, claimConsoleBackup, consoleBackupRunning, recentBackups } from "./rows.ts";
 
 /**
  * A console backup still holding its slot this long after it began is
@@ -117,7 +112,8 @@ export default async function backupRoutes(
         recordId: id,
         releasesSlot: true,
       }).then(
-        ({ size }) => request.log.info({ file: out, size }, "backup asked for in the console taken"),
+        ({ size }) =>
+          request.log.info({ file: out, size }, "backup asked for in the console taken"),
         (error: unknown) =>
           request.log.error({ err: error, backupId: id }, "backup asked for in the console failed"),
       );

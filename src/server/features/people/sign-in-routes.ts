@@ -78,9 +78,7 @@ export async function meOf(app: FastifyInstance, user: ConsoleUser): Promise<Me>
     secondFactor: user.secondFactor,
     mustEnrolSecondFactor: !user.secondFactor && (await app.secondFactorRequired()),
     mailNotSent:
-      app.mailFolder === null
-        ? null
-        : { folder: user.role === "owner" ? app.mailFolder : null },
+      app.mailFolder === null ? null : { folder: user.role === "owner" ? app.mailFolder : null },
   };
 }
 
