@@ -1,8 +1,9 @@
 /**
  * A console change and its audit entry commit together. The database is
  * made to refuse every new audit entry (a trigger), and each kind of change
- * is tried: each answers with an error and leaves nothing changed, so the log
- * never misses a change that was kept. Both engines.
+ * is tried: each answers with an error and leaves nothing changed (nor
+ * starts a backup), so the log never misses a change that was kept. Both
+ * engines.
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
 import { subscribe } from "../../src/server/features/subscriptions/queries.ts";
 import type { Database } from "../../src/server/platform/db/schema.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
+import { BACKUPS_PATH } from "../../src/shared/admin/backups.ts";
 import { CONTENT_API } from "../../src/shared/admin/content.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
@@ -40,7 +42,7 @@ describe.each(ENGINES)("a change whose audit entry fails, on $engine", (engine) 
   let owner: ConsoleClient;
   let auditRows: number;
 
-  const countOf = async (table: "audit_log" | "issues" | "users" | "outbox") =>
+  const countOf = async (table: "audit_log" | "issues" | "users" | "outbox" | "backups") =>
     Number(
       (
         await t.database.db
@@ -140,6 +142,13 @@ describe.each(ENGINES)("a change whose audit entry fails, on $engine", (engine) 
       }),
     );
     expect([await countOf("users"), await countOf("outbox")]).toEqual([users, mail]);
+  });
+
+  it("starts no backup: no claim of the console's slot and no archive", async () => {
+    const backups = await countOf("backups");
+    expectRefusedByServer(await owner.request("POST", BACKUPS_PATH));
+    expect(await countOf("backups")).toBe(backups);
+    expect((await owner.request("GET", BACKUPS_PATH)).json()).toMatchObject({ backingUp: false });
   });
 
   it("keeps the session when signing out cannot be recorded", async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AUDIENCE_PATHS } from "../../src/shared/admin/audience.ts";
 import { ADMIN_API } from "../../src/shared/admin/auth.ts";
+import { BACKUP_ARCHIVE_PATH } from "../../src/shared/admin/backups.ts";
 import {
   CONSOLE_ROUTES,
   MULTIPART,
@@ -52,6 +53,7 @@ const NOT_CALLED = [
   { method: "GET", url: INQUIRY_PATHS.export, why: "a CSV download the inbox links to" },
   { method: "GET", url: SUBSCRIBER_ROUTES.export, why: "a CSV download the list links to" },
   { method: "GET", url: SUPPRESSION_ROUTES.export, why: "a CSV download the list links to" },
+  { method: "GET", url: BACKUP_ARCHIVE_PATH, why: "an archive download each backup links to" },
   {
     method: "GET",
     url: NEWSLETTER_PATHS.emailPreview(":id"),

@@ -72,6 +72,8 @@ export async function startApp(
   const config = loadConfig({
     STATIC_DIR: stubSite(),
     MAILBOX_DIR: mkdtempSync(join(tmpdir(), "mailbox-")),
+    // A test that reaches "Back up now" (the authorisation walk, say) writes its archive here.
+    BACKUP_DIR: mkdtempSync(join(tmpdir(), "backups-")),
     RATE_LIMIT_PER_MINUTE: "1000",
     // Tests post right after taking a token; the minimum time-to-submit is
     // tested on its own (test/api/bot-defence.test.ts).

@@ -1,14 +1,16 @@
 /**
  * The frame of every signed-in screen: the console's name, the areas the
  * person's role opens, and signing out. On a phone the areas scroll
- * sideways in one row under the bar. A banner above every screen tells of
- * inquiries the firm was not notified of until someone opens them.
+ * sideways in one row under the bar. Banners above every screen tell when
+ * mail only goes to a folder on the server, and of inquiries the firm was
+ * not notified of until someone opens them.
  */
 import { NavLink, Outlet } from "react-router";
 import { hasRole, ROLE_LABELS } from "../../shared/admin/roles.ts";
 import { SITE } from "../../shared/site.ts";
 import { useMe, useSession } from "../auth/session.tsx";
 import { AREAS } from "./areas.ts";
+import { MailNotSentBanner } from "./MailNotSentBanner.tsx";
 import { UnnotifiedBanner } from "./UnnotifiedBanner.tsx";
 import { useNewInquiryCount } from "./useNewInquiryCount.ts";
 
@@ -56,6 +58,7 @@ export function Shell() {
         </div>
       </header>
       <main id="main" className="shell-main" tabIndex={-1}>
+        <MailNotSentBanner mailNotSent={me.mailNotSent} />
         <UnnotifiedBanner />
         <Outlet />
       </main>

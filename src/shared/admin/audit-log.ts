@@ -80,6 +80,8 @@ export const AUDIT_ACTIONS = [
   "webhook-secret-shown",
   "webhook-secret-rotated",
   "webhook-test-sent",
+  "backup-started",
+  "backup-downloaded",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -74,6 +74,12 @@ export const meSchema = z.object({
   secondFactor: z.boolean(),
   /** The owner requires a second factor, and this account has none yet. */
   mustEnrolSecondFactor: z.boolean(),
+  /**
+   * Set while no mail server is set, so every message is only written to a
+   * folder on the server. The folder's path is told to owners alone, who
+   * can change where mail goes; null for everyone else.
+   */
+  mailNotSent: z.object({ folder: z.string().nullable() }).nullable(),
 });
 export type Me = z.infer<typeof meSchema>;
 

@@ -1,13 +1,31 @@
 /**
  * The console's "Backups" page, for owners: the schedule in force and the
- * latest backups with their time, size, result and, for a failed one, why.
- * The console's screen, its API client and the server's route use these
- * definitions.
+ * latest backups with their time, size, result and, for a failed one, why;
+ * a backup taken now, and an archive downloaded. The console's screen, its
+ * API client and the server's routes use these definitions.
  */
 import { z } from "zod";
+import { idParamsSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
 
+/** GET lists the backups; POST takes one now. */
 export const BACKUPS_PATH = `${ADMIN_API}/backups`;
+/** One backup's archive, downloaded; the route's pattern. */
+export const BACKUP_ARCHIVE_PATH = `${BACKUPS_PATH}/:id/archive`;
+export const backupArchiveParamsSchema = idParamsSchema;
+
+/** The address the screen's Download link points at. */
+export function backupArchivePath(id: number): string {
+  return `${BACKUPS_PATH}/${id}/archive`;
+}
+
+export const BACKUP_TEXTS = {
+  started: "The backup has started. It is listed below, and can be downloaded once it is done.",
+  alreadyRunning:
+    "A backup asked for in the console is still being taken. Wait until it is done, then try again.",
+  archiveGone:
+    "This archive is no longer in the backup folder: only the newest are kept there. Download a newer one.",
+} as const;
 /** The screen's path in the console, also linked from the owners' mail. */
 export const BACKUPS_SCREEN = "backups";
 /** The console's name of the screen. */
@@ -26,6 +44,8 @@ export const backupSchema = z.object({
   file: z.string().nullable(),
   size: z.number().nullable(),
   copiedTo: z.string().nullable(),
+  /** Its archive is in the backup folder, to be downloaded. */
+  downloadable: z.boolean(),
 });
 export type Backup = z.infer<typeof backupSchema>;
 
@@ -37,6 +57,11 @@ export const backupsAnswerSchema = z.object({
     /** The S3 bucket each archive is copied to, if any. */
     s3Bucket: z.string().nullable(),
   }),
+  /** A backup asked for in the console is being taken: another waits until it is done. */
+  backingUp: z.boolean(),
   backups: backupSchema.array(),
 });
 export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;
+
+/** "Back up now" accepted: the backup runs after the answer, under this id. */
+export const backupStartedSchema = z.object({ id: z.number(), message: z.string() });

@@ -35,7 +35,7 @@ import {
   setPasswordSchema,
   signInSchema,
 } from "./auth.ts";
-import { BACKUPS_PATH, backupsAnswerSchema } from "./backups.ts";
+import { BACKUPS_PATH, backupStartedSchema, backupsAnswerSchema } from "./backups.ts";
 import {
   CONTENT_PATHS,
   type ContentList,
@@ -509,6 +509,12 @@ export const CONSOLE_ROUTES = {
     path: BACKUPS_PATH,
     status: 200,
     response: backupsAnswerSchema,
+  },
+  "backups.takeNow": {
+    method: "POST",
+    path: BACKUPS_PATH,
+    status: 202,
+    response: backupStartedSchema,
   },
 
   // ---- Sending health ----

@@ -34,7 +34,10 @@ export const domainCheckSchema = z.object({
 });
 
 export const deliveryFiguresSchema = z.object({
-  /** Copies the receiving servers accepted. */
+  /**
+   * Copies the mail server accepted or, while `mailOnlyToFolder`, that were
+   * written to the mail folder (which delivers nothing).
+   */
   delivered: z.number(),
   hardBounces: z.number(),
   softBounces: z.number(),
@@ -49,6 +52,8 @@ export const sendingHealthSchema = z.object({
   /** Null when the DNS could not be asked (the reason is in `checksUnavailable`). */
   checks: domainCheckSchema.array().nullable(),
   checksUnavailable: z.string().nullable(),
+  /** No mail server is set: every message is only written to the mail folder on the server. */
+  mailOnlyToFolder: z.boolean(),
   lastThirtyDays: deliveryFiguresSchema.extend({ suppressed: z.number() }),
   issues: deliveryFiguresSchema
     .extend({ id: z.number(), title: z.string(), finishedAt: z.string().nullable() })

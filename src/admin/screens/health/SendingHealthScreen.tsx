@@ -4,12 +4,12 @@
  * not, what came back about the mail sent, against the limits they hold
  * bulk senders to, and what the bounce mailbox set aside without acting.
  */
-import type { DeliveryFigures, SendingHealth } from "../../../shared/admin/sending-health.ts";
+import type { SendingHealth } from "../../../shared/admin/sending-health.ts";
 import { COMPLAINT_LIMITS } from "../../../shared/admin/sending-health.ts";
 import { read } from "../../api/client.ts";
 import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
-import { Moment } from "../people/Moment.tsx";
+import { FiguresTable } from "./FiguresTable.tsx";
 import { SetAsidePanel } from "./SetAsidePanel.tsx";
 import "./health.css";
 
@@ -27,19 +27,6 @@ const STATE_WORDS: Record<Check["state"], string> = {
   warn: "Works, with a warning",
   fail: "Fails",
 };
-
-const FIGURES_CAPTION = "Delivered mail, bounces and spam complaints";
-
-const count = (value: number) => value.toLocaleString("en-GB");
-const rate = (value: number | null) =>
-  value === null ? "—" : `${value.toLocaleString("en-GB")} %`;
-
-/** Where a complaint rate stands against the providers' limits. */
-function complaintStanding(value: number | null): "pass" | "warn" | "fail" | null {
-  if (value === null) return null;
-  if (value >= COMPLAINT_LIMITS.neverAbove) return "fail";
-  return value >= COMPLAINT_LIMITS.aimBelow ? "warn" : "pass";
-}
 
 function CheckItem({ check }: { check: Check }) {
   return (
@@ -79,24 +66,6 @@ function CheckItem({ check }: { check: Check }) {
   );
 }
 
-function Figures({ figures }: { figures: DeliveryFigures }) {
-  const standing = complaintStanding(figures.complaintRate);
-  return (
-    <>
-      <td>{count(figures.delivered)}</td>
-      <td>
-        {count(figures.hardBounces)}{" "}
-        <span className="health-rate">({rate(figures.hardBounceRate)})</span>
-      </td>
-      <td>{count(figures.softBounces)}</td>
-      <td className={standing ? `health-rate--${standing}` : undefined}>
-        {count(figures.complaints)}{" "}
-        <span className="health-rate">({rate(figures.complaintRate)})</span>
-      </td>
-    </>
-  );
-}
-
 export default function SendingHealthScreen() {
   const health = useResource(read("health.show"));
   const data = health.data;
@@ -128,50 +97,7 @@ export default function SendingHealthScreen() {
           </section>
           <section aria-labelledby="health-figures">
             <h2 id="health-figures">What came back</h2>
-            {/* A table wider than a phone scrolls inside this region, which the keyboard can reach. */}
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to be scrolled without a pointer */}
-            <section className="table-wrap" aria-label={FIGURES_CAPTION} tabIndex={0}>
-              <table className="health-table">
-                <caption className="visually-hidden">{FIGURES_CAPTION}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Mail</th>
-                    <th scope="col">Delivered</th>
-                    <th scope="col">Hard bounces</th>
-                    <th scope="col">Soft bounces</th>
-                    <th scope="col">Complaints</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <tr>
-                    <th scope="row">
-                      All mail, last 30 days
-                      <span className="health-note">
-                        {count(data.lastThirtyDays.suppressed)} addresses suppressed
-                      </span>
-                    </th>
-                    <Figures figures={data.lastThirtyDays} />
-                  </tr>
-                  {data.issues.map((issue) => (
-                    <tr key={issue.id}>
-                      <th scope="row">
-                        {issue.title}
-                        <span className="health-note">
-                          {issue.finishedAt ? (
-                            <>
-                              Sent <Moment iso={issue.finishedAt} />
-                            </>
-                          ) : (
-                            "Sending"
-                          )}
-                        </span>
-                      </th>
-                      <Figures figures={issue} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
+            <FiguresTable health={data} />
           </section>
         </>
       ) : null}

@@ -21,7 +21,7 @@ export default fp(
     const { config, database, now } = options;
     // Archives hold the whole database: a folder of them made looser before is made owner-only.
     tighten(config.BACKUP_DIR);
-    await app.register(backupRoutes, { config, database });
+    await app.register(backupRoutes, { config, database, now: now ?? Date.now });
     // Read at each scrape: an alert fires when this grows older than the
     // schedule allows, or stays 0 while the server is to take backups.
     app.metrics.gauge({

@@ -2,7 +2,9 @@
  * The `backups` table: one row per backup, written when it starts and
  * completed when it ends. A scheduled backup is claimed by the insert of
  * its slot, which the unique column lets one instance make: the others'
- * inserts do nothing and return no row.
+ * inserts do nothing and return no row. A backup asked for in the console
+ * holds the slot CONSOLE_SLOT the same way while it runs, and lets go of
+ * it when it ends, so only one such backup runs at a time.
  */
 import type { Kysely, Selectable } from "kysely";
 import type { BackupsTable, Database } from "../../platform/db/schema.ts";
@@ -18,6 +20,64 @@ export async function claimSlot(db: Db, slot: string, at: string): Promise<numbe
     .returning("id")
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** The slot a backup asked for in the console holds while it runs. */
+export const CONSOLE_SLOT = "console";
+
+/** Why a console backup's row was closed by the next one asked for, long after it began. */
+export const STOPPED_REASON =
+  "The server stopped before this backup was done; no archive was written.";
+
+/**
+ * Claims the console's slot for a backup asked for now: the row's id, or
+ * null while another holds it. A claim older than `staleBefore` belonged
+ * to a process that stopped mid-backup (a running one lets go when it
+ * ends): it is closed as failed first, so it does not block every later one.
+ */
+export async function claimConsoleBackup(
+  db: Db,
+  at: string,
+  staleBefore: string,
+): Promise<number | null> {
+  await db
+    .updateTable("backups")
+    .set({ slot: null, finished_at: at, result: "failed", reason: STOPPED_REASON })
+    .where("slot", "=", CONSOLE_SLOT)
+    .where("started_at", "<", staleBefore)
+    .execute();
+  const row = await db
+    .insertInto("backups")
+    .values({ trigger: "command", slot: CONSOLE_SLOT, started_at: at })
+    .onConflict((conflict) => conflict.column("slot").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Whether a backup asked for in the console holds its slot. */
+export async function consoleBackupRunning(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom("backups")
+    .select("id")
+    .where("slot", "=", CONSOLE_SLOT)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A backup whose archive was written, with its file name; undefined for any other. */
+export async function archivedBackup(
+  db: Db,
+  id: number,
+): Promise<{ id: number; file: string } | undefined> {
+  const row = await db
+    .selectFrom("backups")
+    .select(["id", "file"])
+    .where("id", "=", id)
+    .where("result", "=", "ok")
+    .where("file", "is not", null)
+    .executeTakeFirst();
+  return row?.file ? { id: row.id, file: row.file } : undefined;
 }
 
 /** Records a backup asked for by a person (`npm run backup`). */
@@ -37,12 +97,15 @@ export interface BackupOutcome {
   file?: string | null;
   size?: number | null;
   copiedTo?: string | null;
+  /** The backup held the console's slot, which the next one may now take. */
+  releasesSlot?: boolean;
 }
 
 export async function finishBackup(db: Db, id: number, outcome: BackupOutcome): Promise<void> {
   await db
     .updateTable("backups")
     .set({
+      ...(outcome.releasesSlot ? { slot: null } : {}),
       finished_at: outcome.at,
       result: outcome.result,
       reason: outcome.reason ?? null,

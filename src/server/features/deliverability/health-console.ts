@@ -1,7 +1,8 @@
 /**
  * The console's "Sending health" page, for owners: the checks of the firm's
  * domain (the From's in force, from the console's mail settings or MAIL_FROM), asked of DNS on each visit (DNS_SERVERS, or the system's
- * resolver), and what came back about the mail sent.
+ * resolver), and what came back about the mail sent, or, with no mail
+ * server set, that it was only written to the mail folder.
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -78,6 +79,7 @@ export default async function sendingHealthRoutes(
         checksUnavailable: checks
           ? null
           : "The DNS could not be asked just now, so the records are not checked. Try again in a minute.",
+        mailOnlyToFolder: app.mailFolder !== null,
         lastThirtyDays: period,
         issues,
       };

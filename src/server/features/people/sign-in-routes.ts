@@ -77,6 +77,8 @@ export async function meOf(app: FastifyInstance, user: ConsoleUser): Promise<Me>
     role: user.role,
     secondFactor: user.secondFactor,
     mustEnrolSecondFactor: !user.secondFactor && (await app.secondFactorRequired()),
+    mailNotSent:
+      app.mailFolder === null ? null : { folder: user.role === "owner" ? app.mailFolder : null },
   };
 }
 

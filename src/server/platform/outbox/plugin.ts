@@ -40,6 +40,11 @@ declare module "fastify" {
      * written before SMTP was.
      */
     removeMailboxCopies(mail: PersonsMail): Promise<number>;
+    /**
+     * The folder every message is only written to, as an .eml file, when no
+     * mail server is set (SMTP_URL); null when mail is sent.
+     */
+    readonly mailFolder: string | null;
   }
 }
 
@@ -77,6 +82,7 @@ export default fp(
     const mailer = config.SMTP_URL
       ? smtpMailer(config.SMTP_URL, dkim)
       : mailboxMailer(config.MAILBOX_DIR, app.log, dkim);
+    app.decorate("mailFolder", config.SMTP_URL ? null : config.MAILBOX_DIR);
     const sender = new OutboxSender({
       db: database.db,
       engine: database.engine,
