@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { DatabaseHandle } from "../db/connection.ts";
 
 export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable.";
+export const DRAINING_MESSAGE = "The instance is stopping.";
 
 const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, { database }) => {
   app.get(
@@ -17,6 +18,8 @@ const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, 
     "/readyz",
     { schema: { response: { 200: z.object({ status: z.literal("ready") }) } } },
     async (request) => {
+      // A stopping instance still serves, but a balancer should send its requests elsewhere.
+      if (app.draining) throw app.httpErrors.createError(503, DRAINING_MESSAGE, { expose: true });
       try {
         await sql`select 1`.execute(database.db);
       } catch (error) {
