@@ -40,6 +40,8 @@ const PAGE_READERS = 3;
 const MAX_REQUESTS = 20_000;
 /** Rounds each visitor makes after both instances run the new build. */
 const ROUNDS_AFTER = 3;
+/** Requests on the old build before the upgrade begins. */
+const WARM_UP_REQUESTS = 50;
 const MEGABYTE = 1024 * 1024;
 
 /** A port free now, for a process that must come back on the same one. */
@@ -176,15 +178,20 @@ describe.skipIf(!nginx)("a rolling upgrade behind nginx", () => {
     timeout: 300_000,
   }, async () => {
     const outcomes: Outcome[] = [];
+    let warm = () => {};
+    const warmedUp = new Promise<void>((resolve) => {
+      warm = resolve;
+    });
     const record = async (method: string, path: string, send: () => ReturnType<typeof call>) => {
+      let answer: Awaited<ReturnType<typeof call>> | undefined;
       try {
-        const answer = await send();
+        answer = await send();
         outcomes.push({ method, path, status: answer.status });
-        return answer;
       } catch (error) {
         outcomes.push({ method, path, status: 0, error: String(error) });
-        return undefined;
       }
+      if (outcomes.length === WARM_UP_REQUESTS) warm();
+      return answer;
     };
     let upgraded = false;
     const budget = () => outcomes.length < MAX_REQUESTS;
@@ -225,17 +232,21 @@ describe.skipIf(!nginx)("a rolling upgrade behind nginx", () => {
     };
 
     const upgrade = async () => {
-      // Some load on the old build first.
-      while (outcomes.length < 50) await new Promise((resolve) => setImmediate(resolve));
-      switchBuildTo(relative(dir, writeBuild(builds, "2026-11-28T11-00-00-000Z")), dir);
-      for (const index of [0, 1] as const) {
-        const old = servers[index] as ServerProcess;
-        old.child.kill("SIGTERM");
-        expect(await old.exited).toBe(0);
-        const restarted = await startInstance(index);
-        expect((await fetch(`${restarted.origin}/readyz`)).status).toBe(200);
+      try {
+        // Some load on the old build first.
+        await warmedUp;
+        switchBuildTo(relative(dir, writeBuild(builds, "2026-11-28T11-00-00-000Z")), dir);
+        for (const index of [0, 1] as const) {
+          const old = servers[index] as ServerProcess;
+          old.child.kill("SIGTERM");
+          expect(await old.exited).toBe(0);
+          const restarted = await startInstance(index);
+          expect((await fetch(`${restarted.origin}/readyz`)).status).toBe(200);
+        }
+      } finally {
+        // The load winds down even when a step failed.
+        upgraded = true;
       }
-      upgraded = true;
     };
 
     await Promise.all([
