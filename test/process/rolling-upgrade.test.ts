@@ -165,7 +165,7 @@ describe.skipIf(!nginx)("a rolling upgrade behind nginx", () => {
       },
       { timeout: 30_000, interval: 50 },
     );
-  }, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     proxy?.kill("SIGQUIT");
@@ -175,7 +175,7 @@ describe.skipIf(!nginx)("a rolling upgrade behind nginx", () => {
   });
 
   it("loses no request and no write while both instances move to a new build", {
-    timeout: 300_000,
+    timeout: 600_000,
   }, async () => {
     const outcomes: Outcome[] = [];
     let warm = () => {};
@@ -288,7 +288,9 @@ describe.skipIf(!nginx)("a rolling upgrade behind nginx", () => {
     }
   });
 
-  it("lets through a body as large as the largest the site accepts (a subscriber list)", async () => {
+  it("lets through a body as large as the largest the site accepts (a subscriber list)", {
+    timeout: 120_000,
+  }, async () => {
     const boundary = "rolling-upgrade-boundary";
     const head = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="list.csv"\r\ncontent-type: text/csv\r\n\r\n`;
     const file = Buffer.alloc(IMPORT_LIMITS.maxMegabytes * MEGABYTE, "a");
