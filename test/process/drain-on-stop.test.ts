@@ -12,7 +12,7 @@ import { DRAINING_MESSAGE } from "../../src/server/platform/ops/health.ts";
 import { startServer } from "../support/server-process.ts";
 
 /** Long enough for a few local requests on a busy machine; the test waits for no part of it. */
-const DRAIN_DELAY_MS = 4_000;
+const DRAIN_DELAY_MS = 6_000;
 
 describe("stopping with a drain delay", () => {
   it("says it is not ready while it still serves, then exits", { timeout: 120_000 }, async () => {
