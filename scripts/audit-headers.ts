@@ -22,12 +22,13 @@
  * Content-Security-Policy through the proxy for 'unsafe-inline'. Exits 1
  * below A+ or if any policy allows inline code wholesale.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { type spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { caseStudyPath, PAGE_PATHS } from "../src/shared/routes.ts";
+import { hasNginx, proxyConfig, startNginx, throwawayCertificate } from "../test/support/nginx.ts";
 import { startBuiltSite } from "./built-site.ts";
 
 const HOST = process.env.AUDIT_HOST ?? "meridian-audit.test";
@@ -35,7 +36,6 @@ const SERVER_PORT = Number(process.env.AUDIT_SERVER_PORT ?? 4390);
 const SCANNER_VERSION = "1.4.8";
 const SCANNER_PREFIX = resolve("node_modules/.cache/observatory");
 const SCANNER_DIR = join(SCANNER_PREFIX, "node_modules/@mdn/mdn-http-observatory");
-const SITE_CONFIG = resolve("deploy/nginx.conf");
 const HOSTS_FILE = "/etc/hosts";
 const HOSTS_LINE = `127.0.0.1 ${HOST} # npm run audit:headers`;
 const CHECKED_PATHS = [
@@ -56,7 +56,7 @@ function run(command: string, args: string[]): void {
 }
 
 function ensureNginx(): void {
-  if (spawnSync("nginx", ["-v"]).status === 0) return;
+  if (hasNginx()) return;
   console.log("nginx is missing: installing the Debian package");
   run("apt-get", ["install", "-y", "--no-install-recommends", "nginx"]);
 }
@@ -86,58 +86,6 @@ function ensureScanner(): string {
   const preload = join(SCANNER_DIR, "conf/hsts-preload.json");
   if (!existsSync(preload)) writeFileSync(preload, "{}\n");
   return scanScript;
-}
-
-/** A self-signed certificate for HOST, made for this run only. */
-function throwawayCertificate(dir: string): { cert: string; key: string } {
-  const cert = join(dir, "cert.pem");
-  const key = join(dir, "key.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      `/CN=${HOST}`,
-      "-addext",
-      `subjectAltName=DNS:${HOST}`,
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ],
-    { stdio: "ignore" },
-  );
-  return { cert, key };
-}
-
-/** deploy/nginx.conf with only the names, paths and port of this run changed. */
-function proxyConfig(dir: string, cert: string, key: string): string {
-  const site = readFileSync(SITE_CONFIG, "utf8")
-    .replaceAll("www.example.com", HOST)
-    .replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${cert};`)
-    .replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${key};`)
-    // Both instances of the upstream are this run's one server.
-    .replaceAll(/server 127\.0\.0\.1:\d+/g, `server 127.0.0.1:${SERVER_PORT}`);
-  const sitePath = join(dir, "site.conf");
-  writeFileSync(sitePath, site);
-  const main = join(dir, "nginx.conf");
-  writeFileSync(
-    main,
-    [
-      "daemon off;",
-      `pid ${join(dir, "nginx.pid")};`,
-      "events { worker_connections 256; }",
-      `http { access_log off; include ${sitePath}; }`,
-      "",
-    ].join("\n"),
-  );
-  return main;
 }
 
 function addHostsEntry(): () => void {
@@ -223,9 +171,17 @@ ensureNginx();
 const scanScript = ensureScanner();
 
 const dir = mkdtempSync(join(tmpdir(), "audit-headers-"));
-const { cert, key } = throwawayCertificate(dir);
-const nginxConfig = proxyConfig(dir, cert, key);
-run("nginx", ["-t", "-q", "-c", nginxConfig, "-e", join(dir, "error.log")]);
+const { cert, key } = throwawayCertificate(dir, HOST);
+// Both instances of the upstream are this run's one server.
+const nginxConfig = proxyConfig({
+  dir,
+  host: HOST,
+  cert,
+  key,
+  instancePorts: [SERVER_PORT, SERVER_PORT],
+  httpPort: 80,
+  httpsPort: 443,
+});
 
 Object.assign(process.env, {
   NODE_ENV: "production",
@@ -234,9 +190,7 @@ Object.assign(process.env, {
 });
 const removeHostsEntry = addHostsEntry();
 const site = await startBuiltSite(SERVER_PORT);
-const proxy = spawn("nginx", ["-c", nginxConfig, "-e", join(dir, "error.log")], {
-  stdio: "inherit",
-});
+const proxy = startNginx(nginxConfig, join(dir, "error.log"));
 const stopAll = () => {
   proxy.kill("SIGQUIT");
   site.stop();

@@ -62,11 +62,12 @@ export async function startSite({ renderer, serverFactory, beforeListen }: Start
   app.log.info({ engine: database.engine, seeded }, "database ready");
 
   closeWithGrace(
-    { delay: config.SHUTDOWN_TIMEOUT_MS, logger: app.log },
+    { delay: config.SHUTDOWN_DRAIN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS, logger: app.log },
     async ({ signal, err }) => {
       if (err) app.log.error({ err }, "uncaught error; shutting down");
       else app.log.info({ signal }, "shutting down: finishing in-flight requests");
-      await app.close();
+      // A signal is a planned stop: the proxies get time to send requests elsewhere.
+      await app.drainAndClose(err ? 0 : config.SHUTDOWN_DRAIN_DELAY_MS);
       await checkpoints?.stop();
       await database.db.destroy();
       await instanceLock.release();

@@ -40,6 +40,8 @@ export function runServer(env: ServerEnv, { preload = [] }: RunOptions = {}) {
       FORM_MIN_SECONDS: "0",
       // Tests subscribe one address again and again (test/deliverability/subscribe-cooldown.test.ts tests the cooldown).
       SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
+      // No proxy to wait for (test/process/drain-on-stop.test.ts tests the delay).
+      SHUTDOWN_DRAIN_DELAY_MS: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -4,8 +4,23 @@
  * naming its path, as test/support/app.ts's stubRenderer does in-process,
  * so a process serves the site's pages without `npm run build`. Only what
  * react-router's createRequestHandler reads of a build is here.
+ *
+ * Copied into a build of a test's own (`<build>/server/index.js`), each page
+ * also names that build's hashed assets (`<build>/client/assets/`), as a
+ * real build's pages do.
  */
-const page = (path) => `<!DOCTYPE html><html><body><h1>Page ${path}</h1></body></html>`;
+import { existsSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const assetsDir = fileURLToPath(new URL("../client/assets/", import.meta.url));
+const assetTags = existsSync(assetsDir)
+  ? readdirSync(assetsDir)
+      .filter((name) => !name.endsWith(".br") && !name.endsWith(".gz"))
+      .map((name) => `<script type="module" src="/assets/${name}"></script>`)
+      .join("")
+  : "";
+const page = (path) =>
+  `<!DOCTYPE html><html><head>${assetTags}</head><body><h1>Page ${path}</h1></body></html>`;
 
 export const entry = {
   module: {

@@ -194,6 +194,14 @@ const variables = z.object({
   CAPTCHA_SECRET: z.string().min(1).optional(),
   CAPTCHA_VERIFY_URL: url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5_000)
+    .describe(
+      "On SIGTERM, how long the instance goes on serving while /readyz answers 503, so that a balancer polling it stops sending requests; then it refuses new connections (a proxy tries the next instance) and gives the open ones as long again to be closed by the proxy. Keep it above the proxy's idle time-out for its connections to the site (nginx: keepalive_timeout in the upstream block). At most SHUTDOWN_TIMEOUT_MS.",
+    ),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
@@ -431,6 +439,13 @@ const envSchema = variables
         code: "custom",
         path: ["HEADERS_TIMEOUT_MS"],
         message: `must not exceed REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}), which includes the headers`,
+      });
+    }
+    if (env.SHUTDOWN_DRAIN_DELAY_MS > env.SHUTDOWN_TIMEOUT_MS) {
+      context.addIssue({
+        code: "custom",
+        path: ["SHUTDOWN_DRAIN_DELAY_MS"],
+        message: `must not exceed SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS}), which bounds the wait for the connections after it`,
       });
     }
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {

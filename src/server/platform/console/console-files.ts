@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import { ASSET_CACHE_CONTROL, varyOnPrecompressed } from "../static/site.ts";
+import { ASSET_CACHE_CONTROL, serveKeptBuildsAssets, varyOnPrecompressed } from "../static/site.ts";
 
 export const CONSOLE_PATH = "/admin";
 
@@ -20,10 +20,13 @@ export default async function consoleFiles(app: FastifyInstance, { root }: { roo
     return;
   }
   const html = await readFile(indexFile);
+  const assetsDir = join(root, "assets");
   await app.register(fastifyStatic, {
-    root: join(root, "assets"),
+    root: assetsDir,
     prefix: `${CONSOLE_PATH}/assets/`,
-    decorateReply: false,
+    // The build's own files get a route each; any other asset is looked for in the kept builds.
+    wildcard: false,
+    globIgnore: ["**/*.br", "**/*.gz"],
     preCompressed: true,
     cacheControl: false,
     setHeaders: (res, path) => {
@@ -31,6 +34,7 @@ export default async function consoleFiles(app: FastifyInstance, { root }: { roo
       varyOnPrecompressed(res, path);
     },
   });
+  serveKeptBuildsAssets(app, { assetsDir, prefix: `${CONSOLE_PATH}/assets/` });
   const sendApp = async (_request: unknown, reply: import("fastify").FastifyReply) =>
     reply
       .header("cache-control", "no-store")

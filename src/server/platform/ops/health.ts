@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "../db/connection.ts";
 
 export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable.";
 export const PAGES_BROKEN_MESSAGE = "The pages cannot be rendered.";
+export const DRAINING_MESSAGE = "The instance is stopping.";
 
 export interface HealthOptions {
   database: DatabaseHandle;
@@ -39,6 +40,8 @@ const health: FastifyPluginAsyncZod<HealthOptions> = async (app, { database, hom
     "/readyz",
     { schema: { response: { 200: z.object({ status: z.literal("ready") }) } } },
     async (request) => {
+      // A stopping instance still serves, but a balancer should send its requests elsewhere.
+      if (app.draining) throw app.httpErrors.createError(503, DRAINING_MESSAGE, { expose: true });
       try {
         await sql`select 1`.execute(database.db);
       } catch (error) {
