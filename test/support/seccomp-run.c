@@ -4,18 +4,23 @@
  * are allowed, any other kills the process with SIGSYS, and so does a call
  * made through another architecture's ABI (SystemCallArchitectures=native).
  * Names this architecture does not know are passed over, as systemd does.
+ * Started as root, it first becomes USER-ID (user and group), as User= and
+ * Group= do: some libraries act differently as root (SQLite gives its
+ * journal the database's owner with fchown, which the unit forbids).
  *
- *   seccomp-run ALLOWED-SYSCALLS-FILE PROGRAM [ARGUMENT...]
+ *   seccomp-run ALLOWED-SYSCALLS-FILE USER-ID|- PROGRAM [ARGUMENT...]
  */
 #include <errno.h>
+#include <grp.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: seccomp-run ALLOWED-SYSCALLS-FILE PROGRAM [ARGUMENT...]\n");
+  if (argc < 4) {
+    fprintf(stderr, "usage: seccomp-run ALLOWED-SYSCALLS-FILE USER-ID|- PROGRAM [ARGUMENT...]\n");
     return 2;
   }
   FILE *names = fopen(argv[1], "r");
@@ -39,12 +44,19 @@ int main(int argc, char **argv) {
     }
   }
   fclose(names);
+  if (strcmp(argv[2], "-") != 0) {
+    unsigned id = (unsigned)strtoul(argv[2], NULL, 10);
+    if (setgroups(0, NULL) != 0 || setgid(id) != 0 || setuid(id) != 0) {
+      fprintf(stderr, "seccomp-run: cannot become user %u: %s\n", id, strerror(errno));
+      return 2;
+    }
+  }
   if (seccomp_load(filter) != 0) {
     fprintf(stderr, "seccomp-run: cannot load the filter\n");
     return 2;
   }
   seccomp_release(filter);
-  execvp(argv[2], argv + 2);
-  fprintf(stderr, "seccomp-run: cannot run %s: %s\n", argv[2], strerror(errno));
+  execvp(argv[3], argv + 3);
+  fprintf(stderr, "seccomp-run: cannot run %s: %s\n", argv[3], strerror(errno));
   return 127;
 }

@@ -21,10 +21,19 @@ export interface ServerProcess {
 export interface RunOptions {
   /** Modules loaded before the server (`node --import`), e.g. test/support/throw-on-cue.ts. */
   preload?: string[];
+  /**
+   * The program the server runs under and its first arguments, ending with
+   * the Node to run (test/process/syscall-filter.test.ts); this Node if none.
+   */
+  runner?: string[];
 }
 
-export function runServer(env: Record<string, string>, { preload = [] }: RunOptions = {}) {
-  return spawn(process.execPath, nodeArgs("src/server/main.ts", preload), {
+export function runServer(
+  env: Record<string, string>,
+  { preload = [], runner = [process.execPath] }: RunOptions = {},
+) {
+  const [program = process.execPath, ...programArgs] = runner;
+  return spawn(program, [...programArgs, ...nodeArgs("src/server/main.ts", preload)], {
     env: {
       ...process.env,
       PORT: "0",
@@ -75,7 +84,8 @@ export async function startServer(
       check();
       exited.then((code) => {
         waiting.delete(check);
-        reject(new Error(`server exited with ${code} first: ${stderr.join("")}`));
+        const signal = child.signalCode ? ` (${child.signalCode})` : "";
+        reject(new Error(`server exited with ${code}${signal} first: ${stderr.join("")}`));
       });
     });
 
