@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type InlineConfig, type Plugin } from "vite";
 
 /**
  * React Router's package sends every import to its development build, whose
@@ -19,9 +19,11 @@ const ROUTER_PRODUCTION = fileURLToPath(
 const envDirInsteadOfEnvFile: Plugin = {
   name: "env-dir-instead-of-env-file",
   config(config) {
-    if (config.envFile !== false) return;
-    delete config.envFile;
-    config.envDir = false;
+    // The servers' own settings are the inline kind, which still has the old key.
+    const inline: InlineConfig = config;
+    if (inline.envFile !== false) return;
+    delete inline.envFile;
+    inline.envDir = false;
   },
 };
 

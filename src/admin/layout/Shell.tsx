@@ -2,13 +2,15 @@
  * The frame of every signed-in screen: the console's name, the areas the
  * person's role opens, and signing out. On a phone the areas scroll
  * sideways in one row under the bar. A banner above every screen tells of
- * inquiries the firm was not notified of until someone opens them.
+ * inquiries the firm was not notified of until someone opens them; the
+ * release the server runs is at the foot.
  */
 import { NavLink, Outlet } from "react-router";
 import { hasRole, ROLE_LABELS } from "../../shared/admin/roles.ts";
 import { SITE } from "../../shared/site.ts";
 import { useMe, useSession } from "../auth/session.tsx";
 import { AREAS } from "./areas.ts";
+import { ConsoleFooter } from "./ConsoleFooter.tsx";
 import { UnnotifiedBanner } from "./UnnotifiedBanner.tsx";
 import { useNewInquiryCount } from "./useNewInquiryCount.ts";
 
@@ -59,6 +61,7 @@ export function Shell() {
         <UnnotifiedBanner />
         <Outlet />
       </main>
+      <ConsoleFooter />
     </>
   );
 }

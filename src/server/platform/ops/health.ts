@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import { z } from "zod";
 import type { DatabaseHandle } from "../db/connection.ts";
+import { siteVersion } from "../version.ts";
 
 export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable.";
 
@@ -15,7 +16,11 @@ const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, 
 
   app.get(
     "/readyz",
-    { schema: { response: { 200: z.object({ status: z.literal("ready") }) } } },
+    {
+      schema: {
+        response: { 200: z.object({ status: z.literal("ready"), version: z.string() }) },
+      },
+    },
     async (request) => {
       try {
         await sql`select 1`.execute(database.db);
@@ -23,7 +28,7 @@ const health: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, 
         request.log.warn({ err: error }, "database not reachable");
         throw app.httpErrors.createError(503, DATABASE_UNREACHABLE_MESSAGE, { expose: true });
       }
-      return { status: "ready" as const };
+      return { status: "ready" as const, version: siteVersion() };
     },
   );
 };
