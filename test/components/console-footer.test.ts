@@ -21,7 +21,8 @@ beforeAll(async () => {
   t = await startApp(sqlite, {}, { withPages: false });
   const origin = await t.app.listen({ port: 0, host: "127.0.0.1" });
   // The console's calls go to the page's own origin: here, the server's.
-  window.happyDOM.setURL(`${origin}/admin/`);
+  const { happyDOM } = window as unknown as { happyDOM: { setURL(url: string): void } };
+  happyDOM.setURL(`${origin}/admin/`);
   Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
   container = document.body.appendChild(document.createElement("div"));
   root = createRoot(container);
