@@ -162,52 +162,57 @@ describe.skipIf(missing.length > 0)("the systemd unit's system call filter", () 
     expect(run.signal).toBe("SIGSYS");
   });
 
+  // 90 s: each case starts a server, from the sources through tsx when the build is stale.
   it.each([
     ["Node 24", NODE24],
     ["this machine's Node", MACHINE_NODE],
-  ])("lets the built server run on %s: pages, a post and its worker threads", async (_, node) => {
-    const engine = databaseFor(node);
-    if (!engine)
-      throw new Error(
-        `${node} cannot load this tree's SQLite driver, and TEST_DATABASE_URL is not set`,
+  ])(
+    "lets the built server run on %s: pages, a post and its worker threads",
+    async (_, node) => {
+      const engine = databaseFor(node);
+      if (!engine)
+        throw new Error(
+          `${node} cannot load this tree's SQLite driver, and TEST_DATABASE_URL is not set`,
+        );
+      const testDb = await engine.create();
+      const data = writableBy(mkdtempSync(join(tmpdir(), "service-data-")));
+      const sqliteFile = testDb.env.SQLITE_FILE;
+      if (sqliteFile) {
+        writableBy(dirname(sqliteFile));
+        writableBy(sqliteFile);
+      }
+      const runner = [...filterRunner(unitText), runnableNode(node)];
+      const server = await startServer(
+        {
+          ...testDb.env,
+          STATIC_DIR: "build/client",
+          MAILBOX_DIR: join(data, "mail"),
+          MEDIA_DIR: join(data, "media"),
+          BACKUP_DIR: join(data, "backups"),
+        },
+        { runner },
       );
-    const testDb = await engine.create();
-    const data = writableBy(mkdtempSync(join(tmpdir(), "service-data-")));
-    const sqliteFile = testDb.env.SQLITE_FILE;
-    if (sqliteFile) {
-      writableBy(dirname(sqliteFile));
-      writableBy(sqliteFile);
-    }
-    const runner = [...filterRunner(unitText), runnableNode(node)];
-    const server = await startServer(
-      {
-        ...testDb.env,
-        STATIC_DIR: "build/client",
-        MAILBOX_DIR: join(data, "mail"),
-        MEDIA_DIR: join(data, "media"),
-        BACKUP_DIR: join(data, "backups"),
-      },
-      { runner },
-    );
-    opened.push({ server, testDb });
+      opened.push({ server, testDb });
 
-    const home = await fetch(`${server.origin}/`);
-    expect(home.status).toBe(200);
-    expect(await home.text()).toContain("<!DOCTYPE html>");
-    const client = await clientFor(server.origin);
-    expect((await client.post("/api/v1/send-comment", VALID_INQUIRY)).status).toBe(200);
-    // On SQLite the inquiry's commit reaches the database file only through
-    // a checkpoint, which a worker thread takes every second.
-    if (sqliteFile) {
-      const committed = statSync(sqliteFile).mtimeMs;
-      await vi.waitFor(() => expect(statSync(sqliteFile).mtimeMs).toBeGreaterThan(committed), {
-        timeout: 10_000,
-        interval: 100,
-      });
-    }
-    const ready = await fetch(`${server.origin}/readyz`);
-    expect(ready.status).toBe(200);
-    expect(server.child.exitCode).toBeNull();
-    expect(server.child.signalCode).toBeNull();
-  });
+      const home = await fetch(`${server.origin}/`);
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain("<!DOCTYPE html>");
+      const client = await clientFor(server.origin);
+      expect((await client.post("/api/v1/send-comment", VALID_INQUIRY)).status).toBe(200);
+      // On SQLite the inquiry's commit reaches the database file only through
+      // a checkpoint, which a worker thread takes every second.
+      if (sqliteFile) {
+        const committed = statSync(sqliteFile).mtimeMs;
+        await vi.waitFor(() => expect(statSync(sqliteFile).mtimeMs).toBeGreaterThan(committed), {
+          timeout: 10_000,
+          interval: 100,
+        });
+      }
+      const ready = await fetch(`${server.origin}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.child.signalCode).toBeNull();
+    },
+    90_000,
+  );
 });
