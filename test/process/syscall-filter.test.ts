@@ -77,7 +77,7 @@ function expand(name: string, groups: Map<string, string[]>): string[] {
  * SystemCallFilter= line without ~ starts an allow list that also holds
  * @default; each later line adds to it, or takes away with ~.
  */
-export function allowedSyscalls(unit: string, groups: Map<string, string[]>): Set<string> {
+function allowedSyscalls(unit: string, groups: Map<string, string[]>): Set<string> {
   const allowed = new Set<string>();
   const prefix = "SystemCallFilter=";
   const lines = unit.split("\n").filter((line) => line.startsWith(prefix));
