@@ -9,4 +9,11 @@ export default {
   // The whole route manifest goes with the first page: the site is small, and
   // no request for route discovery (/__manifest) is needed later.
   routeDiscovery: { mode: "initial" },
+  future: {
+    v8_middleware: false,
+    v8_splitRouteModules: false,
+    v8_viteEnvironmentApi: true,
+    v8_passThroughRequests: false,
+    v8_trailingSlashAwareDataRequests: false,
+  },
 } satisfies Config;

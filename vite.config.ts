@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type InlineConfig, type Plugin } from "vite";
 
 /**
  * React Router's package sends every import to its development build, whose
@@ -11,10 +11,26 @@ const ROUTER_PRODUCTION = fileURLToPath(
   new URL("node_modules/react-router/dist/production/", import.meta.url),
 );
 
+/**
+ * React Router 7's plugin starts Vite servers of its own with `envFile: false`,
+ * which Vite 8 replaced by `envDir: false` (no .env files read) and warns
+ * about at every start. This says the same in the new words.
+ */
+const envDirInsteadOfEnvFile: Plugin = {
+  name: "env-dir-instead-of-env-file",
+  config(config) {
+    // The servers' own settings are the inline kind, which still has the old key.
+    const inline: InlineConfig = config;
+    if (inline.envFile !== false) return;
+    delete inline.envFile;
+    inline.envDir = false;
+  },
+};
+
 // `npm run build` builds the site with this; `npm run dev` serves it through
 // the real server with Vite as middleware (scripts/dev-server.ts).
 export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [reactRouter()],
+  plugins: [envDirInsteadOfEnvFile, reactRouter()],
   resolve: {
     // The browser's build only (ADR 049): the server renders with the copy
     // its own code imports, so both use one React Router.

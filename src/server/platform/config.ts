@@ -546,7 +546,8 @@ export function processConfig(): Config {
   return loadConfig(process.env);
 }
 
-const KNOWN_NAMES = [...Object.keys(variables.shape), ENV_FILE];
+/** Every variable the server reads (the compose file's test checks its settings against them). */
+export const KNOWN_NAMES = [...Object.keys(variables.shape), ENV_FILE];
 
 /**
  * Everyday names no near miss is looked for in: HOME is two letters from

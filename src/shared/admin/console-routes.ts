@@ -149,6 +149,7 @@ import {
   turnedAwayListSchema,
   turnedAwayPath,
 } from "./turned-away.ts";
+import { VERSION_PATH, versionSchema } from "./version.ts";
 import {
   deliveryListSchema,
   testQueuedSchema,
@@ -206,6 +207,8 @@ export const CONSOLE_ROUTES = {
   },
   "session.signOut": { method: "DELETE", path: AUTH_PATHS.session, status: 204 },
   "session.signOutEverywhere": { method: "DELETE", path: AUTH_PATHS.sessions, status: 204 },
+  // The release the server runs, for the footer.
+  "version.read": { method: "GET", path: VERSION_PATH, status: 200, response: versionSchema },
   "password.requestReset": {
     method: "POST",
     path: AUTH_PATHS.passwordReset,

@@ -3,13 +3,14 @@
  * shared by the CLIs and the server's schedule; neither migrates the
  * database it reads.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Config } from "../../platform/config.ts";
 import { openDatabase } from "../../platform/db/connection.ts";
 import { type HeldLock, takeSoleLock } from "../../platform/db/instance-lock.ts";
 import { OWNER_ONLY_FOLDER } from "../../platform/security/owner-only.ts";
+import { siteVersion } from "../../platform/version.ts";
 import {
   archiveLimits,
   DATABASE_FILES,
@@ -52,16 +53,6 @@ export function isArchiveName(name: string): boolean {
   return name.startsWith(ARCHIVE_PREFIX) && name.endsWith(ARCHIVE_SUFFIX);
 }
 
-/** The site's version (package.json of the folder it runs from); the CLIs and the server start there. */
-async function appVersion(): Promise<string> {
-  try {
-    const text = await readFile(join(process.cwd(), "package.json"), "utf8");
-    return String((JSON.parse(text) as { version?: unknown }).version ?? "unknown");
-  } catch {
-    return "unknown";
-  }
-}
-
 export interface BackupRequest {
   /** Where the archive is written. */
   out: string;
@@ -99,7 +90,7 @@ export async function takeBackup(
         createdAt: new Date(now()).toISOString(),
         engine,
         schemaVersion,
-        appVersion: await appVersion(),
+        appVersion: siteVersion(),
         recordId,
         database: DATABASE_FILES[engine],
       },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import { z } from "zod";
 import type { DatabaseHandle } from "../db/connection.ts";
+import { siteVersion } from "../version.ts";
 
 export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable.";
 export const PAGES_BROKEN_MESSAGE = "The pages cannot be rendered.";
@@ -38,7 +39,11 @@ const health: FastifyPluginAsyncZod<HealthOptions> = async (app, { database, hom
 
   app.get(
     "/readyz",
-    { schema: { response: { 200: z.object({ status: z.literal("ready") }) } } },
+    {
+      schema: {
+        response: { 200: z.object({ status: z.literal("ready"), version: z.string() }) },
+      },
+    },
     async (request) => {
       // A stopping instance still serves, but a balancer should send its requests elsewhere.
       if (app.draining) throw app.httpErrors.createError(503, DRAINING_MESSAGE, { expose: true });
@@ -53,7 +58,7 @@ const health: FastifyPluginAsyncZod<HealthOptions> = async (app, { database, hom
         request.log.error({ err: broken }, "pages cannot be rendered");
         throw app.httpErrors.createError(503, PAGES_BROKEN_MESSAGE, { expose: true });
       }
-      return { status: "ready" as const };
+      return { status: "ready" as const, version: siteVersion() };
     },
   );
 };
