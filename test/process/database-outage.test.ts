@@ -82,7 +82,7 @@ function load(server: ServerProcess) {
 
 /** Answers a server gives: what it did, or its JSON refusal while the database was away. */
 const ACCEPTABLE_ANSWERS = [
-  { status: 200, body: { status: "ready" } },
+  { status: 200, body: { status: "ready", version: expect.any(String) } },
   { status: 201, body: expect.anything() },
   { status: 503, body: { message: DATABASE_UNREACHABLE_MESSAGE } },
   { status: 503, body: { message: DATABASE_UNAVAILABLE_MESSAGE } },

@@ -7,13 +7,13 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { childOutput } from "../support/child-output.ts";
-import { nodeArgs } from "../support/entry.ts";
 
 const SCRIPT = "/usr/bin/script";
 const hasScript = existsSync(SCRIPT);
 if (!hasScript) console.warn(`Terminal log test skipped: ${SCRIPT} (Debian's bsdutils) is missing`);
 
-const LOGGER = nodeArgs("test/support/log-a-line.ts");
+// A test file, in no build: tsx runs it from its source.
+const LOGGER = ["--import", "tsx", "test/support/log-a-line.ts"];
 
 describe("the server's log", () => {
   it.skipIf(!hasScript)(

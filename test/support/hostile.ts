@@ -1016,6 +1016,7 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "DELETE /api/admin/webhooks/:id": { body: null },
   "POST /api/admin/webhooks/:id/secret/rotate": { body: null },
   "POST /api/admin/webhooks/:id/test": { body: null },
+  "POST /api/admin/backups": { body: null },
 };
 
 /** The console's writes among `routes` that CONSOLE_WRITES does not list, and its entries no route has. */

@@ -63,36 +63,44 @@ async function emptySqliteLog(db: Kysely<Database>, log: FastifyBaseLogger): Pro
   log.warn(LOG_NOT_EMPTIED_MESSAGE);
 }
 
-/** Whether a transaction of another connection to this database began before `at`. */
-async function olderTransactionsOpen(db: Kysely<Database>, at: string): Promise<boolean> {
-  // A millisecond more: `at` came back rounded to the millisecond, maybe down.
+/**
+ * Whether another connection to this database still holds a snapshot or a
+ * transaction as old as `mark`, an id taken after the erasure committed:
+ * such a snapshot may have been taken before the commit, so a vacuum now
+ * would have to keep the erased rows for it. A transaction that began after
+ * the erasure can hold one too (its snapshot keeps the oldest transaction
+ * running when it began), so the start times alone do not tell.
+ */
+async function olderSnapshotsOpen(db: Kysely<Database>, mark: string): Promise<boolean> {
   const { rows } = await sql<{ open: boolean }>`
     select exists (
       select 1 from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid()
-        and (backend_xmin is not null or backend_xid is not null)
-        and xact_start < ${at}::timestamptz + interval '1 millisecond'
+        and (age(backend_xmin) >= age(${mark}::xid) or age(backend_xid) >= age(${mark}::xid))
     ) as open`.execute(db);
   return rows[0]?.open === true;
 }
 
 /**
- * Vacuums `tables` once no transaction that began before the call is still
- * open: a vacuum leaves a dead tuple that such a transaction could still
- * see, so running at once it would leave the erased rows whenever the mail
- * sender or a reader happened to be mid-transaction. After OLDER_WAIT_ROUNDS
- * it vacuums anyway, and says so.
+ * Vacuums `tables` once no other connection can still see the erased rows:
+ * a vacuum keeps a dead tuple that an open snapshot could still see, so
+ * running at once it would leave the erased rows whenever the mail sender or
+ * a reader happened to be mid-transaction. After OLDER_WAIT_ROUNDS it
+ * vacuums anyway, and says so.
  */
 async function vacuumWhenUnseen(
   db: Kysely<Database>,
   tables: readonly (keyof Database)[],
   log: FastifyBaseLogger,
 ): Promise<void> {
-  const { rows } = await sql<{ at: string }>`select clock_timestamp() as at`.execute(db);
-  const at = rows[0]?.at;
-  if (!at) throw new Error("PostgreSQL answered no time");
+  // A new transaction id, later than the erasure's: it commits at once.
+  const { rows } = await sql<{
+    mark: string;
+  }>`select pg_current_xact_id()::xid::text as mark`.execute(db);
+  const mark = rows[0]?.mark;
+  if (!mark) throw new Error("PostgreSQL answered no transaction id");
   let rounds = 0;
-  while (await olderTransactionsOpen(db, at)) {
+  while (await olderSnapshotsOpen(db, mark)) {
     rounds += 1;
     if (rounds > OLDER_WAIT_ROUNDS) {
       log.warn({ tables }, OLDER_TRANSACTIONS_MESSAGE);
