@@ -91,10 +91,14 @@ async function takeAdvisory(
     // Ending the session ends its locks.
     await client.end();
   };
-  // Without a listener a lost connection would end the process.
+  // Without a listener a lost connection would end the process. A session
+  // ended by the server errs twice (its notice, then the closed socket):
+  // the loss is said once.
+  let lost = false;
   client.on("error", (error: Error & { code?: string }) => {
-    if (!ending)
-      log?.warn({ code: error.code, message: error.message }, INSTANCE_LOCK_LOST_MESSAGE);
+    if (ending || lost) return;
+    lost = true;
+    log?.warn({ code: error.code, message: error.message }, INSTANCE_LOCK_LOST_MESSAGE);
   });
   await client.connect();
   let taken = false;
