@@ -116,8 +116,8 @@ describe.skipIf(MAIL_SERVERS_SKIP_REASON).each(ENGINES)(
         expect(await isSuppressed(db(), victim)).toBe(false);
         expect(await reportsOf(victim)).toEqual([]);
         // The reader may set the four aside in any order: compare them sorted by kind.
-        const byKind = (rows: { kind: string }[]) =>
-          [...rows].sort((a, b) => a.kind.localeCompare(b.kind));
+        const byKind = <Row extends { kind: string | null }>(rows: Row[]) =>
+          [...rows].sort((a, b) => String(a.kind).localeCompare(String(b.kind)));
         expect(byKind(await setAsideOf(victim))).toEqual(
           ["complaint", "complaint", "hard", "hard"].map((kind) => ({
             state: "unverified",
