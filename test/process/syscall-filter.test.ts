@@ -136,7 +136,10 @@ function filterRunner(unitText: string): string[] {
 function databaseFor(node: string) {
   const version = spawnSync(node, ["-p", "process.versions.node"], { encoding: "utf8" });
   const driver = sqliteDriverPackage(version.stdout.trim());
-  const loads = spawnSync(node, ["-e", `require(${JSON.stringify(driver)})`]).status === 0;
+  // The binding loads at the first database opened, not at require: open one.
+  const loads =
+    spawnSync(node, ["-e", `new (require(${JSON.stringify(driver)}))(":memory:").close()`])
+      .status === 0;
   return loads ? ENGINES[0] : ENGINES[1];
 }
 
