@@ -11,7 +11,7 @@ import type {
 } from "../../../shared/admin/mail-settings.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { fromHeader } from "../../platform/outbox/mailbox.ts";
+import { fromHeader, parseMailbox } from "../../platform/outbox/mailbox.ts";
 
 /** The settings every mail is made with. */
 export interface MailSettings {
@@ -26,51 +26,11 @@ export interface MailSettings {
   welcomeText: string | null;
 }
 
-/** A name and an address, as the console shows the sender. */
-export interface Sender {
-  name: string;
-  address: string;
-}
-
-/**
- * A quoted name's text, its backslash escapes undone; null unless `quoted`
- * is one quoted string, every quote inside it escaped.
- */
-function unquoted(quoted: string): string | null {
-  if (quoted.length < 2 || !quoted.startsWith('"') || !quoted.endsWith('"')) return null;
-  let name = "";
-  for (let at = 1; at < quoted.length - 1; at += 1) {
-    const character = quoted[at];
-    if (character === '"') return null;
-    if (character === "\\") {
-      at += 1;
-      if (at === quoted.length - 1) return null;
-    }
-    name += quoted[at];
-  }
-  return name;
-}
-
-/** The name and address of a From header (MAIL_FROM): `"Name" <address>`, `Name <address>` or an address alone. */
-export function senderOf(from: string): Sender {
-  const alone = { name: "", address: from.trim() };
-  const header = from.trim();
-  const open = header.lastIndexOf("<");
-  if (open === -1 || !header.endsWith(">")) return alone;
-  const address = header.slice(open + 1, -1);
-  if (address === "" || address.includes(">") || /\s/.test(address)) return alone;
-  const written = header.slice(0, open).trim();
-  const name = written.startsWith('"')
-    ? unquoted(written)
-    : written.includes('"') || written.includes("<")
-      ? null
-      : written;
-  return name === null ? alone : { name: name.trim(), address };
-}
-
 /** What the environment gives each setting, as the console shows it. */
 export function mailDefaults(config: Config): MailSettingsDefaults {
-  const sender = senderOf(config.MAIL_FROM);
+  // MAIL_FROM was read as one mailbox at start, so it reads back as one.
+  const sender = parseMailbox(config.MAIL_FROM);
+  if ("refusal" in sender) throw new Error(`MAIL_FROM ${sender.refusal}`);
   return {
     senderName: sender.name,
     senderAddress: sender.address,
