@@ -20,7 +20,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DATABASE_FILES } from "../../src/server/features/backups/archive.ts";
 import { takeBackup } from "../../src/server/features/backups/index.ts";
 import {
-  OLDER_TRANSACTIONS_MESSAGE,
+  DEAD_ROWS_LEFT_MESSAGE,
   VACUUMED_MESSAGE,
 } from "../../src/server/platform/db/erased-rows.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";
@@ -146,8 +146,7 @@ describe.each(ENGINES)("erasing a person on $engine", (engine) => {
         () =>
           expect(
             logs.filter(
-              (line) =>
-                line.includes(VACUUMED_MESSAGE) || line.includes(OLDER_TRANSACTIONS_MESSAGE),
+              (line) => line.includes(VACUUMED_MESSAGE) || line.includes(DEAD_ROWS_LEFT_MESSAGE),
             ).length,
           ).toBeGreaterThanOrEqual(2),
         { timeout: 90_000, interval: 100 },

@@ -15,7 +15,10 @@
  * PostgreSQL: a deleted row stays in its table's pages as a dead tuple until
  * a vacuum. The tables the erasure deleted from are vacuumed in the
  * background: on a large table a vacuum takes a while, and the answer does
- * not wait for it. VACUUM FULL, which would also rewrite the pages' free
+ * not wait for it. A vacuum passes over a page another query is reading at
+ * that instant (a foreign key's check of a later delete is enough) and
+ * leaves its dead tuples, so a table the vacuum reports dead tuples left in
+ * is vacuumed again, a few times. VACUUM FULL, which would also rewrite the pages' free
  * space, locks the table against every read meanwhile, so it is left to the
  * operator (docs/privacy/erasure.md).
  */
@@ -31,12 +34,17 @@ const TRUNCATE_RETRY_MS = 100;
 /** How long, at most, a vacuum waits for the transactions older than the erasure: a minute. */
 const OLDER_WAIT_MS = 200;
 const OLDER_WAIT_ROUNDS = 300;
+/** How often, and how far apart, a table a vacuum left dead tuples in is vacuumed again. */
+const VACUUM_ATTEMPTS = 20;
+const VACUUM_RETRY_MS = 500;
 
 export const LOG_NOT_EMPTIED_MESSAGE =
   "SQLite's write-ahead log could not be emptied after an erasure, as a reader held it, and may still hold the erased rows: once the reader is done, run sqlite3 <SQLITE_FILE> 'pragma wal_checkpoint(truncate)'";
 export const VACUUM_FAILED_MESSAGE = "the tables an erasure deleted from could not be vacuumed";
 export const OLDER_TRANSACTIONS_MESSAGE =
   "transactions older than an erasure stayed open for a minute: the vacuum after it may leave the erased rows until the next";
+export const DEAD_ROWS_LEFT_MESSAGE =
+  "the vacuum after an erasure left deleted rows in tables other queries kept reading: the erased rows may stay until the next vacuum";
 export const VACUUMED_MESSAGE = "the tables an erasure deleted from were vacuumed";
 
 /** One TRUNCATE checkpoint that waits on no lock; whether it emptied the log. */
@@ -82,6 +90,41 @@ async function olderSnapshotsOpen(db: Kysely<Database>, mark: string): Promise<b
 }
 
 /**
+ * Of `tables`, those the last vacuum or a later delete left dead tuples in,
+ * as the statistics tell: besides the ones a vacuum passed over, these may
+ * be rows another query deleted since, which a vacuum more does no harm to.
+ */
+async function tablesWithDeadTuples(
+  db: Kysely<Database>,
+  tables: readonly (keyof Database)[],
+): Promise<(keyof Database)[]> {
+  const { rows } = await sql<{ name: keyof Database }>`
+    select relname as name from pg_stat_user_tables
+    where schemaname = current_schema() and n_dead_tup > 0
+      and relname in (${sql.join(tables)})`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+/** Vacuums `tables` until none is left with dead tuples, or VACUUM_ATTEMPTS are spent. */
+async function vacuumUntilClean(
+  db: Kysely<Database>,
+  tables: readonly (keyof Database)[],
+  log: FastifyBaseLogger,
+): Promise<void> {
+  let left = tables;
+  for (let attempt = 1; attempt <= VACUUM_ATTEMPTS; attempt += 1) {
+    if (attempt > 1) await delay(VACUUM_RETRY_MS);
+    await sql`vacuum ${sql.join(left.map((table) => sql.table(table)))}`.execute(db);
+    left = await tablesWithDeadTuples(db, left);
+    if (left.length === 0) {
+      log.info({ tables }, VACUUMED_MESSAGE);
+      return;
+    }
+  }
+  log.warn({ tables: left }, DEAD_ROWS_LEFT_MESSAGE);
+}
+
+/**
  * Vacuums `tables` once no other connection can still see the erased rows:
  * a vacuum keeps a dead tuple that an open snapshot could still see, so
  * running at once it would leave the erased rows whenever the mail sender or
@@ -108,8 +151,7 @@ async function vacuumWhenUnseen(
     }
     await delay(OLDER_WAIT_MS);
   }
-  await sql`vacuum ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
-  log.info({ tables }, VACUUMED_MESSAGE);
+  await vacuumUntilClean(db, tables, log);
 }
 
 /**
