@@ -100,7 +100,7 @@ export const itemsQuerySchema = z.object({
 
 /**
  * An unsubscribe link's token: `<subscription id>.<signature>`
- * (server/security/unsubscribe-token.ts); the id is its first group.
+ * (`src/server/features/subscriptions/unsubscribe-token.ts`); the id is its first group.
  */
 export const UNSUBSCRIBE_TOKEN_PATTERN = /^(\d{1,15})\.[A-Za-z0-9_-]{43}$/;
 
@@ -112,7 +112,7 @@ export const unsubscribeTokenSchema = z.object({
 
 /**
  * A confirmation link's token (NEWSLETTER_DOUBLE_OPT_IN): `<subscription id>.<asked
- * at, base36 ms>.<signature>` (server/security/confirm-token.ts).
+ * at, base36 ms>.<signature>` (`src/server/features/subscriptions/confirm-token.ts`).
  */
 export const CONFIRM_TOKEN_PATTERN = /^\d{1,15}\.[0-9a-z]{1,11}\.[A-Za-z0-9_-]{43}$/;
 
@@ -176,7 +176,7 @@ export const confirmationStateSchema = z.object({
 
 /**
  * What the confirmation page shows once its button was pressed: the server
- * (server/forms/routes.ts) hands it to the page's action as the form's fields.
+ * (`src/server/features/pages/form-posts.ts`) hands it to the page's action as the form's fields.
  */
 export type ConfirmationAnswer =
   | { state: "confirmed"; email: string }

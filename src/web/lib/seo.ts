@@ -9,7 +9,7 @@
  *   export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.weDo, matches);
  *
  * Absolute addresses need the site's public origin. The server renders every
- * page by requesting it at PUBLIC_ORIGIN (server/pages/renderer.ts), so the
+ * page by requesting it at PUBLIC_ORIGIN (`src/server/features/pages/renderer.ts`), so the
  * root route's loader reads it from the request and meta functions take it
  * from the root match: see `rootSeoData` and `originFrom`. The site facts the
  * firm edits (the mission, the contact address, the network link) come the

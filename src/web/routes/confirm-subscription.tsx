@@ -3,7 +3,7 @@
  * visitor to confirm with a button, since opening a link must not confirm
  * (mail scanners open them). The button posts a plain form to this page's
  * own address, with or without JavaScript; the server confirms and renders
- * the page again with the outcome (server/forms/routes.ts), which the action
+ * the page again with the outcome (`src/server/features/pages/form-posts.ts`), which the action
  * reads from the posted fields.
  */
 import {
