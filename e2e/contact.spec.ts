@@ -25,13 +25,13 @@ const fillForm = (page: Page) => fillInquiry(page);
 async function values(page: Page) {
   return (
     form(page)
-      // The honeypot is no field of the spec's (ADR 017).
+      // The honeypot is no field a person fills in (ADR 017).
       .locator(`input:not([type=hidden]):not([name=${FORM_TRAP_FIELD}]), select, textarea`)
       .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))
   );
 }
 
-test("the page has the heading, the invitation and every field of the spec", async ({ page }) => {
+test("the page has the heading, the invitation and every field of the form", async ({ page }) => {
   await open(page, "/contact-us");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn More");
   await expect(page.getByText(SITE.contactInvitation)).toBeVisible();
@@ -47,7 +47,7 @@ test("the page has the heading, the invitation and every field of the spec", asy
   const select = field(page, "inquiryType");
   await expect(select).toHaveValue("");
   const options = select.locator("option");
-  // The spec's nine options, made from the seeded capabilities.
+  // The nine types, one per seeded capability and "Other", after the placeholder.
   await expect(options).toHaveText([INQUIRY_TYPE_PLACEHOLDER, ...inquiryTypesOf(CAPABILITIES)]);
   await expect(options.first()).toHaveAttribute("disabled", "");
   expect(await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.text)).toBe(
@@ -77,7 +77,7 @@ test("sending to the real API clears every value and says thank you", async ({ p
   const sent = page.waitForRequest(SEND);
   await submit(page).click();
   const body = (await sent).postDataJSON();
-  // The spec's fields, and the visit's source (e2e/lead-source.spec.ts): it began here.
+  // The form's fields, and the visit's source (e2e/lead-source.spec.ts): it began here.
   expect(body).toEqual({ ...SAMPLE_INQUIRY, source: { entryPage: "/contact-us" } });
   const dialog = alertDialog(page);
   await expect(dialog.getByRole("heading")).toHaveText(DIALOG.successTitle);
@@ -190,7 +190,7 @@ test("values the browser accepts but the shared rules refuse are marked, and not
   expect(requests).toHaveLength(1);
 });
 
-test("a 400 naming fields shows each reason next to its field and the spec's dialog", async ({
+test("a 400 naming fields shows each reason next to its field and the failure dialog", async ({
   page,
   expectedErrors,
 }) => {

@@ -1,6 +1,6 @@
 /**
  * Double opt-in in the browser (NEWSLETTER_DOUBLE_OPT_IN): the footer's
- * dialog says what the spec says, the e-mail brings a confirmation link, its
+ * dialog shows the usual success texts, the e-mail brings a confirmation link, its
  * page confirms only when the button is pressed, and the welcome follows;
  * the same without JavaScript, where a bad link gets its own page.
  */

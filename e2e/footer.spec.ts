@@ -195,7 +195,7 @@ test("an address the browser accepts but the shared rule refuses is marked, and 
   expect(requests).toHaveLength(1);
 });
 
-test("a 400 naming the address shows its reason under the field and the spec's dialog", async ({
+test("a 400 naming the address shows its reason under the field and the failure dialog", async ({
   page,
   expectedErrors,
 }) => {

@@ -13,7 +13,7 @@ const item = (page: Page, label: string) =>
 test.describe("desktop mega-menu", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("each panel lists exactly the entries of the spec, each linked to its own anchor", async ({
+  test("each panel lists exactly its fixed entries, each linked to its own anchor", async ({
     page,
   }) => {
     await open(page, "/");

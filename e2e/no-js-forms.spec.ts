@@ -1,7 +1,7 @@
 /**
  * Both forms without JavaScript: the browser posts them to the server (with
  * the server's token in a hidden field, ADR 004) and gets a page with the
- * spec's texts at the top of the form; a refused value is marked next to
+ * dialogs' texts at the top of the form; a refused value is marked next to
  * its field and nothing typed is lost.
  */
 

@@ -1,5 +1,5 @@
 /**
- * A site's audience figures written into a spec's database: 400 days of
+ * A site's audience figures written into a browser test file's database: 400 days of
  * daily rollups ending today (UTC), split over pages, entry pages, channels,
  * referrers, campaigns, devices and browsers in fixed shares, a few leads
  * with their sources, and the Insight issue the campaign links came from.

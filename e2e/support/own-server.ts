@@ -1,9 +1,9 @@
 /**
- * A server of a spec's own, beside an SMTP server (smtp-server) that records
+ * A server of a browser test file's own, beside an SMTP server (smtp-server) that records
  * what it is sent, for journeys the shared test server cannot take: real
  * e-mail, other settings, a database prepared before the server starts. Each
  * takes a port the system has just found free, so any number run side by side,
- * a spec's repeats included.
+ * a test file's repeats included.
  */
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * A database written before any server opens it, for a spec's own server
+ * A database written before any server opens it, for a browser test file's own server
  * (own-server.ts): the server then migrates nothing more and seeds what is
  * missing. Once a server runs on it, only the server writes to it.
  */

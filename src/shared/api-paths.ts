@@ -7,15 +7,15 @@ export const API_PATHS = {
   subscribe: "api/v1/subscribe",
   teams: "api/v1/teams/",
   items: "api/v1/items/",
-  /** Not in the spec: the case studies, for a page reached by client-side navigation. */
+  /** Added beside the first public calls: the case studies, for a page reached by client-side navigation. */
   caseStudies: "api/v1/case-studies/",
   sendComment: "api/v1/send-comment",
   xsrf: "api/v1/xsrf",
   unsubscribe: "api/v1/unsubscribe",
-  /** Not in the spec: confirming a subscription from the link in its e-mail (double opt-in). */
+  /** Added beside the first public calls: confirming a subscription from the link in its e-mail (double opt-in). */
   confirmSubscription: "api/v1/subscribe/confirm",
   /**
-   * Not in the spec: a page reached by a client-side navigation, counted
+   * Added beside the first public calls: a page reached by a client-side navigation, counted
    * like a page the server sent (ADR 051). Posted with navigator.sendBeacon
    * to the page's own origin, whatever the backend host is.
    */

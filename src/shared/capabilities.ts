@@ -1,5 +1,5 @@
 /**
- * The firm's eight capabilities as the spec names them, in its order: the
+ * The firm's eight capabilities, named and ordered as the site first shipped them: the
  * seed checks that content/items.json describes exactly these. Once seeded,
  * the site names the capabilities the firm keeps in the console (the menu,
  * the inquiry types, the counts in words), not these.

@@ -1,6 +1,7 @@
 /**
- * Constants fixed by the product specification. Everything that the
- * spec names lives here once and is imported wherever it is used.
+ * The values the site's look and behaviour are fixed to: its accent, its
+ * dialog texts, its timings. Each lives here once and is imported wherever
+ * it is used; changing one changes what every visitor sees.
  */
 
 export const ACCENT_COLOR = "#ff7300";
@@ -35,7 +36,7 @@ export const DIALOG = {
 } as const;
 
 /**
- * Not in the spec: what a form adds to the spec's failure text when fields
+ * Added to the dialogs' texts: what a form adds to the failure text when fields
  * were refused (each field's reason is shown next to it).
  */
 export const FORM_TEXTS = {
@@ -47,7 +48,7 @@ export const ERROR_SCREEN_HEADING = "Unexpected Application Error!";
 
 /**
  * Leadership carousel. Slides per view and spacing (px) as the screen
- * widens; the breakpoint widths are ours (the spec leaves them open).
+ * widens; only the five-per-view default is fixed, the breakpoint widths are ours (ADR 007).
  */
 export const CAROUSEL = {
   default: { slidesPerView: 5, spaceBetween: 10 },

@@ -9,7 +9,7 @@ import { ACCENT_COLOR, SCROLL_ANIMATION } from "./constants.ts";
 
 /** Each key becomes a custom property: `inkSoft` is `--ink-soft`. */
 export const COLORS = {
-  /** The spec's accent (constants.ts). */
+  /** The site's accent, fixed in constants.ts. */
   accent: ACCENT_COLOR,
   /** The accent lightened: accent buttons under the pointer. */
   accentHover: "#ff8a2b",

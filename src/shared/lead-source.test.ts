@@ -146,7 +146,7 @@ describe("the schemas' source", () => {
     });
   });
 
-  it("reads any subscribe body, the spec's empty one included", () => {
+  it("reads any subscribe body, the original empty one included", () => {
     expect(subscribeBodySchema.parse(undefined)).toEqual({ source: undefined });
     expect(subscribeBodySchema.parse("text")).toEqual({ source: undefined });
     expect(subscribeBodySchema.parse({ source: { utmMedium: "email" } })).toEqual({

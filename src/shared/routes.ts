@@ -10,7 +10,7 @@ export const ROUTES = {
 /** The privacy notice: what the forms collect and what becomes of it. */
 export const PRIVACY_PATH = "/privacy";
 
-/** The five screens of the spec. */
+/** The five screens of the site's menu. */
 export const SCREEN_PATHS = Object.values(ROUTES);
 
 /** Each case study's own page (the See More modal shows the same address). */
@@ -28,13 +28,13 @@ export function caseStudyPath(slug: string): string {
  */
 export const UNKNOWN_CASE_STUDY_PATH = caseStudyPath("__unknown");
 
-/** Where the link in every newsletter e-mail leads (not a screen of the spec's menu). */
+/** Where the link in every newsletter e-mail leads (not one of the menu's five screens). */
 export const UNSUBSCRIBE_PATH = "/unsubscribe";
 
 /**
  * Where the footer's subscribe form posts without JavaScript, and a page of
- * its own that shows the form and the outcome (not a screen of the spec's
- * menu, and not in the sitemap).
+ * its own that shows the form and the outcome (not one of the menu's five
+ * screens, and not in the sitemap).
  */
 export const SUBSCRIBE_PATH = "/subscribe";
 
@@ -44,7 +44,7 @@ export const SUBSCRIBE_PATH = "/subscribe";
  */
 export const CONFIRM_SUBSCRIPTION_PATH = "/subscribe/confirm";
 
-/** The Insight archive: every issue sent, newest first (not a screen of the spec's menu). */
+/** The Insight archive: every issue sent, newest first (not one of the menu's five screens). */
 export const INSIGHT_PATH = "/insight";
 
 /** One issue of the archive; also the "view in browser" link of its e-mail. */

@@ -82,9 +82,9 @@ export type Inquiry = z.infer<typeof inquirySchema>;
 export const subscribeQuerySchema = z.object({ emailId: checkedText(SUBSCRIBE_EMAIL_RULE) });
 
 /**
- * The subscribe call's body: none in the spec (the address travels in the
+ * The subscribe call's body: at first none (the address travels in the
  * query), and now optionally `{ source }`. Any other body is read as no
- * source rather than refused, so every body the spec's callers send still works.
+ * source rather than refused, so every caller written for the bodiless call still works.
  */
 export const subscribeBodySchema = z.unknown().transform((body) => ({
   source: cleanLeadSource(

@@ -60,7 +60,7 @@ const STYLES_ID = "site-styles";
 
 /**
  * The design tokens as custom properties, the carousel's layout (both made
- * from spec constants), then every stylesheet of the site: the page's one
+ * from the fixed values in constants.ts), then every stylesheet of the site: the page's one
  * inline style, allowed by its hash in the Content-Security-Policy. Only the
  * server's bundle holds it; the browser's script takes the text the server
  * sent, so it does not carry the stylesheet a second time, and an element

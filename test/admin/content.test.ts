@@ -331,7 +331,7 @@ describe.each(ENGINES)("console content on $engine", (engine) => {
       figure: "4×",
       label: "faster maintenance planning",
     });
-    // The spec's API answers as it always did: the outcome is the pages' alone.
+    // The public API answers as it always did: the outcome is the pages' alone.
     const listed = await publicJson("/api/v1/case-studies/");
     expect(Object.keys(listed[1]).sort()).toEqual(
       ["opportunity", "slug", "solution", "summary", "title", "work"].sort(),

@@ -9,7 +9,7 @@ const SIMULTANEOUS = 50;
  * opt-in one wins and the others hear it is subscribed already (409), and
  * the consent history has the winner's line. With it, the others find the
  * address waiting for its confirmation and send the link again, so each
- * answer is the spec's success, and the history waits for the confirmation.
+ * answer is the usual success, and the history waits for the confirmation.
  */
 const SETTINGS: {
   name: string;

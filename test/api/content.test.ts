@@ -6,7 +6,7 @@ import { ENGINES } from "../support/engines.ts";
 
 const seedTeam = JSON.parse(readFileSync("content/team.json", "utf8"));
 const seedItems = JSON.parse(readFileSync("content/items.json", "utf8"));
-/** The seed's case studies as the spec's API answers them: without the outcome Home shows. */
+/** The seed's case studies as the public API answers them: without the outcome Home shows. */
 const seedCaseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8")).map(
   ({ outcomeFigure, outcomeLabel, ...study }: Record<string, unknown>) => study,
 );

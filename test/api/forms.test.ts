@@ -1,7 +1,7 @@
 /**
  * Both forms work without JavaScript: the browser posts them to /contact-us
  * and /subscribe, the page's action writes through the API's code, and the
- * visitor gets the page with the spec's texts, every value kept when the post
+ * visitor gets the page with the dialogs' texts, every value kept when the post
  * was not accepted. A post is refused without the cookie, from another site,
  * or without the server's token (ADR 004). Rendered by the real server build
  * (npm test builds it first; TEST_SERVER_BUILD points at another), on both engines.

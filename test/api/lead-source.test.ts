@@ -98,7 +98,7 @@ describe.each(ENGINES)("the source of every lead on $engine", (engine) => {
     });
   });
 
-  it("stores an inquiry without a source, as the spec's body, with none", async () => {
+  it("stores an inquiry without a source, as the original body, with none", async () => {
     const id = await sendInquiry(VALID_INQUIRY);
     expect(await inquirySource(id)).toEqual(NO_SOURCE);
   });
@@ -127,7 +127,7 @@ describe.each(ENGINES)("the source of every lead on $engine", (engine) => {
     }
   });
 
-  it("stores a subscription's source; the spec's bodiless call and junk bodies still subscribe", async () => {
+  it("stores a subscription's source; the original bodiless call and junk bodies still subscribe", async () => {
     const withSource = `sourced-${engine.engine}@example.com`;
     const answer = await post(t.app, session, subscribeUrl(withSource), {
       source: { entryPage: "/insight", referrer: "https://www.linkedin.com/feed/" },

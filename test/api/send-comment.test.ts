@@ -134,7 +134,7 @@ describe.each(ENGINES)("POST /api/v1/send-comment on $engine", (engine) => {
   ])(
     "refuses %s = %j exactly when the form's shared rule does, in its words",
     async (field, value) => {
-      // The server is seeded with the spec's capabilities: the types on offer are theirs.
+      // The server is seeded with the fixed capabilities: the types on offer are theirs.
       const reason = checkField(inquiryRules(inquiryTypesOf(CAPABILITIES))[field], value);
       const response = await send({ ...VALID_INQUIRY, [field]: value });
       if (reason === null) {

@@ -1,6 +1,6 @@
 /**
  * Colours live in src/shared/design-tokens.ts only: no file in src/ spells a
- * raw hex colour (the spec's accent, ACCENT_COLOR in constants.ts, is the one
+ * raw hex colour (the site's fixed accent, ACCENT_COLOR in constants.ts, is the one
  * exception, and design-tokens.ts takes it from there). And every custom
  * property the web styles use is defined somewhere.
  */
@@ -66,7 +66,7 @@ describe("findHexColours", () => {
 });
 
 describe("design tokens", () => {
-  it("emits every colour, the spec's accent and the motion duration as one :root rule", () => {
+  it("emits every colour, the fixed accent and the motion duration as one :root rule", () => {
     const css = designTokensCss();
     expect(css).toMatch(/^:root\{[^{}]+\}$/);
     expect(css).toContain(`--accent:${ACCENT_COLOR};`);

@@ -1,6 +1,6 @@
 import type { Inquiry } from "../../src/shared/schemas.ts";
 
-/** An inquiry's fields as the spec's form sends them (no lead source). */
+/** An inquiry's fields as the contact form sends them, without the lead source added later. */
 export const VALID_INQUIRY: Omit<Inquiry, "source"> = {
   firstName: "Grace",
   lastName: "Hopper",

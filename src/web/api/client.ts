@@ -1,7 +1,8 @@
 /**
  * The one client for the public API's calls and the cross-site request token. Requests have
  * no time-out; a network failure rejects, any HTTP answer resolves, and
- * each caller decides what a status means, as the spec's answer handling says.
+ * each caller decides what a status means: success is 2xx, and each form
+ * maps the rest to its own failure text.
  */
 import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
@@ -69,7 +70,7 @@ export async function xsrfToken(): Promise<string> {
 }
 
 /**
- * What a form sends against scripts beside the spec's payload (ADR 017), in
+ * What a form sends against scripts beside its fields (ADR 017), in
  * headers: the honeypot's value and the CAPTCHA widget's answer. Each is
  * left out while empty, as it is for a person without a CAPTCHA.
  */
@@ -118,7 +119,7 @@ export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons
   );
 }
 
-/** The spec's address in the query, and the visit's source, when kept, as the body. */
+/** The address in the query, as the call has always taken it, and the visit's source, when kept, as the body. */
 export function subscribe(emailId: string, defence?: FormDefence) {
   const source = leadSource();
   return post<MessageBody>(

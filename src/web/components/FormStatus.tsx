@@ -1,6 +1,6 @@
 /**
  * The outcome of a form posted without JavaScript, at the top of the form:
- * the spec's dialog texts as a region of the page, not a dialog (a page
+ * the dialogs' texts (DIALOG) as a region of the page, not a dialog (a page
  * without script cannot open one). A success is a status, anything else an
  * alert.
  */

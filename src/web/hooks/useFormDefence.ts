@@ -1,7 +1,7 @@
 /**
  * The forms' defences against scripts in the browser (ADR 017): the CAPTCHA
  * widget the root loader hands every page when the server has one switched on
- * (root.tsx), and what a form sends against scripts beside the spec's payload.
+ * (root.tsx), and what a form sends against scripts beside its fields.
  */
 import { useRouteLoaderData } from "react-router";
 import { FORM_TRAP_FIELD } from "../../shared/bot-defence.ts";

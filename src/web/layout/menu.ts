@@ -1,7 +1,7 @@
 /**
  * The top navigation and the entries of its three mega-menu panels, each
  * with the one line the desktop panel shows under it. The sections and
- * their groups are the spec's; the entries of Industries, Tech Needs and
+ * their groups are fixed here; the entries of Industries, Tech Needs and
  * Capabilities, their lines and the count of capabilities come from the
  * firm's content (lib/siteEntries.ts), so the menu follows the console.
  */

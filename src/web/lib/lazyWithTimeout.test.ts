@@ -6,7 +6,7 @@ describe("withTimeout", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("fails a part that is still loading after the spec's 120 000 ms", async () => {
+  it("fails a part that is still loading after LAZY_LOAD_TIMEOUT_MS (120 000 ms)", async () => {
     const loading = withTimeout(new Promise(() => {}), LAZY_LOAD_TIMEOUT_MS);
     const outcome = expect(loading).rejects.toThrow("timed out after 120000 ms");
     await vi.advanceTimersByTimeAsync(LAZY_LOAD_TIMEOUT_MS);

@@ -1,8 +1,8 @@
 /**
  * Subscribe to Insight: where the footer's form posts without JavaScript (with
- * JavaScript it calls the API and shows the spec's dialog instead). The page
- * shows the form, and after a post the outcome with the spec's texts at
- * its top. Not a screen of the spec's menu, kept out of the sitemap and out
+ * JavaScript it calls the API and shows the dialog instead). The page
+ * shows the form, and after a post the outcome with the dialogs' texts at
+ * its top. Not one of the menu's five screens, kept out of the sitemap and out
  * of search results.
  */
 import {

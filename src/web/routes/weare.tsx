@@ -3,7 +3,7 @@
  * with the team and the ethos from the server's render (loader) or, after a
  * move in the browser, from the API (clientLoader, api/contentLists.ts).
  *
- * The carousel is the spec's lazily loaded part: if it fails to
+ * The carousel is the page's lazily loaded part: if it fails to
  * load, the error reaches the root's default error screen, so this route
  * deliberately exports no ErrorBoundary.
  */

@@ -155,7 +155,7 @@ describe("seedOnce", () => {
     await expect(seedOnce(database.db, dir)).rejects.toThrow(/team\.json/);
   });
 
-  it("refuses items.json when its capabilities differ from the spec's list", async () => {
+  it("refuses items.json when its capabilities differ from the fixed list", async () => {
     const dir = mkdtempSync(join(tmpdir(), "seed-"));
     const items = JSON.parse(readFileSync("content/items.json", "utf8"));
     items.capabilities[0].name = "Quantum Computing";

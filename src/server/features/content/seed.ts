@@ -34,7 +34,7 @@ const item = z.strictObject({
   imagePath: text.optional(),
   menuLine: text.optional(),
 });
-/** The capabilities' names are the spec's (shared/capabilities.ts); the file gives their text. */
+/** The capabilities' names are fixed (`src/shared/capabilities.ts`); the file gives their text. */
 const itemsFile = z
   .record(z.enum(CONTENT_CATEGORIES), z.array(item))
   .refine(

@@ -5,7 +5,7 @@
  * from, the cookie, the signed token in its hidden field; ADR 004), then the
  * page's route renders the answer: its action validates with the API's
  * schemas and writes through the API's code (service.ts), and the page shows
- * the outcome with the spec's texts. A refused post, too many posts or a
+ * the outcome with the dialogs' texts (DIALOG). A refused post, too many posts or a
  * body too large still get the page, with the reason and the values kept.
  * The page of a confirmation link (double opt-in) posts its button here too.
  * Nothing here is cached: each answer is rendered for its post.

@@ -80,7 +80,7 @@ export function trapOf(
   return now - tokenIssuedAt < minSeconds * 1000 ? "too-fast" : null;
 }
 
-/** The defences of an API call, which come in headers (the spec's payloads stay as they are). */
+/** The defences of an API call, which come in headers (the public calls' payloads stay as they are). */
 export function headerDefences(request: FastifyRequest): PostDefences {
   const header = (name: string) => {
     const value = request.headers[name.toLowerCase()];
