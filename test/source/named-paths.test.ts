@@ -80,7 +80,8 @@ function backticked(text: string): string[] {
 function repositoryPath(name: string): string | undefined {
   if (name.trim() !== name || name.includes(" ") || name.includes("\n")) return undefined;
   if (PATTERN_MARKS.some((mark) => name.includes(mark))) return undefined;
-  const path = name.split("#")[0];
+  const anchor = name.indexOf("#");
+  const path = anchor === -1 ? name : name.slice(0, anchor);
   const top = path.slice(0, path.indexOf("/"));
   if (!TOP_FOLDERS.includes(top)) return undefined;
   const last = path.slice(path.lastIndexOf("/") + 1);
