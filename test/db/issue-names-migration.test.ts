@@ -5,9 +5,9 @@
  */
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { migrateToLatest, migrateUpTo } from "../../src/server/platform/db/migrations.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../support/engines.ts";
 
 const AT = "2026-03-01T09:00:00.000Z";
 
@@ -21,10 +21,7 @@ describe.each(ENGINES)("migration 011 on $engine", (engine) => {
 
   beforeAll(async () => {
     testDb = await engine.createEmpty();
-    database = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
+    database = openTestDatabase(testDb);
     before = database.db;
     await migrateUpTo(before, database.engine, "010_case_study_outcomes");
 

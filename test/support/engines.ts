@@ -101,12 +101,17 @@ const postgres = (url: string): EngineCase => ({
 
 export const ENGINES: EngineCase[] = POSTGRES_URL ? [sqlite, postgres(POSTGRES_URL)] : [sqlite];
 
-/** Opens a test database, as the server would from its environment, with its schema up to date. */
-export async function openMigrated(testDb: TestDatabase): Promise<DatabaseHandle> {
-  const database = openDatabase({
+/** Opens a test database as the server would from its environment, its schema as it is. */
+export function openTestDatabase(testDb: TestDatabase): DatabaseHandle {
+  return openDatabase({
     databaseUrl: testDb.env.DATABASE_URL,
     sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
   });
+}
+
+/** Opens a test database, as the server would from its environment, with its schema up to date. */
+export async function openMigrated(testDb: TestDatabase): Promise<DatabaseHandle> {
+  const database = openTestDatabase(testDb);
   await migrateToLatest(database.db, database.engine);
   return database;
 }
