@@ -4,10 +4,12 @@ import {
   inquiryNotification,
 } from "../../src/server/features/inquiries/mail.tsx";
 import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
+import { SITE } from "../../src/shared/site.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { mailTo } from "../support/mail-env.ts";
+import { unwrapped } from "../support/mail-text.ts";
 import { header, startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const HOSTILE = {
@@ -108,8 +110,8 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
     expect(mail.parsed.html).toContain("Acme &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Sons");
     expect(mail.parsed.html).not.toMatch(/<script|<b>/);
     const consoleUrl = `${t.config.PUBLIC_ORIGIN}/admin/inquiries/${id}`;
-    expect(mail.parsed.text).toContain(
-      `Open it in the console to assign it, add notes or follow its status: ${consoleUrl}`,
+    expect(unwrapped(mail.parsed.text)).toContain(
+      `Open it in the console [${consoleUrl}] to assign it, add notes or follow its status.`,
     );
     expect(mail.parsed.html).toContain(`href="${consoleUrl}"`);
     // The inquiry names the notification that told the firm of it.
@@ -144,10 +146,19 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
         "  Last line",
       ].join("\n"),
     );
-    expect(leftEdgeLines(text).map((line) => line.split(":")[0])).toEqual([
-      "A visitor sent an inquiry through the website. Reply to this e-mail to answer Grace Hopper.",
-      "Open it in the console to assign it, add notes or follow its status",
-      ...Object.values(INQUIRY_FIELDS).map((rule) => rule.label),
+    // Above the fields, the heading and the paragraph; from the first field on, only labels.
+    const lines = leftEdgeLines(text);
+    const labels = Object.values(INQUIRY_FIELDS).map((rule) => rule.label);
+    const first = lines.indexOf(`${labels[0]}: ${VALID_INQUIRY.firstName}`);
+    expect(lines[0]).toBe(
+      `New inquiry: ${VALID_INQUIRY.inquiryType} from Grace Hopper, Harvard Computation Lab`,
+    );
+    expect(unwrapped(lines.slice(1, first).join("\n"))).toMatch(
+      /^Reply to this e-mail to answer Grace Hopper\. Open it in the console \[\S+\] to assign it, add notes or follow its status\.$/,
+    );
+    expect(lines.slice(first).map((line) => line.split(":")[0])).toEqual([
+      ...labels,
+      SITE.firmName,
     ]);
   });
 
