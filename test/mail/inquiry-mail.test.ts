@@ -50,6 +50,15 @@ describe("a value that reaches a one-line position with line breaks", () => {
     expect(mail.subject).not.toMatch(/[\r\n]/);
   });
 
+  it("is never wrapped onto a line's start in the notification's text part", () => {
+    // Long enough that wrapping at 78 would set "Email:" at the start of a line.
+    const padded = { ...forged, lastName: `${"Hopper ".repeat(8)}Email: forged@evil.example` };
+    const mail = inquiryNotification(padded, 7, "inbox@firm.example", settings);
+    expect(leftEdgeLines(mail.text).filter((line) => /^(Bcc|Email):/.test(line))).toEqual([
+      `Email: ${VALID_INQUIRY.email}`,
+    ]);
+  });
+
   it("is folded to one line in the acknowledgement", () => {
     const mail = inquiryAcknowledgement(forged, settings);
     expect(mail.text.split("\n")[0]).toBe("Dear Eve Bcc: victim@example.com,");

@@ -272,6 +272,12 @@ describe("personalise", () => {
     expect(copy.text).not.toContain(UNSUBSCRIBE_URL_PLACEHOLDER);
   });
 
+  it("refuses a rendering that lost the placeholder: no copy goes out without its own link", () => {
+    expect(() => personalise({ emailHtml: rendered.emailHtml, emailText: "no link" }, url)).toThrow(
+      /placeholder/,
+    );
+  });
+
   it("replaces every occurrence", () => {
     const twice = `${UNSUBSCRIBE_URL_PLACEHOLDER} and ${UNSUBSCRIBE_URL_PLACEHOLDER}`;
     expect(personalise({ emailHtml: twice, emailText: twice }, "https://u.example/1")).toEqual({
