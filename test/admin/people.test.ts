@@ -18,6 +18,7 @@ import {
 import { startApp, type TestApp } from "../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+import { unwrapped } from "../support/mail-text.ts";
 
 const NEW_PASSWORD = "a passphrase of my own choosing";
 
@@ -32,7 +33,7 @@ interface QueuedMail {
 /** Each of `sentences` in the mail's text part and, as rendered, in its HTML part. */
 function expectInBothParts(mail: QueuedMail | undefined, sentences: string[]) {
   for (const sentence of sentences) {
-    expect(mail?.text).toContain(sentence);
+    expect(unwrapped(mail?.text)).toContain(sentence);
     expect(mail?.html).toContain(asHtml(sentence));
   }
 }

@@ -46,7 +46,9 @@ const asHtml = (text: string) => escapeHtml(text).replaceAll("&#39;", "&#x27;");
 
 /** The confirmation link in a mail's text and HTML parts (the same link in both). */
 function confirmLink(mail: ReceivedMail | undefined): URL {
-  const text = /https:\/\/\S+\/subscribe\/confirm\?token=\S+/.exec(mail?.parsed.text ?? "")?.[0];
+  const text = /https:\/\/\S+\/subscribe\/confirm\?token=[^\s\]]+/.exec(
+    mail?.parsed.text ?? "",
+  )?.[0];
   if (!text) throw new Error("no confirmation link in the e-mail");
   expect(mail?.parsed.html).toContain(`href="${text}"`);
   return new URL(text);

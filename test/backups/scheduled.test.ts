@@ -17,6 +17,7 @@ import { BACKUPS_PATH, type BackupsAnswer } from "../../src/shared/admin/backups
 import { startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
+import { unwrapped } from "../support/mail-text.ts";
 
 const HOUR = 3_600_000;
 const AT = Date.parse("2026-11-27T06:30:00.000Z");
@@ -202,7 +203,7 @@ describe.each(ENGINES)("scheduled backups on $engine", (engine) => {
       expect(to).toEqual(["first-owner@firm.example", "second-owner@firm.example"]);
       const message = JSON.parse(mails[0]?.message ?? "{}") as { subject: string; text: string };
       expect(message.subject).toBe("The scheduled backup failed");
-      expect(message.text).toContain(row?.reason ?? "no reason");
+      expect(unwrapped(message.text)).toContain(row?.reason ?? "no reason");
       expect(message.text).toContain("/admin/backups");
     } finally {
       await t.close();

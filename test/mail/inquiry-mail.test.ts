@@ -4,10 +4,12 @@ import {
   inquiryNotification,
 } from "../../src/server/features/inquiries/mail.tsx";
 import { INQUIRY_FIELDS } from "../../src/shared/inquiry.ts";
+import { SITE } from "../../src/shared/site.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { mailTo } from "../support/mail-env.ts";
+import { unwrapped } from "../support/mail-text.ts";
 import { header, startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const HOSTILE = {
@@ -46,6 +48,15 @@ describe("a value that reaches a one-line position with line breaks", () => {
     ]);
     expect(mail.html).toContain(">Eve Bcc: victim@example.com<");
     expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it("is never wrapped onto a line's start in the notification's text part", () => {
+    // Long enough that wrapping at 78 would set "Email:" at the start of a line.
+    const padded = { ...forged, lastName: `${"Hopper ".repeat(8)}Email: forged@evil.example` };
+    const mail = inquiryNotification(padded, 7, "inbox@firm.example", settings);
+    expect(leftEdgeLines(mail.text).filter((line) => /^(Bcc|Email):/.test(line))).toEqual([
+      `Email: ${VALID_INQUIRY.email}`,
+    ]);
   });
 
   it("is folded to one line in the acknowledgement", () => {
@@ -108,8 +119,8 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
     expect(mail.parsed.html).toContain("Acme &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Sons");
     expect(mail.parsed.html).not.toMatch(/<script|<b>/);
     const consoleUrl = `${t.config.PUBLIC_ORIGIN}/admin/inquiries/${id}`;
-    expect(mail.parsed.text).toContain(
-      `Open it in the console to assign it, add notes or follow its status: ${consoleUrl}`,
+    expect(unwrapped(mail.parsed.text)).toContain(
+      `Open it in the console [${consoleUrl}] to assign it, add notes or follow its status.`,
     );
     expect(mail.parsed.html).toContain(`href="${consoleUrl}"`);
     // The inquiry names the notification that told the firm of it.
@@ -144,10 +155,19 @@ describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
         "  Last line",
       ].join("\n"),
     );
-    expect(leftEdgeLines(text).map((line) => line.split(":")[0])).toEqual([
-      "A visitor sent an inquiry through the website. Reply to this e-mail to answer Grace Hopper.",
-      "Open it in the console to assign it, add notes or follow its status",
-      ...Object.values(INQUIRY_FIELDS).map((rule) => rule.label),
+    // Above the fields, the heading and the paragraph; from the first field on, only labels.
+    const lines = leftEdgeLines(text);
+    const labels = Object.values(INQUIRY_FIELDS).map((rule) => rule.label);
+    const first = lines.indexOf(`${labels[0]}: ${VALID_INQUIRY.firstName}`);
+    expect(lines[0]).toBe(
+      `New inquiry: ${VALID_INQUIRY.inquiryType} from Grace Hopper, Harvard Computation Lab`,
+    );
+    expect(unwrapped(lines.slice(1, first).join("\n"))).toMatch(
+      /^Reply to this e-mail to answer Grace Hopper\. Open it in the console \[\S+\] to assign it, add notes or follow its status\.$/,
+    );
+    expect(lines.slice(first).map((line) => line.split(":")[0])).toEqual([
+      ...labels,
+      SITE.firmName,
     ]);
   });
 

@@ -56,7 +56,7 @@ describe.each(ENGINES)("mail headers on $engine", (engine) => {
 
   /** The token of the confirmation link in a mail's text. */
   function confirmToken(mail: ReceivedMail): string | null {
-    const link = /https:\/\/\S+\/subscribe\/confirm\?\S+/.exec(mail.parsed.text ?? "")?.[0];
+    const link = /https:\/\/\S+\/subscribe\/confirm\?[^\s\]]+/.exec(mail.parsed.text ?? "")?.[0];
     return link ? new URL(link).searchParams.get("token") : null;
   }
 

@@ -12,6 +12,7 @@ import {
 } from "../../src/server/features/newsletter/render.ts";
 import { COLORS } from "../../src/shared/design-tokens.ts";
 import { SITE } from "../../src/shared/site.ts";
+import { unwrapped } from "../support/mail-text.ts";
 
 const ORIGIN = "https://www.firm.example";
 const ISSUE_URL = `${ORIGIN}/insight/data-platforms-2026`;
@@ -174,8 +175,7 @@ describe("the e-mail's layout", () => {
 
 describe("the text part", () => {
   const lines = rendered.emailText.split("\n");
-  /** The text with its line breaks as spaces, as a reader takes in a wrapped line. */
-  const unwrapped = rendered.emailText.replace(/\s+/g, " ");
+  const whole = unwrapped(rendered.emailText);
 
   it("has no HTML left", () => {
     expect(rendered.emailText).not.toMatch(/<\/?[a-z][^>]*>|&[a-z]+;|&#\d+;/i);
@@ -183,9 +183,9 @@ describe("the text part", () => {
   });
 
   it("shows links as their text and URL, with the view-in-browser and unsubscribe URLs", () => {
-    expect(unwrapped).toContain(`View this issue in your browser [${ISSUE_URL}]`);
-    expect(unwrapped).toContain(`our work [${ORIGIN}/weserve]`);
-    expect(unwrapped).toContain(`Unsubscribe [${UNSUBSCRIBE_URL_PLACEHOLDER}]`);
+    expect(whole).toContain(`View this issue in your browser [${ISSUE_URL}]`);
+    expect(whole).toContain(`our work [${ORIGIN}/weserve]`);
+    expect(whole).toContain(`Unsubscribe [${UNSUBSCRIBE_URL_PLACEHOLDER}]`);
   });
 
   it("leaves out the hidden preview text", () => {
@@ -247,11 +247,11 @@ describe("pictures", () => {
   });
 
   it("are their descriptions in the text part", () => {
-    const unwrapped = withPictures.emailText.replace(/\s+/g, " ");
-    expect(unwrapped).toContain("[Picture: Bars: the cloud bill per quarter]");
-    expect(unwrapped).toContain("[Picture: The firm's mark]");
-    expect(unwrapped).toContain("[Picture: A picture from elsewhere]");
-    expect(rendered.emailText.replace(/\s+/g, " ")).toContain("[Picture: A chart of costs]");
+    const whole = unwrapped(withPictures.emailText);
+    expect(whole).toContain("[Picture: Bars: the cloud bill per quarter]");
+    expect(whole).toContain("[Picture: The firm's mark]");
+    expect(whole).toContain("[Picture: A picture from elsewhere]");
+    expect(unwrapped(rendered.emailText)).toContain("[Picture: A chart of costs]");
   });
 });
 
@@ -270,6 +270,12 @@ describe("personalise", () => {
   it("leaves no placeholder in either part", () => {
     expect(copy.html).not.toContain(UNSUBSCRIBE_URL_PLACEHOLDER);
     expect(copy.text).not.toContain(UNSUBSCRIBE_URL_PLACEHOLDER);
+  });
+
+  it("refuses a rendering that lost the placeholder: no copy goes out without its own link", () => {
+    expect(() => personalise({ emailHtml: rendered.emailHtml, emailText: "no link" }, url)).toThrow(
+      /placeholder/,
+    );
   });
 
   it("replaces every occurrence", () => {

@@ -14,6 +14,7 @@ import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { mailTo } from "../support/mail-env.ts";
+import { unwrapped } from "../support/mail-text.ts";
 import { addSubscribers, newsletterDraft } from "../support/newsletter.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 
@@ -91,7 +92,7 @@ describe.each(ENGINES)("a send that bounces too much on $engine", (engine) => {
 
     const [alarm] = await smtp.waitForMailTo("boss@firm.example");
     expect(alarm?.parsed.subject).toBe('Insight paused: "Issue guarded"');
-    expect(alarm?.parsed.text).toContain(paused.progress.pausedReason ?? "");
+    expect(unwrapped(alarm?.parsed.text)).toContain(paused.progress.pausedReason ?? "");
     expect(alarm?.parsed.text).toContain(`https://www.firm.example/admin/newsletter/${id}`);
     const audit = await t.database.db
       .selectFrom("audit_log")

@@ -11,6 +11,7 @@ import { childOutput } from "../support/child-output.ts";
 import { anonymous, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
+import { unwrapped } from "../support/mail-text.ts";
 
 function adminCreate(env: Record<string, string>, ...args: string[]) {
   return childOutput(
@@ -55,7 +56,7 @@ describe.each(ENGINES)("admin:create on $engine", (engine) => {
     expect(invitation.text).toContain(`#token=${token}`);
     // No one is signed in on the command line, so the mail names no person as the inviter.
     expect(invitation.subject).toBe("You are invited to the Meridian website console");
-    expect(invitation.text).toContain(
+    expect(unwrapped(invitation.text)).toContain(
       "The site's administrator invited you to the console of Meridian Consulting Group's website, as an owner.",
     );
 

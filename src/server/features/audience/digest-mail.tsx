@@ -15,15 +15,9 @@ import {
 } from "../../../shared/admin/audience.ts";
 import { COLORS } from "../../../shared/design-tokens.ts";
 import { EMAIL_FONT } from "../../platform/markdown/markdown.ts";
-import {
-  MailFrame,
-  MailHeading,
-  MailLink,
-  oneLine,
-  Paragraph,
-  renderEmailHtml,
-} from "../../platform/outbox/layout.tsx";
+import { MailFrame, MailHeading, MailLink, Paragraph } from "../../platform/outbox/layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import { ROWS_IN_TEXT, renderMail } from "../../platform/outbox/render.ts";
 
 export const AUDIENCE_DIGEST_KIND = "audience-digest";
 
@@ -81,6 +75,7 @@ const headNumber = { ...head, textAlign: "right" } as const;
 function FiguresTable({ totals, previous }: { totals: Totals; previous: Totals }) {
   return (
     <table
+      {...ROWS_IN_TEXT}
       cellPadding={0}
       cellSpacing={0}
       style={{ borderCollapse: "collapse", width: "100%", margin: "0 0 24px" }}
@@ -134,6 +129,7 @@ function ListTable({
         <strong>{caption}</strong>
       </Paragraph>
       <table
+        {...ROWS_IN_TEXT}
         cellPadding={0}
         cellSpacing={0}
         style={{ borderCollapse: "collapse", width: "100%", margin: "-8px 0 24px" }}
@@ -178,9 +174,6 @@ function listsOf(figures: DigestFigures) {
   return lists.filter((list) => list.rows.length > 0);
 }
 
-const textList = (rows: BreakdownRow[], dimension: "page" | "channel" | "referrer") =>
-  rows.map((row) => `  ${oneLine(valueLabel(dimension, row.value))}: ${NUMBER.format(row.visits)}`);
-
 /** The link to the Audience area showing the digest's week. */
 export function digestLink(publicOrigin: string, week: Period): string {
   const query = new URLSearchParams({ range: "custom", from: week.from, to: week.to });
@@ -200,33 +193,13 @@ export function audienceDigestMail(
   const lead = quiet
     ? "No visit was counted last week."
     : `Last week (Monday to Sunday, UTC) beside the week before (${weekText(figures.weekBefore)}).`;
-  const text = [
-    title,
-    "",
-    lead,
-    "",
-    ...FIGURES.map(
-      ({ key, label }) =>
-        `${label}: ${NUMBER.format(totals[key])} (week before ${NUMBER.format(previous[key])}, ${changeText(totals[key], previous[key])})`,
-    ),
-    ...listsOf(figures).flatMap(({ caption, rows, dimension }) => [
-      "",
-      `${caption}:`,
-      ...textList(rows, dimension),
-    ]),
-    "",
-    `The Audience area has every figure: ${link}`,
-    "",
-    "You get this because AUDIENCE_DIGEST is on; it stops when it is set to false.",
-  ].join("\n");
   return {
     messageId: newMessageId(from),
     from,
     to,
     subject,
     headers: AUTO_SUBMITTED,
-    text,
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         <MailHeading>{title}</MailHeading>
         <Paragraph>{lead}</Paragraph>

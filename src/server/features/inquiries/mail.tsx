@@ -6,6 +6,7 @@
  * owners get when the notification fails (sent by notification-alarm.ts).
  */
 
+import { Fragment } from "react";
 import { COLORS } from "../../../shared/design-tokens.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../../shared/inquiry.ts";
 import type { Inquiry } from "../../../shared/schemas.ts";
@@ -16,12 +17,13 @@ import {
   MailFrame,
   MailHeading,
   MailLink,
+  OneLine,
   oneLine,
   Paragraph,
-  renderEmailHtml,
 } from "../../platform/outbox/layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
+import { ROWS_IN_TEXT, renderMail } from "../../platform/outbox/render.ts";
 
 export interface InquiryMailSettings {
   from: string;
@@ -35,18 +37,21 @@ export interface InquiryMailSettings {
 
 const ORDER = Object.keys(INQUIRY_FIELDS) as InquiryField[];
 
-/** A field's value as the notification shows it: on one line unless the field is multi-line. */
-function shownValue(inquiry: Inquiry, field: InquiryField): string {
+/**
+ * A field's value as the notification shows it: on one line unless the
+ * field is multi-line, whose lines are kept as line breaks (the text part
+ * indents them under the label).
+ */
+function ShownValue({ inquiry, field }: { inquiry: Inquiry; field: InquiryField }) {
   const value = inquiry[field] || "-";
-  return INQUIRY_FIELDS[field].kind === "longtext" ? value : oneLine(value);
-}
-
-/** "Label: value", or a multi-line value below its label, each line indented. */
-function textField(inquiry: Inquiry, field: InquiryField): string {
-  const { label, kind } = INQUIRY_FIELDS[field];
-  const value = shownValue(inquiry, field);
-  if (kind !== "longtext") return `${label}: ${value}`;
-  return [`${label}:`, ...linesOf(value).map((line) => (line ? `  ${line}` : ""))].join("\n");
+  if (INQUIRY_FIELDS[field].kind !== "longtext") return oneLine(value);
+  return linesOf(value).map((line, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the lines are the value's, in order, and never move
+    <Fragment key={index}>
+      {index > 0 ? <br /> : null}
+      {line}
+    </Fragment>
+  ));
 }
 
 const cell = {
@@ -61,7 +66,12 @@ const cell = {
 /** The inquiry's fields, one row each; a multi-line value keeps its lines. */
 function FieldTable({ inquiry }: { inquiry: Inquiry }) {
   return (
-    <table cellPadding={0} cellSpacing={0} style={{ borderCollapse: "collapse", width: "100%" }}>
+    <table
+      {...ROWS_IN_TEXT}
+      cellPadding={0}
+      cellSpacing={0}
+      style={{ borderCollapse: "collapse", width: "100%" }}
+    >
       <tbody>
         {ORDER.map((field) => (
           <tr key={field}>
@@ -71,7 +81,9 @@ function FieldTable({ inquiry }: { inquiry: Inquiry }) {
             >
               {INQUIRY_FIELDS[field].label}
             </th>
-            <td style={{ ...cell, whiteSpace: "pre-wrap" }}>{shownValue(inquiry, field)}</td>
+            <td style={{ ...cell, whiteSpace: "pre-wrap" }}>
+              <ShownValue inquiry={inquiry} field={field} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -90,12 +102,6 @@ export function inquiryNotification(
   const company = inquiry.company ? `, ${oneLine(inquiry.company)}` : "";
   const subject = `New inquiry: ${inquiry.inquiryType} from ${name}${company}`;
   const url = consoleInquiryUrl(settings.publicOrigin, id);
-  const text = [
-    `A visitor sent an inquiry through the website. Reply to this e-mail to answer ${name}.`,
-    `Open it in the console to assign it, add notes or follow its status: ${url}`,
-    "",
-    ...ORDER.map((field) => textField(inquiry, field)),
-  ].join("\n");
   return {
     messageId: newMessageId(settings.from),
     from: settings.from,
@@ -103,12 +109,14 @@ export function inquiryNotification(
     replyTo: { name, address: inquiry.email },
     headers: AUTO_SUBMITTED,
     subject,
-    text,
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
-        <MailHeading>{subject}</MailHeading>
+        <MailHeading>
+          New inquiry: <OneLine value={inquiry.inquiryType} /> from{" "}
+          <OneLine value={`${name}${company}`} />
+        </MailHeading>
         <Paragraph>
-          Reply to this e-mail to answer {name}.{" "}
+          Reply to this e-mail to answer <OneLine value={name} />.{" "}
           <MailLink href={url}>Open it in the console</MailLink> to assign it, add notes or follow
           its status.
         </Paragraph>
@@ -136,8 +144,7 @@ export function inquiryAcknowledgement(
     // The visitor's answer goes to the first of the firm's addresses.
     replyTo: { name: SITE.firmName, address: settings.inquiryTo[0] ?? settings.from },
     subject,
-    text: [greeting, "", ...lines, "", `The ${SITE.shortName} team`].join("\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         {[greeting, ...lines, `The ${SITE.shortName} team`].map((line) => (
           <Paragraph key={line}>{line}</Paragraph>
@@ -188,7 +195,6 @@ export function notificationFailedAlarm(
   const url = consoleInquiryUrl(settings.publicOrigin, inquiry.id);
   const where = inquiry.notifiedAddress ? ` to ${inquiry.notifiedAddress}` : "";
   const lead = `The website could not deliver its notification of a new inquiry${where}: nobody at the firm may know of it.`;
-  const which = `Inquiry ${inquiry.id}: ${oneLine(inquiry.inquiryType)}, from ${name}${company}, received ${inquiry.receivedAt}.`;
   const why = `The mail server's last answer: ${oneLine(reason).slice(0, REASON_LIMIT)}`;
   const advice =
     "Until the cause is put right, read new inquiries in the console. This alarm is sent once per inquiry.";
@@ -198,13 +204,14 @@ export function notificationFailedAlarm(
     to,
     headers: AUTO_SUBMITTED,
     subject,
-    text: [lead, "", which, `Open it in the console: ${url}`, "", why, "", advice].join("\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         <MailHeading>{subject}</MailHeading>
         <Paragraph>{lead}</Paragraph>
         <Paragraph>
-          {which} <MailLink href={url}>Open it in the console</MailLink>.
+          Inquiry {inquiry.id}: <OneLine value={inquiry.inquiryType} />, from{" "}
+          <OneLine value={`${name}${company}`} />, received {inquiry.receivedAt}.{" "}
+          <MailLink href={url}>Open it in the console</MailLink>.
         </Paragraph>
         <Paragraph>{why}</Paragraph>
         <Paragraph>{advice}</Paragraph>

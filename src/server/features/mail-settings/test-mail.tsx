@@ -4,13 +4,9 @@
  * and says what they are, so the owner sees in their own mailbox how the
  * From reads and where inquiries go.
  */
-import {
-  MailFrame,
-  MailHeading,
-  Paragraph,
-  renderEmailHtml,
-} from "../../platform/outbox/layout.tsx";
+import { MailFrame, MailHeading, Paragraph } from "../../platform/outbox/layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
+import { renderMail } from "../../platform/outbox/render.ts";
 import type { MailSettings } from "./settings.ts";
 
 export const TEST_MAIL_KIND = "mail-settings-test";
@@ -28,8 +24,7 @@ export function testMail(to: string, settings: MailSettings): MailMessage {
     to,
     headers: AUTO_SUBMITTED,
     subject,
-    text: lines.join("\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         <MailHeading>{subject}</MailHeading>
         {lines.map((line) => (

@@ -6,15 +6,10 @@ import { SET_PASSWORD_PAGE } from "../../../shared/admin/auth.ts";
 import { aRole, type Role, roleSentence } from "../../../shared/admin/roles.ts";
 import { SITE } from "../../../shared/site.ts";
 import type { ConsoleUser } from "../../platform/console/users.ts";
-import {
-  MailFrame,
-  MailLink,
-  oneLine,
-  Paragraph,
-  renderEmailHtml,
-} from "../../platform/outbox/layout.tsx";
+import { MailFrame, MailLink, oneLine, Paragraph } from "../../platform/outbox/layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
+import { renderMail } from "../../platform/outbox/render.ts";
 
 /** What one account mail is made with: the sender in force. */
 export interface AccountMailSettings {
@@ -90,8 +85,7 @@ function linkMail(
     to,
     subject,
     headers: AUTO_SUBMITTED,
-    text: [...lead, link, expiry].join("\n\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         {lead.map((paragraph) => (
           <Paragraph key={paragraph}>{paragraph}</Paragraph>

@@ -9,15 +9,10 @@ import { CONFIRM_SUBSCRIPTION_PATH } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
 import { renderMarkdown } from "../../platform/markdown/markdown.ts";
 import { givingWay } from "../../platform/ops/give-way.ts";
-import {
-  MailFrame,
-  MailLink,
-  oneLine,
-  Paragraph,
-  renderEmailHtml,
-} from "../../platform/outbox/layout.tsx";
+import { MailFrame, MailLink, oneLine, Paragraph } from "../../platform/outbox/layout.tsx";
 import { type MailMessage, newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMail, enqueueMails, type OutboxTransaction } from "../../platform/outbox/queue.ts";
+import { fillPlaceholders, renderMail } from "../../platform/outbox/render.ts";
 import { signConfirmToken } from "./confirm-token.ts";
 import { type MailCooldown, takeMailTurn } from "./mail-cooldown.ts";
 import type { Subscription } from "./queries.ts";
@@ -40,16 +35,6 @@ interface MessageSettings {
 /** Stand-ins an import's confirmation is rendered with once, then replaced per address. */
 const ADDRESS_MARK = "imported.address.mark@example.invalid";
 const LINK_MARK = "https://confirmation-link.example.invalid/mark";
-
-/** What React writes for these characters in text and attributes. */
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#x27;");
-}
 
 const WELCOME_KIND = "welcome";
 const CONFIRMATION_KIND = "subscription-confirmation";
@@ -87,19 +72,13 @@ const SIGN_OFF = `The ${SITE.shortName} team`;
  */
 function welcomeBody(welcomeText: string | null, publicOrigin: string) {
   if (welcomeText === null) {
-    return {
-      text: [...BUILT_IN_WELCOME, "", SIGN_OFF].join("\n"),
-      html: [...BUILT_IN_WELCOME, SIGN_OFF].map((line) => <Paragraph key={line}>{line}</Paragraph>),
-    };
+    return [...BUILT_IN_WELCOME, SIGN_OFF].map((line) => <Paragraph key={line}>{line}</Paragraph>);
   }
   const { emailHtml } = renderMarkdown(welcomeText, { pageUrl: publicOrigin });
-  return {
-    text: welcomeText,
-    html: (
-      // biome-ignore lint/security/noDangerouslySetInnerHtml: the Markdown renderer's output, which escapes raw HTML and checks every link
-      <div dangerouslySetInnerHTML={{ __html: emailHtml }} />
-    ),
-  };
+  return (
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: the Markdown renderer's output, which escapes raw HTML and checks every link
+    <div dangerouslySetInnerHTML={{ __html: emailHtml }} />
+  );
 }
 
 export function welcome(
@@ -108,17 +87,15 @@ export function welcome(
   settings: MessageSettings & { welcomeText: string | null },
 ): MailMessage {
   const subject = `Welcome to Insight from ${SITE.firmName}`;
-  const body = welcomeBody(settings.welcomeText, settings.publicOrigin);
   return {
     messageId: newMessageId(settings.from),
     from: settings.from,
     to: email,
     subject,
     headers: { ...unsubscribeHeaders(unsubscribeUrl), "List-Id": listId(settings.publicOrigin) },
-    text: [body.text, "", `To stop receiving Insight, open: ${unsubscribeUrl}`].join("\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
-        {body.html}
+        {welcomeBody(settings.welcomeText, settings.publicOrigin)}
         <Paragraph small>
           You receive this because {email} subscribed on our website.{" "}
           <MailLink href={unsubscribeUrl}>Unsubscribe</MailLink>.
@@ -149,8 +126,7 @@ export function subscriptionConfirmation(
     to: email,
     subject,
     headers: { "List-Id": listId(settings.publicOrigin) },
-    text: [lead, "", confirmUrl, "", expiry, "", `The ${SITE.shortName} team`].join("\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         <Paragraph>{lead}</Paragraph>
         <Paragraph>
@@ -233,12 +209,7 @@ export class SubscriptionMail {
         ...template,
         messageId: newMessageId(from),
         to: subscription.email,
-        text: template.text
-          .replaceAll(ADDRESS_MARK, subscription.email)
-          .replaceAll(LINK_MARK, link),
-        html: template.html
-          .replaceAll(escapeHtml(ADDRESS_MARK), escapeHtml(subscription.email))
-          .replaceAll(escapeHtml(LINK_MARK), escapeHtml(link)),
+        ...fillPlaceholders(template, { [ADDRESS_MARK]: subscription.email, [LINK_MARK]: link }),
       };
     };
     // A batch at a time, giving way to visitors between them: an import's

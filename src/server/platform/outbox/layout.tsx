@@ -1,11 +1,10 @@
 /**
- * The one way the site's e-mail is rendered: React e-mail components, built
- * on tables so that Outlook and webmail lay them out alike, rendered to
- * static XHTML (renderEmailHtml). React escapes every value a visitor typed;
- * oneLine folds one to a single line where it goes into a header or a
- * one-line position of the text part. The plain e-mails (inquiries,
- * subscriptions, accounts) share MailFrame; an Insight issue has its own
- * frame, rendered the same way.
+ * The site's e-mail components: React e-mail's, built on tables so that
+ * Outlook and webmail lay them out alike, and rendered, HTML and text alike,
+ * by renderMail (render.ts). React escapes every value a visitor typed;
+ * oneLine folds one to a single line where it goes into a header, OneLine
+ * where it goes into the mail. The plain e-mails (inquiries, subscriptions,
+ * accounts) share MailFrame; an Insight issue has its own frame.
  */
 import { Body } from "@react-email/body";
 import { Container } from "@react-email/container";
@@ -16,11 +15,11 @@ import { Link } from "@react-email/link";
 import { Preview } from "@react-email/preview";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import type { ReactElement, ReactNode } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
+import type { ReactNode } from "react";
 import { COLORS } from "../../../shared/design-tokens.ts";
 import { SITE } from "../../../shared/site.ts";
 import { EMAIL_COLUMN, EMAIL_FONT } from "../markdown/markdown.ts";
+import { UNWRAPPED_IN_TEXT } from "./render.ts";
 
 /** Folds line breaks and any other control character (U+0085 breaks lines too) to spaces. */
 export const oneLine = (value: string) => value.replace(/[\s\p{Cc}]+/gu, " ").trim();
@@ -28,12 +27,9 @@ export const oneLine = (value: string) => value.replace(/[\s\p{Cc}]+/gu, " ").tr
 /** A multi-line value's lines, whichever line breaks it was typed with. */
 export const linesOf = (value: string) => value.split(/\r\n|[\n\r\u2028\u2029\u0085]/);
 
-/** The doctype @react-email/render writes; renderToStaticMarkup writes none. */
-const XHTML_DOCTYPE =
-  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
-
-export function renderEmailHtml(email: ReactElement): string {
-  return XHTML_DOCTYPE + renderToStaticMarkup(email);
+/** A value someone typed, within a sentence: on one line, and kept on its line in the text part. */
+export function OneLine({ value }: { value: string }) {
+  return <span {...UNWRAPPED_IN_TEXT}>{oneLine(value)}</span>;
 }
 
 const textStyle = {

@@ -4,9 +4,9 @@
  * link into the console; marked as sent by the machine, so no auto-reply
  * answers it.
  */
-import { SITE } from "../../../shared/site.ts";
-import { MailFrame, MailLink, Paragraph, renderEmailHtml } from "./layout.tsx";
+import { MailFrame, MailLink, Paragraph } from "./layout.tsx";
 import { AUTO_SUBMITTED, type MailMessage, newMessageId } from "./message.ts";
+import { renderMail } from "./render.ts";
 
 export interface OwnerNotice {
   subject: string;
@@ -29,8 +29,7 @@ export function ownerNoticeMail(
     to,
     subject,
     headers: AUTO_SUBMITTED,
-    text: [lead, "", next, link, "", `The ${SITE.shortName} website`].join("\n"),
-    html: renderEmailHtml(
+    ...renderMail(
       <MailFrame title={subject}>
         <Paragraph>{lead}</Paragraph>
         <Paragraph>{next}</Paragraph>
