@@ -1,6 +1,7 @@
 /**
- * The console's one client for /api/admin: JSON in and out, the cross-site
- * token on every write, and one error type carrying the server's message
+ * The console's one client for /api/admin, on the fetch core the site shares
+ * (web/api/fetch-core.ts: JSON or FormData in, the cross-site token on every
+ * write), with one error type carrying the server's message
  * (and, for a refused form, a reason per field). A call names an entry of
  * the route map (shared/admin/console-routes.ts), and the entry's schemas
  * give the types of what the call takes and what it answers.
@@ -13,8 +14,7 @@ import {
   type RouteEntry,
   type RouteKey,
 } from "../../shared/admin/console-routes.ts";
-import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
-import { XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
+import { type FetchAnswer, type FetchCall, fetchCore } from "../../web/api/fetch-core.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -30,56 +30,32 @@ export class ApiError extends Error {
 /** Everyone listening learns when the session has ended (a 401 anywhere). */
 export const sessionEnded = new EventTarget();
 
-function readCookie(name: string): string {
-  const prefix = `${name}=`;
-  const entry = document.cookie.split("; ").find((part) => part.startsWith(prefix));
-  return entry ? decodeURIComponent(entry.slice(prefix.length)) : "";
-}
-
-/**
- * The server sets the token cookie with the console's page; a page served
- * otherwise (Vite's dev server) or a cleared cookie gets one from the API first.
- */
-async function xsrfToken(): Promise<string> {
-  const fromCookie = readCookie(XSRF_COOKIE);
-  if (fromCookie) return fromCookie;
-  await fetch(serverPath(API_PATHS.xsrf), { credentials: "same-origin" }).catch(() => {});
-  return readCookie(XSRF_COOKIE);
-}
+/** The console's calls go to its own origin, where its session cookie is. */
+const core = fetchCore("/");
 
 export const NETWORK_FAILURE =
   "The server could not be reached. Check your connection and try again.";
 
-async function send(method: Method, path: string, body?: unknown): Promise<unknown> {
-  const headers: Record<string, string> = {};
-  if (method !== "GET") headers[XSRF_HEADER] = await xsrfToken();
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  let response: Response;
+async function send(method: Method, path: string, call: FetchCall = {}): Promise<unknown> {
+  let answer: FetchAnswer;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: payload ?? null,
-      credentials: "same-origin",
-    });
+    answer = await core.request(path, { ...call, method });
   } catch {
     throw new ApiError(0, NETWORK_FAILURE);
   }
-  const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
-  const data = isJson ? ((await response.json()) as Record<string, unknown>) : {};
   // A 204 answers nothing, which is what its call resolves with.
-  if (response.ok) return response.status === 204 ? undefined : data;
-  if (response.status === 401 && !data.secondFactor) sessionEnded.dispatchEvent(new Event("ended"));
+  if (answer.ok) return answer.status === 204 ? undefined : (answer.data ?? {});
+  const refusal = (
+    typeof answer.data === "object" && answer.data !== null ? answer.data : {}
+  ) as Record<string, unknown>;
+  if (answer.status === 401 && !refusal.secondFactor) {
+    sessionEnded.dispatchEvent(new Event("ended"));
+  }
   throw new ApiError(
-    response.status,
-    typeof data.message === "string" ? data.message : `The server answered ${response.status}.`,
-    (data.fields as Record<string, string> | undefined) ?? {},
-    data,
+    answer.status,
+    typeof refusal.message === "string" ? refusal.message : `The server answered ${answer.status}.`,
+    (refusal.fields as Record<string, string> | undefined) ?? {},
+    refusal,
   );
 }
 
@@ -152,10 +128,14 @@ export const api = {
     const route: RouteEntry = CONSOLE_ROUTES[key];
     // Read as CallParts at once: the union of every route's arguments grows too large to check.
     const parts: CallParts = (args as CallParts | undefined) ?? {};
-    return send(route.method, urlOf(route, parts), parts.body) as Promise<Answer<K>>;
+    return send(route.method, urlOf(route, parts), { body: parts.body }) as Promise<Answer<K>>;
   },
   load<K extends ReadKey>({ url }: Read<K>): Promise<Answer<K>> {
     return send("GET", url) as Promise<Answer<K>>;
+  },
+  /** A route that answers plain text, not JSON: the newsletter's plain-text preview. */
+  text(path: string): Promise<string> {
+    return send("GET", path, { asText: true }) as Promise<string>;
   },
 };
 
