@@ -14,7 +14,8 @@ import {
   type RouteEntry,
   type RouteKey,
 } from "../../shared/admin/console-routes.ts";
-import { type FetchAnswer, type FetchCall, fetchCore } from "../../web/api/fetch-core.ts";
+import type { FetchAnswer, FetchCall } from "../../web/api/fetch-core.ts";
+import * as fetchCore from "../../web/api/fetch-core.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -31,32 +32,37 @@ export class ApiError extends Error {
 export const sessionEnded = new EventTarget();
 
 /** The console's calls go to its own origin, where its session cookie is. */
-const core = fetchCore("/");
+const BASE = "/";
 
 export const NETWORK_FAILURE =
   "The server could not be reached. Check your connection and try again.";
 
-async function send(method: Method, path: string, call: FetchCall = {}): Promise<unknown> {
-  let answer: FetchAnswer;
+/** The server's answer, or an ApiError when it could not be reached. */
+async function answerTo(path: string, call: FetchCall = {}): Promise<FetchAnswer> {
   try {
-    answer = await core.request(path, { ...call, method });
+    return await fetchCore.request(BASE, path, call);
   } catch {
     throw new ApiError(0, NETWORK_FAILURE);
   }
-  // A 204 answers nothing, which is what its call resolves with.
-  if (answer.ok) return answer.status === 204 ? undefined : (answer.data ?? {});
-  const refusal = (
-    typeof answer.data === "object" && answer.data !== null ? answer.data : {}
-  ) as Record<string, unknown>;
-  if (answer.status === 401 && !refusal.secondFactor) {
-    sessionEnded.dispatchEvent(new Event("ended"));
-  }
-  throw new ApiError(
-    answer.status,
-    typeof refusal.message === "string" ? refusal.message : `The server answered ${answer.status}.`,
+}
+
+/** A refusal as an ApiError; a 401 also tells everyone listening that the session ended. */
+function refusalOf({ status, data }: FetchAnswer): ApiError {
+  const refusal = (data ?? {}) as Record<string, unknown>;
+  if (status === 401 && !refusal.secondFactor) sessionEnded.dispatchEvent(new Event("ended"));
+  return new ApiError(
+    status,
+    typeof refusal.message === "string" ? refusal.message : `The server answered ${status}.`,
     (refusal.fields as Record<string, string> | undefined) ?? {},
     refusal,
   );
+}
+
+async function send(method: Method, path: string, body?: unknown): Promise<unknown> {
+  const answer = await answerTo(path, { method, body });
+  if (!answer.ok) throw refusalOf(answer);
+  // A 204 answers nothing, which is what its call resolves with.
+  return answer.status === 204 ? undefined : (answer.data ?? {});
 }
 
 // ---- The types a call takes from its entry ----
@@ -128,14 +134,16 @@ export const api = {
     const route: RouteEntry = CONSOLE_ROUTES[key];
     // Read as CallParts at once: the union of every route's arguments grows too large to check.
     const parts: CallParts = (args as CallParts | undefined) ?? {};
-    return send(route.method, urlOf(route, parts), { body: parts.body }) as Promise<Answer<K>>;
+    return send(route.method, urlOf(route, parts), parts.body) as Promise<Answer<K>>;
   },
   load<K extends ReadKey>({ url }: Read<K>): Promise<Answer<K>> {
     return send("GET", url) as Promise<Answer<K>>;
   },
   /** A route that answers plain text, not JSON: the newsletter's plain-text preview. */
-  text(path: string): Promise<string> {
-    return send("GET", path, { asText: true }) as Promise<string>;
+  async text(path: string): Promise<string> {
+    const answer = await answerTo(path);
+    if (!answer.ok) throw refusalOf(answer);
+    return answer.response.text();
   },
 };
 

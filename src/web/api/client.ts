@@ -16,17 +16,18 @@ import type {
   unsubscribeStateSchema,
 } from "../../shared/schemas.ts";
 import { leadSource } from "../lib/leadSource.ts";
-import { type FetchAnswer, type FetchCall, fetchCore } from "./fetch-core.ts";
+import type { FetchAnswer, FetchCall } from "./fetch-core.ts";
+import * as fetchCore from "./fetch-core.ts";
 
 export interface ApiResponse<T> extends FetchAnswer {
   data: T | undefined;
 }
 
 /** The configured backend host; by default the site's own origin. */
-const core = fetchCore((import.meta.env.VITE_API_BASE_URL as string | undefined) || "/");
+const BASE = (import.meta.env.VITE_API_BASE_URL as string | undefined) || "/";
 
 function request<T>(path: string, call?: FetchCall): Promise<ApiResponse<T>> {
-  return core.request(path, call) as Promise<ApiResponse<T>>;
+  return fetchCore.request(BASE, path, call) as Promise<ApiResponse<T>>;
 }
 
 /**
@@ -34,7 +35,9 @@ function request<T>(path: string, call?: FetchCall): Promise<ApiResponse<T>> {
  * token carries its issue time, and one taken only at the moment of sending
  * would make a person's post look as fast as a script's (ADR 017).
  */
-export const xsrfToken = core.xsrfToken;
+export function xsrfToken(): Promise<string> {
+  return fetchCore.xsrfToken(BASE);
+}
 
 /**
  * What a form sends against scripts beside the spec's payload (ADR 017), in

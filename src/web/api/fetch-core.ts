@@ -12,20 +12,19 @@ import { API_PATHS } from "../../shared/api-paths.ts";
 import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 
 export interface FetchCall {
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  method?: string;
   /** A FormData goes as it is (a multipart upload); any other value as JSON. */
   body?: unknown;
   /** Headers besides the token and the body's type, such as the public forms' defences. */
   headers?: Record<string, string>;
-  /** Read an answer that is not JSON as text (the plain-text preview); otherwise it is left unread. */
-  asText?: boolean;
 }
 
 export interface FetchAnswer {
   status: number;
   ok: boolean;
-  /** The JSON body; the text of any other when asked for; otherwise undefined. */
+  /** The JSON body; undefined for any other, which is left in `response` for a caller to read. */
   data: unknown;
+  response: Response;
 }
 
 function readCookie(name: string): string | undefined {
@@ -35,54 +34,53 @@ function readCookie(name: string): string | undefined {
 }
 
 /**
- * The calls to the server at `base`: the site's configured backend host, or
- * the console's own origin ("/"). Resolved at each call, against the page's
- * origin, because the site's client is also loaded where pages are rendered,
- * on the server, which has no window.
+ * `base` is where the calls go: the site's configured backend host, or the
+ * console's own origin ("/"). It is resolved at each call, against the
+ * page's origin, because the site's client is also loaded where pages are
+ * rendered, on the server, which has no window.
  */
-export function fetchCore(base: string) {
-  function urlOf(path: string): URL {
-    const root = new URL(base, window.location.origin);
-    if (!root.pathname.endsWith("/")) root.pathname += "/";
-    return new URL(path, root);
-  }
+function urlOf(base: string, path: string): URL {
+  const root = new URL(base, window.location.origin);
+  if (!root.pathname.endsWith("/")) root.pathname += "/";
+  return new URL(path, root);
+}
 
-  async function request(path: string, call: FetchCall = {}): Promise<FetchAnswer> {
-    const { method = "GET", body, asText = false } = call;
-    const headers = { ...call.headers };
-    if (method !== "GET") headers[XSRF_HEADER] = await xsrfToken();
-    let payload: BodyInit | null = null;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      payload = JSON.stringify(body);
-    }
-    const url = urlOf(path);
-    const response = await fetch(url, {
-      method,
-      headers,
-      body: payload,
-      // A backend on another host gets the cookies only when asked to include them.
-      credentials: url.origin === window.location.origin ? "same-origin" : "include",
-    });
-    const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
-    const data = isJson ? await response.json() : asText ? await response.text() : undefined;
-    const ok = response.status >= SUCCESS_STATUS.min && response.status <= SUCCESS_STATUS.max;
-    return { status: response.status, ok, data };
-  }
+export async function request(
+  base: string,
+  path: string,
+  call: FetchCall = {},
+): Promise<FetchAnswer> {
+  const { method = "GET", body } = call;
+  const headers = { ...call.headers };
+  if (method !== "GET") headers[XSRF_HEADER] = await xsrfToken(base);
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers["Content-Type"] = "application/json";
+  const url = urlOf(base, path);
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? null : isForm ? body : JSON.stringify(body),
+    // A backend on another host gets the cookies only when asked to include them.
+    credentials: url.origin === window.location.origin ? "same-origin" : "include",
+  });
+  const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
+  const ok = response.status >= SUCCESS_STATUS.min && response.status <= SUCCESS_STATUS.max;
+  return {
+    status: response.status,
+    ok,
+    data: isJson ? await response.json() : undefined,
+    response,
+  };
+}
 
-  /**
-   * The server sets the token cookie with every page, but a page served from
-   * a cache or a CDN, a page of Vite's dev server or a cleared cookie comes
-   * without it; then one GET fetches it first.
-   */
-  async function xsrfToken(): Promise<string> {
-    const fromCookie = readCookie(XSRF_COOKIE);
-    if (fromCookie) return fromCookie;
-    const answer = await request(API_PATHS.xsrf);
-    const token = (answer.data as { token?: unknown } | undefined)?.token;
-    return readCookie(XSRF_COOKIE) ?? (typeof token === "string" ? token : "");
-  }
-
-  return { request, xsrfToken };
+/**
+ * The server sets the token cookie with every page, but a page served from
+ * a cache or a CDN, a page of Vite's dev server or a cleared cookie comes
+ * without it; then one GET fetches it first.
+ */
+export async function xsrfToken(base: string): Promise<string> {
+  const fromCookie = readCookie(XSRF_COOKIE);
+  if (fromCookie) return fromCookie;
+  const answer = await request(base, API_PATHS.xsrf);
+  return readCookie(XSRF_COOKIE) ?? (answer.data as { token?: string } | undefined)?.token ?? "";
 }
