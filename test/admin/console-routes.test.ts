@@ -67,7 +67,7 @@ const NOT_CALLED = [
   {
     method: "GET",
     url: NEWSLETTER_PATHS.textPreview(":id"),
-    why: "plain text, which PlainTextPreview fetches as text",
+    why: "plain text, which PlainTextPreview reads with the client's api.text",
   },
 ];
 

@@ -1,6 +1,7 @@
 /**
- * The console's one client for /api/admin: JSON in and out, the cross-site
- * token on every write, and one error type carrying the server's message
+ * The console's one client for /api/admin, on the fetch core the site shares
+ * (web/api/fetch-core.ts: JSON or FormData in, the cross-site token on every
+ * write), with one error type carrying the server's message
  * (and, for a refused form, a reason per field). A call names an entry of
  * the route map (shared/admin/console-routes.ts), and the entry's schemas
  * give the types of what the call takes and what it answers.
@@ -13,8 +14,8 @@ import {
   type RouteEntry,
   type RouteKey,
 } from "../../shared/admin/console-routes.ts";
-import { API_PATHS, serverPath } from "../../shared/api-paths.ts";
-import { XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
+import type { FetchAnswer, FetchCall } from "../../web/api/fetch-core.ts";
+import * as fetchCore from "../../web/api/fetch-core.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -30,57 +31,38 @@ export class ApiError extends Error {
 /** Everyone listening learns when the session has ended (a 401 anywhere). */
 export const sessionEnded = new EventTarget();
 
-function readCookie(name: string): string {
-  const prefix = `${name}=`;
-  const entry = document.cookie.split("; ").find((part) => part.startsWith(prefix));
-  return entry ? decodeURIComponent(entry.slice(prefix.length)) : "";
-}
-
-/**
- * The server sets the token cookie with the console's page; a page served
- * otherwise (Vite's dev server) or a cleared cookie gets one from the API first.
- */
-async function xsrfToken(): Promise<string> {
-  const fromCookie = readCookie(XSRF_COOKIE);
-  if (fromCookie) return fromCookie;
-  await fetch(serverPath(API_PATHS.xsrf), { credentials: "same-origin" }).catch(() => {});
-  return readCookie(XSRF_COOKIE);
-}
+/** The console's calls go to its own origin, where its session cookie is. */
+const BASE = "/";
 
 export const NETWORK_FAILURE =
   "The server could not be reached. Check your connection and try again.";
 
-async function send(method: Method, path: string, body?: unknown): Promise<unknown> {
-  const headers: Record<string, string> = {};
-  if (method !== "GET") headers[XSRF_HEADER] = await xsrfToken();
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  let response: Response;
+/** The server's answer, or an ApiError when it could not be reached. */
+async function answerTo(path: string, call: FetchCall = {}): Promise<FetchAnswer> {
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: payload ?? null,
-      credentials: "same-origin",
-    });
+    return await fetchCore.request(BASE, path, call);
   } catch {
     throw new ApiError(0, NETWORK_FAILURE);
   }
-  const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
-  const data = isJson ? ((await response.json()) as Record<string, unknown>) : {};
-  // A 204 answers nothing, which is what its call resolves with.
-  if (response.ok) return response.status === 204 ? undefined : data;
-  if (response.status === 401 && !data.secondFactor) sessionEnded.dispatchEvent(new Event("ended"));
-  throw new ApiError(
-    response.status,
-    typeof data.message === "string" ? data.message : `The server answered ${response.status}.`,
-    (data.fields as Record<string, string> | undefined) ?? {},
-    data,
+}
+
+/** A refusal as an ApiError; a 401 also tells everyone listening that the session ended. */
+function refusalOf({ status, data }: FetchAnswer): ApiError {
+  const refusal = (data ?? {}) as Record<string, unknown>;
+  if (status === 401 && !refusal.secondFactor) sessionEnded.dispatchEvent(new Event("ended"));
+  return new ApiError(
+    status,
+    typeof refusal.message === "string" ? refusal.message : `The server answered ${status}.`,
+    (refusal.fields as Record<string, string> | undefined) ?? {},
+    refusal,
   );
+}
+
+async function send(method: Method, path: string, body?: unknown): Promise<unknown> {
+  const answer = await answerTo(path, { method, body });
+  if (!answer.ok) throw refusalOf(answer);
+  // A 204 answers nothing, which is what its call resolves with.
+  return answer.status === 204 ? undefined : (answer.data ?? {});
 }
 
 // ---- The types a call takes from its entry ----
@@ -156,6 +138,12 @@ export const api = {
   },
   load<K extends ReadKey>({ url }: Read<K>): Promise<Answer<K>> {
     return send("GET", url) as Promise<Answer<K>>;
+  },
+  /** A route that answers plain text, not JSON: the newsletter's plain-text preview. */
+  async text(path: string): Promise<string> {
+    const answer = await answerTo(path);
+    if (!answer.ok) throw refusalOf(answer);
+    return answer.response.text();
   },
 };
 

@@ -1,13 +1,12 @@
 /**
- * The one client for the public API's calls and the cross-site request token. Requests have
- * no time-out; a network failure rejects, any HTTP answer resolves, and
- * each caller decides what a status means: success is 2xx, and each form
- * maps the rest to its own failure text.
+ * The site's client for the public API, on the fetch core the console shares
+ * (fetch-core.ts). Requests have no time-out; a network failure rejects, any
+ * HTTP answer resolves, and each caller decides what a status means: success
+ * is 2xx, and each form maps the rest to its own failure text.
  */
 import type { z } from "zod";
 import { API_PATHS } from "../../shared/api-paths.ts";
 import { CAPTCHA_HEADER, FORM_TRAP_HEADER } from "../../shared/bot-defence.ts";
-import { SUCCESS_STATUS, XSRF_COOKIE, XSRF_HEADER } from "../../shared/constants.ts";
 import type { CaseStudy, ContentItem, TeamMember } from "../../shared/content.ts";
 import type { ContentCategory } from "../../shared/content-categories.ts";
 import type { FieldReasons } from "../../shared/field-rules.ts";
@@ -18,55 +17,27 @@ import type {
   unsubscribeStateSchema,
 } from "../../shared/schemas.ts";
 import { leadSource } from "../lib/leadSource.ts";
+import type { FetchAnswer, FetchCall } from "./fetch-core.ts";
+import * as fetchCore from "./fetch-core.ts";
 
-export interface ApiResponse<T> {
-  status: number;
-  ok: boolean;
+export interface ApiResponse<T> extends FetchAnswer {
   data: T | undefined;
 }
 
 /** The configured backend host; by default the site's own origin. */
-function baseUrl(): URL {
-  const configured = import.meta.env.VITE_API_BASE_URL as string | undefined;
-  const base = new URL(configured || "/", window.location.origin);
-  if (!base.pathname.endsWith("/")) base.pathname += "/";
-  return base;
-}
+const BASE = (import.meta.env.VITE_API_BASE_URL as string | undefined) || "/";
 
-function credentialsFor(url: URL): RequestCredentials {
-  return url.origin === window.location.origin ? "same-origin" : "include";
-}
-
-function readCookie(name: string): string | undefined {
-  const prefix = `${name}=`;
-  const entry = document.cookie.split("; ").find((part) => part.startsWith(prefix));
-  return entry ? decodeURIComponent(entry.slice(prefix.length)) : undefined;
-}
-
-function isSuccessStatus(status: number): boolean {
-  return status >= SUCCESS_STATUS.min && status <= SUCCESS_STATUS.max;
-}
-
-async function request<T>(path: string, init: RequestInit = {}): Promise<ApiResponse<T>> {
-  const url = new URL(path, baseUrl());
-  const response = await fetch(url, { ...init, credentials: credentialsFor(url) });
-  const type = response.headers.get("content-type") ?? "";
-  const data = type.includes("application/json") ? ((await response.json()) as T) : undefined;
-  return { status: response.status, ok: isSuccessStatus(response.status), data };
+function request<T>(path: string, call?: FetchCall): Promise<ApiResponse<T>> {
+  return fetchCore.request(BASE, path, call) as Promise<ApiResponse<T>>;
 }
 
 /**
- * The server sets the token cookie with every page, but a page served from a
- * cache or a CDN may come without it; then one GET fetches it first. The
- * forms ask for it as soon as they are shown (FormDefences): the token
- * carries its issue time, and one taken only at the moment of sending would
- * make a person's post look as fast as a script's (ADR 017).
+ * The forms ask for the token as soon as they are shown (FormDefences): the
+ * token carries its issue time, and one taken only at the moment of sending
+ * would make a person's post look as fast as a script's (ADR 017).
  */
-export async function xsrfToken(): Promise<string> {
-  const fromCookie = readCookie(XSRF_COOKIE);
-  if (fromCookie) return fromCookie;
-  const response = await request<{ token: string }>(API_PATHS.xsrf);
-  return readCookie(XSRF_COOKIE) ?? response.data?.token ?? "";
+export function xsrfToken(): Promise<string> {
+  return fetchCore.xsrfToken(BASE);
 }
 
 /**
@@ -79,20 +50,11 @@ export interface FormDefence {
   captcha: string;
 }
 
-async function post<T>(
-  path: string,
-  body?: unknown,
-  defence?: FormDefence,
-): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { [XSRF_HEADER]: await xsrfToken() };
+function post<T>(path: string, body?: unknown, defence?: FormDefence): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = {};
   if (defence?.trap) headers[FORM_TRAP_HEADER] = defence.trap;
   if (defence?.captcha) headers[CAPTCHA_HEADER] = defence.captcha;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return request<T>(path, {
-    method: "POST",
-    headers,
-    body: body === undefined ? null : JSON.stringify(body),
-  });
+  return request<T>(path, { method: "POST", body, headers });
 }
 
 /**
