@@ -8,7 +8,6 @@
  * over a bound is refused with the sentence the console shows.
  */
 import { describe, expect, it } from "vitest";
-import { domainOf } from "../../src/server/features/deliverability/health-console.ts";
 import {
   addressesInText,
   mailboxOfTypedAddress,
@@ -16,6 +15,7 @@ import {
   REPORT_LIMITS,
   readReport,
 } from "../../src/server/features/deliverability/reports.ts";
+import { domainOf } from "../../src/server/features/deliverability/sending-health-console.ts";
 import { expectLinear } from "../support/growth.ts";
 import { nestedReport } from "../support/report-messages.ts";
 

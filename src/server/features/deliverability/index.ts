@@ -8,11 +8,11 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
-import suppressionsConsole from "./console.ts";
-import sendingHealthRoutes from "./health-console.ts";
+import { deliveryWebhooks } from "./provider-events.ts";
 import { type OnHardBounce, purgeReports, reportsByKind, softBouncePolicy } from "./record.ts";
+import sendingHealthRoutes from "./sending-health-console.ts";
 import { purgeSetAside } from "./set-aside.ts";
-import { deliveryWebhooks } from "./webhooks.ts";
+import suppressionsConsole from "./suppressions-console.ts";
 
 export interface DeliverabilityOptions extends AdminAreaOptions {
   /** The server's signing secret: the bounce addresses' tokens. */
@@ -86,7 +86,7 @@ export {
   softBouncePolicy,
 } from "./record.ts";
 export { recordRefusals, recordSoftBounces } from "./refusals.ts";
-export { type SendHealth, type SendWindow, sendHealth } from "./send-health.ts";
+export { type SendHealth, type SendWindow, sendHealth } from "./send-guard-figures.ts";
 export {
   forgetAddress,
   isSuppressed,

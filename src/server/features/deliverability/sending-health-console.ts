@@ -19,7 +19,7 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { readDkimKey } from "../../platform/outbox/dkim.ts";
 import { currentMailSettings } from "../mail-settings/index.ts";
 import { checkDomain, type DomainSettings, dnsResolver } from "./domain-checks.ts";
-import { lastThirtyDays, recentIssues } from "./sending-figures.ts";
+import { lastThirtyDays, recentIssues } from "./sending-health-figures.ts";
 import { listSetAside } from "./set-aside.ts";
 
 /**

@@ -25,7 +25,7 @@ import {
   exportSuppressions,
   liftSuppressionById,
   listSuppressions,
-} from "./suppression-list.ts";
+} from "./suppressions-listing.ts";
 
 /** The address names the entry: the suppression's row is gone once lifted. */
 /** The row, never the address: the audit log outlives an erasure (docs/privacy/erasure.md). */

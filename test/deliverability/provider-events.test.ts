@@ -31,7 +31,7 @@ import {
   WEBHOOK_BOUND_REFUSALS,
   WEBHOOK_REFUSALS,
   WEBHOOKS_PATH,
-} from "../../src/server/features/deliverability/webhooks.ts";
+} from "../../src/server/features/deliverability/provider-events.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { bounceAddressFor } from "../../src/server/platform/outbox/bounce-address.ts";
 import { startApp } from "../support/app.ts";
