@@ -10,6 +10,7 @@ import {
   WEBHOOK_FORMAT_LABELS,
   WEBHOOK_TEXTS,
   WEBHOOKS_LABEL,
+  type WebhookSave,
   type WebhookView,
 } from "../../../shared/admin/webhooks.ts";
 import { api } from "../../api/client.ts";
@@ -18,7 +19,7 @@ import { useRecord } from "../../api/useRecord.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { DeliveryLog } from "./DeliveryLog.tsx";
-import { WebhookForm, type WebhookValues } from "./WebhookForm.tsx";
+import { WebhookForm } from "./WebhookForm.tsx";
 import "./webhooks.css";
 
 const readWebhooks = () => api.call("webhooks.list");
@@ -73,7 +74,7 @@ function WebhookCard({
   const [logKey, setLogKey] = useState(0);
   const [testing, setTesting] = useState(false);
 
-  async function save(values: WebhookValues) {
+  async function save(values: WebhookSave) {
     const saved = await api.call("webhooks.save", { params: { id: webhook.id }, body: values });
     onChanged(saved);
     setEditing(false);
@@ -227,7 +228,7 @@ export default function WebhooksScreen() {
     [setRecord],
   );
 
-  async function add(values: WebhookValues) {
+  async function add(values: WebhookSave) {
     const made = await api.call("webhooks.add", { body: values });
     setRecord((current) =>
       current ? { ...current, webhooks: [...current.webhooks, made.webhook] } : current,
