@@ -1,5 +1,9 @@
-/** Loads a console resource and reloads it on demand or when what it reads changes. */
-import { useCallback, useEffect, useState } from "react";
+/**
+ * Loads a console resource and reloads it on demand or when what it reads
+ * changes; a screen that learns the newer record from a write's answer puts
+ * it in place with `setData` instead of asking again.
+ */
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useState } from "react";
 import { type Answer, ApiError, api, type Read, type ReadKey } from "./client.ts";
 
 export interface Resource<T> {
@@ -7,6 +11,7 @@ export interface Resource<T> {
   error: string | null;
   loading: boolean;
   reload(): void;
+  setData: Dispatch<SetStateAction<T | undefined>>;
 }
 
 /** Loads what `request` reads (made by `read`); null loads nothing. */
@@ -41,5 +46,5 @@ export function useResource<K extends ReadKey>(request: Read<K> | null): Resourc
   }, [key, url, round]);
 
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { data, error, loading, reload };
+  return { data, error, loading, reload, setData };
 }

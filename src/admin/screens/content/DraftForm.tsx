@@ -22,7 +22,7 @@ interface DraftFormProps {
   onDraft(draft: Draft | null): void;
   /** The record as the server now has it (published, hidden or shown). */
   onWritten(entry: Entry): void;
-  onReload(): Promise<void>;
+  onReload(): void;
 }
 
 export function DraftForm({ spec, entry, draft, onDraft, onWritten, onReload }: DraftFormProps) {

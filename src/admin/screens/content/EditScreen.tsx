@@ -3,13 +3,13 @@
  * the form; once created it opens here as version 1, and from then on what
  * is typed is its draft (DraftForm.tsx), which the site shows once published.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import type { Entry, ListSpec } from "../../../shared/admin/content.ts";
 import type { Draft } from "../../../shared/admin/content-drafts.ts";
 import { caseStudyPath } from "../../../shared/routes.ts";
-import { api } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { read } from "../../api/client.ts";
+import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { DraftForm } from "./DraftForm.tsx";
 import { EntryForm } from "./EntryForm.tsx";
@@ -25,32 +25,22 @@ interface ArrivalState {
 export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) {
   const navigate = useNavigate();
   const arrival = (useLocation().state ?? {}) as ArrivalState;
-  const [entry, setEntry] = useState<Entry | null>(null);
+  const params = id === null ? null : { list: spec.list, id };
+  const record = useResource(params && read("content.read", { params }));
+  const drafted = useResource(params && read("content.draft", { params }));
+  const entry = record.data ?? null;
   /** The record's draft; undefined until loaded. */
-  const [draft, setDraft] = useState<Draft | null | undefined>(undefined);
-  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  const draft = drafted.data?.draft;
+  const loadFailure = record.error ?? drafted.error;
   /** Bumped after every write, so the versions panel loads again. */
   const [writes, setWrites] = useState(0);
 
-  const load = useCallback(async () => {
-    if (id === null) return;
-    try {
-      const params = { list: spec.list, id };
-      const [read, drafted] = await Promise.all([
-        api.call("content.read", { params }),
-        api.call("content.draft", { params }),
-      ]);
-      setEntry(read);
-      setDraft(drafted.draft);
-      setLoadFailure(null);
-    } catch (error) {
-      setLoadFailure(failureText(error));
-    }
-  }, [spec.list, id]);
+  function load() {
+    record.reload();
+    drafted.reload();
+  }
 
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const setDraft = (next: Draft | null) => drafted.setData({ draft: next });
 
   function written(saved: Entry) {
     if (id === null) {
@@ -64,13 +54,10 @@ export function EditScreen({ spec, id }: { spec: ListSpec; id: number | null }) 
       });
       return;
     }
-    setEntry(saved);
+    record.setData(saved);
     setWrites((n) => n + 1);
     // Hiding or showing moves a draft on to the new version: read it again.
-    void api.call("content.draft", { params: { list: spec.list, id: saved.id } }).then(
-      ({ draft }) => setDraft(draft),
-      () => {},
-    );
+    drafted.reload();
   }
 
   const listPath = `/content/${spec.list}`;

@@ -32,7 +32,7 @@ interface SiteFactsFormProps {
   facts: SiteFactsAnswer;
   onWritten(facts: SiteFactsAnswer): void;
   /** Loads the facts as they are now (after someone else saved them). */
-  onReload(): Promise<void>;
+  onReload(): void;
 }
 
 export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps) {
@@ -71,9 +71,9 @@ export function SiteFactsForm({ facts, onWritten, onReload }: SiteFactsFormProps
     }
   });
 
-  async function loadTheirs() {
+  function loadTheirs() {
     setOutcome(null);
-    await onReload();
+    onReload();
   }
 
   return (

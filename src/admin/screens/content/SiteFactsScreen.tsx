@@ -12,7 +12,7 @@ import {
   type SiteFactsAnswer,
 } from "../../../shared/admin/site-facts.ts";
 import { api, read } from "../../api/client.ts";
-import { useRecord } from "../../api/useRecord.ts";
+import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { PreviewLink } from "./PreviewLink.tsx";
 import { SiteFactsForm } from "./SiteFactsForm.tsx";
@@ -21,16 +21,19 @@ import { VersionHistory } from "./VersionHistory.tsx";
 const labelOf = (field: string) =>
   SITE_FACT_FIELDS.find((candidate) => candidate.name === field)?.label ?? field;
 
-const readFacts = () => api.call("siteFacts.read");
-
 export function SiteFactsScreen() {
-  const { record: facts, setRecord: setFacts, failure: loadFailure, load } = useRecord(readFacts);
+  const {
+    data: facts,
+    setData: setFacts,
+    error: loadFailure,
+    reload: load,
+  } = useResource(read("siteFacts.read"));
   /** Bumped after every write, so the versions load again. */
   const [writes, setWrites] = useState(0);
 
   /** Someone else saved: their facts in the form, and their version in the list. */
-  async function reload() {
-    await load();
+  function reload() {
+    load();
     setWrites((n) => n + 1);
   }
 

@@ -33,7 +33,7 @@ interface EntryDraftOptions {
   onDraft(draft: Draft | null): void;
   onPublished(entry: Entry): void;
   /** Loads the record and its draft as the server has them (after someone else changed it). */
-  onReload(): Promise<void>;
+  onReload(): void;
 }
 
 export function useEntryDraft({
@@ -149,7 +149,7 @@ export function useEntryDraft({
     } catch (error) {
       // The record moved on since the draft began: the draft's state says so
       // once the record is loaded again, with what can be done about it.
-      if (error instanceof ApiError && error.status === 409) await onReload();
+      if (error instanceof ApiError && error.status === 409) onReload();
       else setOutcome({ tone: "error", text: failureText(error) });
     } finally {
       setPublishing(false);

@@ -4,7 +4,9 @@
  * what was typed, with the choice to load their settings. Each setting
  * says where its value comes from, with the way back to the server's.
  */
+import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import {
   INQUIRY_RECIPIENTS_MAX,
   MAIL_SETTINGS_TEXTS,
@@ -14,31 +16,29 @@ import {
   NEWSLETTER_RATE_MIN,
   WELCOME_TEXT_MAX,
 } from "../../../shared/admin/mail-settings.ts";
-import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
 import { ApiError, api } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { SaveBar, type SaveOutcome } from "../content/SaveBar.tsx";
 import {
   defaultValues,
   type FieldName,
-  type FormValues,
+  type FormState,
+  formStateOf,
+  formStateSchema,
   SETTING_OF,
-  type SetHere,
   saveBody,
   serverValueText,
-  setHereOf,
-  valuesOf,
 } from "./settings-form.ts";
 
-type Errors = Partial<Record<FieldName, string>>;
+const FIELDS = Object.keys(SETTING_OF) as FieldName[];
 
 interface MailSettingsFormProps {
   answer: MailSettingsAnswer;
   onWritten(answer: MailSettingsAnswer): void;
   /** Loads the settings as they are now (after someone else saved them). */
-  onReload(): Promise<void>;
+  onReload(): void;
 }
 
 /** One setting: its fields, and where its value comes from. */
@@ -61,43 +61,36 @@ function Setting({
 }
 
 export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFormProps) {
-  const [values, setValues] = useState<FormValues>(() => valuesOf(answer));
-  const [setHere, setSetHere] = useState<SetHere>(() => setHereOf(answer));
-  const [errors, setErrors] = useState<Errors>({});
-  const [saving, setSaving] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    clearErrors,
+    watch,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<FormState>({
+    resolver: zodResolver(formStateSchema),
+    // Saved or reloaded settings are what the form shows from then on.
+    values: formStateOf(answer),
+  });
   const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
   const optInId = useId();
+  const setHere = watch("setHere");
 
-  // Saved or reloaded settings are what the form shows from then on.
-  useResetOnChange(answer, () => {
-    setValues(valuesOf(answer));
-    setSetHere(setHereOf(answer));
-    setErrors({});
-  });
-
-  const unsaved =
-    JSON.stringify(values) !== JSON.stringify(valuesOf(answer)) ||
-    JSON.stringify(setHere) !== JSON.stringify(setHereOf(answer));
-
-  function change<K extends FieldName>(field: K, value: FormValues[K]) {
-    setValues((current) => ({ ...current, [field]: value }));
-    setSetHere((current) => ({ ...current, [SETTING_OF[field]]: true }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  }
+  /** A field edited: its setting is set here from then on. */
+  const field = (name: FieldName) =>
+    register(name, {
+      onChange: () => setValue(`setHere.${SETTING_OF[name]}`, true, { shouldDirty: true }),
+    });
 
   /** Back to the server's setting: its value in the fields, nothing of it saved. */
   function backToServer(key: MailSettingKey) {
     const server = defaultValues(answer);
-    const fields = (Object.keys(SETTING_OF) as FieldName[]).filter((f) => SETTING_OF[f] === key);
-    setValues((current) => ({
-      ...current,
-      ...Object.fromEntries(fields.map((field) => [field, server[field]])),
-    }));
-    setSetHere((current) => ({ ...current, [key]: false }));
-    setErrors((current) => ({
-      ...current,
-      ...Object.fromEntries(fields.map((field) => [field, undefined])),
-    }));
+    const fields = FIELDS.filter((name) => SETTING_OF[name] === key);
+    for (const name of fields) setValue(name, server[name], { shouldDirty: true });
+    setValue(`setHere.${key}`, false, { shouldDirty: true });
+    clearErrors(fields);
   }
 
   function source(key: MailSettingKey) {
@@ -119,38 +112,29 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
     );
   }
 
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
+  const submit = handleSubmit(async (state) => {
     setOutcome(null);
-    const made = saveBody(values, setHere, answer.version);
-    if ("refused" in made) {
-      setErrors(made.refused);
-      return;
-    }
-    setSaving(true);
+    const made = saveBody(state);
+    // The schema has checked what saveBody refuses.
+    if ("refused" in made) return;
     try {
       const saved = await api.call("mailSettings.save", { body: made.body });
       setOutcome({ tone: "success", text: MAIL_SETTINGS_TEXTS.saved });
       onWritten(saved);
     } catch (error) {
-      const fields = error instanceof ApiError ? (error.fields as Errors) : {};
-      setErrors(fields);
-      const named = Object.keys(fields).length > 0;
       setOutcome({
         tone: "error",
-        text: named
-          ? "Some settings need correcting: see the messages by them."
-          : failureText(error),
+        text:
+          showRefusal(error, setError, FIELDS) ??
+          "Some settings need correcting: see the messages by them.",
         stale: error instanceof ApiError && error.status === 409,
       });
-    } finally {
-      setSaving(false);
     }
-  }
+  });
 
-  async function loadTheirs() {
+  function loadTheirs() {
     setOutcome(null);
-    await onReload();
+    onReload();
   }
 
   return (
@@ -160,18 +144,16 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
         <div className="mail-setting__pair">
           <Field
             label="Sender's name"
-            value={values.senderName}
-            error={errors.senderName}
+            error={errors.senderName?.message}
             autoComplete="off"
-            onChange={(event) => change("senderName", event.target.value)}
+            {...field("senderName")}
           />
           <Field
             label="Sender's address"
             type="email"
-            value={values.senderAddress}
-            error={errors.senderAddress}
+            error={errors.senderAddress?.message}
             autoComplete="off"
-            onChange={(event) => change("senderAddress", event.target.value)}
+            {...field("senderAddress")}
           />
         </div>
       </Setting>
@@ -180,16 +162,9 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
         <FieldFrame
           label="Addresses"
           hint={`One a line, up to ${INQUIRY_RECIPIENTS_MAX}. Each gets every inquiry's notification.`}
-          error={errors.inquiryTo}
+          error={errors.inquiryTo?.message}
         >
-          {(control) => (
-            <textarea
-              {...control}
-              rows={3}
-              value={values.inquiryTo}
-              onChange={(event) => change("inquiryTo", event.target.value)}
-            />
-          )}
+          {(control) => <textarea {...control} rows={3} {...field("inquiryTo")} />}
         </FieldFrame>
       </Setting>
 
@@ -198,9 +173,8 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
           label="Copies a second"
           hint={`From ${NEWSLETTER_RATE_MIN} to ${NEWSLETTER_RATE_MAX.toLocaleString("en-US")}: keep it under your mail provider's limit. A send already under way keeps the rate it started with.`}
           inputMode="numeric"
-          value={values.newsletterRate}
-          error={errors.newsletterRate}
-          onChange={(event) => change("newsletterRate", event.target.value)}
+          error={errors.newsletterRate?.message}
+          {...field("newsletterRate")}
         />
       </Setting>
 
@@ -209,9 +183,8 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
           <input
             id={optInId}
             type="checkbox"
-            checked={values.doubleOptIn}
             aria-describedby={`${optInId}-hint`}
-            onChange={(event) => change("doubleOptIn", event.target.checked)}
+            {...field("doubleOptIn")}
           />
           <label htmlFor={optInId}>Ask new subscribers to confirm their address</label>
           <p className="field-hint" id={`${optInId}-hint`}>
@@ -224,23 +197,16 @@ export function MailSettingsForm({ answer, onWritten, onReload }: MailSettingsFo
         <FieldFrame
           label="The welcome's text"
           hint={`What a new subscriber reads in the welcome. Markdown: a blank line starts a paragraph, **bold**, [a link](https://…). Empty: the built-in welcome. The unsubscribe link is always added below it. Up to ${WELCOME_TEXT_MAX.toLocaleString("en-US")} characters.`}
-          error={errors.welcomeText}
+          error={errors.welcomeText?.message}
         >
-          {(control) => (
-            <textarea
-              {...control}
-              rows={6}
-              value={values.welcomeText}
-              onChange={(event) => change("welcomeText", event.target.value)}
-            />
-          )}
+          {(control) => <textarea {...control} rows={6} {...field("welcomeText")} />}
         </FieldFrame>
       </Setting>
 
       <SaveBar
         label="Save"
-        saving={saving}
-        unsaved={unsaved}
+        saving={isSubmitting}
+        unsaved={isDirty}
         outcome={outcome}
         onLoadTheirs={loadTheirs}
       />

@@ -6,22 +6,20 @@
  * A test mail to oneself shows how the saved sender reads.
  */
 import { MAIL_SETTINGS_LABEL } from "../../../shared/admin/mail-settings.ts";
-import { api } from "../../api/client.ts";
-import { useRecord } from "../../api/useRecord.ts";
+import { read } from "../../api/client.ts";
+import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { MailSettingsForm } from "./MailSettingsForm.tsx";
 import { TestMailPanel } from "./TestMailPanel.tsx";
 import "./mail-settings.css";
 
-const readSettings = () => api.call("mailSettings.read");
-
 export default function MailSettingsScreen() {
   const {
-    record: answer,
-    setRecord: setAnswer,
-    failure: loadFailure,
-    load,
-  } = useRecord(readSettings);
+    data: answer,
+    setData: setAnswer,
+    error: loadFailure,
+    reload,
+  } = useResource(read("mailSettings.read"));
 
   return (
     <div className="mail-settings">
@@ -35,7 +33,7 @@ export default function MailSettingsScreen() {
       {loadFailure ? <Notice tone="error">{loadFailure}</Notice> : null}
       {answer ? (
         <div className="mail-settings__layout">
-          <MailSettingsForm answer={answer} onWritten={setAnswer} onReload={load} />
+          <MailSettingsForm answer={answer} onWritten={setAnswer} onReload={reload} />
           <TestMailPanel />
         </div>
       ) : loadFailure ? null : (

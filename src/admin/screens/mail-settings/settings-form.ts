@@ -4,11 +4,13 @@
  * setting left to the server shows the server's value, and becomes set
  * here as soon as it is edited.
  */
+import { z } from "zod";
 import {
   MAIL_SETTINGS_TEXTS,
   type MailSettingKey,
   type MailSettingsAnswer,
   type MailSettingsSave,
+  mailSettingsSaveSchema,
 } from "../../../shared/admin/mail-settings.ts";
 
 export interface FormValues {
@@ -34,6 +36,12 @@ export const SETTING_OF: Record<FieldName, MailSettingKey> = {
 };
 
 export type SetHere = Record<MailSettingKey, boolean>;
+
+/** What the form holds: the fields, which settings are set here, and the version they were loaded at. */
+export interface FormState extends FormValues {
+  setHere: SetHere;
+  version: number;
+}
 
 /** What the server gives each setting, in the form's terms (the built-in welcome is an empty text). */
 export function defaultValues({ defaults }: MailSettingsAnswer): FormValues {
@@ -97,28 +105,47 @@ const addressesOf = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
+/** The form as the answer fills it. */
+export function formStateOf(answer: MailSettingsAnswer): FormState {
+  return { ...valuesOf(answer), setHere: setHereOf(answer), version: answer.version };
+}
+
 /**
  * The save's body, or the field refusals found before sending: a rate that
  * is no whole number would otherwise travel as nothing at all.
  */
 export function saveBody(
-  values: FormValues,
-  setHere: SetHere,
-  version: number,
+  state: FormState,
 ): { body: MailSettingsSave } | { refused: Partial<Record<FieldName, string>> } {
-  const rate = values.newsletterRate.trim();
+  const { setHere } = state;
+  const rate = state.newsletterRate.trim();
   if (setHere.newsletterRate && !/^\d{1,9}$/.test(rate)) {
     return { refused: { newsletterRate: MAIL_SETTINGS_TEXTS.rate } };
   }
   return {
     body: {
-      version,
-      senderName: setHere.sender ? values.senderName : null,
-      senderAddress: setHere.sender ? values.senderAddress : null,
-      inquiryTo: setHere.inquiryTo ? addressesOf(values.inquiryTo) : null,
+      version: state.version,
+      senderName: setHere.sender ? state.senderName : null,
+      senderAddress: setHere.sender ? state.senderAddress : null,
+      inquiryTo: setHere.inquiryTo ? addressesOf(state.inquiryTo) : null,
       newsletterRate: setHere.newsletterRate ? Number(rate) : null,
-      doubleOptIn: setHere.doubleOptIn ? values.doubleOptIn : null,
-      welcomeText: setHere.welcomeText ? values.welcomeText : null,
+      doubleOptIn: setHere.doubleOptIn ? state.doubleOptIn : null,
+      welcomeText: setHere.welcomeText ? state.welcomeText : null,
     },
   };
 }
+
+/**
+ * The form checked by the schema the server checks the save with: each
+ * reason stands by the field of the setting it names.
+ */
+export const formStateSchema = z.custom<FormState>().superRefine((state, context) => {
+  const made = saveBody(state);
+  const issues =
+    "refused" in made
+      ? Object.entries(made.refused).map(([field, message]) => ({ path: [field], message }))
+      : (mailSettingsSaveSchema.safeParse(made.body).error?.issues ?? []);
+  for (const { path, message } of issues) {
+    context.addIssue({ code: "custom", path: path.slice(0, 1), message });
+  }
+});

@@ -6,18 +6,19 @@
  * never changes, and the panel says so where an editor decides.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import {
   ARCHIVE_TEXTS,
   type ArchivePage,
-  type ArchiveVersion,
   archivePageSchema,
 } from "../../../shared/admin/newsletter-archive.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
-import { api } from "../../api/client.ts";
-import { failureText, showRefusal } from "../../api/refusal.ts";
+import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { api, read } from "../../api/client.ts";
+import { showRefusal } from "../../api/refusal.ts";
+import { useResource } from "../../api/useResource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
@@ -41,24 +42,12 @@ interface ArchivePanelProps {
 export function ArchivePanel({ issue, controls, onChanged }: ArchivePanelProps) {
   const action = useOutcome();
   const [confirmingWithdrawal, setConfirmingWithdrawal] = useState(false);
-  const [versions, setVersions] = useState<ArchiveVersion[] | null>(null);
-  const [versionsFailure, setVersionsFailure] = useState<string | null>(null);
-
-  const loadVersions = useCallback(async () => {
-    try {
-      const answer = await api.call("newsletterArchive.versions", { params: { id: issue.id } });
-      setVersions(answer.versions);
-      setVersionsFailure(null);
-    } catch (error) {
-      setVersionsFailure(failureText(error));
-    }
-  }, [issue.id]);
+  const history = useResource(read("newsletterArchive.versions", { params: { id: issue.id } }));
+  const versions = history.data?.versions ?? null;
+  const versionsFailure = history.error;
 
   // Every change of the issue (a correction, a restore, someone else's) may add a version.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the version is what says the history grew
-  useEffect(() => {
-    void loadVersions();
-  }, [loadVersions, issue.version]);
+  useResetOnChange(issue.version, history.reload);
 
   const changed = (next: IssueDetail) => {
     onChanged(next);

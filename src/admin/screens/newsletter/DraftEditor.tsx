@@ -13,7 +13,7 @@ interface DraftEditorProps {
   onSaved(issue: IssueDetail): void;
   /** Sent now or scheduled: no longer a draft. */
   onSent(issue: IssueDetail): void;
-  onReload(): Promise<void>;
+  onReload(): void;
   onDeleted(): void;
 }
 

@@ -20,7 +20,7 @@ interface IssueFormProps {
   issue: IssueDetail | null;
   draft: DraftForm;
   /** Loads the issue as it is now (after someone else saved it); a new one has nothing to load. */
-  onReload?(): Promise<void>;
+  onReload?(): void;
 }
 
 export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
@@ -36,9 +36,9 @@ export function IssueForm({ issue, draft, onReload }: IssueFormProps) {
   // A saved or reloaded issue says anew whether its address is the title's.
   useResetOnChange(issue, () => setSlugFollows(followsTitle(issue)));
 
-  async function loadTheirs() {
+  function loadTheirs() {
     draft.clearOutcome();
-    await onReload?.();
+    onReload?.();
   }
 
   const { kept, autosave } = draft;

@@ -15,8 +15,9 @@ import {
   NEWSLETTER_TEXTS,
 } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
-import { api } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { read } from "../../api/client.ts";
+import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
+import { useResource } from "../../api/useResource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { ArchivePanel } from "./ArchivePanel.tsx";
@@ -26,7 +27,6 @@ import { IssueHead } from "./IssueHead.tsx";
 import { PreviewPanel } from "./PreviewPanel.tsx";
 import { ProgressPanel } from "./ProgressPanel.tsx";
 import { type ArrivalState, NEWSLETTER_ROUTE } from "./routes.ts";
-import { usePolling } from "./usePolling.ts";
 
 /** States that change without anyone in the console doing anything. */
 const MOVING: readonly IssueStatus[] = ["scheduled", "queuing", "sending"];
@@ -50,30 +50,22 @@ function Issue({ id }: { id: number }) {
   const navigate = useNavigate();
   const arrival = (useLocation().state ?? {}) as ArrivalState;
   const writes = hasRole(useMe().role, "editor");
-  const [issue, setIssue] = useState<IssueDetail | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setIssue(await api.call("newsletter.read", { params: { id } }));
-      setFailure(null);
-    } catch (error) {
-      setFailure(failureText(error));
-    }
-  }, [id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-  usePolling(issue !== null && MOVING.includes(issue.status), load, POLL_MS);
+  const loaded = useResource(read("newsletter.read", { params: { id } }));
+  const { setData: setIssue, error: failure, reload } = loaded;
+  const issue = loaded.data ?? null;
+  // A draft's screen is read again only on request: its form holds what is being typed.
+  useKeptCurrent(issue !== null && MOVING.includes(issue.status) ? reload : null, POLL_MS);
 
   // A send, a schedule, an unschedule or a cancel replaces the buttons that asked for it:
   // the focus, left on nothing, goes to the issue's title rather than to the page's start.
   const [actions, setActions] = useState(0);
-  const changedByAction = useCallback((changed: IssueDetail) => {
-    setIssue(changed);
-    setActions((n) => n + 1);
-  }, []);
+  const changedByAction = useCallback(
+    (changed: IssueDetail) => {
+      setIssue(changed);
+      setActions((n) => n + 1);
+    },
+    [setIssue],
+  );
   useEffect(() => {
     if (actions > 0 && (document.activeElement ?? document.body) === document.body) {
       document.getElementById("issue-title")?.focus();
@@ -103,7 +95,7 @@ function Issue({ id }: { id: number }) {
           issue={issue}
           onSaved={setIssue}
           onSent={changedByAction}
-          onReload={load}
+          onReload={reload}
           onDeleted={deleted}
         />
       ) : (

@@ -3,8 +3,10 @@
  * choice differs (a select that saved on every change would save each role
  * the keyboard's arrows pass through).
  */
-import { type FormEvent, useId, useState } from "react";
-import type { Person } from "../../../shared/admin/people.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { type Person, roleChangeSchema } from "../../../shared/admin/people.ts";
 import { ROLES, type Role } from "../../../shared/admin/roles.ts";
 
 interface RoleFormProps {
@@ -14,32 +16,36 @@ interface RoleFormProps {
 
 export function RoleForm({ person, onSave }: RoleFormProps) {
   const id = useId();
-  const [chosen, setChosen] = useState<Role>(person.role);
-  const [saving, setSaving] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    watch,
+    formState: { isSubmitting },
+  } = useForm<{ role: Role }>({
+    resolver: zodResolver(roleChangeSchema),
+    defaultValues: { role: person.role },
+  });
   const label = person.name || person.email;
 
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setSaving(true);
-    const saved = await onSave(person, chosen);
-    setSaving(false);
-    if (!saved) setChosen(person.role);
-  }
+  const save = handleSubmit(async ({ role }) => {
+    if (!(await onSave(person, role))) reset({ role: person.role });
+  });
 
   return (
     <form className="role-form" onSubmit={save}>
       <label htmlFor={id} className="visually-hidden">
         Role of {label}
       </label>
-      <select id={id} value={chosen} onChange={(event) => setChosen(event.target.value as Role)}>
+      <select id={id} {...register("role")}>
         {ROLES.map((role) => (
           <option key={role} value={role}>
             {role}
           </option>
         ))}
       </select>
-      {chosen !== person.role ? (
-        <button type="submit" className="button button-primary" disabled={saving}>
+      {watch("role") !== person.role ? (
+        <button type="submit" className="button button-primary" disabled={isSubmitting}>
           Save<span className="visually-hidden"> role of {label}</span>
         </button>
       ) : null}

@@ -7,9 +7,12 @@
  * is lost on a refusal: the file stays chosen and every field keeps its
  * value, the server's reasons shown next to the fields they are about.
  */
+import { zodResolver } from "@hookform/resolvers/zod";
 import { createColumnHelper } from "@tanstack/react-table";
-import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { type UseFormRegister, useForm } from "react-hook-form";
 import { Link } from "react-router";
+import { z } from "zod";
 import {
   EARLIEST_CONSENT_DAY,
   FORMAT_LABELS,
@@ -19,12 +22,13 @@ import {
   type ImportPreview,
   type ImportReport,
   type ImportResult,
+  importRunQuerySchema,
   OUTCOME_LABELS,
   ROW_OUTCOMES,
   type RowReport,
 } from "../../../shared/admin/subscriber-import.ts";
-import { ApiError, api } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { api } from "../../api/client.ts";
+import { failureText, showRefusal } from "../../api/refusal.ts";
 import { DataTable } from "../../components/DataTable.tsx";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
@@ -40,14 +44,41 @@ const REPORT_COLUMNS = [
   column.accessor("reason", { header: "Why", enableSorting: false }),
 ];
 
-type Errors = Partial<Record<"file" | "emailColumn" | "consentSource" | "consentDate", string>>;
-
 /** The importer's own calendar day, YYYY-MM-DD, as a date input writes it. */
 function today(): string {
   const now = new Date();
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
+
+/**
+ * The import's query as the form holds it (no column chosen is an empty
+ * choice), checked by the server's schema. The address's column is asked
+ * for only of a file of no known format, and the consent's day is held to
+ * the importer's own today, which the date field offers as its latest.
+ */
+function formSchema(needsColumn: boolean) {
+  return importRunQuerySchema.extend({
+    emailColumn: needsColumn ? z.string().min(1, IMPORT_TEXTS.chooseEmailColumn) : z.string(),
+    dateColumn: z.string(),
+    consentDate: importRunQuerySchema.shape.consentDate.refine((day) => day <= today(), {
+      message: IMPORT_TEXTS.dateInFuture,
+    }),
+  });
+}
+
+type ImportForm = z.input<ReturnType<typeof formSchema>>;
+
+const NO_ANSWERS: ImportForm = {
+  emailColumn: "",
+  dateColumn: "",
+  consentSource: "",
+  consentDate: "",
+  doubleOptIn: "false",
+};
+
+/** The fields a refusal of the server may name. */
+const REFUSED_FIELDS = ["consentSource", "consentDate", "emailColumn"] as const;
 
 function formOf(file: File): FormData {
   const form = new FormData();
@@ -60,27 +91,36 @@ const count = (n: number) => n.toLocaleString("en");
 export function ImportScreen() {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
-  const [mapping, setMapping] = useState<ImportMapping>({});
-  const [consentSource, setConsentSource] = useState("");
-  const [consentDate, setConsentDate] = useState("");
-  const [doubleOptIn, setDoubleOptIn] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<"reading" | "checking" | "importing" | null>(null);
-  const optInName = useId();
+  const needsColumn = preview?.format === "other";
+  const schema = useMemo(() => formSchema(needsColumn), [needsColumn]);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    clearErrors,
+    trigger,
+    watch,
+    formState: { errors },
+  } = useForm<ImportForm>({ resolver: zodResolver(schema), defaultValues: NO_ANSWERS });
+  const emailColumn = watch("emailColumn");
+  const dateColumn = watch("dateColumn");
+  const doubleOptIn = watch("doubleOptIn") === "true";
 
   /** The columns as the server will read them: a known export's own, else the importer's choice. */
   const chosen: ImportMapping = useMemo(
     () =>
-      preview?.format === "other"
+      needsColumn
         ? {
-            ...(mapping.emailColumn ? { emailColumn: mapping.emailColumn } : {}),
-            ...(mapping.dateColumn ? { dateColumn: mapping.dateColumn } : {}),
+            ...(emailColumn ? { emailColumn } : {}),
+            ...(dateColumn ? { dateColumn } : {}),
           }
         : {},
-    [preview?.format, mapping],
+    [needsColumn, emailColumn, dateColumn],
   );
 
   // A dry run answers for one file and one mapping: another makes it stale.
@@ -92,10 +132,10 @@ export function ImportScreen() {
     setPreview(null);
     setResult(null);
     setFailure(null);
-    setErrors({});
+    clearErrors();
     if (!next) return;
     if (next.size > IMPORT_LIMITS.maxMegabytes * 1024 * 1024) {
-      setErrors({ file: IMPORT_TEXTS.tooLarge });
+      setError("root.file", { message: IMPORT_TEXTS.tooLarge });
       return;
     }
     setBusy("reading");
@@ -105,12 +145,10 @@ export function ImportScreen() {
         body: formOf(next),
       });
       setPreview(answer);
-      setMapping({
-        ...(answer.emailColumn ? { emailColumn: answer.emailColumn } : {}),
-        ...(answer.dateColumn ? { dateColumn: answer.dateColumn } : {}),
-      });
+      setValue("emailColumn", answer.emailColumn ?? "");
+      setValue("dateColumn", answer.dateColumn ?? "");
     } catch (error) {
-      setErrors({ file: failureText(error) });
+      setError("root.file", { message: failureText(error) });
     } finally {
       setBusy(null);
     }
@@ -118,28 +156,15 @@ export function ImportScreen() {
 
   /** A refusal's reasons next to their fields; anything else by the buttons. */
   function refused(error: unknown) {
-    const fields = error instanceof ApiError ? error.fields : {};
-    const next: Errors = {};
-    for (const name of ["consentSource", "consentDate", "emailColumn"] as const) {
-      if (fields[name]) next[name] = fields[name];
-    }
-    setErrors(next);
-    setFailure(Object.keys(next).length ? null : failureText(error));
-  }
-
-  function checkMapping(): boolean {
-    if (preview?.format === "other" && !chosen.emailColumn) {
-      setErrors({ emailColumn: IMPORT_TEXTS.chooseEmailColumn });
-      return false;
-    }
-    return true;
+    setFailure(showRefusal(error, setError, REFUSED_FIELDS));
   }
 
   async function dryRun() {
-    if (!file || !checkMapping()) return;
+    if (!file) return;
+    clearErrors();
+    if (!(await trigger(["emailColumn", "dateColumn"]))) return;
     setBusy("checking");
     setFailure(null);
-    setErrors({});
     setResult(null);
     try {
       setReport(await api.call("subscribers.importDryRun", { query: chosen, body: formOf(file) }));
@@ -150,16 +175,8 @@ export function ImportScreen() {
     }
   }
 
-  async function runImport(event: FormEvent) {
-    event.preventDefault();
-    if (!file || !checkMapping()) return;
-    const missing: Errors = {};
-    if (!consentSource.trim()) missing.consentSource = IMPORT_TEXTS.sourceRequired;
-    if (!consentDate) missing.consentDate = IMPORT_TEXTS.dateRequired;
-    else if (consentDate > today()) missing.consentDate = IMPORT_TEXTS.dateInFuture;
-    else if (consentDate < EARLIEST_CONSENT_DAY) missing.consentDate = IMPORT_TEXTS.dateTooEarly;
-    setErrors(missing);
-    if (Object.keys(missing).length) return;
+  const runImport = handleSubmit(async ({ consentSource, consentDate }) => {
+    if (!file) return;
     setBusy("importing");
     setFailure(null);
     try {
@@ -179,7 +196,7 @@ export function ImportScreen() {
     } finally {
       setBusy(null);
     }
-  }
+  });
 
   return (
     <div className="subscriber-import">
@@ -207,7 +224,7 @@ export function ImportScreen() {
           <FieldFrame
             label="CSV file"
             hint={`An export in UTF-8, up to ${IMPORT_LIMITS.maxMegabytes} MB and ${count(IMPORT_LIMITS.maxRows)} rows.`}
-            error={errors.file}
+            error={errors.root?.file?.message}
           >
             {(control) => (
               <input
@@ -227,9 +244,9 @@ export function ImportScreen() {
           {preview ? (
             <FilePreview
               preview={preview}
-              mapping={mapping}
-              onMapping={setMapping}
-              emailError={errors.emailColumn}
+              emailColumn={emailColumn}
+              register={register}
+              emailError={errors.emailColumn?.message}
             />
           ) : null}
         </section>
@@ -249,23 +266,19 @@ export function ImportScreen() {
             <Field
               label="Where the consent came from"
               hint="For example: the sign-up form of our Mailchimp list, 2019–2024."
-              name="consentSource"
-              value={consentSource}
               maxLength={IMPORT_LIMITS.sourceMaxLength}
-              onChange={(event) => setConsentSource(event.currentTarget.value)}
-              error={errors.consentSource}
+              error={errors.consentSource?.message}
+              {...register("consentSource")}
               required
             />
             <Field
               label="Date of the consent"
               hint="The day it was given, or the export's day for a list gathered over time."
-              name="consentDate"
               type="date"
               min={EARLIEST_CONSENT_DAY}
               max={today()}
-              value={consentDate}
-              onChange={(event) => setConsentDate(event.currentTarget.value)}
-              error={errors.consentDate}
+              error={errors.consentDate?.message}
+              {...register("consentDate")}
               required
             />
           </div>
@@ -281,12 +294,7 @@ export function ImportScreen() {
           <fieldset className="import-choice">
             <legend className="visually-hidden">Must the imported addresses confirm?</legend>
             <label className="import-option">
-              <input
-                type="radio"
-                name={optInName}
-                checked={!doubleOptIn}
-                onChange={() => setDoubleOptIn(false)}
-              />
+              <input type="radio" value="false" {...register("doubleOptIn")} />
               <span>
                 <strong>Active at once</strong>
                 <span className="field-hint">
@@ -295,12 +303,7 @@ export function ImportScreen() {
               </span>
             </label>
             <label className="import-option">
-              <input
-                type="radio"
-                name={optInName}
-                checked={doubleOptIn}
-                onChange={() => setDoubleOptIn(true)}
-              />
+              <input type="radio" value="true" {...register("doubleOptIn")} />
               <span>
                 <strong>Must confirm by e-mail (double opt-in)</strong>
                 <span className="field-hint">
@@ -351,13 +354,14 @@ export function ImportScreen() {
 
 function FilePreview({
   preview,
-  mapping,
-  onMapping,
+  emailColumn,
+  register,
   emailError,
 }: {
   preview: ImportPreview;
-  mapping: ImportMapping;
-  onMapping(mapping: ImportMapping): void;
+  /** The column chosen for the addresses, highlighted in the rows. */
+  emailColumn: string;
+  register: UseFormRegister<ImportForm>;
   emailError: string | undefined;
 }) {
   return (
@@ -373,15 +377,7 @@ function FilePreview({
         <div className="import-pair">
           <FieldFrame label="Column of the e-mail address" error={emailError}>
             {(control) => (
-              <select
-                {...control}
-                value={mapping.emailColumn ?? ""}
-                onChange={(event) => {
-                  const { emailColumn: _, ...rest } = mapping;
-                  const value = event.currentTarget.value;
-                  onMapping(value ? { ...rest, emailColumn: value } : rest);
-                }}
-              >
+              <select {...control} {...register("emailColumn")}>
                 <option value="">Choose a column</option>
                 {preview.columns.map((name) => (
                   <option key={name} value={name}>
@@ -396,15 +392,7 @@ function FilePreview({
             hint="Without one, every address gets the statement's date."
           >
             {(control) => (
-              <select
-                {...control}
-                value={mapping.dateColumn ?? ""}
-                onChange={(event) => {
-                  const { dateColumn: _, ...rest } = mapping;
-                  const value = event.currentTarget.value;
-                  onMapping(value ? { ...rest, dateColumn: value } : rest);
-                }}
-              >
+              <select {...control} {...register("dateColumn")}>
                 <option value="">None</option>
                 {preview.columns.map((name) => (
                   <option key={name} value={name}>
@@ -433,7 +421,7 @@ function FilePreview({
                   key={index}
                   scope="col"
                   className={
-                    name === mapping.emailColumn || name === preview.emailColumn
+                    name === emailColumn || name === preview.emailColumn
                       ? "import-preview__chosen"
                       : undefined
                   }

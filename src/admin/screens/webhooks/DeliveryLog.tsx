@@ -5,17 +5,17 @@
  * while a delivery is still pending, so a test's answer and a retry appear
  * without a reload.
  */
-import { useCallback, useEffect, useId, useState } from "react";
+import { useEffect, useId } from "react";
 import {
   type AnyWebhookEventType,
   DELIVERY_STATE_LABELS,
   type DeliveryView,
   WEBHOOK_EVENT_LABELS,
 } from "../../../shared/admin/webhooks.ts";
-import { api } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { read } from "../../api/client.ts";
+import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
+import { useResource } from "../../api/useResource.ts";
 import { Notice } from "../../components/Notice.tsx";
-import { usePolling } from "../newsletter/usePolling.ts";
 
 const POLL_MS = 1500;
 
@@ -49,32 +49,23 @@ function Answers({ delivery }: { delivery: DeliveryView }) {
 
 export function DeliveryLog({ id, refreshKey }: { id: number; refreshKey: number }) {
   const titleId = useId();
-  const [deliveries, setDeliveries] = useState<DeliveryView[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const log = useResource(read("webhooks.deliveries", { params: { id } }));
+  const { error: failure, reload } = log;
+  const deliveries = log.data?.deliveries ?? null;
 
-  const load = useCallback(async () => {
-    try {
-      const answer = await api.call("webhooks.deliveries", { params: { id } });
-      setDeliveries(answer.deliveries);
-      setFailure(null);
-    } catch (error) {
-      setFailure(failureText(error));
-    }
-  }, [id]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey asks for a new read (a test was just queued)
+  // A new refreshKey asks for a new read (a test was just queued); the first read is the resource's own.
   useEffect(() => {
-    void load();
-  }, [load, refreshKey]);
+    if (refreshKey > 0) reload();
+  }, [refreshKey, reload]);
 
   const pending = deliveries?.some((delivery) => delivery.state === "pending") ?? false;
-  usePolling(pending, load, POLL_MS);
+  useKeptCurrent(reload, pending ? POLL_MS : undefined);
 
   return (
     <section className="webhook-log" aria-labelledby={titleId}>
       <div className="webhook-log__head">
         <h3 id={titleId}>Delivery log</h3>
-        <button type="button" className="button button-quiet" onClick={() => void load()}>
+        <button type="button" className="button button-quiet" onClick={reload}>
           Refresh
         </button>
       </div>

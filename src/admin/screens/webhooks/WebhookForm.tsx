@@ -4,35 +4,29 @@
  * (https in production; no private network unless the server allows it)
  * and names the field it refuses.
  */
-import { type FormEvent, useId, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import {
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
   WEBHOOK_FORMAT_LABELS,
   WEBHOOK_FORMATS,
-  type WebhookEventType,
   type WebhookFormat,
+  type WebhookSave,
   type WebhookView,
+  webhookSaveSchema,
 } from "../../../shared/admin/webhooks.ts";
-import { ApiError } from "../../api/client.ts";
-import { failureText } from "../../api/refusal.ts";
+import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
-
-export interface WebhookValues {
-  name: string;
-  url: string;
-  events: WebhookEventType[];
-  format: WebhookFormat;
-  enabled: boolean;
-}
 
 const FORMAT_HINTS: Record<WebhookFormat, string> = {
   slack: 'A sentence in {"text": …}, which Slack, Mattermost and Teams post as a message.',
   json: 'The event as {"type", "timestamp", "data"}, for a CRM or your own script.',
 };
 
-const EMPTY: WebhookValues = {
+const EMPTY: WebhookSave = {
   name: "",
   url: "",
   events: ["inquiry.received"],
@@ -44,7 +38,7 @@ interface WebhookFormProps {
   initial?: WebhookView;
   httpsOnly: boolean;
   submitLabel: string;
-  onSubmit(values: WebhookValues): Promise<void>;
+  onSubmit(values: WebhookSave): Promise<void>;
   onCancel?: () => void;
 }
 
@@ -57,8 +51,17 @@ export function WebhookForm({
 }: WebhookFormProps) {
   const eventsId = useId();
   const formatId = useId();
-  const [values, setValues] = useState<WebhookValues>(
-    initial
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<WebhookSave>({
+    resolver: zodResolver(webhookSaveSchema),
+    defaultValues: initial
       ? {
           name: initial.name,
           url: initial.url,
@@ -67,34 +70,17 @@ export function WebhookForm({
           enabled: initial.enabled,
         }
       : EMPTY,
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  });
 
-  const set = <K extends keyof WebhookValues>(key: K, value: WebhookValues[K]) =>
-    setValues((current) => ({ ...current, [key]: value }));
-
-  function toggleEvent(event: WebhookEventType, on: boolean) {
-    set("events", on ? [...values.events, event] : values.events.filter((each) => each !== event));
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
+  const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
       await onSubmit(values);
-      if (!initial) setValues(EMPTY);
+      if (!initial) reset(EMPTY);
     } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : {};
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) setFailure(failureText(error));
-    } finally {
-      setBusy(false);
+      setFailure(showRefusal(error, setError, webhookSaveSchema.keyof().options));
     }
-  }
+  });
 
   return (
     <form className="webhook-form" onSubmit={submit} noValidate>
@@ -102,9 +88,8 @@ export function WebhookForm({
         label="Name"
         hint="The tool it tells, as you will look for it in the log."
         autoComplete="off"
-        value={values.name}
-        error={errors.name}
-        onChange={(event) => set("name", event.target.value)}
+        error={errors.name?.message}
+        {...register("name")}
       />
       <Field
         label="Address"
@@ -117,9 +102,8 @@ export function WebhookForm({
             ? "The tool's incoming-webhook address, starting with https://."
             : "The tool's incoming-webhook address, starting with https:// (or http:// here)."
         }
-        value={values.url}
-        error={errors.url}
-        onChange={(event) => set("url", event.target.value)}
+        error={errors.url?.message}
+        {...register("url")}
       />
       <fieldset className="webhook-form__choices" aria-describedby={`${eventsId}-hint`}>
         <legend>Events</legend>
@@ -128,45 +112,31 @@ export function WebhookForm({
         </p>
         {WEBHOOK_EVENTS.map((each) => (
           <label key={each} className="webhook-form__choice">
-            <input
-              type="checkbox"
-              checked={values.events.includes(each)}
-              onChange={(event) => toggleEvent(each, event.target.checked)}
-            />
+            <input type="checkbox" value={each} {...register("events")} />
             <span>{WEBHOOK_EVENT_LABELS[each]}</span>
           </label>
         ))}
-        {errors.events ? <p className="field-error">{errors.events}</p> : null}
+        {errors.events ? <p className="field-error">{errors.events.message}</p> : null}
       </fieldset>
       <fieldset className="webhook-form__choices" aria-describedby={`${formatId}-hint`}>
         <legend>Body</legend>
         <p className="field-hint" id={`${formatId}-hint`}>
-          {FORMAT_HINTS[values.format]}
+          {FORMAT_HINTS[watch("format")]}
         </p>
         {WEBHOOK_FORMATS.map((format) => (
           <label key={format} className="webhook-form__choice">
-            <input
-              type="radio"
-              name={formatId}
-              value={format}
-              checked={values.format === format}
-              onChange={() => set("format", format)}
-            />
+            <input type="radio" value={format} {...register("format")} />
             <span>{WEBHOOK_FORMAT_LABELS[format]}</span>
           </label>
         ))}
       </fieldset>
       <label className="webhook-form__choice">
-        <input
-          type="checkbox"
-          checked={values.enabled}
-          onChange={(event) => set("enabled", event.target.checked)}
-        />
+        <input type="checkbox" {...register("enabled")} />
         <span>On: send events to this address</span>
       </label>
       <div className="webhook-form__actions">
-        <button className="button button-primary" type="submit" disabled={busy}>
-          {busy ? "Saving…" : submitLabel}
+        <button className="button button-primary" type="submit" disabled={isSubmitting}>
+          {isSubmitting ? "Saving…" : submitLabel}
         </button>
         {onCancel ? (
           <button className="button" type="button" onClick={onCancel}>

@@ -10,18 +10,17 @@ import {
   WEBHOOK_FORMAT_LABELS,
   WEBHOOK_TEXTS,
   WEBHOOKS_LABEL,
+  type WebhookSave,
   type WebhookView,
 } from "../../../shared/admin/webhooks.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
-import { useRecord } from "../../api/useRecord.ts";
+import { useResource } from "../../api/useResource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { DeliveryLog } from "./DeliveryLog.tsx";
-import { WebhookForm, type WebhookValues } from "./WebhookForm.tsx";
+import { WebhookForm } from "./WebhookForm.tsx";
 import "./webhooks.css";
-
-const readWebhooks = () => api.call("webhooks.list");
 
 type Outcome = { tone: "success" | "error"; text: string } | null;
 
@@ -73,7 +72,7 @@ function WebhookCard({
   const [logKey, setLogKey] = useState(0);
   const [testing, setTesting] = useState(false);
 
-  async function save(values: WebhookValues) {
+  async function save(values: WebhookSave) {
     const saved = await api.call("webhooks.save", { params: { id: webhook.id }, body: values });
     onChanged(saved);
     setEditing(false);
@@ -210,13 +209,13 @@ function WebhookCard({
 
 export default function WebhooksScreen() {
   const addId = useId();
-  const { record: answer, setRecord, failure } = useRecord(readWebhooks);
+  const { data: answer, setData: setAnswer, error: failure } = useResource(read("webhooks.list"));
   const [added, setAdded] = useState<{ secret: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
   const replace = useCallback(
     (webhook: WebhookView) =>
-      setRecord((current) =>
+      setAnswer((current) =>
         current
           ? {
               ...current,
@@ -224,12 +223,12 @@ export default function WebhooksScreen() {
             }
           : current,
       ),
-    [setRecord],
+    [setAnswer],
   );
 
-  async function add(values: WebhookValues) {
+  async function add(values: WebhookSave) {
     const made = await api.call("webhooks.add", { body: values });
-    setRecord((current) =>
+    setAnswer((current) =>
       current ? { ...current, webhooks: [...current.webhooks, made.webhook] } : current,
     );
     setAdded({ secret: made.secret, message: made.message });
@@ -271,7 +270,7 @@ export default function WebhooksScreen() {
                   httpsOnly={answer.httpsOnly}
                   onChanged={replace}
                   onRemoved={(id, message) => {
-                    setRecord((current) =>
+                    setAnswer((current) =>
                       current
                         ? {
                             ...current,
