@@ -8,42 +8,19 @@
  * that also tells the console its session has ended.
  */
 import { act, createElement } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { ApiError, api, sessionEnded } from "../../src/admin/api/client.ts";
 import { PlainTextPreview } from "../../src/admin/screens/newsletter/PlainTextPreview.tsx";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
 import { XSRF_COOKIE } from "../../src/shared/constants.ts";
 import { checkUnsubscribe, fetchTeam, xsrfToken } from "../../src/web/api/client.ts";
-import { startApp, type TestApp } from "../support/app.ts";
 import { createAccount, TEST_PASSWORD } from "../support/console.ts";
-import { ENGINES } from "../support/engines.ts";
+import { consoleDomWithServer } from "../support/console-dom.ts";
 import { newsletterDraft } from "../support/newsletter.ts";
 
-let t: TestApp;
-let root: Root;
-let container: HTMLElement;
+const dom = consoleDomWithServer();
 
-beforeAll(async () => {
-  const [sqlite] = ENGINES;
-  if (!sqlite) throw new Error("SQLite engine missing");
-  t = await startApp(sqlite, {}, { withPages: false });
-  const origin = await t.app.listen({ port: 0, host: "127.0.0.1" });
-  // Both clients call the page's own origin: here, the server's.
-  const { happyDOM } = window as unknown as { happyDOM: { setURL(url: string): void } };
-  happyDOM.setURL(`${origin}/admin/`);
-  Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
-  container = document.body.appendChild(document.createElement("div"));
-  root = createRoot(container);
-});
-
-afterAll(async () => {
-  await act(async () => root.unmount());
-  container.remove();
-  await t.close();
-});
-
-const shown = () => container.textContent ?? "";
+const shown = () => dom.container.textContent ?? "";
 
 test("the site's client fetches the token once and leaves each status to its caller", async () => {
   expect(document.cookie).not.toContain(`${XSRF_COOKIE}=`);
@@ -73,22 +50,22 @@ test("the console's client refuses with an ApiError and says the session ended",
 
   // The plain-text preview goes through the same client: the server's words, the same event.
   await act(async () =>
-    root.render(createElement(PlainTextPreview, { path: NEWSLETTER_PATHS.textPreview(1) })),
+    dom.root.render(createElement(PlainTextPreview, { path: NEWSLETTER_PATHS.textPreview(1) })),
   );
-  await vi.waitFor(() => expect(container.querySelector(".notice-error")).not.toBeNull());
+  await vi.waitFor(() => expect(dom.container.querySelector(".notice-error")).not.toBeNull());
   sessionEnded.removeEventListener("ended", ended);
   expect(shown()).toBe((refusal as ApiError).message);
   expect(ended).toHaveBeenCalledTimes(2);
 });
 
 test("the console's client signs in, writes JSON and reads the plain-text preview as text", async () => {
-  const account = await createAccount(t.database, "editor");
+  const account = await createAccount(dom.t.database, "editor");
   await api.call("session.signIn", { body: { email: account.email, password: TEST_PASSWORD } });
   const issue = await api.call("newsletter.create", { body: newsletterDraft("fetch-core") });
   expect(issue.title).toBe("Issue fetch-core");
 
   await act(async () =>
-    root.render(
+    dom.root.render(
       createElement(PlainTextPreview, {
         // A new preview, as the panel keys it, not the refused one's state.
         key: issue.id,
@@ -96,6 +73,6 @@ test("the console's client signs in, writes JSON and reads the plain-text previe
       }),
     ),
   );
-  await vi.waitFor(() => expect(container.querySelector("pre.preview-text")).not.toBeNull());
-  expect(container.querySelector("pre")?.textContent).toContain("fetch-core");
+  await vi.waitFor(() => expect(dom.container.querySelector("pre.preview-text")).not.toBeNull());
+  expect(dom.container.querySelector("pre")?.textContent).toContain("fetch-core");
 });
