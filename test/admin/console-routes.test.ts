@@ -12,12 +12,7 @@ import { z } from "zod";
 import { AUDIENCE_PATHS } from "../../src/shared/admin/audience.ts";
 import { ADMIN_API } from "../../src/shared/admin/auth.ts";
 import { BACKUP_ARCHIVE_PATH } from "../../src/shared/admin/backups.ts";
-import {
-  CONSOLE_ROUTES,
-  MULTIPART,
-  type RouteEntry,
-  type RouteKey,
-} from "../../src/shared/admin/console-routes.ts";
+import { CONSOLE_ROUTES, type RouteKey } from "../../src/shared/admin/console-routes.ts";
 import {
   CONTENT_LISTS,
   type ContentList,
@@ -26,6 +21,7 @@ import {
 } from "../../src/shared/admin/content.ts";
 import { INQUIRY_PATHS } from "../../src/shared/admin/inquiries.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
+import { MULTIPART, type RouteEntry } from "../../src/shared/admin/route-entry.ts";
 import { SUBSCRIBER_ROUTES } from "../../src/shared/admin/subscribers.ts";
 import { SUPPRESSION_ROUTES } from "../../src/shared/admin/suppressions.ts";
 import { startApp, type TestApp } from "../support/app.ts";

@@ -10,10 +10,9 @@ import type { z } from "zod";
 import {
   CONSOLE_ROUTES,
   type ConsoleRoutes,
-  type Method,
-  type RouteEntry,
   type RouteKey,
 } from "../../shared/admin/console-routes.ts";
+import type { Method, RouteEntry } from "../../shared/admin/route-entry.ts";
 import type { FetchAnswer, FetchCall } from "../../web/api/fetch-core.ts";
 import * as fetchCore from "../../web/api/fetch-core.ts";
 

@@ -3,7 +3,9 @@
  * and setting up or turning off the second factor (TOTP with recovery codes).
  */
 import { z } from "zod";
+import { messageSchema } from "../schemas.ts";
 import { ADMIN_API, meSchema, PASSWORD_MAX, passwordSchema } from "./auth.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 export const ACCOUNT_PATHS = {
   account: `${ADMIN_API}/account`,
@@ -84,3 +86,43 @@ export const secondFactorOffSchema = z.object({
 export type SecondFactorOff = z.infer<typeof secondFactorOffSchema>;
 
 export const secondFactorOffDoneSchema = z.object({ me: meSchema });
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * One's own account: reading it, the password, and the second factor set up, confirmed or turned off.
+ */
+export const ACCOUNT_CONSOLE_ROUTES = {
+  "account.read": {
+    method: "GET",
+    path: ACCOUNT_PATHS.account,
+    status: 200,
+    response: accountSchema,
+  },
+  "account.changePassword": {
+    method: "PUT",
+    path: ACCOUNT_PATHS.password,
+    body: changePasswordSchema,
+    status: 200,
+    response: messageSchema,
+  },
+  "account.startSecondFactor": {
+    method: "POST",
+    path: ACCOUNT_PATHS.secondFactor,
+    status: 200,
+    response: totpSetupSchema,
+  },
+  "account.confirmSecondFactor": {
+    method: "POST",
+    path: ACCOUNT_PATHS.secondFactorConfirm,
+    body: totpConfirmSchema,
+    status: 200,
+    response: totpConfirmedSchema,
+  },
+  "account.turnOffSecondFactor": {
+    method: "DELETE",
+    path: ACCOUNT_PATHS.secondFactor,
+    body: secondFactorOffSchema,
+    status: 200,
+    response: secondFactorOffDoneSchema,
+  },
+} as const satisfies RouteSlice;

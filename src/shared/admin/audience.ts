@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { CHANNEL_LABELS, type Channel } from "../lead-source.ts";
 import { ADMIN_API } from "./auth.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/audience`;
 
@@ -269,3 +270,24 @@ export function valueLabel(dimension: Breakdown, value: string): string {
   if (value !== "") return value;
   return dimension === "referrer" ? "(no referrer)" : "(none)";
 }
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The Audience area's overview and breakdowns, each over a range of days.
+ */
+export const AUDIENCE_CONSOLE_ROUTES = {
+  "audience.overview": {
+    method: "GET",
+    path: AUDIENCE_PATHS.overview,
+    query: rangeQuerySchema,
+    status: 200,
+    response: overviewSchema,
+  },
+  "audience.breakdown": {
+    method: "GET",
+    path: AUDIENCE_PATHS.breakdown,
+    query: breakdownQuerySchema,
+    status: 200,
+    response: breakdownSchema,
+  },
+} as const satisfies RouteSlice;

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 export const AUDIT_PATH = `${ADMIN_API}/audit`;
 
@@ -133,3 +134,17 @@ export const auditPageSchema = z.object({
   retentionDays: z.number().int(),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The audit log's search.
+ */
+export const AUDIT_CONSOLE_ROUTES = {
+  "audit.search": {
+    method: "GET",
+    path: AUDIT_PATH,
+    query: auditQuerySchema,
+    status: 200,
+    response: auditPageSchema,
+  },
+} as const satisfies RouteSlice;

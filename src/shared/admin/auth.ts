@@ -3,7 +3,9 @@
  * console's forms, its API client and the server's routes alike.
  */
 import { z } from "zod";
+import { messageSchema } from "../schemas.ts";
 import { ROLES } from "./roles.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 /** Every console API path starts here. */
 export const ADMIN_API = "/api/admin";
@@ -91,3 +93,39 @@ export const signInRefusalSchema = z.object({
   message: z.string(),
   secondFactor: z.boolean().optional(),
 });
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * Signing in and out (here or everywhere), and a password set through an e-mailed link.
+ */
+export const AUTH_CONSOLE_ROUTES = {
+  "session.read": {
+    method: "GET",
+    path: AUTH_PATHS.session,
+    status: 200,
+    response: sessionStateSchema,
+  },
+  "session.signIn": {
+    method: "POST",
+    path: AUTH_PATHS.session,
+    body: signInSchema,
+    status: 200,
+    response: meSchema,
+  },
+  "session.signOut": { method: "DELETE", path: AUTH_PATHS.session, status: 204 },
+  "session.signOutEverywhere": { method: "DELETE", path: AUTH_PATHS.sessions, status: 204 },
+  "password.requestReset": {
+    method: "POST",
+    path: AUTH_PATHS.passwordReset,
+    body: passwordResetSchema,
+    status: 202,
+    response: messageSchema,
+  },
+  "password.set": {
+    method: "POST",
+    path: AUTH_PATHS.password,
+    body: setPasswordSchema,
+    status: 200,
+    response: messageSchema,
+  },
+} as const satisfies RouteSlice;

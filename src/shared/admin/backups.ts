@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 /** GET lists the backups; POST takes one now. */
 export const BACKUPS_PATH = `${ADMIN_API}/backups`;
@@ -65,3 +66,22 @@ export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;
 
 /** "Back up now" accepted: the backup runs after the answer, under this id. */
 export const backupStartedSchema = z.object({ id: z.number(), message: z.string() });
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The list of backups, and a backup taken now.
+ */
+export const BACKUP_CONSOLE_ROUTES = {
+  "backups.list": {
+    method: "GET",
+    path: BACKUPS_PATH,
+    status: 200,
+    response: backupsAnswerSchema,
+  },
+  "backups.takeNow": {
+    method: "POST",
+    path: BACKUPS_PATH,
+    status: 202,
+    response: backupStartedSchema,
+  },
+} as const satisfies RouteSlice;

@@ -5,8 +5,15 @@
  * console's edit screen, its client and the server's routes all use these.
  */
 import { z } from "zod";
-import { CONTENT_PATHS, type ContentList, type ListSpec } from "./content.ts";
+import {
+  CONTENT_PATHS,
+  type ContentList,
+  entrySchema,
+  type ListRecord,
+  type ListSpec,
+} from "./content.ts";
 import { loadedVersionSchema } from "./record-version.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 type Id = number | ":id";
 
@@ -78,3 +85,53 @@ export const DRAFT_TEXTS = {
   previewSecondFactor:
     "This preview link no longer opens the draft: the console now asks everyone for a second factor, and the account that asked for it has none. Set one up in the console, then ask for a new link.",
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * A content record's draft: kept, discarded, published, scheduled or previewed.
+ */
+export const DRAFT_CONSOLE_ROUTES = {
+  "content.draft": {
+    method: "GET",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.draft(list, id),
+    status: 200,
+    response: draftAnswerSchema,
+  },
+  "content.saveDraft": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.draft(list, id),
+    body: draftSaveSchemaOf,
+    status: 200,
+    response: draftSchema,
+  },
+  "content.discardDraft": {
+    method: "DELETE",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.draft(list, id),
+    status: 204,
+  },
+  "content.publishDraft": {
+    method: "POST",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.publish(list, id),
+    status: 200,
+    response: entrySchema,
+  },
+  "content.scheduleDraft": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.schedule(list, id),
+    body: scheduleSchema,
+    status: 200,
+    response: draftSchema,
+  },
+  "content.unscheduleDraft": {
+    method: "DELETE",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.schedule(list, id),
+    status: 200,
+    response: draftSchema,
+  },
+  "content.previewDraft": {
+    method: "POST",
+    path: ({ list, id }: ListRecord) => DRAFT_PATHS.preview(list, id),
+    status: 200,
+    response: previewLinkSchema,
+  },
+} as const satisfies RouteSlice;

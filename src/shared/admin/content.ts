@@ -16,6 +16,7 @@ import { rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema, orderVersionSchema } from "./record-version.ts";
+import { MULTIPART, type RecordId, type RouteSlice } from "./route-entry.ts";
 
 export const CONTENT_API = `${ADMIN_API}/content`;
 export const MEDIA_API = `${ADMIN_API}/media`;
@@ -43,6 +44,11 @@ export const CONTENT_LISTS = [
   "case-studies",
 ] as const;
 export type ContentList = (typeof CONTENT_LISTS)[number];
+
+/** The parameters of a call about one record of a content list. */
+export interface ListRecord extends RecordId {
+  list: ContentList;
+}
 
 /** What a version row names its record by (content_versions.entity). */
 export type VersionedEntity = "team" | "item" | "case-study";
@@ -484,3 +490,72 @@ export const CONTENT_TEXTS = {
   undescribedImage:
     "Describe the picture first: the description is read out to people who cannot see it, and shown where a mail program blocks pictures.",
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The content lists and their records (order, visibility, versions), and a picture's upload.
+ */
+export const CONTENT_CONSOLE_ROUTES = {
+  "content.list": {
+    method: "GET",
+    path: ({ list }: { list: ContentList }) => CONTENT_PATHS.list(list),
+    status: 200,
+    response: listAnswerSchema,
+  },
+  "content.create": {
+    method: "POST",
+    path: ({ list }: { list: ContentList }) => CONTENT_PATHS.list(list),
+    body: createSchemaOf,
+    status: 201,
+    response: entrySchema,
+  },
+  "content.reorder": {
+    method: "PUT",
+    path: ({ list }: { list: ContentList }) => CONTENT_PATHS.order(list),
+    body: reorderSchema,
+    status: 200,
+    response: listAnswerSchema,
+  },
+  "content.read": {
+    method: "GET",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.entry(list, id),
+    status: 200,
+    response: entrySchema,
+  },
+  "content.save": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.entry(list, id),
+    body: saveSchemaOf,
+    status: 200,
+    response: entrySchema,
+  },
+  "content.setVisibility": {
+    method: "PUT",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.visibility(list, id),
+    body: visibilitySchema,
+    status: 200,
+    response: entrySchema,
+  },
+  "content.versions": {
+    method: "GET",
+    path: ({ list, id }: ListRecord) => CONTENT_PATHS.versions(list, id),
+    status: 200,
+    response: versionsAnswerSchema,
+  },
+  "content.restore": {
+    method: "POST",
+    path: ({ list, id, version }: ListRecord & { version: number }) =>
+      CONTENT_PATHS.restore(list, id, version),
+    body: restoreSchema,
+    status: 200,
+    response: entrySchema,
+  },
+  "media.upload": {
+    method: "POST",
+    path: MEDIA_API,
+    query: uploadQuerySchema,
+    body: MULTIPART,
+    status: 201,
+    response: uploadAnswerSchema,
+  },
+} as const satisfies RouteSlice;

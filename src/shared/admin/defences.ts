@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DEFENDED_FORMS, TRAP_REASONS } from "../bot-defence.ts";
 import { ADMIN_API } from "./auth.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 export const DEFENCE_PATHS = { trips: `${ADMIN_API}/defences` } as const;
 
@@ -22,3 +23,16 @@ export const defenceTripsSchema = z.object({
   ),
 });
 export type DefenceTrips = z.infer<typeof defenceTripsSchema>;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * What the forms' traps turned away lately.
+ */
+export const DEFENCE_CONSOLE_ROUTES = {
+  "defences.trips": {
+    method: "GET",
+    path: DEFENCE_PATHS.trips,
+    status: 200,
+    response: defenceTripsSchema,
+  },
+} as const satisfies RouteSlice;

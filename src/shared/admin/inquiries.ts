@@ -7,7 +7,9 @@ import { INQUIRY_FIELDS } from "../inquiry.ts";
 import { idParamsSchema, rowNumberSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import { confirmAddressSchema } from "./erasure.ts";
 import { leadSourceDetailSchema } from "./lead-source.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const ROOT = `${ADMIN_API}/inquiries`;
 
@@ -203,3 +205,69 @@ export function replyLink(inquiry: Pick<InquiryDetail, "email" | "inquiryType">)
   const subject = encodeURIComponent(`Re: Your inquiry about ${inquiry.inquiryType}`);
   return `mailto:${to}?subject=${subject}`;
 }
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The inbox: its pages, counts and assignees, and one inquiry read, moved, assigned, noted or erased.
+ */
+export const INQUIRY_CONSOLE_ROUTES = {
+  "inquiries.list": {
+    method: "GET",
+    path: INQUIRY_PATHS.list,
+    query: inquiryListQuerySchema,
+    status: 200,
+    response: inquiryPageSchema,
+  },
+  "inquiries.counts": {
+    method: "GET",
+    path: INQUIRY_PATHS.counts,
+    status: 200,
+    response: inboxCountsSchema,
+  },
+  "inquiries.unnotified": {
+    method: "GET",
+    path: INQUIRY_PATHS.unnotified,
+    status: 200,
+    response: unnotifiedSchema,
+  },
+  "inquiries.assignees": {
+    method: "GET",
+    path: INQUIRY_PATHS.assignees,
+    status: 200,
+    response: assigneesSchema,
+  },
+  "inquiries.read": {
+    method: "GET",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.one, id),
+    status: 200,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.setStatus": {
+    method: "PUT",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.status, id),
+    body: statusChangeSchema,
+    status: 200,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.assign": {
+    method: "PUT",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.assignee, id),
+    body: assignmentSchema,
+    status: 200,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.addNote": {
+    method: "POST",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.notes, id),
+    body: noteSchema,
+    status: 201,
+    response: inquiryDetailSchema,
+  },
+  "inquiries.erase": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => inquiryPath(INQUIRY_PATHS.one, id),
+    body: confirmAddressSchema,
+    status: 200,
+    response: inquirerErasureSchema,
+  },
+} as const satisfies RouteSlice;

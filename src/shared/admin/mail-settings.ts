@@ -7,9 +7,11 @@
  */
 import { z } from "zod";
 import { checkField, FIELD_REASONS, type FieldRule } from "../field-rules.ts";
+import { messageSchema } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH, normalizeEmail } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { orderVersionSchema } from "./record-version.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 const MAIL_SETTINGS_API = `${ADMIN_API}/settings/mail`;
 
@@ -189,3 +191,30 @@ export type MailSettingsSave = z.input<typeof mailSettingsSaveSchema>;
  * refused instead of ignored while a mail is queued.
  */
 export const testMailSchema = z.strictObject({});
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The mail settings read and saved, and a test mail.
+ */
+export const MAIL_SETTINGS_CONSOLE_ROUTES = {
+  "mailSettings.read": {
+    method: "GET",
+    path: MAIL_SETTINGS_PATHS.settings,
+    status: 200,
+    response: mailSettingsAnswerSchema,
+  },
+  "mailSettings.save": {
+    method: "PUT",
+    path: MAIL_SETTINGS_PATHS.settings,
+    body: mailSettingsSaveSchema,
+    status: 200,
+    response: mailSettingsAnswerSchema,
+  },
+  "mailSettings.testMail": {
+    method: "POST",
+    path: MAIL_SETTINGS_PATHS.testMail,
+    body: testMailSchema,
+    status: 202,
+    response: messageSchema,
+  },
+} as const satisfies RouteSlice;

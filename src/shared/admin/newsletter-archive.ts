@@ -8,8 +8,9 @@
 import { z } from "zod";
 import { idParamsSchema, rowIdSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
-import { issueDraftSchema } from "./newsletter.ts";
+import { issueDetailSchema, issueDraftSchema } from "./newsletter.ts";
 import { loadedVersionSchema } from "./record-version.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/newsletter`;
 
@@ -66,3 +67,42 @@ export const ARCHIVE_TEXTS = {
   withdrawConfirm:
     "Withdraw this issue from the archive? Its page will answer that it is gone, and it leaves /insight, the feed and the sitemap. The e-mail already sent is not affected. You can put it back later.",
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * A sent issue's archive page: corrected, its versions restored, withdrawn or put back.
+ */
+export const ARCHIVE_CONSOLE_ROUTES = {
+  "newsletterArchive.correct": {
+    method: "PUT",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.page(id),
+    body: archiveCorrectionSchema,
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletterArchive.versions": {
+    method: "GET",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.versions(id),
+    status: 200,
+    response: archiveVersionsSchema,
+  },
+  "newsletterArchive.restore": {
+    method: "POST",
+    path: ({ id, version }: RecordId & { version: number }) => ARCHIVE_PATHS.restore(id, version),
+    body: archiveRestoreSchema,
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletterArchive.withdraw": {
+    method: "POST",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.withdraw(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletterArchive.putBack": {
+    method: "POST",
+    path: ({ id }: RecordId) => ARCHIVE_PATHS.putBack(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+} as const satisfies RouteSlice;

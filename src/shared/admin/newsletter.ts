@@ -6,11 +6,12 @@
 import { z } from "zod";
 import { checkField, FIELD_REASONS, type FieldRule } from "../field-rules.ts";
 import { idParamsSchema } from "../row-id.ts";
-import { ruledText } from "../schemas.ts";
+import { messageSchema, ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH, normalizeEmail } from "../subscription.ts";
 import { oneOf, trimEndWhere, trimWhere } from "../trim.ts";
 import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema } from "./record-version.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/newsletter`;
 
@@ -289,3 +290,79 @@ export const testSendSchema = z.object({
     ),
 });
 export type TestSend = z.input<typeof testSendSchema>;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * Insight issues: written, read, tried on one address, and their sends started, paused, resumed or stopped.
+ */
+export const NEWSLETTER_CONSOLE_ROUTES = {
+  "newsletter.list": {
+    method: "GET",
+    path: NEWSLETTER_PATHS.list,
+    status: 200,
+    response: issueListSchema,
+  },
+  "newsletter.create": {
+    method: "POST",
+    path: NEWSLETTER_PATHS.list,
+    body: issueDraftSchema,
+    status: 201,
+    response: issueDetailSchema,
+  },
+  "newsletter.read": {
+    method: "GET",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletter.save": {
+    method: "PUT",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
+    body: issueUpdateSchema,
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletter.delete": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.one(id),
+    status: 204,
+  },
+  "newsletter.testSend": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.testSend(id),
+    body: testSendSchema,
+    status: 200,
+    response: messageSchema,
+  },
+  "newsletter.send": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.send(id),
+    body: issueSendSchema,
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletter.unschedule": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.unschedule(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletter.pause": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.pause(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletter.resume": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.resume(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+  "newsletter.cancel": {
+    method: "POST",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
+    status: 200,
+    response: issueDetailSchema,
+  },
+} as const satisfies RouteSlice;

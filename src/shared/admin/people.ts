@@ -5,9 +5,10 @@
  */
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
-import { ruledText } from "../schemas.ts";
+import { messageSchema, ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
 import { ROLES } from "./roles.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 export const PEOPLE_PATHS = {
   people: `${ADMIN_API}/people`,
@@ -63,3 +64,54 @@ export const personParamsSchema = idParamsSchema;
 
 export const secondFactorSettingSchema = z.object({ required: z.boolean() });
 export type SecondFactorSetting = z.infer<typeof secondFactorSettingSchema>;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The people with accounts, invitations and roles, and the owner's second-factor setting.
+ */
+export const PEOPLE_CONSOLE_ROUTES = {
+  "people.list": {
+    method: "GET",
+    path: PEOPLE_PATHS.people,
+    status: 200,
+    response: peopleListSchema,
+  },
+  "people.invite": {
+    method: "POST",
+    path: PEOPLE_PATHS.people,
+    body: inviteSchema,
+    status: 201,
+    response: personSchema,
+  },
+  "people.resendInvitation": {
+    method: "POST",
+    path: ({ id }: RecordId) => invitationPath(id),
+    status: 202,
+    response: messageSchema,
+  },
+  "people.changeRole": {
+    method: "PATCH",
+    path: ({ id }: RecordId) => personPath(id),
+    body: roleChangeSchema,
+    status: 200,
+    response: personSchema,
+  },
+  "people.remove": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => personPath(id),
+    status: 204,
+  },
+  "settings.secondFactor.read": {
+    method: "GET",
+    path: PEOPLE_PATHS.secondFactorSetting,
+    status: 200,
+    response: secondFactorSettingSchema,
+  },
+  "settings.secondFactor.save": {
+    method: "PUT",
+    path: PEOPLE_PATHS.secondFactorSetting,
+    body: secondFactorSettingSchema,
+    status: 200,
+    response: secondFactorSettingSchema,
+  },
+} as const satisfies RouteSlice;

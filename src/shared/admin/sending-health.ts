@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ADMIN_API } from "./auth.ts";
 import { listPageSchema, pageNumberSchema } from "./list-page.ts";
+import type { RouteSlice } from "./route-entry.ts";
 import { REPORT_KINDS } from "./suppressions.ts";
 
 export const SENDING_HEALTH_PATH = `${ADMIN_API}/sending-health`;
@@ -83,3 +84,23 @@ export type SetAsideRow = z.infer<typeof setAsideRowSchema>;
 
 export const setAsideListSchema = listPageSchema(setAsideRowSchema);
 export type SetAsideList = z.infer<typeof setAsideListSchema>;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The sending-health page and the mails set aside.
+ */
+export const SENDING_HEALTH_CONSOLE_ROUTES = {
+  "health.show": {
+    method: "GET",
+    path: SENDING_HEALTH_PATH,
+    status: 200,
+    response: sendingHealthSchema,
+  },
+  "health.setAside": {
+    method: "GET",
+    path: SET_ASIDE_PATH,
+    query: setAsideQuerySchema,
+    status: 200,
+    response: setAsideListSchema,
+  },
+} as const satisfies RouteSlice;

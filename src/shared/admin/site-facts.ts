@@ -9,6 +9,7 @@ import { ROUTES } from "../routes.ts";
 import { SITE_FACT_MAX, type SiteFactKey, siteFactsSchema } from "../site-facts.ts";
 import { CONTENT_API, type FieldSpec } from "./content.ts";
 import { loadedVersionSchema } from "./record-version.ts";
+import type { RouteSlice } from "./route-entry.ts";
 
 const SITE_FACTS_API = `${CONTENT_API}/site-facts`;
 
@@ -103,3 +104,36 @@ export const SITE_FACTS_TEXTS = {
   staleAction:
     "Someone else saved the site facts since you opened them. Reload to see them as they are now, then try again.",
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The site facts read, saved and restored from a version.
+ */
+export const SITE_FACTS_CONSOLE_ROUTES = {
+  "siteFacts.read": {
+    method: "GET",
+    path: SITE_FACTS_PATHS.facts,
+    status: 200,
+    response: siteFactsAnswerSchema,
+  },
+  "siteFacts.save": {
+    method: "PUT",
+    path: SITE_FACTS_PATHS.facts,
+    body: siteFactsSaveSchema,
+    status: 200,
+    response: siteFactsAnswerSchema,
+  },
+  "siteFacts.versions": {
+    method: "GET",
+    path: SITE_FACTS_PATHS.versions,
+    status: 200,
+    response: siteFactsVersionsSchema,
+  },
+  "siteFacts.restore": {
+    method: "POST",
+    path: ({ version }: { version: number }) => SITE_FACTS_PATHS.restore(version),
+    body: siteFactsRestoreSchema,
+    status: 200,
+    response: siteFactsAnswerSchema,
+  },
+} as const satisfies RouteSlice;

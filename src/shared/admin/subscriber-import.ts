@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import { MULTIPART, type RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/subscribers/import`;
 
@@ -243,3 +244,34 @@ export const importResultSchema = importReportSchema.extend({
   message: z.string(),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * A list brought along: previewed, tried and run.
+ */
+export const IMPORT_CONSOLE_ROUTES = {
+  "subscribers.importPreview": {
+    method: "POST",
+    path: IMPORT_ROUTES.preview,
+    query: importMappingSchema,
+    body: MULTIPART,
+    status: 200,
+    response: importPreviewSchema,
+  },
+  "subscribers.importDryRun": {
+    method: "POST",
+    path: IMPORT_ROUTES.dryRun,
+    query: importMappingSchema,
+    body: MULTIPART,
+    status: 200,
+    response: importReportSchema,
+  },
+  "subscribers.import": {
+    method: "POST",
+    path: IMPORT_ROUTES.run,
+    query: importRunQuerySchema,
+    body: MULTIPART,
+    status: 200,
+    response: importResultSchema,
+  },
+} as const satisfies RouteSlice;

@@ -7,8 +7,10 @@ import { idParamsSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
+import { confirmAddressSchema } from "./erasure.ts";
 import { leadSourceDetailSchema } from "./lead-source.ts";
 import { listPageSchema, pageNumberSchema } from "./list-page.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/subscribers`;
 
@@ -171,3 +173,41 @@ export const SUBSCRIBER_TEXTS = {
   erased: (email: string) =>
     `${email} was erased: its subscription, its consent history and every e-mail to it are gone.`,
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The subscribers' pages and figures, and one subscriber read, unsubscribed or erased.
+ */
+export const SUBSCRIBER_CONSOLE_ROUTES = {
+  "subscribers.list": {
+    method: "GET",
+    path: SUBSCRIBER_ROUTES.list,
+    query: subscriberListQuerySchema,
+    status: 200,
+    response: subscriberListSchema,
+  },
+  "subscribers.stats": {
+    method: "GET",
+    path: SUBSCRIBER_ROUTES.stats,
+    status: 200,
+    response: subscriberStatsSchema,
+  },
+  "subscribers.read": {
+    method: "GET",
+    path: ({ id }: RecordId) => subscriberPath(id),
+    status: 200,
+    response: subscriberDetailSchema,
+  },
+  "subscribers.unsubscribe": {
+    method: "POST",
+    path: ({ id }: RecordId) => subscriberPath(id, "unsubscribe"),
+    status: 200,
+    response: subscriberDetailSchema,
+  },
+  "subscribers.erase": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => subscriberPath(id),
+    body: confirmAddressSchema,
+    status: 204,
+  },
+} as const satisfies RouteSlice;

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
 import { ADMIN_API } from "./auth.ts";
 import { listPageSchema, pageNumberSchema } from "./list-page.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 import { subscriberFilterSchema } from "./subscribers.ts";
 
 const BASE = `${ADMIN_API}/suppressions`;
@@ -107,3 +108,22 @@ export const SUPPRESSION_TEXTS = {
   lifted: (email: string) =>
     `${email} is no longer suppressed: Insight and other mail go to it again.`,
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The suppression list's pages, and an address lifted off it.
+ */
+export const SUPPRESSION_CONSOLE_ROUTES = {
+  "suppressions.list": {
+    method: "GET",
+    path: SUPPRESSION_ROUTES.list,
+    query: suppressionListQuerySchema,
+    status: 200,
+    response: suppressionListSchema,
+  },
+  "suppressions.lift": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => suppressionPath(id),
+    status: 204,
+  },
+} as const satisfies RouteSlice;

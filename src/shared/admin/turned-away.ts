@@ -16,6 +16,7 @@ import { SUBSCRIBE_EMAIL_FIELD } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { leadSourceViewSchema } from "./lead-source.ts";
 import { pageNumberSchema } from "./list-page.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/turned-away`;
 
@@ -100,3 +101,28 @@ export const TURNED_AWAY_TEXTS = {
     "Released: this address was already subscribed to Insight, so nothing new was stored.",
   deleted: "Deleted the turned-away post.",
 } as const;
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * The posts the forms turned away: their page, one released or deleted.
+ */
+export const TURNED_AWAY_CONSOLE_ROUTES = {
+  "turnedAway.list": {
+    method: "GET",
+    path: TURNED_AWAY_ROUTES.list,
+    query: turnedAwayListQuerySchema,
+    status: 200,
+    response: turnedAwayListSchema,
+  },
+  "turnedAway.release": {
+    method: "POST",
+    path: ({ id }: RecordId) => turnedAwayPath(id, "release"),
+    status: 200,
+    response: releasedSchema,
+  },
+  "turnedAway.delete": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => turnedAwayPath(id),
+    status: 204,
+  },
+} as const satisfies RouteSlice;

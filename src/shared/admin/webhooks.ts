@@ -8,8 +8,9 @@
  */
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
-import { ruledText } from "../schemas.ts";
+import { messageSchema, ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/webhooks`;
 
@@ -205,3 +206,60 @@ export const testQueuedSchema = z.object({
   message: z.string(),
   delivery: deliverySchema,
 });
+
+/**
+ * This area's entries of the console's route map (console-routes.ts):
+ * Outgoing webhooks: added, saved, removed, their secret shown or rotated, their deliveries, a test.
+ */
+export const WEBHOOK_CONSOLE_ROUTES = {
+  "webhooks.list": {
+    method: "GET",
+    path: WEBHOOK_ROUTES.list,
+    status: 200,
+    response: webhookListSchema,
+  },
+  "webhooks.add": {
+    method: "POST",
+    path: WEBHOOK_ROUTES.list,
+    body: webhookSaveSchema,
+    status: 201,
+    response: webhookWithSecretSchema,
+  },
+  "webhooks.save": {
+    method: "PUT",
+    path: ({ id }: RecordId) => webhookPath.one(id),
+    body: webhookSaveSchema,
+    status: 200,
+    response: webhookSchema,
+  },
+  "webhooks.remove": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => webhookPath.one(id),
+    status: 200,
+    response: messageSchema,
+  },
+  "webhooks.secret": {
+    method: "GET",
+    path: ({ id }: RecordId) => webhookPath.secret(id),
+    status: 200,
+    response: webhookSecretSchema,
+  },
+  "webhooks.rotate": {
+    method: "POST",
+    path: ({ id }: RecordId) => webhookPath.rotate(id),
+    status: 200,
+    response: webhookWithSecretSchema,
+  },
+  "webhooks.deliveries": {
+    method: "GET",
+    path: ({ id }: RecordId) => webhookPath.deliveries(id),
+    status: 200,
+    response: deliveryListSchema,
+  },
+  "webhooks.test": {
+    method: "POST",
+    path: ({ id }: RecordId) => webhookPath.test(id),
+    status: 202,
+    response: testQueuedSchema,
+  },
+} as const satisfies RouteSlice;
