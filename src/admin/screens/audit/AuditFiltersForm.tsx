@@ -28,8 +28,6 @@ export function AuditFiltersForm({ filters, actions, fields, onSearch }: AuditFi
   const { register, handleSubmit } = useForm<AuditSearch>({
     resolver: zodResolver(auditSearchSchema),
     defaultValues: { q: filters.q, action: filters.action, from: filters.from, to: filters.to },
-    // The reasons are the address's (`fields`), shown after the search is in it.
-    shouldFocusError: false,
   });
 
   const errorOf = (key: (typeof FILTER_KEYS)[number]) =>
