@@ -91,6 +91,31 @@ test("words typed in the inbox's search before its first effects run are kept", 
   expect(find<HTMLInputElement>("#inbox-q").value).toBe("acme");
 });
 
+test("the inbox's filter applies a choice at once with the words typed, and follows the address back", async () => {
+  const applied: unknown[] = [];
+  const filtersAt = (filter: object) =>
+    createElement(InboxFilters, {
+      filter,
+      counts: undefined,
+      types: ["Automation"],
+      onApply: (next: unknown) => applied.push(next),
+    });
+  await act(async () => root.render(filtersAt({})));
+  type(find("#inbox-q"), "  acme ");
+  const status = find<HTMLSelectElement>("#inbox-status");
+  status.value = "answered";
+  await act(async () => {
+    status.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  expect(applied).toEqual([{ status: "answered", q: "acme" }]);
+
+  // Back to an address with another filter: the form shows it.
+  await act(async () => root.render(filtersAt({ type: "Automation", q: "turing" })));
+  expect(find<HTMLSelectElement>("#inbox-type").value).toBe("Automation");
+  expect(find<HTMLSelectElement>("#inbox-status").value).toBe("");
+  expect(find<HTMLInputElement>("#inbox-q").value).toBe("turing");
+});
+
 test("the phone menu opened before its first effects run stays open, and a navigation closes it", async () => {
   const router = createMemoryRouter([{ path: "*", element: createElement(MobileMenu) }], {
     initialEntries: ["/"],

@@ -1,17 +1,24 @@
 /**
  * A list's filter: an address (or part of one) to look for and one choice
  * (a status, a reason). Searching puts both in the address bar's query
- * (filterQuery), so the list's own address says what narrows it.
+ * (filterQuery), so the list's own address says what narrows it. The screen
+ * keys it by that query, so Back and Forward start it afresh from there.
  */
-import type { FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 import { Field } from "./Field.tsx";
+import { FieldFrame } from "./FieldFrame.tsx";
 import { filterQuery } from "./filter-query.ts";
 
+type FilterValues = Record<string, string>;
+
 interface AddressFilterProps<T extends string> {
+  /** The list's filter as the server checks its query: the words and the field of a refusal. */
+  schema: z.ZodType<FilterValues, Partial<FilterValues>>;
   /** The address text searched for now. */
   q: string;
   choice: {
-    id: string;
     label: string;
     name: string;
     /** The choice in force now. */
@@ -19,35 +26,47 @@ interface AddressFilterProps<T extends string> {
     options: readonly T[];
     labels: Record<T, string>;
   };
-  /** Changes with the address bar's query: the form then starts afresh from it. */
-  formKey: string;
   onSearch(query: URLSearchParams): void;
 }
 
 export function AddressFilter<T extends string>({
+  schema,
   q,
   choice,
-  formKey,
   onSearch,
 }: AddressFilterProps<T>) {
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    onSearch(filterQuery(event.currentTarget));
-  }
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Partial<FilterValues>, unknown, FilterValues>({
+    resolver: zodResolver(schema),
+    defaultValues: { q, [choice.name]: choice.value },
+  });
   return (
     <search>
-      <form className="toolbar address-filter" onSubmit={search} key={formKey}>
-        <Field label="Address" name="q" type="search" defaultValue={q} maxLength={254} />
-        <div className="field">
-          <label htmlFor={choice.id}>{choice.label}</label>
-          <select id={choice.id} name={choice.name} defaultValue={choice.value}>
-            {choice.options.map((value) => (
-              <option key={value} value={value}>
-                {choice.labels[value]}
-              </option>
-            ))}
-          </select>
-        </div>
+      <form
+        className="toolbar address-filter"
+        onSubmit={handleSubmit((values) => onSearch(filterQuery(values)))}
+      >
+        <Field
+          label="Address"
+          type="search"
+          maxLength={254}
+          error={errors.q?.message}
+          {...register("q")}
+        />
+        <FieldFrame label={choice.label}>
+          {(control) => (
+            <select {...control} {...register(choice.name)}>
+              {choice.options.map((value) => (
+                <option key={value} value={value}>
+                  {choice.labels[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
         <button type="submit" className="button button-primary">
           Search
         </button>

@@ -5,20 +5,29 @@
  * from two days. The choice lives in the address, so a range can be
  * bookmarked, shared and reached from the weekly digest.
  */
-import { type FormEvent, useId, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import {
+  daySchema,
   type Period,
   RANGE_LABELS,
   RANGES,
   type RangeName,
 } from "../../../shared/admin/audience.ts";
 import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { FieldFrame } from "../../components/FieldFrame.tsx";
 
 export interface RangeChoice {
   range: RangeName;
   from?: string | undefined;
   to?: string | undefined;
 }
+
+/** A custom range's days as the server takes them; the order and length are its to judge. */
+const customDaysSchema = z.object({ from: daySchema, to: daySchema });
+type CustomDays = z.infer<typeof customDaysSchema>;
 
 const SHORT: Record<RangeName, string> = {
   today: "Today",
@@ -42,32 +51,39 @@ export function RangePicker({
   // The choice shows at once: the address changes in a transition, and a
   // radio bound to it alone would spring back until that transition ends.
   const [shown, setShown] = useState<RangeName>(choice.range);
-  const [from, setFrom] = useState(choice.from ?? period?.from ?? "");
-  const [to, setTo] = useState(choice.to ?? period?.to ?? "");
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    setValue,
+    watch,
+    formState: { errors },
+  } = useForm<CustomDays>({
+    resolver: zodResolver(customDaysSchema),
+    defaultValues: { from: choice.from ?? period?.from ?? "", to: choice.to ?? period?.to ?? "" },
+  });
+  const [from, to] = watch(["from", "to"]);
   const custom = shown === "custom";
 
   // The address changed another way (back, forward, a link): follow it. The
   // picker stays mounted, so a keyboard user moving through the ranges keeps focus.
   useResetOnChange(JSON.stringify([choice.range, choice.from, choice.to]), () => {
     setShown(choice.range);
-    if (choice.from) setFrom(choice.from);
-    if (choice.to) setTo(choice.to);
+    if (choice.from) setValue("from", choice.from);
+    if (choice.to) setValue("to", choice.to);
   });
 
   function pick(range: RangeName) {
     setShown(range);
     if (range === "custom") {
-      setFrom((day) => day || period?.from || "");
-      setTo((day) => day || period?.to || "");
+      setValue("from", getValues("from") || period?.from || "");
+      setValue("to", getValues("to") || period?.to || "");
       return;
     }
     onChoose({ range });
   }
 
-  function show(event: FormEvent) {
-    event.preventDefault();
-    onChoose({ range: "custom", from, to });
-  }
+  const show = handleSubmit((days) => onChoose({ range: "custom", ...days }));
 
   return (
     <div className="range">
@@ -88,28 +104,28 @@ export function RangePicker({
       </fieldset>
       {custom ? (
         <form className="range-custom" onSubmit={show} aria-label="Custom range">
-          <div className="field">
-            <label htmlFor={`${id}-from`}>From</label>
-            <input
-              id={`${id}-from`}
-              type="date"
-              required
-              value={from}
-              max={to || undefined}
-              onChange={(event) => setFrom(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>To</label>
-            <input
-              id={`${id}-to`}
-              type="date"
-              required
-              value={to}
-              min={from || undefined}
-              onChange={(event) => setTo(event.target.value)}
-            />
-          </div>
+          <FieldFrame label="From" error={errors.from?.message}>
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                required
+                max={to || undefined}
+                {...register("from")}
+              />
+            )}
+          </FieldFrame>
+          <FieldFrame label="To" error={errors.to?.message}>
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                required
+                min={from || undefined}
+                {...register("to")}
+              />
+            )}
+          </FieldFrame>
           <button type="submit" className="button button-primary">
             Show
           </button>

@@ -1,16 +1,21 @@
 /**
  * The audit search: text, action and a date range. Submitting puts the
  * filters in the address (so a search can be linked and the Back button
- * works) and goes back to the first page.
+ * works) and goes back to the first page. The screen keys it by the
+ * filters, so Back and Forward show the search they lead to.
  */
-import { type FormEvent, useId } from "react";
-import { type AuditFilters, actionLabel, FILTER_KEYS } from "./audit-query.ts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { type AuditFilters, actionLabel, auditSearchSchema, FILTER_KEYS } from "./audit-query.ts";
+
+type AuditSearch = Omit<AuditFilters, "page">;
 
 interface AuditFiltersFormProps {
   filters: AuditFilters;
   actions: string[];
   fields: Record<string, string>;
-  onSearch: (filters: Omit<AuditFilters, "page">) => void;
+  onSearch: (filters: AuditSearch) => void;
 }
 
 export function AuditFiltersForm({ filters, actions, fields, onSearch }: AuditFiltersFormProps) {
@@ -20,12 +25,10 @@ export function AuditFiltersForm({ filters, actions, fields, onSearch }: AuditFi
     string
   >;
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const value = (key: string) => String(data.get(key) ?? "").trim();
-    onSearch({ q: value("q"), action: value("action"), from: value("from"), to: value("to") });
-  }
+  const { register, handleSubmit } = useForm<AuditSearch>({
+    resolver: zodResolver(auditSearchSchema),
+    defaultValues: { q: filters.q, action: filters.action, from: filters.from, to: filters.to },
+  });
 
   const errorOf = (key: (typeof FILTER_KEYS)[number]) =>
     fields[key] ? (
@@ -36,24 +39,17 @@ export function AuditFiltersForm({ filters, actions, fields, onSearch }: AuditFi
   const invalid = (key: (typeof FILTER_KEYS)[number]) =>
     fields[key] ? { "aria-invalid": true, "aria-describedby": `${ids[key]}-error` } : {};
 
-  // Keyed by the filters, so Back and Forward show the search they lead to.
   return (
     <search aria-label="Search the audit log">
-      <form
-        key={JSON.stringify(filters)}
-        className="audit-filters panel"
-        onSubmit={submit}
-        noValidate
-      >
+      <form className="audit-filters panel" onSubmit={handleSubmit(onSearch)} noValidate>
         <div className="field audit-text">
           <label htmlFor={ids.q}>Search</label>
           <input
             id={ids.q}
-            name="q"
             type="search"
-            defaultValue={filters.q}
             maxLength={200}
             aria-describedby={`${ids.q}-hint`}
+            {...register("q")}
           />
           <p className="field-hint" id={`${ids.q}-hint`}>
             Who, what or the target, e.g. an e-mail address.
@@ -61,7 +57,7 @@ export function AuditFiltersForm({ filters, actions, fields, onSearch }: AuditFi
         </div>
         <div className="field">
           <label htmlFor={ids.action}>Action</label>
-          <select id={ids.action} name="action" defaultValue={filters.action}>
+          <select id={ids.action} {...register("action")}>
             <option value="">Every action</option>
             {actions.map((action) => (
               <option key={action} value={action}>
@@ -72,18 +68,12 @@ export function AuditFiltersForm({ filters, actions, fields, onSearch }: AuditFi
         </div>
         <div className="field">
           <label htmlFor={ids.from}>From</label>
-          <input
-            id={ids.from}
-            name="from"
-            type="date"
-            defaultValue={filters.from}
-            {...invalid("from")}
-          />
+          <input id={ids.from} type="date" {...invalid("from")} {...register("from")} />
           {errorOf("from")}
         </div>
         <div className="field">
           <label htmlFor={ids.to}>To</label>
-          <input id={ids.to} name="to" type="date" defaultValue={filters.to} {...invalid("to")} />
+          <input id={ids.to} type="date" {...invalid("to")} {...register("to")} />
           {errorOf("to")}
         </div>
         <div className="audit-filter-actions">

@@ -106,6 +106,7 @@ export default function AuditScreen() {
         </p>
       </div>
       <AuditFiltersForm
+        key={JSON.stringify(filters)}
         filters={filters}
         actions={data?.actions ?? []}
         fields={request.fields ?? {}}

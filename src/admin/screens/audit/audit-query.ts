@@ -3,6 +3,7 @@
  * them) and as the server takes it (instants: a day starts at midnight in the
  * owner's own time zone, and the end date's whole day is included).
  */
+import { z } from "zod";
 import { auditQuerySchema } from "../../../shared/admin/audit-log.ts";
 import { type Read, read } from "../../api/client.ts";
 
@@ -15,6 +16,18 @@ export interface AuditFilters {
 }
 
 export const FILTER_KEYS = ["q", "action", "from", "to"] as const;
+
+/**
+ * The search form as it goes in the address: each part as typed, trimmed.
+ * It is checked there (auditRequest), so a linked or hand-edited search shows
+ * the same reasons by its fields as one just submitted.
+ */
+export const auditSearchSchema = z.object({
+  q: z.string().trim(),
+  action: z.string().trim(),
+  from: z.string().trim(),
+  to: z.string().trim(),
+});
 
 export function filtersFrom(params: URLSearchParams): AuditFilters {
   const page = Number(params.get("page"));

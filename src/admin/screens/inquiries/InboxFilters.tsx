@@ -4,16 +4,17 @@
  * words to search for. A choice in a list applies at once; the words apply
  * when searched for, so the list does not jump while they are typed.
  */
-import { type FormEvent, useRef, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
 import {
   INQUIRY_STATUSES,
   type InquiryFilter,
-  inquiryFilterSchema,
   SEARCH_MAX,
   STATUS_LABELS,
   type StatusCounts,
 } from "../../../shared/admin/inquiries.ts";
 import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { filterForm, type InboxFilterForm, inboxFilterFormSchema } from "./inbox-query.ts";
 
 interface InboxFiltersProps {
   filter: InquiryFilter;
@@ -27,33 +28,32 @@ const countOf = (counts: StatusCounts | undefined, status: keyof StatusCounts) =
   counts ? ` (${counts[status]})` : "";
 
 export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersProps) {
-  const apply = (form: HTMLFormElement) => {
-    const data = Object.fromEntries([...new FormData(form)].filter(([, value]) => value !== ""));
-    const parsed = inquiryFilterSchema.safeParse(data);
-    if (parsed.success) onApply(parsed.data);
-  };
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    apply(event.currentTarget);
-  };
-  // The words as typed, until searched for; the address's words again after back or clear.
-  const [words, setWords] = useState(filter.q ?? "");
-  useResetOnChange(filter.q, () => setWords(filter.q ?? ""));
-  const wordsInput = useRef<HTMLInputElement>(null);
-  const applyChoice = (event: { currentTarget: HTMLSelectElement }) => {
-    if (event.currentTarget.form) apply(event.currentTarget.form);
-  };
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setFocus,
+    formState: { errors },
+  } = useForm<InboxFilterForm, unknown, InquiryFilter>({
+    resolver: zodResolver(inboxFilterFormSchema),
+    defaultValues: filterForm(filter),
+  });
+  // The address changed (a choice applied, back, clear): the form shows it. The form stays
+  // mounted, so a keyboard user moving through a list's options keeps the focus there.
+  useResetOnChange(JSON.stringify(filter), () => reset(filterForm(filter)));
+  const apply = handleSubmit(onApply);
   const total = counts ? Object.values(counts).reduce((sum, count) => sum + count, 0) : undefined;
   const filtered = Boolean(filter.type || filter.status || filter.q);
   // The chosen type stays a choice while the list loads, and when no inquiry has it.
   const typeChoices = [...new Set([...(types ?? []), ...(filter.type ? [filter.type] : [])])];
+  const wordsError = errors.q?.message;
 
   return (
     <search aria-label="Filter inquiries">
-      <form className="inbox-filters" onSubmit={submit}>
+      <form className="inbox-filters" onSubmit={apply}>
         <div className="field">
           <label htmlFor="inbox-type">Type</label>
-          <select id="inbox-type" name="type" value={filter.type ?? ""} onChange={applyChoice}>
+          <select id="inbox-type" {...register("type", { onChange: apply })}>
             <option value="">All types</option>
             {typeChoices.map((type) => (
               <option key={type} value={type}>
@@ -64,12 +64,7 @@ export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersPro
         </div>
         <div className="field">
           <label htmlFor="inbox-status">Status</label>
-          <select
-            id="inbox-status"
-            name="status"
-            value={filter.status ?? ""}
-            onChange={applyChoice}
-          >
+          <select id="inbox-status" {...register("status", { onChange: apply })}>
             <option value="">All statuses{total === undefined ? "" : ` (${total})`}</option>
             {INQUIRY_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -89,18 +84,21 @@ export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersPro
           <div className="inbox-search-row">
             <input
               id="inbox-q"
-              name="q"
               type="search"
               maxLength={SEARCH_MAX}
-              ref={wordsInput}
-              value={words}
-              onChange={(event) => setWords(event.currentTarget.value)}
-              aria-describedby="inbox-q-hint"
+              aria-describedby={wordsError ? "inbox-q-hint inbox-q-error" : "inbox-q-hint"}
+              {...(wordsError ? { "aria-invalid": true } : {})}
+              {...register("q")}
             />
             <button type="submit" className="button">
               Search
             </button>
           </div>
+          {wordsError ? (
+            <p className="field-error" id="inbox-q-error">
+              {wordsError}
+            </p>
+          ) : null}
         </div>
         {filtered ? (
           <button
@@ -109,7 +107,7 @@ export function InboxFilters({ filter, counts, types, onApply }: InboxFiltersPro
             onClick={() => {
               onApply({});
               // The button goes with the filter: the search box keeps the keyboard's place.
-              wordsInput.current?.focus();
+              setFocus("q");
             }}
           >
             Clear filters

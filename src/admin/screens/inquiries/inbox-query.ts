@@ -3,7 +3,7 @@
  * the back button or a shared link shows the same list. A value the server
  * would refuse (an edited address) is dropped rather than shown as an error.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import {
   type InquiryFilter,
   inquiryFilterSchema,
@@ -41,3 +41,16 @@ export function inboxParams({ page, ...filter }: InboxQuery): Record<string, str
 export function filterOf({ page: _page, ...filter }: InboxQuery): InquiryFilter {
   return filter;
 }
+
+/** The filter form's fields as it holds them: "" for any type, any status, no words. */
+export type InboxFilterForm = Record<keyof InquiryFilter, string>;
+
+export function filterForm(filter: InquiryFilter): InboxFilterForm {
+  return { type: filter.type ?? "", status: filter.status ?? "", q: filter.q ?? "" };
+}
+
+/** The form mapped to the filter (an empty field asks for nothing) and checked as the server checks it. */
+export const inboxFilterFormSchema = z
+  .object({ type: z.string(), status: z.string(), q: z.string() })
+  .transform((form) => Object.fromEntries(Object.entries(form).filter(([, value]) => value !== "")))
+  .pipe(inquiryFilterSchema);

@@ -11,6 +11,7 @@ import {
   STATUS_LABELS,
   SUBSCRIBER_ROUTES,
   type SubscriberRow,
+  subscriberFilterSchema,
   subscriberListQuerySchema,
   viaLabel,
 } from "../../../shared/admin/subscribers.ts";
@@ -126,16 +127,16 @@ export function SubscriberListScreen() {
       </section>
 
       <AddressFilter
+        key={params.toString()}
+        schema={subscriberFilterSchema}
         q={q}
         choice={{
-          id: "subscriber-status",
           label: "Status",
           name: "status",
           value: status,
           options: STATUS_FILTERS,
           labels: STATUS_LABELS,
         }}
-        formKey={params.toString()}
         onSearch={setParams}
       />
 

@@ -15,6 +15,7 @@ import {
   SUPPRESSION_TEXTS,
   type SuppressionRow,
   sourceLabel,
+  suppressionFilterSchema,
   suppressionListQuerySchema,
 } from "../../../shared/admin/suppressions.ts";
 import { read, withQuery } from "../../api/client.ts";
@@ -157,16 +158,16 @@ export default function SuppressionsScreen() {
       {notice ? <Notice tone="success">{notice}</Notice> : null}
 
       <AddressFilter
+        key={params.toString()}
+        schema={suppressionFilterSchema}
         q={q}
         choice={{
-          id: "suppression-reason",
           label: "Reason",
           name: "reason",
           value: reason,
           options: REASON_FILTERS,
           labels: REASON_LABELS,
         }}
-        formKey={params.toString()}
         onSearch={search}
       />
 
