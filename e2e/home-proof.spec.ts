@@ -9,7 +9,7 @@
 import items from "../content/items.json" with { type: "json" };
 import { caseStudyPath } from "../src/shared/routes.ts";
 import { menuOf } from "../src/web/layout/menu.ts";
-import { siteEntriesOf } from "../src/web/lib/siteEntries.ts";
+import { siteEntriesOf } from "../src/web/lib/site-entries.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { expectNoSidewaysScroll, open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";

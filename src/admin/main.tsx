@@ -16,7 +16,7 @@ for (const [name, value] of designTokenProperties()) {
 const root = document.getElementById("root");
 if (!root) throw new Error("the console's page has no #root");
 // A data router, so a form with unsaved changes can ask before the person
-// leaves it (forms/useKeptTyping.tsx); the screens' own routes stay in App.
+// leaves it (forms/use-kept-typing.tsx); the screens' own routes stay in App.
 const router = createBrowserRouter(
   [
     {

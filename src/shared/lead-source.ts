@@ -2,7 +2,7 @@
  * Where a lead (an inquiry or a subscription) came from: the entry page of
  * the visit that produced it, the domain that referred that visit, its UTM
  * tags, and the channel they add up to. The browser keeps the first three
- * for the visit (web/lib/leadSource.ts) and sends them with a form; the
+ * for the visit (web/lib/lead-source.ts) and sends them with a form; the
  * server cleans them (schemas.ts) and derives the channel here, so the
  * counting of visits and the leads use one grouping.
  *

@@ -1,7 +1,7 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { recordLeadSource } from "./lib/leadSource.ts";
+import { recordLeadSource } from "./lib/lead-source.ts";
 
 // Before the router runs: the first page's address and referrer are the visit's.
 recordLeadSource();

@@ -10,7 +10,7 @@
 import { prerender } from "react-dom/static";
 import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
-import { deferHydration } from "./app/deferHydration.ts";
+import { deferHydration } from "./app/defer-hydration.ts";
 
 export default async function handleRequest(
   request: Request,

@@ -12,16 +12,16 @@ import { ACCENT_COLOR } from "../shared/constants.ts";
 import { designTokensCss } from "../shared/design-tokens.ts";
 import { AlertProvider } from "./app/AlertProvider.tsx";
 import { ErrorScreen } from "./app/ErrorBoundary.tsx";
-import { useAnchorScroll } from "./app/useAnchorScroll.ts";
-import { usePageViewBeacon } from "./app/usePageViewBeacon.ts";
-import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/useRouteCodeFailure.ts";
-import { useRouteFocus } from "./app/useRouteFocus.ts";
-import { carouselLayoutCss } from "./features/leadership/carouselLayout.ts";
-import { useCaptcha } from "./hooks/useFormDefence.ts";
+import { useAnchorScroll } from "./app/use-anchor-scroll.ts";
+import { usePageViewBeacon } from "./app/use-page-view-beacon.ts";
+import { ROUTE_CODE_FAILURE, useRouteCodeFailure } from "./app/use-route-code-failure.ts";
+import { useRouteFocus } from "./app/use-route-focus.ts";
+import { carouselLayoutCss } from "./features/leadership/carousel-layout.ts";
+import { useCaptcha } from "./hooks/use-form-defence.ts";
 import { SiteFooter } from "./layout/SiteFooter.tsx";
 import { SiteHeader } from "./layout/SiteHeader.tsx";
 import { rootSeoData, SITE_LINKS } from "./lib/seo.ts";
-import { readSiteEntries } from "./lib/siteEntries.ts";
+import { readSiteEntries } from "./lib/site-entries.ts";
 import { FONT_PRELOADS } from "./styles/fonts.ts";
 import styles from "./styles/index.css?inline";
 
@@ -30,9 +30,9 @@ export { ErrorBoundary } from "./app/ErrorBoundary.tsx";
 /**
  * The site's public origin, for every page's canonical address (lib/seo.ts);
  * the site facts the firm edits in the console, read from the database
- * (hooks/useSiteFacts.ts, and lib/seo.ts for the head); the entries the menu,
- * the inquiry form and the counts in words name (hooks/useSiteEntries.ts);
- * and the token of the forms' hidden field (ADR 004; hooks/useFormSubmission.ts).
+ * (hooks/use-site-facts.ts, and lib/seo.ts for the head); the entries the menu,
+ * the inquiry form and the counts in words name (hooks/use-site-entries.ts);
+ * and the token of the forms' hidden field (ADR 004; hooks/use-form-submission.ts).
  */
 export async function loader(args: LoaderFunctionArgs) {
   return {

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { RangePicker } from "../../src/admin/screens/audience/RangePicker.tsx";
 import { InboxFilters } from "../../src/admin/screens/inquiries/InboxFilters.tsx";
 import { ROUTES } from "../../src/shared/routes.ts";
-import { useResetOnChange } from "../../src/web/hooks/useResetOnChange.ts";
+import { useResetOnChange } from "../../src/web/hooks/use-reset-on-change.ts";
 import { MobileMenu } from "../../src/web/layout/MobileMenu.tsx";
 
 let container: HTMLElement;

@@ -28,7 +28,7 @@ import {
 import { FIELD_REASONS } from "../../src/shared/field-rules.ts";
 import { INQUIRY_TYPE_PLACEHOLDER } from "../../src/shared/inquiry.ts";
 import { FORM_TOKEN_FIELD } from "../../src/shared/page-context.ts";
-import { entryLine } from "../../src/web/lib/siteEntries.ts";
+import { entryLine } from "../../src/web/lib/site-entries.ts";
 import { openSession, post, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";

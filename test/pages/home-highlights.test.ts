@@ -12,7 +12,7 @@ import { loadPageRenderer, type PageRenderer } from "../../src/server/features/p
 import { CONTENT_API, type Entry, type ListAnswer } from "../../src/shared/admin/content.ts";
 import { highlightsOf } from "../../src/shared/highlights.ts";
 import { menuOf } from "../../src/web/layout/menu.ts";
-import { siteEntriesOf } from "../../src/web/lib/siteEntries.ts";
+import { siteEntriesOf } from "../../src/web/lib/site-entries.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { ENGINES } from "../support/engines.ts";

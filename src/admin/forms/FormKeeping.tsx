@@ -3,7 +3,7 @@
  * (useAutosave), and that an earlier, unsaved copy was put back
  * (useKeptTyping), with a way to throw it away.
  */
-import type { AutosaveState } from "./useAutosave.ts";
+import type { AutosaveState } from "./use-autosave.ts";
 
 const TIME = new Intl.DateTimeFormat("en-GB", { timeStyle: "short" });
 const MOMENT = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });

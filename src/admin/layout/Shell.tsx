@@ -14,7 +14,7 @@ import { AREAS } from "./areas.ts";
 import { ConsoleFooter } from "./ConsoleFooter.tsx";
 import { MailNotSentBanner } from "./MailNotSentBanner.tsx";
 import { UnnotifiedBanner } from "./UnnotifiedBanner.tsx";
-import { useNewInquiryCount } from "./useNewInquiryCount.ts";
+import { useNewInquiryCount } from "./use-new-inquiry-count.ts";
 
 export function Shell() {
   const me = useMe();

@@ -16,7 +16,7 @@ import type {
   messageSchema,
   unsubscribeStateSchema,
 } from "../../shared/schemas.ts";
-import { leadSource } from "../lib/leadSource.ts";
+import { leadSource } from "../lib/lead-source.ts";
 import type { FetchAnswer, FetchCall } from "./fetch-core.ts";
 import * as fetchCore from "./fetch-core.ts";
 

@@ -1,12 +1,12 @@
 /**
  * Renders the outcome dialog that components ask for with
- * useAlert() (hooks/useAlert.ts). All share one look: orange accent, title,
+ * useAlert() (hooks/use-alert.ts). All share one look: orange accent, title,
  * text and a confirm button.
  */
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { DIALOG } from "../../shared/constants.ts";
 import { Modal } from "../components/Modal.tsx";
-import { type Alert, AlertContext } from "../hooks/useAlert.ts";
+import { type Alert, AlertContext } from "../hooks/use-alert.ts";
 
 export function AlertProvider({ children }: { children: ReactNode }) {
   const [alert, setAlert] = useState<Alert | null>(null);

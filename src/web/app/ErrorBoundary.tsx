@@ -3,7 +3,7 @@
  * generic error screen with the error's text (and no stack trace), and a way
  * to try again. root.tsx exports ErrorBoundary as the root route's; the page
  * frame shows ErrorScreen itself when a page's code could not be downloaded
- * (useRouteCodeFailure.ts). The screen stands in for the whole page, header
+ * (use-route-code-failure.ts). The screen stands in for the whole page, header
  * and footer too (they may be what failed), so it carries the firm's logo and
  * name itself, on the site's own colours.
  */

@@ -5,7 +5,7 @@
  * more than five seconds can be paused).
  */
 import { useEffect, useRef, useState } from "react";
-import { prefersReducedMotion } from "../hooks/usePrefersReducedMotion.ts";
+import { prefersReducedMotion } from "../hooks/use-prefers-reduced-motion.ts";
 
 const VIDEO_SIZE = { width: 1280, height: 720 } as const;
 

@@ -9,7 +9,7 @@ import { useEffect } from "react";
 import { CAPTCHA_FIELD, FORM_TRAP_FIELD, FORM_TRAP_LABEL } from "../../shared/bot-defence.ts";
 import type { FieldReasons } from "../../shared/field-rules.ts";
 import { xsrfToken } from "../api/client.ts";
-import { useCaptcha } from "../hooks/useFormDefence.ts";
+import { useCaptcha } from "../hooks/use-form-defence.ts";
 
 export function FormDefences({ idPrefix, errors }: { idPrefix: string; errors: FieldReasons }) {
   const captcha = useCaptcha();

@@ -11,9 +11,9 @@ import { type KeyboardEvent, type PointerEvent, useMemo, useRef, useState } from
 import { Link, NavLink, useLocation } from "react-router";
 import type { SiteHighlights } from "../../shared/highlights.ts";
 import { caseStudyPath } from "../../shared/routes.ts";
-import { useHighlights } from "../hooks/useHighlights.ts";
-import { useResetOnChange } from "../hooks/useResetOnChange.ts";
-import { useSiteEntries } from "../hooks/useSiteEntries.ts";
+import { useHighlights } from "../hooks/use-highlights.ts";
+import { useResetOnChange } from "../hooks/use-reset-on-change.ts";
+import { useSiteEntries } from "../hooks/use-site-entries.ts";
 import { CONTACT_LINK, type MenuSection, menuOf, type PanelId } from "./menu.ts";
 
 interface PanelProps {

@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { NavLink, useLocation } from "react-router";
-import { useResetOnChange } from "../hooks/useResetOnChange.ts";
+import { useResetOnChange } from "../hooks/use-reset-on-change.ts";
 import { CONTACT_LINK, SECTIONS } from "./menu.ts";
 
 const LIST_ID = "mobile-menu";

@@ -4,8 +4,8 @@ import { INSIGHT_PATH, PRIVACY_PATH, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { NEWSLETTER_ANCHOR } from "../features/insight/anchors.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
-import { useHighlights } from "../hooks/useHighlights.ts";
-import { useSiteFacts } from "../hooks/useSiteFacts.ts";
+import { useHighlights } from "../hooks/use-highlights.ts";
+import { useSiteFacts } from "../hooks/use-site-facts.ts";
 
 export function SiteFooter() {
   const { mission, newsletterInvitation, networkUrl } = useSiteFacts();
@@ -33,7 +33,7 @@ export function SiteFooter() {
             {hasPastIssues && (
               <>
                 {" "}
-                {/* The archive is the server's page (features/insight/loadFromServer.ts): load it. */}
+                {/* The archive is the server's page (features/insight/load-from-server.ts): load it. */}
                 <Link reloadDocument to={INSIGHT_PATH} className="site-footer__archive">
                   Read past issues
                 </Link>

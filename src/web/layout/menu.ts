@@ -3,13 +3,13 @@
  * with the one line the desktop panel shows under it. The sections and
  * their groups are fixed here; the entries of Industries, Tech Needs and
  * Capabilities, their lines and the count of capabilities come from the
- * firm's content (lib/siteEntries.ts), so the menu follows the console.
+ * firm's content (lib/site-entries.ts), so the menu follows the console.
  */
 import type { ContentCategory } from "../../shared/content-categories.ts";
-import { entryAnchor } from "../../shared/entryAnchor.ts";
+import { entryAnchor } from "../../shared/entry-anchor.ts";
 import { ANCHORS, ROUTES } from "../../shared/routes.ts";
-import { countInWords } from "../lib/countInWords.ts";
-import type { SiteEntries, SiteEntry } from "../lib/siteEntries.ts";
+import { countInWords } from "../lib/count-in-words.ts";
+import type { SiteEntries, SiteEntry } from "../lib/site-entries.ts";
 
 export type PanelId = "serve" | "do" | "are";
 

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, data, type MetaFunction, useActionData } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { InquiryForm } from "../features/contact/InquiryForm.tsx";
-import { answerInquiryPost } from "../features/contact/inquiryPost.ts";
-import { useSiteFacts } from "../hooks/useSiteFacts.ts";
+import { answerInquiryPost } from "../features/contact/inquiry-post.ts";
+import { useSiteFacts } from "../hooks/use-site-facts.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.contactUs, matches);

@@ -2,10 +2,10 @@ import { Link, type MetaFunction } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
 import { HomeLatest, HomeOutcomes } from "../features/home/HomeHighlights.tsx";
-import { useHighlights } from "../hooks/useHighlights.ts";
-import { useSiteEntries } from "../hooks/useSiteEntries.ts";
-import { useSiteFacts } from "../hooks/useSiteFacts.ts";
-import { countInWords } from "../lib/countInWords.ts";
+import { useHighlights } from "../hooks/use-highlights.ts";
+import { useSiteEntries } from "../hooks/use-site-entries.ts";
+import { useSiteFacts } from "../hooks/use-site-facts.ts";
+import { countInWords } from "../lib/count-in-words.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(ROUTES.home, matches);

@@ -7,7 +7,7 @@
  */
 import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
 import { InsightIssuePage } from "../features/insight/InsightIssuePage.tsx";
-import { loadFromServer } from "../features/insight/loadFromServer.ts";
+import { loadFromServer } from "../features/insight/load-from-server.ts";
 import { insightIssueMeta, notFoundMeta } from "../lib/seo.ts";
 import HomePage from "./home.tsx";
 

@@ -1,12 +1,12 @@
 /**
  * The privacy notice, rendered by the server from the database like the
  * Insight archive: the browser never asks for its data, it loads the page
- * (features/insight/loadFromServer.ts), so its text adds nothing to the
+ * (features/insight/load-from-server.ts), so its text adds nothing to the
  * other pages.
  */
 import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
 import { PRIVACY_PATH } from "../../shared/routes.ts";
-import { loadFromServer } from "../features/insight/loadFromServer.ts";
+import { loadFromServer } from "../features/insight/load-from-server.ts";
 import { PrivacyNoticePage } from "../features/privacy/PrivacyNoticePage.tsx";
 import { routeMeta } from "../lib/seo.ts";
 

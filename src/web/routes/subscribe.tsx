@@ -14,8 +14,8 @@ import {
 } from "react-router";
 import { ROUTES, SUBSCRIBE_PATH } from "../../shared/routes.ts";
 import { SubscribeForm } from "../features/newsletter/SubscribeForm.tsx";
-import { answerSubscribePost } from "../features/newsletter/subscribePost.ts";
-import { useSiteFacts } from "../hooks/useSiteFacts.ts";
+import { answerSubscribePost } from "../features/newsletter/subscribe-post.ts";
+import { useSiteFacts } from "../hooks/use-site-facts.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export const meta: MetaFunction = ({ matches }) => routeMeta(SUBSCRIBE_PATH, matches);

@@ -1,7 +1,7 @@
 /**
  * Who We Are: the leadership carousel and the ethos flip cards,
  * with the team and the ethos from the server's render (loader) or, after a
- * move in the browser, from the API (clientLoader, api/contentLists.ts).
+ * move in the browser, from the API (clientLoader, api/content-lists.ts).
  *
  * The carousel is the page's lazily loaded part: if it fails to
  * load, the error reaches the root's default error screen, so this route
@@ -12,12 +12,12 @@ import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react
 import { ANCHORS, ROUTES } from "../../shared/routes.ts";
 import { SITE } from "../../shared/site.ts";
 import { fetchItems, fetchTeam } from "../api/client.ts";
-import { fetchLists, servedLists } from "../api/contentLists.ts";
+import { fetchLists, servedLists } from "../api/content-lists.ts";
 import { PageHero } from "../components/PageHero.tsx";
 import { EthosGrid } from "../features/ethos/EthosCards.tsx";
 import { LeadershipPlaceholder } from "../features/leadership/LeadershipPlaceholder.tsx";
-import { useListFailureAlert } from "../hooks/useListFailureAlert.ts";
-import { lazyWithTimeout } from "../lib/lazyWithTimeout.ts";
+import { useListFailureAlert } from "../hooks/use-list-failure-alert.ts";
+import { lazyWithTimeout } from "../lib/lazy-with-timeout.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 const loadCarousel = () => import("../features/leadership/LeadershipCarousel.tsx");

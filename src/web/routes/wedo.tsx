@@ -6,11 +6,11 @@
 import { type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
 import { ROUTES } from "../../shared/routes.ts";
 import { fetchItems } from "../api/client.ts";
-import { fetchLists, servedLists } from "../api/contentLists.ts";
+import { fetchLists, servedLists } from "../api/content-lists.ts";
 import { BackgroundVideo } from "../components/BackgroundVideo.tsx";
 import { Capabilities } from "../features/capabilities/Capabilities.tsx";
 import { Methodology } from "../features/methodology/Methodology.tsx";
-import { useListFailureAlert } from "../hooks/useListFailureAlert.ts";
+import { useListFailureAlert } from "../hooks/use-list-failure-alert.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export async function loader({ context }: LoaderFunctionArgs) {

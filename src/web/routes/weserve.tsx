@@ -1,7 +1,7 @@
 /**
  * Who We Serve: case studies, then the industries and tech needs we
  * work in, from the server's render (loader) or, after a move in the
- * browser, from the API (clientLoader, api/contentLists.ts).
+ * browser, from the API (clientLoader, api/content-lists.ts).
  *
  * A case study's address (routes/case-study.tsx, a child of this route) shows
  * the study in a modal over this page when See More led there, and as a page
@@ -17,11 +17,11 @@ import {
 } from "react-router";
 import { CASE_STUDY_ROUTE, ROUTES } from "../../shared/routes.ts";
 import { fetchCaseStudies, fetchItems } from "../api/client.ts";
-import { fetchLists, servedLists } from "../api/contentLists.ts";
+import { fetchLists, servedLists } from "../api/content-lists.ts";
 import { PageHero } from "../components/PageHero.tsx";
 import { CaseStudies, isOverList } from "../features/case-studies/CaseStudies.tsx";
 import { IndustriesAndTechNeeds } from "../features/industries/IndustriesAndTechNeeds.tsx";
-import { useListFailureAlert } from "../hooks/useListFailureAlert.ts";
+import { useListFailureAlert } from "../hooks/use-list-failure-alert.ts";
 import { routeMeta } from "../lib/seo.ts";
 
 export async function loader({ context }: LoaderFunctionArgs) {

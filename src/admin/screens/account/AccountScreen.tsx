@@ -6,7 +6,7 @@
 import { AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { ROLE_LABELS } from "../../../shared/admin/roles.ts";
 import { read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { PasswordSection } from "./PasswordSection.tsx";

@@ -18,7 +18,7 @@ import {
   type Totals,
 } from "../../../shared/admin/audience.ts";
 import { read, withQuery } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { BreakdownCard } from "./BreakdownCard.tsx";
 import { FunnelCard } from "./FunnelCard.tsx";

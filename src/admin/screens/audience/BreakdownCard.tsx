@@ -19,7 +19,7 @@ import {
   WITH_LEADS,
 } from "../../../shared/admin/audience.ts";
 import { read, withQuery } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { dayText, percent, whole } from "./format.ts";
 import type { RangeChoice } from "./RangePicker.tsx";

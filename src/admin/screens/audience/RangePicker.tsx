@@ -16,7 +16,7 @@ import {
   RANGES,
   type RangeName,
 } from "../../../shared/admin/audience.ts";
-import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { useResetOnChange } from "../../../web/hooks/use-reset-on-change.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 
 export interface RangeChoice {

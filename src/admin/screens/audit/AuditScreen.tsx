@@ -6,7 +6,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { Link, useSearchParams } from "react-router";
 import type { AuditEntryView } from "../../../shared/admin/audit-log.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { DataTable } from "../../components/DataTable.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { Moment } from "../people/Moment.tsx";

@@ -12,7 +12,7 @@ import { AutosaveStatus, RestoredNotice } from "../../forms/FormKeeping.tsx";
 import { DraftState } from "./DraftState.tsx";
 import { EntryFields } from "./EntryFields.tsx";
 import { SaveBar } from "./SaveBar.tsx";
-import { useEntryDraft } from "./useEntryDraft.ts";
+import { useEntryDraft } from "./use-entry-draft.ts";
 import { Visibility } from "./Visibility.tsx";
 
 interface DraftFormProps {

@@ -12,7 +12,7 @@ import { failureText } from "../../api/refusal.ts";
 import { AlertDialog } from "../../components/AlertDialog.tsx";
 import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
-import type { EntryDraft } from "./useEntryDraft.ts";
+import type { EntryDraft } from "./use-entry-draft.ts";
 
 const MOMENT = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 const moment = (iso: string) => MOMENT.format(new Date(iso));

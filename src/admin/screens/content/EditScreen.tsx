@@ -9,7 +9,7 @@ import type { Entry, ListSpec } from "../../../shared/admin/content.ts";
 import type { Draft } from "../../../shared/admin/content-drafts.ts";
 import { caseStudyPath } from "../../../shared/routes.ts";
 import { read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { DraftForm } from "./DraftForm.tsx";
 import { EntryForm } from "./EntryForm.tsx";

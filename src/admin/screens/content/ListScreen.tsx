@@ -11,7 +11,7 @@ import { Link } from "react-router";
 import type { Entry, ListSpec } from "../../../shared/admin/content.ts";
 import { ApiError, api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { titleOf, withArticle } from "./format.ts";
 import { PreviewLink } from "./PreviewLink.tsx";

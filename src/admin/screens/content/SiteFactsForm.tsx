@@ -15,7 +15,7 @@ import { failureText } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { RestoredNotice } from "../../forms/FormKeeping.tsx";
-import { useKeptTyping, useShowsVersion } from "../../forms/useKeptTyping.tsx";
+import { useKeptTyping, useShowsVersion } from "../../forms/use-kept-typing.tsx";
 import { SaveBar, type SaveOutcome } from "./SaveBar.tsx";
 
 const formSchema = z.object({ fields: siteFactsSchema });

@@ -12,7 +12,7 @@ import {
   type SiteFactsAnswer,
 } from "../../../shared/admin/site-facts.ts";
 import { api, read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { PreviewLink } from "./PreviewLink.tsx";
 import { SiteFactsForm } from "./SiteFactsForm.tsx";

@@ -6,7 +6,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import type { Read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { formatMoment } from "./format.ts";
 

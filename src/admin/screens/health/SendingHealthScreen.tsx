@@ -7,7 +7,7 @@
 import type { SendingHealth } from "../../../shared/admin/sending-health.ts";
 import { COMPLAINT_LIMITS } from "../../../shared/admin/sending-health.ts";
 import { read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { FiguresTable } from "./FiguresTable.tsx";
 import { SetAsidePanel } from "./SetAsidePanel.tsx";

@@ -9,7 +9,7 @@ import { useSearchParams } from "react-router";
 import { type SetAsideRow, setAsideQuerySchema } from "../../../shared/admin/sending-health.ts";
 import { REPORT_KIND_LABELS } from "../../../shared/admin/suppressions.ts";
 import { read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { Pager } from "../../components/Pager.tsx";

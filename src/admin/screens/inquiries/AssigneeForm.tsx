@@ -6,7 +6,7 @@ import { api } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { personName } from "./format.ts";
 import type { HandlingFormProps } from "./handling.ts";
-import { useOutcome } from "./useOutcome.tsx";
+import { useOutcome } from "./use-outcome.tsx";
 
 /** A select's value is text: "" is nobody, anything else an account's id. */
 const assigneeIdOf = (value: string) => (value === "" ? null : Number(value));

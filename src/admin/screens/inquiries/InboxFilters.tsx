@@ -13,7 +13,7 @@ import {
   STATUS_LABELS,
   type StatusCounts,
 } from "../../../shared/admin/inquiries.ts";
-import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { useResetOnChange } from "../../../web/hooks/use-reset-on-change.ts";
 import { filterForm, type InboxFilterForm, inboxFilterFormSchema } from "./inbox-query.ts";
 
 interface InboxFiltersProps {

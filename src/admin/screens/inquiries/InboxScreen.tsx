@@ -7,8 +7,8 @@
 import { Link, useLocation, useSearchParams } from "react-router";
 import { INQUIRY_PATHS, type InquiryFilter } from "../../../shared/admin/inquiries.ts";
 import { read, withQuery } from "../../api/client.ts";
-import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useKeptCurrent } from "../../api/use-kept-current.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { InboxFilters } from "./InboxFilters.tsx";
 import { InboxTable } from "./InboxTable.tsx";

@@ -14,7 +14,7 @@ import {
 } from "../../../shared/admin/inquiries.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import { api, read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { LeadSourcePanel } from "../../components/LeadSourcePanel.tsx";

@@ -5,9 +5,9 @@ import { type NewNote, NOTE_MAX, noteSchema } from "../../../shared/admin/inquir
 import { api } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { RestoredNotice } from "../../forms/FormKeeping.tsx";
-import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
+import { useKeptTyping } from "../../forms/use-kept-typing.tsx";
 import type { HandlingFormProps } from "./handling.ts";
-import { useOutcome } from "./useOutcome.tsx";
+import { useOutcome } from "./use-outcome.tsx";
 
 const NO_NOTE: NewNote = { body: "" };
 

@@ -10,7 +10,7 @@ import {
 import { api } from "../../api/client.ts";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import type { HandlingFormProps } from "./handling.ts";
-import { useOutcome } from "./useOutcome.tsx";
+import { useOutcome } from "./use-outcome.tsx";
 
 export function StatusForm({ inquiry, onSaved }: HandlingFormProps) {
   const { attempt, notice } = useOutcome();

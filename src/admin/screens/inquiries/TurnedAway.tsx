@@ -5,7 +5,7 @@
 import { Link } from "react-router";
 import type { DefendedForm } from "../../../shared/bot-defence.ts";
 import { read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -19,13 +19,13 @@ import {
   turnedAwayListQuerySchema,
 } from "../../../shared/admin/turned-away.ts";
 import { api, read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { INBOX_ROUTE } from "./format.ts";
 import { Moment } from "./Moment.tsx";
-import { useOutcome } from "./useOutcome.tsx";
+import { useOutcome } from "./use-outcome.tsx";
 
 export function TurnedAwayScreen() {
   const { role } = useMe();

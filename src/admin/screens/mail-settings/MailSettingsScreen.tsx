@@ -7,7 +7,7 @@
  */
 import { MAIL_SETTINGS_LABEL } from "../../../shared/admin/mail-settings.ts";
 import { read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 import { MailSettingsForm } from "./MailSettingsForm.tsx";
 import { TestMailPanel } from "./TestMailPanel.tsx";

@@ -15,17 +15,17 @@ import {
   archivePageSchema,
 } from "../../../shared/admin/newsletter-archive.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
-import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { useResetOnChange } from "../../../web/hooks/use-reset-on-change.ts";
 import { api, read } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { RestoredNotice } from "../../forms/FormKeeping.tsx";
-import { useKeptTyping, useShowsVersion } from "../../forms/useKeptTyping.tsx";
-import { useOutcome } from "../inquiries/useOutcome.tsx";
+import { useKeptTyping, useShowsVersion } from "../../forms/use-kept-typing.tsx";
+import { useOutcome } from "../inquiries/use-outcome.tsx";
 import { Moment } from "../people/Moment.tsx";
 
 const FIELDS = archivePageSchema.keyof().options;

@@ -6,7 +6,7 @@ import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import { IssueForm } from "./IssueForm.tsx";
 import { PreviewPanel } from "./PreviewPanel.tsx";
 import { SendPanel } from "./SendPanel.tsx";
-import { useDraftForm } from "./useDraftForm.ts";
+import { useDraftForm } from "./use-draft-form.ts";
 
 interface DraftEditorProps {
   issue: IssueDetail;

@@ -5,13 +5,13 @@
 import { useState } from "react";
 import { type IssueDetail, slugify } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
-import { useResetOnChange } from "../../../web/hooks/useResetOnChange.ts";
+import { useResetOnChange } from "../../../web/hooks/use-reset-on-change.ts";
 import { Field } from "../../components/Field.tsx";
 import { FieldFrame } from "../../components/FieldFrame.tsx";
 import { AutosaveStatus, RestoredNotice } from "../../forms/FormKeeping.tsx";
 import { SaveBar } from "../content/SaveBar.tsx";
 import { BodyField } from "./BodyField.tsx";
-import type { DraftForm } from "./useDraftForm.ts";
+import type { DraftForm } from "./use-draft-form.ts";
 
 /** A saved slug that is not the title's is the editor's own: the title no longer changes it. */
 const followsTitle = (issue: IssueDetail | null) => !issue || issue.slug === slugify(issue.title);

@@ -16,8 +16,8 @@ import {
 } from "../../../shared/admin/newsletter.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import { read } from "../../api/client.ts";
-import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useKeptCurrent } from "../../api/use-kept-current.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { ArchivePanel } from "./ArchivePanel.tsx";

@@ -6,7 +6,7 @@ import { useMe } from "../../auth/session.tsx";
 import { IssueForm } from "./IssueForm.tsx";
 import { IssueHead } from "./IssueHead.tsx";
 import { type ArrivalState, issueRoute, NEWSLETTER_ROUTE } from "./routes.ts";
-import { useDraftForm } from "./useDraftForm.ts";
+import { useDraftForm } from "./use-draft-form.ts";
 
 const CREATED =
   "Created as a draft. Preview it below, send yourself a test, then send it or schedule it.";

@@ -9,7 +9,7 @@ import { type IssueDetail, RUNNING_STATUSES } from "../../../shared/admin/newsle
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { api } from "../../api/client.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
-import { useOutcome } from "../inquiries/useOutcome.tsx";
+import { useOutcome } from "../inquiries/use-outcome.tsx";
 import { Moment } from "../people/Moment.tsx";
 import { count, isStarting, shareOf, summaryOf } from "./progress-summary.ts";
 

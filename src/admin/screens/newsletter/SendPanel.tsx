@@ -7,7 +7,7 @@
 import { useState } from "react";
 import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
 import { api, read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";

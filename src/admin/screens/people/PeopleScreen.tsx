@@ -7,7 +7,7 @@ import { useState } from "react";
 import type { Person } from "../../../shared/admin/people.ts";
 import type { Role } from "../../../shared/admin/roles.ts";
 import { api, read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe, useSession } from "../../auth/session.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { InviteForm } from "./InviteForm.tsx";

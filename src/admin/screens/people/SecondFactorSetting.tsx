@@ -5,7 +5,7 @@
 import { useId, useState } from "react";
 import { api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 
 export function SecondFactorSettingPanel() {

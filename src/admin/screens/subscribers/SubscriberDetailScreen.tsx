@@ -13,7 +13,7 @@ import {
   viaLabel,
 } from "../../../shared/admin/subscribers.ts";
 import { ApiError, api, read } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { LeadSourcePanel } from "../../components/LeadSourcePanel.tsx";

@@ -16,8 +16,8 @@ import {
   viaLabel,
 } from "../../../shared/admin/subscribers.ts";
 import { read, withQuery } from "../../api/client.ts";
-import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useKeptCurrent } from "../../api/use-kept-current.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { AddressFilter } from "../../components/AddressFilter.tsx";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";

@@ -19,7 +19,7 @@ import {
   suppressionListQuerySchema,
 } from "../../../shared/admin/suppressions.ts";
 import { read, withQuery } from "../../api/client.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
 import { AddressFilter } from "../../components/AddressFilter.tsx";
 import { BreakableAddress } from "../../components/BreakableAddress.tsx";

@@ -13,8 +13,8 @@ import {
   WEBHOOK_EVENT_LABELS,
 } from "../../../shared/admin/webhooks.ts";
 import { read } from "../../api/client.ts";
-import { useKeptCurrent } from "../../api/useKeptCurrent.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useKeptCurrent } from "../../api/use-kept-current.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
 
 const POLL_MS = 1500;

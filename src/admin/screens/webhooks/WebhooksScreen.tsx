@@ -15,7 +15,7 @@ import {
 } from "../../../shared/admin/webhooks.ts";
 import { api, read } from "../../api/client.ts";
 import { failureText } from "../../api/refusal.ts";
-import { useResource } from "../../api/useResource.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { DeliveryLog } from "./DeliveryLog.tsx";

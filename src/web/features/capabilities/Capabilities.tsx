@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import type { ContentItem } from "../../../shared/content.ts";
-import { entryAnchor } from "../../../shared/entryAnchor.ts";
+import { entryAnchor } from "../../../shared/entry-anchor.ts";
 import { ANCHORS } from "../../../shared/routes.ts";
 
 export function Capabilities({ items }: { items: ContentItem[] }) {

@@ -7,7 +7,7 @@ import { Link } from "react-router";
 import { type CaseStudy, sectorOf } from "../../../shared/content.ts";
 import { ANCHORS, caseStudyPath } from "../../../shared/routes.ts";
 import { ArrowIcon } from "../../components/ArrowIcon.tsx";
-import { KEEP_SCROLL } from "../../lib/keepScroll.ts";
+import { KEEP_SCROLL } from "../../lib/keep-scroll.ts";
 
 /** The navigation state that asks for a case study over the list, which stays where it was. */
 export const OVER_LIST = { overList: true, ...KEEP_SCROLL } as const;

@@ -31,14 +31,14 @@ import { FormStatus, type FormStatusProps } from "../../components/FormStatus.ts
 import { PrivacyNote } from "../../components/PrivacyNote.tsx";
 import { SourceField } from "../../components/SourceField.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
-import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
+import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/use-form-defence.ts";
 import {
   type SubmissionOutcome,
   useFormSubmission,
   useFormToken,
-} from "../../hooks/useFormSubmission.ts";
-import { useSiteEntries } from "../../hooks/useSiteEntries.ts";
-import type { InquiryPostResult } from "./inquiryPost.ts";
+} from "../../hooks/use-form-submission.ts";
+import { useSiteEntries } from "../../hooks/use-site-entries.ts";
+import type { InquiryPostResult } from "./inquiry-post.ts";
 
 const FORM_ID = "inquiry-form";
 

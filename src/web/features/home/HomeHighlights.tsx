@@ -60,7 +60,7 @@ export function HomeLatest({ latestCaseStudy, latestIssue }: SiteHighlights) {
             <li className="home-latest__card">
               <p className="eyebrow">Latest Insight issue</p>
               <h3 className="home-latest__heading">
-                {/* The archive's pages come from the server alone (features/insight/loadFromServer.ts). */}
+                {/* The archive's pages come from the server alone (features/insight/load-from-server.ts). */}
                 <Link reloadDocument to={insightIssuePath(latestIssue.slug)}>
                   {latestIssue.title}
                 </Link>

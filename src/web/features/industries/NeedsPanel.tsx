@@ -13,9 +13,9 @@
 import { type PointerEvent, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import type { ContentItem } from "../../../shared/content.ts";
-import { entryAnchor } from "../../../shared/entryAnchor.ts";
+import { entryAnchor } from "../../../shared/entry-anchor.ts";
 import { ArrowIcon } from "../../components/ArrowIcon.tsx";
-import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
+import { prefersReducedMotion } from "../../hooks/use-prefers-reduced-motion.ts";
 
 const PROMPT = "Hover or focus an entry to see how we help.";
 
@@ -51,7 +51,7 @@ export function NeedsPanel({ category, title, intro, overview, items }: NeedsPan
   const entries = items.map((item) => ({ ...item, anchor: entryAnchor(category, item.name) }));
 
   // A link to an entry's anchor chooses it; the page scrolls to the anchor
-  // itself (app/useAnchorScroll.ts). Read after hydration: the server never
+  // itself (app/use-anchor-scroll.ts). Read after hydration: the server never
   // sees the anchor.
   const { hash, key } = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: on each navigation (key), a new one to the same entry included; the list comes with the page

@@ -50,7 +50,7 @@ function IssueCard({ issue }: { issue: InsightSummary }) {
       <article aria-labelledby={titleId}>
         <IssueDate className="insight-card__date" publishedAt={issue.publishedAt} />
         <h2 id={titleId} className="insight-card__title">
-          {/* The page is the server's (loadFromServer.ts): load it, do not route to it. */}
+          {/* The page is the server's (load-from-server.ts): load it, do not route to it. */}
           <Link reloadDocument to={insightIssuePath(issue.slug)} className="insight-card__link">
             {issue.title}
           </Link>

@@ -20,7 +20,7 @@ export function InsightIssuePage({ issue }: { issue: InsightIssue }) {
         <header className="insight-issue__header">
           <div className="insight-issue__measure">
             <nav className="insight-issue__nav" aria-label="Breadcrumb">
-              {/* The archive is the server's page (loadFromServer.ts): load it. */}
+              {/* The archive is the server's page (load-from-server.ts): load it. */}
               <Link reloadDocument to={INSIGHT_PATH}>
                 Insight archive
               </Link>

@@ -3,7 +3,7 @@
  * A CSS scroll-snap track: touch swipe is native scrolling; the pagination
  * dots, the previous/next buttons and the arrow keys scroll it one slide at a
  * time. Slides per view and spacing come from CAROUSEL through the custom
- * properties that carouselLayout.ts sets, so JavaScript reads them back from
+ * properties that carousel-layout.ts sets, so JavaScript reads them back from
  * the track instead of knowing the breakpoints itself.
  */
 import {
@@ -16,8 +16,8 @@ import {
 } from "react";
 import { CAROUSEL } from "../../../shared/constants.ts";
 import type { TeamMember } from "../../../shared/content.ts";
-import { prefersReducedMotion } from "../../hooks/usePrefersReducedMotion.ts";
-import { TRACK_CLASS } from "./carouselLayout.ts";
+import { prefersReducedMotion } from "../../hooks/use-prefers-reduced-motion.ts";
+import { TRACK_CLASS } from "./carousel-layout.ts";
 import { LeadershipSlideContent } from "./LeadershipSlide.tsx";
 
 /** How long the track must be still before a scroll counts as finished. */

@@ -4,10 +4,10 @@
  * the same slides, without the controls that need that code, so it takes the
  * carousel's exact height: an anchor further down (Our Ethos) that the page
  * scrolls to meanwhile is not pushed away when the carousel takes over. Its
- * layout comes from carouselLayout.ts, inlined with the site's styles by root.tsx.
+ * layout comes from carousel-layout.ts, inlined with the site's styles by root.tsx.
  */
 import type { TeamMember } from "../../../shared/content.ts";
-import { TRACK_CLASS } from "./carouselLayout.ts";
+import { TRACK_CLASS } from "./carousel-layout.ts";
 import { LeadershipSlideContent } from "./LeadershipSlide.tsx";
 
 export function LeadershipPlaceholder({ members }: { members: TeamMember[] }) {

@@ -8,7 +8,7 @@
 import { METHODOLOGY_CASCADE_DAMPING, SCROLL_ANIMATION } from "../../../shared/constants.ts";
 import { ANCHORS } from "../../../shared/routes.ts";
 import { SITE } from "../../../shared/site.ts";
-import { useInView } from "../../hooks/useInView.ts";
+import { useInView } from "../../hooks/use-in-view.ts";
 
 export const CASCADE_STEP_MS = SCROLL_ANIMATION.durationMs * METHODOLOGY_CASCADE_DAMPING;
 

@@ -27,13 +27,13 @@ import { FormStatus, type FormStatusProps } from "../../components/FormStatus.ts
 import { PrivacyNote } from "../../components/PrivacyNote.tsx";
 import { SourceField } from "../../components/SourceField.tsx";
 import { SubmitButton } from "../../components/SubmitButton.tsx";
-import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/useFormDefence.ts";
+import { formDefenceOf, resetCaptcha, useCaptcha } from "../../hooks/use-form-defence.ts";
 import {
   type SubmissionOutcome,
   useFormSubmission,
   useFormToken,
-} from "../../hooks/useFormSubmission.ts";
-import type { SubscribePostResult } from "./subscribePost.ts";
+} from "../../hooks/use-form-submission.ts";
+import type { SubscribePostResult } from "./subscribe-post.ts";
 
 const emailOf = (form: HTMLFormElement) =>
   String(new FormData(form).get(SUBSCRIBE_EMAIL_FIELD) ?? "");

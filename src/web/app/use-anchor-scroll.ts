@@ -2,7 +2,7 @@
  * Where the page scrolls on every navigation:
  * - Back and Forward return to where the visitor was on that entry;
  * - a location with an anchor scrolls smoothly to it (also on first load),
- *   retrying while the target is not there yet (lib/scrollToAnchor);
+ *   retrying while the target is not there yet (lib/scroll-to-anchor.ts);
  * - any other new page starts at the top, unless the link asked to keep the
  *   place (a case study opened over its list).
  *
@@ -17,8 +17,8 @@
  */
 import { useEffect, useLayoutEffect } from "react";
 import { useLocation, useNavigationType } from "react-router";
-import { keepsScroll } from "../lib/keepScroll.ts";
-import { scrollToAnchor } from "../lib/scrollToAnchor.ts";
+import { keepsScroll } from "../lib/keep-scroll.ts";
+import { scrollToAnchor } from "../lib/scroll-to-anchor.ts";
 
 const STORAGE_KEY = "scroll-positions";
 

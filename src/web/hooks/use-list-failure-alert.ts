@@ -1,8 +1,8 @@
 /** Shows the "Something went wrong!" dialog once when a page's content lists could not be fetched. */
 import { useEffect } from "react";
 import { DIALOG } from "../../shared/constants.ts";
-import type { ContentLists } from "../api/contentLists.ts";
-import { useAlert } from "./useAlert.ts";
+import type { ContentLists } from "../api/content-lists.ts";
+import { useAlert } from "./use-alert.ts";
 
 export function useListFailureAlert(loaded: ContentLists<unknown>): void {
   const showAlert = useAlert();

@@ -4,7 +4,7 @@
  * 10 000 ms, then gives up quietly. Returns a function that cancels the wait.
  */
 import { ANCHOR_SCROLL_RETRY_MS } from "../../shared/constants.ts";
-import { prefersReducedMotion } from "../hooks/usePrefersReducedMotion.ts";
+import { prefersReducedMotion } from "../hooks/use-prefers-reduced-motion.ts";
 
 const RETRY_INTERVAL_MS = 100;
 

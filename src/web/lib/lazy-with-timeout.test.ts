@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LAZY_LOAD_TIMEOUT_MS } from "../../shared/constants.ts";
-import { withTimeout } from "./lazyWithTimeout.ts";
+import { withTimeout } from "./lazy-with-timeout.ts";
 
 describe("withTimeout", () => {
   beforeEach(() => vi.useFakeTimers());

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
-import type { KeptTyping } from "./useKeptTyping.tsx";
+import type { KeptTyping } from "./use-kept-typing.tsx";
 
 export type AutosaveState =
   /** Nothing typed since the form was loaded. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ANCHOR_SCROLL_RETRY_MS } from "../../shared/constants.ts";
-import { scrollToAnchor } from "./scrollToAnchor.ts";
+import { scrollToAnchor } from "./scroll-to-anchor.ts";
 
 describe("scrollToAnchor", () => {
   let target: { scrollIntoView: ReturnType<typeof vi.fn> } | null;

@@ -1,7 +1,7 @@
 /**
  * Navigation state of a link that keeps the page where it is (a case study
  * opened over its list); every other new page starts at the top
- * (app/useAnchorScroll.ts).
+ * (app/use-anchor-scroll.ts).
  */
 export const KEEP_SCROLL = { keepScroll: true } as const;
 

@@ -9,7 +9,7 @@
  * Nothing typed is lost: a draft is saved as the editor types (a new issue
  * once "Create draft" made it one), and what the server does not have yet is
  * kept in the browser and put back when the form opens again
- * (forms/useKeptTyping.tsx).
+ * (forms/use-kept-typing.tsx).
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -21,8 +21,8 @@ import {
 } from "../../../shared/admin/newsletter.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { failureText, showRefusal } from "../../api/refusal.ts";
-import { firstRefusal, useAutosave, useOneAtATime } from "../../forms/useAutosave.ts";
-import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
+import { firstRefusal, useAutosave, useOneAtATime } from "../../forms/use-autosave.ts";
+import { useKeptTyping } from "../../forms/use-kept-typing.tsx";
 import type { SaveOutcome } from "../content/SaveBar.tsx";
 
 const FIELDS = issueDraftSchema.keyof().options;

@@ -1,9 +1,9 @@
 /**
  * An existing record's form, which edits its draft (ADR 044): it opens on
  * the draft's text when there is one, and saves what is typed as the draft
- * a moment after the typing pauses (forms/useAutosave.ts), one save at a
+ * a moment after the typing pauses (forms/use-autosave.ts), one save at a
  * time; the site keeps showing the published record. What the server does
- * not have yet is kept in the browser (forms/useKeptTyping.tsx). "Publish"
+ * not have yet is kept in the browser (forms/use-kept-typing.tsx). "Publish"
  * saves what is on the screen first, then publishes the draft; when the
  * record changed since the draft began, the record is loaded again and the
  * draft's state offers to keep the draft over it or discard it.
@@ -16,8 +16,8 @@ import type { Entry, EntryFields, ListSpec } from "../../../shared/admin/content
 import type { Draft } from "../../../shared/admin/content-drafts.ts";
 import { ApiError, api } from "../../api/client.ts";
 import { failureText, showRefusal } from "../../api/refusal.ts";
-import { firstRefusal, useAutosave, useOneAtATime } from "../../forms/useAutosave.ts";
-import { useKeptTyping } from "../../forms/useKeptTyping.tsx";
+import { firstRefusal, useAutosave, useOneAtATime } from "../../forms/use-autosave.ts";
+import { useKeptTyping } from "../../forms/use-kept-typing.tsx";
 import { fieldsOf } from "./EntryFields.tsx";
 import type { SaveOutcome } from "./SaveBar.tsx";
 

@@ -10,7 +10,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import type { FieldReasons } from "../../shared/field-rules.ts";
-import { useAlert } from "./useAlert.ts";
+import { useAlert } from "./use-alert.ts";
 
 export interface SubmissionOutcome {
   ok: boolean;

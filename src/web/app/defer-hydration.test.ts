@@ -1,7 +1,7 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { elementsNamed } from "../../shared/html-elements.ts";
-import { deferHydration, HYDRATION_SCRIPT_ID } from "./deferHydration.ts";
+import { deferHydration, HYDRATION_SCRIPT_ID } from "./defer-hydration.ts";
 
 /** The parts of a page as React Router 7 writes them. */
 const MODULE_BODY = `import "/assets/manifest-1.js";
