@@ -14,7 +14,7 @@ const LINT_PROBES = "test/source/boundaries.test.ts";
  * loaded once per worker rather than once per file (a quarter of the suite's
  * time when each file loaded them afresh).
  */
-const MOCKING = ["test/admin/console-routes.test.ts"];
+const MOCKING = ["test/platform/console/console-routes.test.ts"];
 
 export default defineConfig({
   test: {

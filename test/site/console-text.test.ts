@@ -5,7 +5,7 @@
  * fields of several lines (a newsletter's summary and body, a note, a
  * biography, a case study's sections) keep their line breaks and tabs. The
  * refusals themselves, every write and every field, are the hostile-input
- * suite's (test/api/hostile-input.test.ts); here, on both engines, what is
+ * suite's (test/site/hostile-input.test.ts); here, on both engines, what is
  * kept, and a line break refused where one line is the rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -76,10 +76,10 @@ export async function startApp(
     BACKUP_DIR: mkdtempSync(join(tmpdir(), "backups-")),
     RATE_LIMIT_PER_MINUTE: "1000",
     // Tests post right after taking a token; the minimum time-to-submit is
-    // tested on its own (test/api/bot-defence.test.ts).
+    // tested on its own (test/platform/security/bot-defence.test.ts).
     FORM_MIN_SECONDS: "0",
     // Tests subscribe one address again and again; the cooldown on its mail
-    // is tested on its own (test/deliverability/subscribe-cooldown.test.ts).
+    // is tested on its own (src/server/features/subscriptions/subscribe-cooldown.test.ts).
     SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
     // The event loop here is the test runner's: its pauses are not overload.
     MAX_EVENT_LOOP_DELAY_MS: "0",

@@ -388,7 +388,7 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
         "phone_number",
         "comments",
         "assignee",
-        // The visit that brought each inquiry, empty where unknown (test/api/lead-source.test.ts).
+        // The visit that brought each inquiry, empty where unknown (test/site/lead-source.test.ts).
         "source_entry_page",
         "source_referrer",
         "source_channel",

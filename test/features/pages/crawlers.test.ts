@@ -65,7 +65,7 @@ describe("robots.txt and sitemap.xml", () => {
       (match) => new URL(String(match[1])),
     );
     const studies = await t.app.content.caseStudies();
-    // No issue is published in a new database: the archive's page alone (its issues: test/pages/insight-archive.test.ts).
+    // No issue is published in a new database: the archive's page alone (its issues: src/server/features/pages/insight-archive.test.ts).
     const paths = [
       ...SCREEN_PATHS,
       ...studies.map((study) => caseStudyPath(study.slug)),

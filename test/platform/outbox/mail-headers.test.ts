@@ -17,7 +17,7 @@ import { mailTo } from "../../support/mail-env.ts";
 import { header, type ReceivedMail, startSmtp, type TestSmtp } from "../../support/smtp.ts";
 
 const ORIGIN = "https://www.firm.example";
-/** The List-Id the newsletter's copies carry for this origin (test/newsletter/send.test.ts). */
+/** The List-Id the newsletter's copies carry for this origin (test/features/newsletter/send.test.ts). */
 const INSIGHT_LIST_ID = "Insight <insight.www.firm.example>";
 const INQUIRY_TO = "inbox@firm.example";
 

@@ -439,7 +439,7 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       "subscribed_at",
       "via",
       "unsubscribed_at",
-      // The visit that brought each subscriber, empty where unknown (test/api/lead-source.test.ts).
+      // The visit that brought each subscriber, empty where unknown (test/site/lead-source.test.ts).
       "source_entry_page",
       "source_referrer",
       "source_channel",
