@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPORT_COLUMNS } from "../../src/server/features/inquiries/inbox.ts";
+import { EXPORT_COLUMNS } from "../../src/server/features/inquiries/index.ts";
 import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
 import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
 import { openDatabase } from "../../src/server/platform/db/connection.ts";

@@ -17,8 +17,7 @@ import { promisify } from "node:util";
 import { sql } from "kysely";
 import * as tar from "tar";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DATABASE_FILES } from "../../src/server/features/backups/archive.ts";
-import { takeBackup } from "../../src/server/features/backups/index.ts";
+import { DATABASE_FILES, takeBackup } from "../../src/server/features/backups/index.ts";
 import {
   DEAD_ROWS_LEFT_MESSAGE,
   VACUUMED_MESSAGE,

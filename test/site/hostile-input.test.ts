@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/index.ts";
 import { API_ROOT } from "../../src/shared/api-paths.ts";
 import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";

@@ -8,7 +8,7 @@
  * On both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/index.ts";
 import { unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
 import { inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { SOURCE_EXPORT_COLUMNS } from "../../src/shared/admin/lead-source.ts";

@@ -5,7 +5,11 @@
  * beside the week before's, and it goes to every owner who can sign in.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { dueWeek, mondayOf, sendWeeklyDigest } from "../../../src/server/features/audience/index.ts";
+import {
+  dueWeek,
+  mondayOf,
+  sendWeeklyDigest,
+} from "../../../src/server/features/audience/index.ts";
 import type { MailMessage } from "../../../src/server/platform/outbox/message.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { createAccount } from "../../support/console.ts";

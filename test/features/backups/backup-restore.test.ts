@@ -29,7 +29,7 @@ import {
   pgDumpRefusal,
   restoreArchive,
 } from "../../../src/server/features/backups/index.ts";
-import { seedOnce } from "../../../src/server/features/content/seed.ts";
+import { seedOnce } from "../../../src/server/features/content/index.ts";
 import { type DatabaseHandle, openDatabase } from "../../../src/server/platform/db/connection.ts";
 import { knownMigrations } from "../../../src/server/platform/db/migrations.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";

@@ -13,7 +13,7 @@
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PUBLISHER_ACTOR } from "../../../src/server/features/content/index.ts";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { SECOND_FACTOR_SETTING } from "../../../src/server/platform/console/gate.ts";
 import { AUTH_PATHS } from "../../../src/shared/admin/auth.ts";
 import { CONTENT_PATHS, type Entry, type ListAnswer } from "../../../src/shared/admin/content.ts";

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONTENT_FILE_MAX_BYTES } from "../../../src/server/features/content/seed.ts";
+import { CONTENT_FILE_MAX_BYTES } from "../../../src/server/features/content/index.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { nodeArgs } from "../../support/entry.ts";

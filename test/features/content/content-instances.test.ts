@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChangeFeed,
   listenForChanges,
-} from "../../../src/server/features/content/change-feed.ts";
-import { SiteContent } from "../../../src/server/features/content/site-content.ts";
+  SiteContent,
+} from "../../../src/server/features/content/index.ts";
 import { type DatabaseHandle, openDatabase } from "../../../src/server/platform/db/connection.ts";
 import { ENGINES, POSTGRES_SKIP_REASON, type TestDatabase } from "../../support/engines.ts";
 import { type ServerProcess, startServer } from "../../support/server-process.ts";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeSiteFacts } from "../../../src/server/features/content/site-facts-rows.ts";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { nowIso } from "../../../src/server/platform/db/schema.ts";
 import { CONTENT_TEXTS } from "../../../src/shared/admin/content.ts";
 import {

@@ -11,8 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSuppressed } from "../../../src/server/features/deliverability/index.ts";
-import { UNVERIFIED } from "../../../src/server/features/deliverability/trace.ts";
+import { isSuppressed, UNVERIFIED } from "../../../src/server/features/deliverability/index.ts";
 import { SET_ASIDE_PATH, type SetAsideList } from "../../../src/shared/admin/sending-health.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import {

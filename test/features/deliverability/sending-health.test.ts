@@ -8,8 +8,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dkimPublicKey } from "../../../src/server/features/deliverability/domain-checks.ts";
-import { SENDING_HEALTH_PATH, type SendingHealth } from "../../../src/shared/admin/sending-health.ts";
+import { dkimPublicKey } from "../../../src/server/features/deliverability/index.ts";
+import {
+  SENDING_HEALTH_PATH,
+  type SendingHealth,
+} from "../../../src/shared/admin/sending-health.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { startDns, type TestDns } from "../../support/dns-server.ts";

@@ -9,8 +9,7 @@
  * builds it first).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { SITEMAP_PATH } from "../../../src/server/features/pages/crawlers.ts";
-import { loadPageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, SITEMAP_PATH } from "../../../src/server/features/pages/index.ts";
 import type { AuditAction } from "../../../src/shared/admin/audit-log.ts";
 import { type IssueDetail, NEWSLETTER_PATHS } from "../../../src/shared/admin/newsletter.ts";
 import {

@@ -5,7 +5,7 @@
  * write.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   type IssueDetail,
   NEWSLETTER_PATHS,

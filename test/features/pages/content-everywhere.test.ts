@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   CONTENT_PATHS,
   type ContentList,

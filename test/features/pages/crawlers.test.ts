@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ATOM_TYPE } from "../../../src/server/features/pages/insight-feed.ts";
+import { ATOM_TYPE } from "../../../src/server/features/pages/index.ts";
 import {
   caseStudyPath,
   INSIGHT_FEED_PATH,

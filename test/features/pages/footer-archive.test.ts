@@ -4,7 +4,7 @@
  * it. Rendered by the real server build.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
 

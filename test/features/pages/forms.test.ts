@@ -9,10 +9,14 @@
 import escapeHtml from "escape-html";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALREADY_SUBSCRIBED_MESSAGE } from "../../../src/server/features/pages/api.ts";
-import { FORM_BODY_LIMIT, FORM_CACHE_CONTROL } from "../../../src/server/features/pages/form-posts.ts";
+import {
+  FORM_BODY_LIMIT,
+  FORM_CACHE_CONTROL,
+  loadPageRenderer,
+  type PageRenderer,
+} from "../../../src/server/features/pages/index.ts";
 import { hashInlineScripts } from "../../../src/server/features/pages/inline-scripts.ts";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { ALREADY_SUBSCRIBED_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { RATE_LIMITED_MESSAGE } from "../../../src/server/platform/security/rate-limit.ts";
 import { FORM_REFUSALS, TOKEN_PATTERN } from "../../../src/server/platform/security/xsrf.ts";
 import { DIALOG, FORM_TEXTS } from "../../../src/shared/constants.ts";

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import items from "../../../content/items.json" with { type: "json" };
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { CONTENT_API, type Entry, type ListAnswer } from "../../../src/shared/admin/content.ts";
 import { highlightsOf } from "../../../src/shared/highlights.ts";
 import { menuOf } from "../../../src/web/layout/menu.ts";

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { ROUTES } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   caseStudyPath,
   INSIGHT_PATH,

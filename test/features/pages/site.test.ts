@@ -3,12 +3,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HTML_CACHE_CONTROL } from "../../../src/server/features/pages/plugin.ts";
+import { HTML_CACHE_CONTROL } from "../../../src/server/features/pages/index.ts";
 import {
   DATABASE_UNREACHABLE_MESSAGE,
   PAGES_BROKEN_MESSAGE,
 } from "../../../src/server/platform/ops/health.ts";
-import { ASSET_CACHE_CONTROL, ICON_CACHE_CONTROL } from "../../../src/server/platform/static/site.ts";
+import {
+  ASSET_CACHE_CONTROL,
+  ICON_CACHE_CONTROL,
+} from "../../../src/server/platform/static/site.ts";
 import { NOT_FOUND_PATH, PAGE_PATHS } from "../../../src/shared/routes.ts";
 import { HOME_MARKER, startApp, stubSite, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";

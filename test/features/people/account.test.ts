@@ -8,7 +8,7 @@
 import { generate } from "otplib";
 import QRCode from "qrcode";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TOTP_QR_OPTIONS } from "../../../src/server/features/people/totp-qr-code.ts";
+import { TOTP_QR_OPTIONS } from "../../../src/server/features/people/index.ts";
 import { hashToken } from "../../../src/server/platform/console/tokens.ts";
 import {
   ACCOUNT_PATHS,

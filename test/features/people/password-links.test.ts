@@ -6,7 +6,7 @@
  * A mangled link is refused in the words a used one gets.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueUserToken } from "../../../src/server/features/people/user-tokens.ts";
+import { issueUserToken } from "../../../src/server/features/people/index.ts";
 import { ensureUser } from "../../../src/server/platform/console/users.ts";
 import { ACCOUNT_PATHS } from "../../../src/shared/admin/account.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";

@@ -8,10 +8,15 @@ import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../../src/admin/api/client.ts";
-import { claimIssueToQueue, queueBatch } from "../../../src/server/features/newsletter/issue-sends.ts";
-import { activeSubscribers } from "../../../src/server/features/subscriptions/exports.ts";
+import {
+  claimIssueToQueue,
+  queueBatch,
+} from "../../../src/server/features/newsletter/issue-sends.ts";
+import {
+  activeSubscribers,
+  eraseSubscriber,
+} from "../../../src/server/features/subscriptions/index.ts";
 import { LAPSED_VIA } from "../../../src/server/features/subscriptions/queries.ts";
-import { eraseSubscriber } from "../../../src/server/features/subscriptions/subscribers.ts";
 import { inOutboxTransaction } from "../../../src/server/platform/outbox/queue.ts";
 import {
   SUBSCRIBER_ROUTES,

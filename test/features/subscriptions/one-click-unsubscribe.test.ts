@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   INVALID_LINK_MESSAGE,
   UNREADABLE_MULTIPART_MESSAGE,
-} from "../../../src/server/features/subscriptions/unsubscribe-routes.ts";
+} from "../../../src/server/features/subscriptions/index.ts";
 import type { MailMessage } from "../../../src/server/platform/outbox/message.ts";
 import { CONSENT_VIA } from "../../../src/shared/admin/subscribers.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ALREADY_SUBSCRIBED_MESSAGE,
   SUBSCRIBED_MESSAGE,
-} from "../../../src/server/features/pages/api.ts";
+} from "../../../src/server/features/subscriptions/index.ts";
 import { checkField, FIELD_REASONS } from "../../../src/shared/field-rules.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "../../../src/shared/subscription.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";

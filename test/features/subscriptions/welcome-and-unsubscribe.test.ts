@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVALID_LINK_MESSAGE } from "../../../src/server/features/subscriptions/unsubscribe-routes.ts";
+import { INVALID_LINK_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { mailTo } from "../../support/mail-env.ts";

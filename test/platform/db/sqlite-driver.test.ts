@@ -1,6 +1,9 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { sqliteDriver, sqliteDriverPackage } from "../../../src/server/platform/db/sqlite-driver.ts";
+import {
+  sqliteDriver,
+  sqliteDriverPackage,
+} from "../../../src/server/platform/db/sqlite-driver.ts";
 
 describe("the SQLite driver", () => {
   it("is the Node-API build from Node 22 on and the header-built one on Node 20", () => {

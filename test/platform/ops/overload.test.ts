@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from "../../../src/server/platform/ops/overload.ts";
+import {
+  OVERLOADED_MESSAGE,
+  RETRY_AFTER_SECONDS,
+} from "../../../src/server/platform/ops/overload.ts";
 import { pollUntil } from "../../support/answer-poll.ts";
 import { type ServerProcess, startServer } from "../../support/server-process.ts";
 

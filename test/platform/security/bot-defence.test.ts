@@ -9,8 +9,8 @@
  */
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUBSCRIBED_MESSAGE } from "../../../src/server/features/pages/api.ts";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
+import { SUBSCRIBED_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { countTrip } from "../../../src/server/platform/security/bot-trips.ts";
 import { tokenSigner } from "../../../src/server/platform/security/xsrf.ts";
 import { DEFENCE_PATHS, DEFENCE_WINDOW_DAYS } from "../../../src/shared/admin/defences.ts";

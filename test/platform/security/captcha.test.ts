@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { CAPTCHA_REFUSALS } from "../../../src/server/platform/security/bot-defence.ts";
 import { CAPTCHA_FIELD, CAPTCHA_HEADER } from "../../../src/shared/bot-defence.ts";
 import { CAPTCHA_SERVICES } from "../../../src/shared/captcha.ts";

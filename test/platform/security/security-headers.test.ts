@@ -5,11 +5,11 @@
  * only on answers sent over HTTPS.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   hashInlineScripts,
   hashInlineStyles,
 } from "../../../src/server/features/pages/inline-scripts.ts";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/renderer.ts";
 import { CONSOLE_PATH } from "../../../src/server/platform/console/console-files.ts";
 import { STRICT_TRANSPORT_SECURITY } from "../../../src/server/platform/security/headers.ts";
 import { CAPTCHA_SERVICES, type CaptchaProvider } from "../../../src/shared/captcha.ts";

@@ -10,7 +10,7 @@
 import Fastify, { type LightMyRequestResponse } from "fastify";
 import fp from "fastify-plugin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageRenderer } from "../../../src/server/features/pages/renderer.ts";
+import type { PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { createSession } from "../../../src/server/platform/console/sessions.ts";
 import limits, {
   RATE_LIMITED_MESSAGE,
@@ -18,7 +18,13 @@ import limits, {
 } from "../../../src/server/platform/security/rate-limit.ts";
 import { API_PATHS, serverPath } from "../../../src/shared/api-paths.ts";
 import { ROUTES, SUBSCRIBE_PATH, UNSUBSCRIBE_PATH } from "../../../src/shared/routes.ts";
-import { openSession, type Session, startApp, stubRenderer, type TestApp } from "../../support/app.ts";
+import {
+  openSession,
+  type Session,
+  startApp,
+  stubRenderer,
+  type TestApp,
+} from "../../support/app.ts";
 import { createAccount } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../../support/redis.ts";

@@ -4,8 +4,8 @@
  * says; a send scheduled for later still says when.
  */
 import { describe, expect, it } from "vitest";
-import { isStarting, summaryOf } from "./progress-summary.ts";
 import type { IssueProgress } from "../../../shared/admin/newsletter.ts";
+import { isStarting, summaryOf } from "./progress-summary.ts";
 
 const MINUTE_MS = 60_000;
 const PRESSED = Date.parse("2026-11-27T17:26:00.000Z");

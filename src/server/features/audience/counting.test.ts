@@ -15,15 +15,15 @@
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { admitValues } from "./caps.ts";
-import { visitorHash } from "./salts.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { ACCOUNT_PATHS } from "../../../shared/admin/account.ts";
-import { AUTH_PATHS } from "../../../shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { createAccount, signIn } from "../../../../test/support/console.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../../../../test/support/redis.ts";
+import { ACCOUNT_PATHS } from "../../../shared/admin/account.ts";
+import { AUTH_PATHS } from "../../../shared/admin/auth.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { admitValues } from "./caps.ts";
+import { visitorHash } from "./salts.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -5,18 +5,13 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { AddressLimits } from "./addresses.ts";
-import { type Hit, ownHost, referrerDomain } from "./hits.ts";
-import {
-  addressHash,
-  dayOf,
-  viewHasher,
-  visitorHash,
-} from "./salts.ts";
-import { Tally } from "./tally.ts";
-import { MemoryVisitors } from "./visits.ts";
 import { OTHER_VALUE } from "../../../shared/admin/audience.ts";
 import { channelOf } from "../../../shared/lead-source.ts";
+import { AddressLimits } from "./addresses.ts";
+import { type Hit, ownHost, referrerDomain } from "./hits.ts";
+import { addressHash, dayOf, viewHasher, visitorHash } from "./salts.ts";
+import { Tally } from "./tally.ts";
+import { MemoryVisitors } from "./visits.ts";
 
 const own = (host: string) => host === "meridian.example";
 

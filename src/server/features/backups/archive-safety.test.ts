@@ -14,19 +14,8 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ArchiveLimits,
-  manifestOf,
-  openArchive,
-} from "./archive.ts";
-import {
-  type BackupConfig,
-  commandBackup,
-  restoreArchive,
-} from "./index.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { siteFolders } from "../../../../test/features/backups/support.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
-import { expectLinear } from "../../../../test/support/growth.ts";
 import {
   type ArchiveBase,
   baseOf,
@@ -35,7 +24,10 @@ import {
   sha256,
   usualEntries,
 } from "../../../../test/support/forged-archive.ts";
-import { siteFolders } from "../../../../test/features/backups/support.ts";
+import { expectLinear } from "../../../../test/support/growth.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { type ArchiveLimits, manifestOf, openArchive } from "./archive.ts";
+import { type BackupConfig, commandBackup, restoreArchive } from "./index.ts";
 
 const MEGABYTE = 1024 * 1024;
 const AT = Date.parse("2026-11-27T03:00:00.000Z");

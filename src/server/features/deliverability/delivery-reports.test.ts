@@ -1,9 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  type DeliveryReport,
-  readReport,
-} from "./reports.ts";
+import { type DeliveryReport, readReport } from "./reports.ts";
 
 // Published samples (test/fixtures/reports/SOURCES.md says where each comes from).
 const FIXTURES = new URL("../../../../test/fixtures/reports/", import.meta.url);

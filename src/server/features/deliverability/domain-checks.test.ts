@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { startDns, type TestDns, type ZoneRecords } from "../../../../test/support/dns-server.ts";
 import {
   checkDomain,
   type DomainCheck,
@@ -13,7 +14,6 @@ import {
   dkimPublicKey,
   dnsResolver,
 } from "./domain-checks.ts";
-import { startDns, type TestDns, type ZoneRecords } from "../../../../test/support/dns-server.ts";
 
 const pem = (key: ReturnType<typeof generateKeyPairSync>["privateKey"]) =>
   key.export({ type: "pkcs8", format: "pem" }).toString();

@@ -8,6 +8,8 @@
  * over a bound is refused with the sentence the console shows.
  */
 import { describe, expect, it } from "vitest";
+import { expectLinear } from "../../../../test/support/growth.ts";
+import { nestedReport } from "../../../../test/support/report-messages.ts";
 import {
   addressesInText,
   mailboxOfTypedAddress,
@@ -16,8 +18,6 @@ import {
   readReport,
 } from "./reports.ts";
 import { domainOf } from "./sending-health-console.ts";
-import { expectLinear } from "../../../../test/support/growth.ts";
-import { nestedReport } from "../../../../test/support/report-messages.ts";
 
 const HEAD = [
   "From: Mail Delivery System <MAILER-DAEMON@mx.readers.example>",

@@ -11,13 +11,6 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BounceMailboxReader,
-  mailboxLocation,
-} from "./bounce-mailbox.ts";
-import { isSuppressed } from "./index.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { SET_ASIDE_PATH, type SetAsideList } from "../../../shared/admin/sending-health.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import {
   ARRIVAL,
@@ -27,7 +20,12 @@ import {
   sentMessage,
 } from "../../../../test/support/bounce-mailbox.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { ENGINES, type EngineCase, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
+import {
+  ENGINES,
+  type EngineCase,
+  openMigrated,
+  type TestDatabase,
+} from "../../../../test/support/engines.ts";
 import { HANG_HEADER } from "../../../../test/support/hanging-report-worker.ts";
 import {
   MAIL_SERVERS_SKIP_REASON,
@@ -36,6 +34,10 @@ import {
 } from "../../../../test/support/mail-servers.ts";
 import { addSubscribers } from "../../../../test/support/newsletter.ts";
 import { nestedReport, reportMessage } from "../../../../test/support/report-messages.ts";
+import { SET_ASIDE_PATH, type SetAsideList } from "../../../shared/admin/sending-health.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
+import { isSuppressed } from "./index.ts";
 
 const SECRET = randomBytes(32).toString("hex");
 /** Each test waits on a few arrivals. */

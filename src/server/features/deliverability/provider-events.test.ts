@@ -22,6 +22,11 @@ import {
 } from "node:crypto";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp } from "../../../../test/support/app.ts";
+import { ENGINES, type EngineCase } from "../../../../test/support/engines.ts";
+import { expectLinear } from "../../../../test/support/growth.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { bounceAddressFor } from "../../platform/outbox/bounce-address.ts";
 import { isSuppressed } from "./index.ts";
 import {
   jsonBoundRefusal,
@@ -32,11 +37,6 @@ import {
   WEBHOOK_REFUSALS,
   WEBHOOKS_PATH,
 } from "./provider-events.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { bounceAddressFor } from "../../platform/outbox/bounce-address.ts";
-import { startApp } from "../../../../test/support/app.ts";
-import { ENGINES, type EngineCase } from "../../../../test/support/engines.ts";
-import { expectLinear } from "../../../../test/support/growth.ts";
 
 const SECRET = randomBytes(32).toString("hex");
 const BOUNCE_ADDRESS = "bounces@mail.firm.example";

@@ -5,6 +5,8 @@
  * arrives twice counts once, and simultaneous reports leave one row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import {
   isSuppressed,
   liftSuppression,
@@ -13,8 +15,6 @@ import {
   recordReport,
 } from "./index.ts";
 import { purgeSetAside, setAside } from "./set-aside.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
 
 const POLICY = { limit: 3, days: 15 };
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,16 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  inquiryAcknowledgement,
-  inquiryNotification,
-} from "./mail.tsx";
-import { INQUIRY_FIELDS } from "../../../shared/inquiry.ts";
-import { SITE } from "../../../shared/site.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
+  openSession,
+  post,
+  type Session,
+  startApp,
+  type TestApp,
+} from "../../../../test/support/app.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
 import { mailTo } from "../../../../test/support/mail-env.ts";
 import { unwrapped } from "../../../../test/support/mail-text.ts";
 import { header, startSmtp, type TestSmtp } from "../../../../test/support/smtp.ts";
+import { INQUIRY_FIELDS } from "../../../shared/inquiry.ts";
+import { SITE } from "../../../shared/site.ts";
+import { inquiryAcknowledgement, inquiryNotification } from "./mail.tsx";
 
 const HOSTILE = {
   ...VALID_INQUIRY,

@@ -10,13 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { undescribedPicturesReason } from "./picture-descriptions.ts";
-import { MEDIA_API } from "../../../shared/admin/content.ts";
-import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { newsletterDraft } from "../../../../test/support/newsletter.ts";
+import { MEDIA_API } from "../../../shared/admin/content.ts";
+import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
+import { undescribedPicturesReason } from "./picture-descriptions.ts";
 
 const ORIGIN = "https://www.firm.example";
 const DESCRIPTION = "Bars: the cloud bill per quarter";

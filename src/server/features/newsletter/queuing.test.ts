@@ -5,17 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  claimIssueToQueue,
-  type QueuingIssue,
-  QueuingStopped,
-  queueBatch,
-} from "./issue-sends.ts";
-import { eraseSubscriber } from "../subscriptions/subscribers.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { inOutboxTransaction } from "../../platform/outbox/queue.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
 import { addSubscribers, scheduleIssue } from "../../../../test/support/newsletter.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
+import { inOutboxTransaction } from "../../platform/outbox/queue.ts";
+import { eraseSubscriber } from "../subscriptions/index.ts";
+import { claimIssueToQueue, type QueuingIssue, QueuingStopped, queueBatch } from "./issue-sends.ts";
 
 const SUBSCRIBERS = 350;
 const BATCH = 100;

@@ -4,15 +4,15 @@
  * recipient's unsubscribe URL and personalised per recipient.
  */
 import { describe, expect, it } from "vitest";
+import { unwrapped } from "../../../../test/support/mail-text.ts";
+import { COLORS } from "../../../shared/design-tokens.ts";
+import { SITE } from "../../../shared/site.ts";
 import {
   type IssueSource,
   personalise,
   renderIssue,
   UNSUBSCRIBE_URL_PLACEHOLDER,
 } from "./render.ts";
-import { COLORS } from "../../../shared/design-tokens.ts";
-import { SITE } from "../../../shared/site.ts";
-import { unwrapped } from "../../../../test/support/mail-text.ts";
 
 const ORIGIN = "https://www.firm.example";
 const ISSUE_URL = `${ORIGIN}/insight/data-platforms-2026`;

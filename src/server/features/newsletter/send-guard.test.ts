@@ -5,11 +5,6 @@
  * then finishing after the owner resumes it, on both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  guardVerdict,
-  type SendGuardPolicy,
-} from "./send-guard.tsx";
-import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
@@ -17,6 +12,8 @@ import { mailTo } from "../../../../test/support/mail-env.ts";
 import { unwrapped } from "../../../../test/support/mail-text.ts";
 import { addSubscribers, newsletterDraft } from "../../../../test/support/newsletter.ts";
 import { startSmtp, type TestSmtp } from "../../../../test/support/smtp.ts";
+import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
+import { guardVerdict, type SendGuardPolicy } from "./send-guard.tsx";
 
 const POLICY: SendGuardPolicy = {
   window: 1000,

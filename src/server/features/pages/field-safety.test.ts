@@ -9,8 +9,15 @@
  * invalid link like any other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formService } from "./form-service.ts";
-import { INVALID_LINK_MESSAGE } from "../subscriptions/unsubscribe-routes.ts";
+import {
+  openSession,
+  post,
+  type Session,
+  startApp,
+  type TestApp,
+} from "../../../../test/support/app.ts";
+import { ENGINES } from "../../../../test/support/engines.ts";
+import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
 import { characterReason, checkField, FIELD_REASONS } from "../../../shared/field-rules.ts";
 import {
   checkInquiry,
@@ -19,9 +26,8 @@ import {
   type InquiryValues,
 } from "../../../shared/inquiry.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "../../../shared/subscription.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
-import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
+import { INVALID_LINK_MESSAGE } from "../subscriptions/index.ts";
+import { formService } from "./form-service.ts";
 
 const FIELDS = Object.keys(INQUIRY_FIELDS) as InquiryField[];
 /** The free-text fields on one line: the names, company, job title and phone. */

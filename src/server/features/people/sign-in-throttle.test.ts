@@ -3,6 +3,8 @@
  * an hour are over in no time, and every step is seen at its exact moment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
+import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import {
   admitAttempt,
   clearAccount,
@@ -10,8 +12,6 @@ import {
   type ThrottleKey,
   takeBackAttempt,
 } from "./sign-in-throttle.ts";
-import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
 
 const policy = { freeFailures: 3, lockMs: 60_000 };
 const start = new Date("2026-11-24T09:00:00.000Z").getTime();

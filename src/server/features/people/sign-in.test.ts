@@ -9,16 +9,6 @@
 
 import { generateSecret } from "otplib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { lockLengthMs } from "./sign-in-throttle.ts";
-import {
-  enableSecondFactor,
-  pendingSecret,
-  storePendingSecret,
-} from "./totp.ts";
-import { issueUserToken } from "./user-tokens.ts";
-import { hashToken } from "../../platform/console/tokens.ts";
-import { ensureUser } from "../../platform/console/users.ts";
-import { AUTH_PATHS, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import {
   anonymous,
@@ -29,6 +19,12 @@ import {
   TEST_PASSWORD,
 } from "../../../../test/support/console.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
+import { AUTH_PATHS, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
+import { hashToken } from "../../platform/console/tokens.ts";
+import { ensureUser } from "../../platform/console/users.ts";
+import { lockLengthMs } from "./sign-in-throttle.ts";
+import { enableSecondFactor, pendingSecret, storePendingSecret } from "./totp.ts";
+import { issueUserToken } from "./user-tokens.ts";
 
 const LOCK_SECONDS = 1;
 const FREE_FAILURES = 3;

@@ -6,14 +6,14 @@
  */
 import { generate, generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifySecondFactor } from "./second-factor.ts";
-import { enableSecondFactor, storePendingSecret } from "./totp.ts";
-import { hashToken } from "../../platform/console/tokens.ts";
-import { type ConsoleUser, findUserById } from "../../platform/console/users.ts";
-import { AUTH_PATHS, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { anonymous, createAccount, TEST_PASSWORD } from "../../../../test/support/console.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
+import { AUTH_PATHS, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
+import { hashToken } from "../../platform/console/tokens.ts";
+import { type ConsoleUser, findUserById } from "../../platform/console/users.ts";
+import { verifySecondFactor } from "./second-factor.ts";
+import { enableSecondFactor, storePendingSecret } from "./totp.ts";
 
 const STEP_MS = 30_000;
 /** Ten seconds into a step, so a step back and a step on are whole steps away. */

@@ -9,28 +9,25 @@
  */
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildApp } from "../../app.ts";
-import { SUBSCRIBED_MESSAGE } from "../pages/api.ts";
-import { formService } from "../pages/form-service.ts";
-import { loadPageRenderer, type PageRenderer } from "../pages/renderer.ts";
 import {
-  EXPIRED_CONFIRM_LINK_MESSAGE,
-  INVALID_CONFIRM_LINK_MESSAGE,
-} from "./confirm-routes.ts";
-import { signConfirmToken } from "./confirm-token.ts";
-import {
-  CONFIRMED_VIA,
-  LAPSED_VIA,
-  purgeUnconfirmed,
-  unsubscribe,
-} from "./queries.ts";
-import { maskEmail } from "./unsubscribe-routes.ts";
-import { confirmationLapsedBefore } from "./writes.ts";
-import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
+  openSession,
+  post,
+  type Session,
+  startApp,
+  type TestApp,
+} from "../../../../test/support/app.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { mailTo } from "../../../../test/support/mail-env.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../../../../test/support/smtp.ts";
+import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
+import { buildApp } from "../../app.ts";
+import { formService } from "../pages/form-service.ts";
+import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
+import { EXPIRED_CONFIRM_LINK_MESSAGE, INVALID_CONFIRM_LINK_MESSAGE } from "./confirm-routes.ts";
+import { signConfirmToken } from "./confirm-token.ts";
+import { CONFIRMED_VIA, LAPSED_VIA, purgeUnconfirmed, unsubscribe } from "./queries.ts";
+import { maskEmail } from "./unsubscribe-routes.ts";
+import { confirmationLapsedBefore, SUBSCRIBED_MESSAGE } from "./writes.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);

@@ -6,15 +6,10 @@
  * however the file is made.
  */
 import { describe, expect, it } from "vitest";
-import {
-  BATCH_ROWS,
-  FileReading,
-  type ReadingSettings,
-  readWholeFile,
-} from "./import-file.ts";
-import { Refusal } from "../../platform/refusal.ts";
-import { IMPORT_LIMITS, IMPORT_TEXTS } from "../../../shared/admin/subscriber-import.ts";
 import { expectLinear } from "../../../../test/support/growth.ts";
+import { IMPORT_LIMITS, IMPORT_TEXTS } from "../../../shared/admin/subscriber-import.ts";
+import { Refusal } from "../../platform/refusal.ts";
+import { BATCH_ROWS, FileReading, type ReadingSettings, readWholeFile } from "./import-file.ts";
 
 const CHUNK = 64 * 1024;
 

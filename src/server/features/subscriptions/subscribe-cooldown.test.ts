@@ -8,12 +8,12 @@
  * waiting; on both engines.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SUBSCRIBED_MESSAGE } from "../pages/api.ts";
-import { forgetPastTurns } from "./mail-cooldown.ts";
-import { unsubscribe } from "./queries.ts";
-import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import { openSession, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
+import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
+import { forgetPastTurns } from "./mail-cooldown.ts";
+import { unsubscribe } from "./queries.ts";
+import { SUBSCRIBED_MESSAGE } from "./writes.ts";
 
 const PROXY = "10.0.0.7";
 const COOLDOWN_MINUTES = 10;

@@ -5,15 +5,23 @@
  */
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  openSession,
+  post,
+  type Session,
+  startApp,
+  type TestApp,
+} from "../../../../test/support/app.ts";
+import {
+  anonymous,
+  type ConsoleClient,
+  createAccount,
+  signIn,
+} from "../../../../test/support/console.ts";
+import { csvRows } from "../../../../test/support/csv.ts";
+import { ENGINES } from "../../../../test/support/engines.ts";
+import { addSubscribers } from "../../../../test/support/newsletter.ts";
 import { withQuery } from "../../../admin/api/client.ts";
-import { isSuppressed, recordReport } from "../deliverability/index.ts";
-import { formService } from "../pages/form-service.ts";
-import { erasureHash } from "./erasure-hash.ts";
-import { subscribe, unsubscribe } from "./queries.ts";
-import { isErased, monthKeys } from "./subscribers.ts";
-import { signUnsubscribeToken } from "./unsubscribe-token.ts";
-import type { Database, SubscriptionEventsTable } from "../../platform/db/schema.ts";
-import { signingSecret } from "../../platform/security/signing-secret.ts";
 import { AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { ERASURE_TEXTS } from "../../../shared/admin/erasure.ts";
 import {
@@ -26,11 +34,14 @@ import {
   type SubscriberStats,
   subscriberPath,
 } from "../../../shared/admin/subscribers.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
-import { anonymous, type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { csvRows } from "../../../../test/support/csv.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
-import { addSubscribers } from "../../../../test/support/newsletter.ts";
+import type { Database, SubscriptionEventsTable } from "../../platform/db/schema.ts";
+import { signingSecret } from "../../platform/security/signing-secret.ts";
+import { isSuppressed, recordReport } from "../deliverability/index.ts";
+import { formService } from "../pages/form-service.ts";
+import { erasureHash } from "./erasure-hash.ts";
+import { subscribe, unsubscribe } from "./queries.ts";
+import { isErased, monthKeys } from "./subscribers.ts";
+import { signUnsubscribeToken } from "./unsubscribe-token.ts";
 
 describe("the growth chart's months", () => {
   it("are the twelve calendar months up to this one, across a year's end", () => {

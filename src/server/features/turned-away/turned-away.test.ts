@@ -9,10 +9,16 @@
  * no query changes, and pages through every kept post once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUBSCRIBED_MESSAGE } from "../pages/api.ts";
-import { loadPageRenderer, type PageRenderer } from "../pages/renderer.ts";
-import { keepPost, purgePosts } from "./queries.ts";
-import { tokenSigner } from "../../platform/security/xsrf.ts";
+import { countRows, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
+import {
+  anonymous,
+  type ConsoleClient,
+  createAccount,
+  signIn,
+} from "../../../../test/support/console.ts";
+import { ENGINES } from "../../../../test/support/engines.ts";
+import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
+import { openFormPage } from "../../../../test/support/form-page.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import {
   TURNED_AWAY_PAGE_SIZE,
@@ -23,11 +29,10 @@ import {
 } from "../../../shared/admin/turned-away.ts";
 import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../../shared/bot-defence.ts";
 import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
-import { countRows, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
-import { anonymous, type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
-import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
-import { openFormPage } from "../../../../test/support/form-page.ts";
+import { tokenSigner } from "../../platform/security/xsrf.ts";
+import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
+import { SUBSCRIBED_MESSAGE } from "../subscriptions/index.ts";
+import { keepPost, purgePosts } from "./queries.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);

@@ -6,12 +6,12 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { retryDelay } from "./worker.ts";
-import { WEBHOOK_ROUTES, webhookPath } from "../../../shared/admin/webhooks.ts";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { startReceiver, type WebhookReceiver } from "../../../../test/support/webhook-receiver.ts";
+import { WEBHOOK_ROUTES, webhookPath } from "../../../shared/admin/webhooks.ts";
+import { retryDelay } from "./worker.ts";
 
 const AHEAD_MS = 2 * 60_000;
 

@@ -9,19 +9,25 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addressRefusal, isBlockedAddress } from "./addresses.ts";
-import { purgeDeliveries } from "./queue.ts";
+import {
+  lastAuditId,
+  openSession,
+  post,
+  startApp,
+  type TestApp,
+} from "../../../../test/support/app.ts";
+import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
+import { ENGINES } from "../../../../test/support/engines.ts";
+import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
+import { startReceiver, type WebhookReceiver } from "../../../../test/support/webhook-receiver.ts";
 import {
   type DeliveryView,
   WEBHOOK_ROUTES,
   WEBHOOK_TEXTS,
   webhookPath,
 } from "../../../shared/admin/webhooks.ts";
-import { lastAuditId, openSession, post, startApp, type TestApp } from "../../../../test/support/app.ts";
-import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
-import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
-import { startReceiver, type WebhookReceiver } from "../../../../test/support/webhook-receiver.ts";
+import { addressRefusal, isBlockedAddress } from "./addresses.ts";
+import { purgeDeliveries } from "./queue.ts";
 
 const WAIT = { timeout: 10_000, interval: 25 };
 

@@ -10,10 +10,22 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { signConfirmToken } from "../subscriptions/confirm-token.ts";
-import { signUnsubscribeToken } from "../subscriptions/unsubscribe-token.ts";
-import { DELIVERIES_IN_FLIGHT, queueDeliveries } from "./queue.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import {
+  openSession,
+  post,
+  type Session,
+  startApp,
+  type TestApp,
+} from "../../../../test/support/app.ts";
+import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
+import { ENGINES } from "../../../../test/support/engines.ts";
+import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
+import { addSubscribers, scheduleIssue } from "../../../../test/support/newsletter.ts";
+import {
+  closedPortUrl,
+  startReceiver,
+  type WebhookReceiver,
+} from "../../../../test/support/webhook-receiver.ts";
 import { SUBSCRIBER_ROUTES } from "../../../shared/admin/subscribers.ts";
 import {
   type DeliveryView,
@@ -22,12 +34,10 @@ import {
   type WebhookSave,
   webhookPath,
 } from "../../../shared/admin/webhooks.ts";
-import { openSession, post, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
-import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
-import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
-import { addSubscribers, scheduleIssue } from "../../../../test/support/newsletter.ts";
-import { closedPortUrl, startReceiver, type WebhookReceiver } from "../../../../test/support/webhook-receiver.ts";
+import { inTransaction } from "../../platform/db/transaction.ts";
+import { signConfirmToken } from "../subscriptions/confirm-token.ts";
+import { signUnsubscribeToken } from "../subscriptions/unsubscribe-token.ts";
+import { DELIVERIES_IN_FLIGHT, queueDeliveries } from "./queue.ts";
 
 const SECRET = "a-test-signing-secret-of-at-least-32-characters";
 
