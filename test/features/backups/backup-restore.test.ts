@@ -32,8 +32,6 @@ import {
 import { seedOnce } from "../../../src/server/features/content/index.ts";
 import { type DatabaseHandle, openDatabase } from "../../../src/server/platform/db/connection.ts";
 import { knownMigrations } from "../../../src/server/platform/db/migrations.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
-import { nodeArgs } from "../../support/entry.ts";
 import {
   dumpTables,
   filesOf,
@@ -41,7 +39,9 @@ import {
   siteFolders,
   startWriter,
   writtenAddress,
-} from "./support.ts";
+} from "../../support/backup-site.ts";
+import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
+import { nodeArgs } from "../../support/entry.ts";
 
 const run = promisify(execFile);
 /** The clock of the backup: the record it leaves and the one the restore completes agree on it. */

@@ -16,11 +16,11 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { commandBackup, SITE_RUNNING_REFUSAL } from "../../../src/server/features/backups/index.ts";
 import { openDatabase } from "../../../src/server/platform/db/connection.ts";
+import { fillSite, siteFolders } from "../../support/backup-site.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
 import { nodeArgs } from "../../support/entry.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { clientFor, startServer } from "../../support/server-process.ts";
-import { fillSite, siteFolders } from "./support.ts";
 
 const run = promisify(execFile);
 const AT = Date.parse("2026-11-27T03:00:00.000Z");

@@ -14,7 +14,7 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { siteFolders } from "../../../../test/features/backups/support.ts";
+import { siteFolders } from "../../../../test/support/backup-site.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
 import {
   type ArchiveBase,

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { sql } from "kysely";
-import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
-import { sqliteDriverPackage } from "../../../src/server/platform/db/sqlite-driver.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import { sqliteDriverPackage } from "../../src/server/platform/db/sqlite-driver.ts";
 
 export const writtenAddress = (n: number) => `written-${String(n).padStart(6, "0")}@example.com`;
 
