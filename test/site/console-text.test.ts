@@ -9,7 +9,7 @@
  * kept, and a line break refused where one line is the rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
+import { storeInquiry } from "../../src/server/features/inquiries/index.ts";
 import { CONTENT_PATHS, type Entry } from "../../src/shared/admin/content.ts";
 import { INQUIRY_PATHS, inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { type IssueDetail, NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
@@ -74,7 +74,7 @@ describe.each(ENGINES)("the console's text on $engine", (engine) => {
   });
 
   it("keeps a note's lines and tabs", async () => {
-    const id = await insertInquiry(t.database.db, VALID_INQUIRY);
+    const id = await storeInquiry(t.app, VALID_INQUIRY);
     const response = await editor.request("POST", inquiryPath(INQUIRY_PATHS.notes, id), {
       body: LINES,
     });

@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/index.ts";
-import { unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
 import { inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { SOURCE_EXPORT_COLUMNS } from "../../src/shared/admin/lead-source.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
@@ -27,6 +26,7 @@ import { csvRecords } from "../support/csv.ts";
 import { ENGINES } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { newsletterDraft } from "../support/newsletter.ts";
+import { unsubscribeByOneClick } from "../support/subscription-links.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -161,7 +161,7 @@ describe.each(ENGINES)("the source of every lead on $engine", (engine) => {
     // Subscribed already: a second visit's source changes nothing.
     await post(t.app, session, subscribeUrl(email), { source: { utmMedium: "email" } });
     expect(await subscriptionOf(email)).toEqual(first);
-    await unsubscribe(t.database.db, first.id, "link");
+    await unsubscribeByOneClick(t, first.id);
     await post(t.app, session, subscribeUrl(email), { source: { entryPage: "/insight" } });
     expect(await subscriptionOf(email)).toEqual({
       ...NO_SOURCE,

@@ -8,7 +8,6 @@
 import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { writeSiteFacts } from "../../../src/server/features/content/site-facts-rows.ts";
 import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { nowIso } from "../../../src/server/platform/db/schema.ts";
 import { CONTENT_TEXTS } from "../../../src/shared/admin/content.ts";
@@ -66,7 +65,13 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
   beforeEach(async () => {
     await t.app.content.edit(async (trx) => {
       await trx.deleteFrom("content_versions").where("entity", "=", SITE_FACTS_ENTITY).execute();
-      await writeSiteFacts(trx, SEED, 1, nowIso());
+      for (const key of SITE_FACT_KEYS) {
+        await trx
+          .updateTable("site_facts")
+          .set({ value: SEED[key], version: 1, updated_at: nowIso() })
+          .where("key", "=", key)
+          .execute();
+      }
     });
     auditBefore = await lastAuditId(t.database);
   });

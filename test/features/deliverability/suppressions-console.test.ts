@@ -12,7 +12,7 @@ import {
   type NewReport,
   recordReport,
 } from "../../../src/server/features/deliverability/index.ts";
-import { subscribe } from "../../../src/server/features/subscriptions/queries.ts";
+import { storeSubscription } from "../../../src/server/features/subscriptions/index.ts";
 import { AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";
 import { NEWSLETTER_PATHS } from "../../../src/shared/admin/newsletter.ts";
 import {
@@ -327,8 +327,8 @@ describe.each(ENGINES)("the suppression list in the console on $engine", (engine
   });
 
   it("marks a suppressed subscriber in the subscribers list and on its page, until lifted", async () => {
-    await subscribe(t.database.db, "reader@marked.example", CONSENT_VIA.website);
-    await subscribe(t.database.db, "fine@marked.example", CONSENT_VIA.website);
+    await storeSubscription(t.app, "reader@marked.example", CONSENT_VIA.website);
+    await storeSubscription(t.app, "fine@marked.example", CONSENT_VIA.website);
     await suppress("reader@marked.example", "hard", at(600));
 
     const subscribers = async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../../src/admin/api/client.ts";
-import { insertInquiry } from "../../../src/server/features/inquiries/queries.ts";
+import { storeInquiry } from "../../../src/server/features/inquiries/index.ts";
 import { AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";
 import { ERASURE_TEXTS } from "../../../src/shared/admin/erasure.ts";
 import {
@@ -53,7 +53,7 @@ describe.each(ENGINES)("the inquiries inbox on $engine", (engine) => {
   const newMark = () => `mark${++marks}x${engine.engine}`;
 
   async function send(mark: string, fields: Partial<Inquiry> = {}): Promise<number> {
-    return insertInquiry(t.database.db, {
+    return storeInquiry(t.app, {
       ...VALID_INQUIRY,
       comments: `${VALID_INQUIRY.comments} ${mark}`,
       ...fields,

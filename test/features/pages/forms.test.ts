@@ -15,10 +15,10 @@ import {
   loadPageRenderer,
   type PageRenderer,
 } from "../../../src/server/features/pages/index.ts";
-import { hashInlineScripts } from "../../../src/server/features/pages/inline-scripts.ts";
 import { ALREADY_SUBSCRIBED_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { RATE_LIMITED_MESSAGE } from "../../../src/server/platform/security/rate-limit.ts";
 import { FORM_REFUSALS, TOKEN_PATTERN } from "../../../src/server/platform/security/xsrf.ts";
+import { CONSENT_VIA } from "../../../src/shared/admin/subscribers.ts";
 import { DIALOG, FORM_TEXTS } from "../../../src/shared/constants.ts";
 import { FIELD_REASONS } from "../../../src/shared/field-rules.ts";
 import { INQUIRY_FIELDS, type InquiryField } from "../../../src/shared/inquiry.ts";
@@ -27,6 +27,7 @@ import { countRows, startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES, type EngineCase } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
+import { inlineScriptHashes } from "../../support/inline-hashes.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -164,7 +165,7 @@ describe.each(ENGINES)("forms posted without JavaScript on $engine", (engine) =>
     const response = await postForm("/contact-us", inquiry({ comments: "Policy check" }));
     expect(response.headers["cache-control"]).toBe(FORM_CACHE_CONTROL);
     const policy = String(response.headers["content-security-policy"]);
-    const hashes = hashInlineScripts(response.body);
+    const hashes = inlineScriptHashes(response.body);
     expect(hashes.length).toBeGreaterThan(0);
     for (const hash of hashes) expect(policy).toContain(`'${hash}'`);
   });
@@ -288,6 +289,18 @@ describe.each(ENGINES)("forms posted without JavaScript on $engine", (engine) =>
       subscriptions: before.subscriptions + 1,
       outbox: before.outbox + 1,
     });
+    // Its consent history names the way it came: the form, not the page's script.
+    const { id } = await t.database.db
+      .selectFrom("subscriptions")
+      .select("id")
+      .where("email", "=", address)
+      .executeTakeFirstOrThrow();
+    const history = await t.database.db
+      .selectFrom("subscription_events")
+      .select(["event", "via"])
+      .where("subscription_id", "=", id)
+      .execute();
+    expect(history).toEqual([{ event: "subscribed", via: CONSENT_VIA.form }]);
 
     const again = await postForm("/subscribe", {
       [FORM_TOKEN_FIELD]: token,

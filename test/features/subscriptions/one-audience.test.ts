@@ -4,21 +4,15 @@
  * list and each of its filters, its counts, its CSV, the firm's export and an
  * issue's send all say the same of who is active.
  */
-import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withQuery } from "../../../src/admin/api/client.ts";
 import {
-  claimIssueToQueue,
-  queueBatch,
-} from "../../../src/server/features/newsletter/issue-sends.ts";
-import {
   activeSubscribers,
   eraseSubscriber,
 } from "../../../src/server/features/subscriptions/index.ts";
-import { LAPSED_VIA } from "../../../src/server/features/subscriptions/queries.ts";
-import { inOutboxTransaction } from "../../../src/server/platform/outbox/queue.ts";
 import {
+  CONSENT_VIA,
   SUBSCRIBER_ROUTES,
   type SubscriberList,
   type SubscriberStats,
@@ -51,7 +45,7 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
     await add("lapsed", 1, "unsubscribed", { confirmed: false, unsubscribed: true });
     await db
       .updateTable("subscriptions")
-      .set({ unsubscribed_via: LAPSED_VIA })
+      .set({ unsubscribed_via: CONSENT_VIA.lapsed })
       .where("email", "like", "lapsed-%")
       .execute();
     const [erased] = await addSubscribers(t.database, "erased", 1);
@@ -117,22 +111,18 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
     expect(exportedActive.map((row) => row.email).sort()).toEqual(byStatus("active").sort());
 
     const issue = await scheduleIssue(t.database, "audience", 10);
-    const claim = await claimIssueToQueue(t.database.db, "audience-test", 60_000);
-    expect(claim?.id).toBe(issue.id);
-    if (!claim) return;
-    const batch = await inOutboxTransaction(
-      t.database.db,
-      (trx) =>
-        queueBatch(trx, {
-          issue: claim,
-          worker: "audience-test",
-          leaseMs: 60_000,
-          firstSlot: Date.now(),
-          messageId: () => `<${randomUUID()}@firm.example>`,
-        }),
-      () => {},
-    );
-    expect(batch.done).toBe(true);
+    // The dispatcher queues a due issue as it queues every send.
+    t.app.newsletter.wake();
+    await expect
+      .poll(async () => {
+        const { queued_all_at } = await t.database.db
+          .selectFrom("issues")
+          .select("queued_all_at")
+          .where("id", "=", issue.id)
+          .executeTakeFirstOrThrow();
+        return queued_all_at;
+      })
+      .toBeTruthy();
     const copies = await t.database.db
       .selectFrom("outbox")
       .innerJoin("subscriptions", "subscriptions.id", "outbox.subscription_id")

@@ -11,9 +11,11 @@ import { join } from "node:path";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordReport } from "../../../src/server/features/deliverability/index.ts";
-import { erasureHash } from "../../../src/server/features/subscriptions/erasure-hash.ts";
-import { confirmByLink } from "../../../src/server/features/subscriptions/index.ts";
-import { subscribe, unsubscribe } from "../../../src/server/features/subscriptions/queries.ts";
+import {
+  confirmByLink,
+  eraseSubscriber,
+  storeSubscription,
+} from "../../../src/server/features/subscriptions/index.ts";
 import type { Database } from "../../../src/server/platform/db/schema.ts";
 import { signingSecret } from "../../../src/server/platform/security/signing-secret.ts";
 import {
@@ -27,12 +29,17 @@ import {
   importRunQuerySchema,
   OUTCOME_LABELS,
 } from "../../../src/shared/admin/subscriber-import.ts";
-import { type SubscriberDetail, subscriberPath } from "../../../src/shared/admin/subscribers.ts";
+import {
+  CONSENT_VIA,
+  type SubscriberDetail,
+  subscriberPath,
+} from "../../../src/shared/admin/subscribers.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { csvRows } from "../../support/csv.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { expectLinear } from "../../support/growth.ts";
+import { unsubscribeByOneClick } from "../../support/subscription-links.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures/imports");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -247,10 +254,12 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
 
   it("reports every row it would refuse, and why, and writes nothing in a dry run", async () => {
     const d = "why.example";
-    const onList = await subscribe(db, `on-list@${d}`, "website");
-    const left = await subscribe(db, `left@${d}`, "website");
-    if (!onList || !left) throw new Error("setup failed");
-    await unsubscribe(db, left.id, "one-click");
+    const onList = await storeSubscription(t.app, `on-list@${d}`, CONSENT_VIA.website);
+    const left = await storeSubscription(t.app, `left@${d}`, CONSENT_VIA.website);
+    const erased = await storeSubscription(t.app, `erased@${d}`, CONSENT_VIA.website);
+    if (!onList || !left || !erased) throw new Error("setup failed");
+    await unsubscribeByOneClick(t, left.id);
+    expect(await eraseSubscriber(t.database, erased.id, secret)).toBeDefined();
     await recordReport(
       db,
       {
@@ -266,13 +275,6 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
       },
       { limit: 3, days: 15 },
     );
-    await db
-      .insertInto("erased_subscribers")
-      .values({
-        email_hash: erasureHash(secret, `erased@${d}`),
-        erased_at: new Date().toISOString(),
-      })
-      .execute();
     const file = mailchimpFile([
       [`new.one@${d}`, "2024-03-05 14:05:40"],
       ["not an address"],

@@ -7,8 +7,8 @@
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertInquiry } from "../../../src/server/features/inquiries/queries.ts";
-import { subscribe } from "../../../src/server/features/subscriptions/queries.ts";
+import { storeInquiry } from "../../../src/server/features/inquiries/index.ts";
+import { storeSubscription } from "../../../src/server/features/subscriptions/index.ts";
 import type { Database } from "../../../src/server/platform/db/schema.ts";
 import { AUTH_PATHS } from "../../../src/shared/admin/auth.ts";
 import { BACKUPS_PATH } from "../../../src/shared/admin/backups.ts";
@@ -72,7 +72,7 @@ describe.each(ENGINES)("a change whose audit entry fails, on $engine", (engine) 
   }
 
   it("keeps no inquiry status change, note or erasure", async () => {
-    const id = await insertInquiry(t.database.db, VALID_INQUIRY);
+    const id = await storeInquiry(t.app, VALID_INQUIRY);
     expectRefusedByServer(
       await owner.request("PUT", inquiryPath(INQUIRY_PATHS.status, id), { status: "answered" }),
     );
@@ -90,7 +90,7 @@ describe.each(ENGINES)("a change whose audit entry fails, on $engine", (engine) 
   });
 
   it("keeps no unsubscription", async () => {
-    const subscription = await subscribe(t.database.db, "stays@audit.example", CONSENT_VIA.website);
+    const subscription = await storeSubscription(t.app, "stays@audit.example", CONSENT_VIA.website);
     const id = subscription?.id as number;
     expectRefusedByServer(await owner.request("POST", subscriberPath(id, "unsubscribe")));
     expect((await owner.request("GET", subscriberPath(id))).json()).toMatchObject({

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InquiryMail } from "../../../src/server/features/inquiries/mail.tsx";
 import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
-import { inOutboxTransaction } from "../../../src/server/platform/outbox/queue.ts";
+import { enqueueMail, inOutboxTransaction } from "../../../src/server/platform/outbox/queue.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { clientFor, type ServerProcess, startServer } from "../../support/server-process.ts";
@@ -91,14 +90,18 @@ describe.each(ENGINES)("outbox across server processes on $engine", (engine) => 
   it("two sender processes sharing one outbox deliver each message once", async () => {
     const COUNT = 40;
     const { db } = database;
-    const mail = new InquiryMail(
-      { acknowledge: false, publicOrigin: "https://firm.example" },
-      async () => ({ from: "site@firm.example", inquiryTo: ["inbox@firm.example"] }),
-    );
     for (let i = 0; i < COUNT; i += 1) {
       await inOutboxTransaction(
         db,
-        (trx) => mail.queue(trx, { ...VALID_INQUIRY, comments: `batch ${i}` }, i + 1),
+        (trx) =>
+          enqueueMail(trx, "inquiry-notification", {
+            messageId: `<batch-${i}@firm.example>`,
+            from: "site@firm.example",
+            to: "inbox@firm.example",
+            subject: `Batch ${i}`,
+            text: `batch ${i}`,
+            html: `<p>batch ${i}</p>`,
+          }),
         () => {},
       );
     }

@@ -6,16 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
-import {
-  hashInlineScripts,
-  hashInlineStyles,
-} from "../../../src/server/features/pages/inline-scripts.ts";
 import { CONSOLE_PATH } from "../../../src/server/platform/console/console-files.ts";
 import { STRICT_TRANSPORT_SECURITY } from "../../../src/server/platform/security/headers.ts";
 import { CAPTCHA_SERVICES, type CaptchaProvider } from "../../../src/shared/captcha.ts";
 import { caseStudyPath, PAGE_PATHS } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { inlineScriptHashes, inlineStyleHashes } from "../../support/inline-hashes.ts";
 
 const [sqlite] = ENGINES;
 const ANSWERS = ["/", "/no-such-page", "/api/v1/teams/", "/api/v1/xsrf", "/healthz"];
@@ -105,11 +102,11 @@ describe("the Content-Security-Policy of every page", () => {
     expect(html).not.toMatch(/<[a-z][^>]*\sstyle=/i);
     expect(directive(policy, "style-src")).toEqual([
       "'self'",
-      ...quotedHashes(hashInlineStyles(html)),
+      ...quotedHashes(inlineStyleHashes(html)),
     ]);
     expect(directive(policy, "script-src")).toEqual([
       "'self'",
-      ...quotedHashes(hashInlineScripts(html)),
+      ...quotedHashes(inlineScriptHashes(html)),
     ]);
     // No third party anywhere while no CAPTCHA is configured.
     expect(policy).not.toMatch(/https?:/);
@@ -117,7 +114,7 @@ describe("the Content-Security-Policy of every page", () => {
 
   it("inlines one stylesheet on each public page, allowed by its hash", async () => {
     const html = (await t.app.inject({ url: "/weare" })).body;
-    expect(hashInlineStyles(html)).toHaveLength(1);
+    expect(inlineStyleHashes(html)).toHaveLength(1);
   });
 });
 

@@ -17,11 +17,11 @@ import {
   type TestApp,
 } from "../../../../test/support/app.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
+import { openFormPage } from "../../../../test/support/form-page.ts";
 import { mailTo } from "../../../../test/support/mail-env.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../../../../test/support/smtp.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
-import { buildApp } from "../../app.ts";
-import { formService } from "../pages/form-service.ts";
+import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
 import { EXPIRED_CONFIRM_LINK_MESSAGE, INVALID_CONFIRM_LINK_MESSAGE } from "./confirm-routes.ts";
 import { signConfirmToken } from "./confirm-token.ts";
@@ -37,6 +37,10 @@ const ORIGIN = "https://www.firm.example";
 const CONFIRM_HOURS = 72;
 const HOUR_MS = 60 * 60 * 1000;
 const CONFIRM_API = "/api/v1/subscribe/confirm";
+const DOUBLE_OPT_IN = {
+  NEWSLETTER_DOUBLE_OPT_IN: "true",
+  NEWSLETTER_CONFIRM_HOURS: String(CONFIRM_HOURS),
+};
 
 /** How React writes a text into the HTML (& < > " ' escaped). */
 const asHtml = (text: string) => escapeHtml(text).replaceAll("&#39;", "&#x27;");
@@ -140,10 +144,7 @@ describe.each(ENGINES)("double opt-in off (the default) on $engine", (engine) =>
 });
 
 describe.each(ENGINES)("double opt-in on $engine", (engine) => {
-  const { h, subscribe, row, rows, mailKinds, events } = harness(engine, {
-    NEWSLETTER_DOUBLE_OPT_IN: "true",
-    NEWSLETTER_CONFIRM_HOURS: String(CONFIRM_HOURS),
-  });
+  const { h, subscribe, row, rows, mailKinds, events } = harness(engine, DOUBLE_OPT_IN);
 
   /** Subscribes `email` and returns the link of its `count`th confirmation e-mail. */
   async function subscribedLink(email: string, count = 1): Promise<URL> {
@@ -198,8 +199,19 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
 
   it("the no-script subscribe form sends the confirmation link too", async () => {
     const email = "no-script-confirm@example.com";
-    const forms = formService(h.t.app, { token: "", refusal: null, log: h.t.app.log });
-    expect(await forms.subscribe(email)).toEqual({ outcome: "subscribed" });
+    const { cookie, token } = await openFormPage(h.t.app);
+    const answer = await h.t.app.inject({
+      method: "POST",
+      url: "/subscribe",
+      headers: {
+        cookie,
+        origin: ORIGIN,
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      payload: new URLSearchParams({ [FORM_TOKEN_FIELD]: token, emailId: email }).toString(),
+    });
+    expect(answer.statusCode).toBe(201);
     expect(await mailKinds(email)).toEqual(["subscription-confirmation"]);
     expect((await row(email))?.confirmed_at).toBeNull();
   });
@@ -419,14 +431,11 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
   it("a starting server purges what waited too long", async () => {
     const email = "purged-at-start@example.com";
     await linkFromHoursAgo(email, CONFIRM_HOURS + 1);
-    const second = await buildApp({
-      config: h.t.config,
-      database: h.t.database,
-      renderer: null,
-      logger: false,
+    const second = await startApp(engine, DOUBLE_OPT_IN, {
+      shared: h.t.testDb,
+      withPages: false,
     });
     try {
-      await second.ready();
       await vi.waitFor(async () => expect(await row(email)).toBeUndefined(), {
         timeout: 5000,
         interval: 20,
