@@ -64,7 +64,7 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       SQLITE_FILE: process.env.E2E_SQLITE_FILE,
       // A browser on the same two cores can delay the server's event loop; the
-      // 503 it would cause is tested on its own (test/process/overload.test.ts).
+      // 503 it would cause is tested on its own (test/platform/ops/overload.test.ts).
       MAX_EVENT_LOOP_DELAY_MS: "0",
       // Short locks, so the lock-out test sees an account recover in seconds.
       SIGN_IN_LOCK_SECONDS: "3",
@@ -73,17 +73,17 @@ export default defineConfig({
       // Test accounts are made as from addresses of their own (e2e/support/console.ts).
       TRUST_PROXY: "127.0.0.1",
       // Tests fill and send a form faster than a person; e2e/bot-defence.spec.ts
-      // shows the honeypot, test/api/bot-defence.test.ts the minimum time.
+      // shows the honeypot, test/platform/security/bot-defence.test.ts the minimum time.
       FORM_MIN_SECONDS: "0",
       // A reader who leaves and comes back at once gets the welcome again;
-      // the cooldown is shown by test/deliverability/subscribe-cooldown.test.ts.
+      // the cooldown is shown by src/server/features/subscriptions/subscribe-cooldown.test.ts.
       SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
       // The audience counts reach the database each second, so the Audience
       // area shows a walk's visit while the test waits (a poll, not a sleep).
       AUDIENCE_FLUSH_SECONDS: "1",
       // Every browser of the run comes from 127.0.0.1: one address's numbers
-      // would soon stop counting their views (test/audience/counting.test.ts
-      // and test/process/audience-flood.test.ts show them).
+      // would soon stop counting their views (src/server/features/audience/counting.test.ts
+      // and test/features/audience/audience-flood.test.ts show them).
       AUDIENCE_VIEWS_PER_MINUTE: "10000",
       AUDIENCE_VISITORS_PER_ADDRESS: "10000",
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? "build/client",

@@ -14,10 +14,10 @@ const LINT_PROBES = "test/source/boundaries.test.ts";
  * loaded once per worker rather than once per file (a quarter of the suite's
  * time when each file loaded them afresh).
  */
-const MOCKING = ["test/admin/console-routes.test.ts"];
+const MOCKING = ["test/platform/console/console-routes.test.ts"];
 
 /** Reads what every other file's SQL was (test/support/sql-paths.ts), so it runs after them all. */
-const SQL_PATHS_CHECK = "test/db/sql-paths-on-both.test.ts";
+const SQL_PATHS_CHECK = "test/platform/db/sql-paths-on-both.test.ts";
 
 export default defineConfig({
   test: {

@@ -3,7 +3,7 @@
  * 1440 and 375 px. The areas its role opens show their screen and pass axe;
  * the others are not offered, and typed in directly they say the role does
  * not allow them (the server refuses their calls regardless:
- * test/admin/authorisation.test.ts).
+ * test/platform/console/authorisation.test.ts).
  */
 
 import { AREAS } from "../src/admin/layout/areas.ts";

@@ -2,7 +2,7 @@
  * The honeypot on both forms (ADR 017) is there for scripts only: at phone
  * width a person neither sees it nor reaches it with Tab, the page stays
  * accessible, and a person's submission goes through (the test server runs
- * with FORM_MIN_SECONDS=0; test/api/bot-defence.test.ts tests the minimum).
+ * with FORM_MIN_SECONDS=0; test/platform/security/bot-defence.test.ts tests the minimum).
  */
 
 import { API_PATHS } from "../src/shared/api-paths.ts";

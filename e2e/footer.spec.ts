@@ -25,7 +25,7 @@ test("the footer has the logo, invitation, form, network link and copyright", as
   await open(page, "/wedo");
   await expect(footer(page).getByRole("img", { name: `${SITE.firmName}, home` })).toBeVisible();
   await expect(footer(page).getByText(SITE.newsletterInvitation)).toBeVisible();
-  // Its link to the archive shows once an issue was sent (test/pages/footer-archive.test.ts;
+  // Its link to the archive shows once an issue was sent (test/features/pages/footer-archive.test.ts;
   // the journey there: e2e/insight.spec.ts).
   await expect(emailInput(page)).toHaveAttribute("type", "email");
   await expect(emailInput(page)).toHaveAttribute("required", "");

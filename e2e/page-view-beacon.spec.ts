@@ -4,7 +4,7 @@
  * server sent it, sends none; each later page sends its path and query;
  * and nothing is stored in the browser for it. (A beacon from a browser
  * asking not to be tracked is answered and not counted:
- * test/audience/counting.test.ts.)
+ * src/server/features/audience/counting.test.ts.)
  */
 import type { Request } from "@playwright/test";
 import { open } from "./support/page.ts";

@@ -2,7 +2,7 @@
  * The privacy notice: reached from the footer of every page and from beside
  * both forms, with JavaScript and without, and readable at a phone's width.
  * Its text is the seed's (content/privacy.md); the console's edit of it is
- * tested with the server (test/admin/site-facts.test.ts).
+ * tested with the server (test/features/content/site-facts.test.ts).
  */
 import site from "../content/site.json" with { type: "json" };
 import { expectNoAxeViolations } from "./support/axe.ts";

@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { loadPageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { loadPageRenderer } from "../../src/server/features/pages/index.ts";
 import { SCREEN_PATHS } from "../../src/shared/routes.ts";
 import { seededPageContext } from "../support/page-context.ts";
 

@@ -4,15 +4,15 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPORT_COLUMNS } from "../../src/server/features/inquiries/inbox.ts";
-import { insertInquiry } from "../../src/server/features/inquiries/queries.ts";
-import { subscribe, unsubscribe } from "../../src/server/features/subscriptions/queries.ts";
-import { openDatabase } from "../../src/server/platform/db/connection.ts";
-import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
+import { EXPORT_COLUMNS, storeInquiry } from "../../src/server/features/inquiries/index.ts";
+import { storeSubscription } from "../../src/server/features/subscriptions/index.ts";
+import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
+import { startApp } from "../support/app.ts";
 import { csvRecords } from "../support/csv.ts";
 import { ENGINES, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
+import { unsubscribeByOneClick } from "../support/subscription-links.ts";
 
 async function runExport(
   what: "subscribers" | "inquiries",
@@ -53,22 +53,22 @@ describe.each(ENGINES)("CSV exports on $engine", (engine) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await engine.create();
-    const { db, engine: kind } = openDatabase({
-      databaseUrl: testDb.env.DATABASE_URL,
-      sqliteFile: testDb.env.SQLITE_FILE ?? ":memory:",
-    });
-    await migrateToLatest(db, kind);
-    await subscribe(db, "first@example.com", "website");
-    const leaving = await subscribe(db, "leaving@example.com", "website");
-    if (leaving) await unsubscribe(db, leaving.id, "one-click");
-    await subscribe(db, "second@example.com", "website");
-    // Double opt-in: asked, not yet confirmed, so not yet a subscriber to mail.
-    await subscribe(db, "unconfirmed@example.com", "website", {
-      lapsedBefore: new Date(0).toISOString(),
-    });
-    await insertInquiry(db, TRICKY);
-    await insertInquiry(db, { ...VALID_INQUIRY, firstName: FORMULA_NAME });
-    await db.destroy();
+    // Written as the site writes them, by an instance on the export's database.
+    const t = await startApp(engine, {}, { shared: testDb });
+    try {
+      await storeSubscription(t.app, "first@example.com", CONSENT_VIA.website);
+      const leaving = await storeSubscription(t.app, "leaving@example.com", CONSENT_VIA.website);
+      if (leaving) await unsubscribeByOneClick(t, leaving.id);
+      await storeSubscription(t.app, "second@example.com", CONSENT_VIA.website);
+      // Double opt-in: asked, not yet confirmed, so not yet a subscriber to mail.
+      await storeSubscription(t.app, "unconfirmed@example.com", CONSENT_VIA.website, {
+        mustConfirm: true,
+      });
+      await storeInquiry(t.app, TRICKY);
+      await storeInquiry(t.app, { ...VALID_INQUIRY, firstName: FORMULA_NAME });
+    } finally {
+      await t.close();
+    }
   });
   afterAll(() => testDb.drop());
 

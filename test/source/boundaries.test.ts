@@ -57,6 +57,27 @@ const PROBES: Probe[] = [
     breaks: "noRestrictedImports",
   },
   {
+    rule: "a test under test/ reaches a feature only through its index.ts",
+    folder: "test/features/pages",
+    source:
+      'import { formService } from "../../../src/server/features/pages/form-service.ts";\nexport const probe = formService;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "a test's support reaches a feature only through its index.ts",
+    folder: "test/support",
+    source:
+      'import { seedOnce } from "../../src/server/features/content/seed.ts";\nexport const probe = seedOnce;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
+    rule: "a test under test/ reaches a feature only through its index.ts (kept)",
+    folder: "test/features/pages",
+    source:
+      'import { buildApp } from "../../../src/server/app.ts";\nimport { loadPageRenderer } from "../../../src/server/features/pages/index.ts";\nimport { openDatabase } from "../../../src/server/platform/db/connection.ts";\nexport const probe = [buildApp, loadPageRenderer, openDatabase];\n',
+    breaks: null,
+  },
+  {
     rule: "no import cycles (kept)",
     // src/server/platform/db/connection.ts imports schema.ts, which must not import it back.
     folder: "src/server/platform/db",

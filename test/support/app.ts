@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../../src/server/app.ts";
-import { seedOnce } from "../../src/server/features/content/seed.ts";
-import type { PageRenderer } from "../../src/server/features/pages/renderer.ts";
+import { seedOnce } from "../../src/server/features/content/index.ts";
+import type { PageRenderer } from "../../src/server/features/pages/index.ts";
 import { type Config, loadConfig } from "../../src/server/platform/config.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
 import type { Database } from "../../src/server/platform/db/schema.ts";
@@ -76,10 +76,10 @@ export async function startApp(
     BACKUP_DIR: mkdtempSync(join(tmpdir(), "backups-")),
     RATE_LIMIT_PER_MINUTE: "1000",
     // Tests post right after taking a token; the minimum time-to-submit is
-    // tested on its own (test/api/bot-defence.test.ts).
+    // tested on its own (test/platform/security/bot-defence.test.ts).
     FORM_MIN_SECONDS: "0",
     // Tests subscribe one address again and again; the cooldown on its mail
-    // is tested on its own (test/deliverability/subscribe-cooldown.test.ts).
+    // is tested on its own (src/server/features/subscriptions/subscribe-cooldown.test.ts).
     SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
     // The event loop here is the test runner's: its pauses are not overload.
     MAX_EVENT_LOOP_DELAY_MS: "0",

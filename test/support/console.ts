@@ -3,7 +3,7 @@
  * invitation flow would leave them), then signed in through the real route.
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { hashPassword } from "../../src/server/features/people/passwords.ts";
+import { hashPassword } from "../../src/server/features/people/index.ts";
 import { ensureUser, setPasswordHash } from "../../src/server/platform/console/users.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";

@@ -1,6 +1,6 @@
 /** Subscribers and issues for the newsletter's tests and benchmark, made straight in the database. */
 
-import { renderIssue } from "../../src/server/features/newsletter/render.ts";
+import { renderIssue } from "../../src/server/features/newsletter/index.ts";
 import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
 import type { IssueDraft } from "../../src/shared/admin/newsletter.ts";
 

@@ -3,7 +3,7 @@
  * must change: the host name, a throwaway certificate, the ports it listens
  * on and the instances' ports, and its files (log, pid, buffered bodies)
  * in a folder of the run's own. `npm run audit:headers` and the rolling
- * upgrade test (test/process/rolling-upgrade.test.ts) run it.
+ * upgrade test (test/deploy/rolling-upgrade.test.ts) run it.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,7 +1,6 @@
 /** What the server hands the pages' loaders, over a fresh SQLite database seeded from content/. */
 
-import { seedOnce } from "../../src/server/features/content/seed.ts";
-import { SiteContent } from "../../src/server/features/content/site-content.ts";
+import { SiteContent, seedOnce } from "../../src/server/features/content/index.ts";
 import { openDatabase } from "../../src/server/platform/db/connection.ts";
 import { migrateToLatest } from "../../src/server/platform/db/migrations.ts";
 import type { PageContext } from "../../src/shared/page-context.ts";

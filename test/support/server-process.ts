@@ -23,7 +23,7 @@ export interface RunOptions {
   preload?: string[];
   /**
    * The program the server runs under and its first arguments, ending with
-   * the Node to run (test/process/syscall-filter.test.ts); this Node if none.
+   * the Node to run (test/deploy/syscall-filter.test.ts); this Node if none.
    */
   runner?: string[];
 }
@@ -43,13 +43,13 @@ export function runServer(
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
       // Test runners and browsers share the cores: shedding load is tested on
-      // its own (test/process/overload.test.ts), not left to chance elsewhere.
+      // its own (test/platform/ops/overload.test.ts), not left to chance elsewhere.
       MAX_EVENT_LOOP_DELAY_MS: "0",
-      // Tests post right after taking a token (test/api/bot-defence.test.ts tests the minimum).
+      // Tests post right after taking a token (test/platform/security/bot-defence.test.ts tests the minimum).
       FORM_MIN_SECONDS: "0",
-      // Tests subscribe one address again and again (test/deliverability/subscribe-cooldown.test.ts tests the cooldown).
+      // Tests subscribe one address again and again (src/server/features/subscriptions/subscribe-cooldown.test.ts tests the cooldown).
       SUBSCRIBE_MAIL_COOLDOWN_MINUTES: "0",
-      // No proxy to wait for (test/process/drain-on-stop.test.ts tests the delay).
+      // No proxy to wait for (test/platform/ops/drain-on-stop.test.ts tests the delay).
       SHUTDOWN_DRAIN_DELAY_MS: "0",
       ...env,
     },

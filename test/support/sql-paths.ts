@@ -1,6 +1,6 @@
 /**
  * What test/support/record-sql-paths.ts records of each test file's SQL, and
- * the check made of it (test/db/sql-paths-on-both.test.ts). every SQL path the
+ * the check made of it (test/platform/db/sql-paths-on-both.test.ts): every SQL path the
  * suite runs on SQLite also runs on PostgreSQL, while only the test files
  * that need the second engine run on it.
  *

@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
-export const SQL_PATHS_CHECK = "test/db/sql-paths-on-both.test.ts";
+export const SQL_PATHS_CHECK = "test/platform/db/sql-paths-on-both.test.ts";
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

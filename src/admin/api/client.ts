@@ -125,7 +125,7 @@ export function read<K extends ReadKey>(key: K, ...[args]: ArgsOf<K>): Read<K> {
 
 /*
  * The answers are typed, not parsed again: the server's serializer holds each
- * to its route's schema, the one the map names (test/admin/console-routes.test.ts),
+ * to its route's schema, the one the map names (test/platform/console/console-routes.test.ts),
  * and a parse here would only cost time and add a failure of its own.
  */
 export const api = {

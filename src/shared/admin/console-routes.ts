@@ -4,7 +4,7 @@
  * paths and schemas (its module's `*_CONSOLE_ROUTES`, typed by route-entry.ts)
  * and this file only combines them. An entry names the method, the path, the
  * status of a success, and the schemas of its answer, query and body, taken
- * from where the server's route takes them (test/admin/console-routes.test.ts
+ * from where the server's route takes them (test/platform/console/console-routes.test.ts
  * holds the two together). The console's client (src/admin/api/client.ts)
  * takes its types from here, so no screen says by hand what an answer holds.
  */

@@ -59,6 +59,7 @@ export default fp(
   { name: "backups", dependencies: ["console", "outbox", "mail-settings", "metrics"] },
 );
 
+export { DATABASE_FILES } from "./archive.ts";
 export {
   archiveName,
   type BackupConfig,

@@ -108,5 +108,5 @@ export { findVersion, listVersions, recordVersion } from "./content-versions.ts"
 export { readerWith } from "./draft-preview.ts";
 export { importContent } from "./import.ts";
 export { PUBLISHER_ACTOR } from "./scheduled-publisher.ts";
-export { seedOnce } from "./seed.ts";
+export { CONTENT_FILE_MAX_BYTES, seedOnce } from "./seed.ts";
 export { SiteContent } from "./site-content.ts";

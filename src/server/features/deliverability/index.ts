@@ -77,6 +77,7 @@ function startBounceMailbox(
   app.addHook("onClose", () => reader.stop());
 }
 
+export { dkimPublicKey } from "./domain-checks.ts";
 export {
   type NewReport,
   purgeReports,
@@ -95,3 +96,4 @@ export {
   suppressedAmong,
   suppressedSubscription,
 } from "./suppressions.ts";
+export { UNVERIFIED } from "./trace.ts";

@@ -4,3 +4,4 @@
  */
 export { newsletterComposer } from "./composer.ts";
 export { default } from "./plugin.ts";
+export { renderIssue } from "./render.ts";

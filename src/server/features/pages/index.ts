@@ -18,4 +18,8 @@ export default fp(
   { name: "public-site", dependencies: ["content", "inquiries", "subscriptions"] },
 );
 
+export { SITEMAP_PATH } from "./crawlers.ts";
+export { FORM_BODY_LIMIT, FORM_CACHE_CONTROL } from "./form-posts.ts";
+export { ATOM_TYPE } from "./insight-feed.ts";
+export { HTML_CACHE_CONTROL } from "./plugin.ts";
 export { loadPageRenderer, type PageRenderer } from "./renderer.ts";

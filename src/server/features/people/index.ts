@@ -68,4 +68,6 @@ export default fp(
 );
 
 export { AccountMail } from "./mail.tsx";
+export { hashPassword } from "./passwords.ts";
+export { TOTP_QR_OPTIONS } from "./totp-qr-code.ts";
 export { issueUserToken } from "./user-tokens.ts";

@@ -68,7 +68,12 @@ export { activeSubscribers } from "./exports.ts";
 export { listId, unsubscribeHeaders } from "./mail.tsx";
 export { findSubscription, type Subscription } from "./queries.ts";
 export { onlyRecipients } from "./statuses.ts";
-export { maskEmail } from "./unsubscribe-routes.ts";
+export { eraseSubscriber } from "./subscribers.ts";
+export {
+  INVALID_LINK_MESSAGE,
+  maskEmail,
+  UNREADABLE_MULTIPART_MESSAGE,
+} from "./unsubscribe-routes.ts";
 export { unsubscribeUrl } from "./unsubscribe-token.ts";
 export {
   ALREADY_SUBSCRIBED_MESSAGE,
