@@ -33,7 +33,7 @@ const PROBES: Probe[] = [
   {
     rule: "the platform imports no feature (kept)",
     folder: "src/server/platform/ops",
-    source: 'import { loadConfig } from "../config.ts";\nexport const probe = loadConfig;\n',
+    source: 'import { readEnvFile } from "../config.ts";\nexport const probe = readEnvFile;\n',
     breaks: null,
   },
   {
