@@ -44,7 +44,7 @@ export const backupsSettings = z
   })
   .meta({
     title: "Backups",
-    description: "Archives of the database and the files ([Backups and restore](backups.md)).",
+    description: "Archives of the database and the files; see [Backups and restore](backups.md).",
   });
 
 export type BackupsSettings = z.output<typeof backupsSettings>;

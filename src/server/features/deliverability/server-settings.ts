@@ -87,7 +87,7 @@ export const deliverabilitySettings = z
   .meta({
     title: "Mail that comes back, and the firm's domain",
     description:
-      "Bounce and complaint reports, from the bounce mailbox or a mail provider's webhook, and what they do to an address ([Bounces, complaints and the firm's domain](mail.md#bounces-complaints-and-the-firms-domain)).",
+      "Bounce and complaint reports, from the bounce mailbox or a mail provider's webhook, and what they do to an address; see [Bounces, complaints and the firm's domain](mail.md#bounces-complaints-and-the-firms-domain).",
   });
 
 export type DeliverabilitySettings = z.output<typeof deliverabilitySettings>;

@@ -47,7 +47,7 @@ export const webhooksSettings = z
   .meta({
     title: "Webhooks",
     description:
-      "Outgoing webhooks: the firm's own tools told of events ([Webhooks](console.md#webhooks)). Private, loopback and reserved addresses, and plain http in production, are refused unless allowed here.",
+      "Outgoing webhooks, which tell the firm's own tools of events; see [Webhooks](console.md#webhooks). Private, loopback and reserved addresses, and plain http in production, are refused unless allowed here.",
   });
 
 export type WebhooksSettings = z.output<typeof webhooksSettings>;
