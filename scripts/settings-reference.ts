@@ -111,7 +111,9 @@ function written(setting: Setting): string {
   const { fallback, name } = setting;
   if (fallback === undefined) return "";
   if (["string", "number", "boolean"].includes(typeof fallback)) return String(fallback);
-  throw new Error(`${name}'s default cannot be written as a value: give its .meta() an example`);
+  throw new Error(
+    `${name}'s default cannot be written as a value: give its .meta() an example and a shownDefault`,
+  );
 }
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
