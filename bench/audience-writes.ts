@@ -26,8 +26,8 @@ import {
 import { viewHasher } from "../src/server/features/audience/salts.ts";
 import { Tally } from "../src/server/features/audience/tally.ts";
 import { MemoryVisitors } from "../src/server/features/audience/visits.ts";
-import { loadConfig } from "../src/server/platform/config.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
+import { loadConfig } from "../src/server/settings.ts";
 import { ENGINES, openMigrated } from "../test/support/engines.ts";
 
 const VIEWS = Number(process.env.VIEWS ?? 1_000_000);

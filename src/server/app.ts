@@ -33,7 +33,6 @@ import people from "./features/people/index.ts";
 import subscriptions from "./features/subscriptions/index.ts";
 import turnedAway from "./features/turned-away/index.ts";
 import webhooks from "./features/webhooks/index.ts";
-import type { Config } from "./platform/config.ts";
 import consoleService from "./platform/console/plugin.ts";
 import type { DatabaseHandle } from "./platform/db/connection.ts";
 import apiContract from "./platform/http/api-contract.ts";
@@ -56,6 +55,7 @@ import { proxyTrust } from "./platform/security/trust-proxy.ts";
 import xsrf from "./platform/security/xsrf.ts";
 import canonicalPaths from "./platform/static/canonical-paths.ts";
 import site from "./platform/static/site.ts";
+import type { Config } from "./settings.ts";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 

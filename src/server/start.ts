@@ -1,6 +1,6 @@
 /**
  * Starts the site: validates the environment (with the env file's
- * variables, platform/config.ts processConfig), migrates and seeds the
+ * variables, settings.ts processConfig), migrates and seeds the
  * database, builds the app and serves. close-with-grace shuts it down
  * cleanly on SIGTERM or SIGINT (in-flight requests finish, queued mail stays
  * queued), exits at once on a second signal, and on an uncaught error logs
@@ -11,13 +11,13 @@ import closeWithGrace from "close-with-grace";
 import { type App, type AppOptions, buildApp } from "./app.ts";
 import { seedOnce } from "./features/content/index.ts";
 import type { PageRenderer } from "./features/pages/index.ts";
-import { type Config, processConfig } from "./platform/config.ts";
 import { openDatabase } from "./platform/db/connection.ts";
 import { holdInstanceLock } from "./platform/db/instance-lock.ts";
 import { migrateToLatest } from "./platform/db/migrations.ts";
 import { WalCheckpoints } from "./platform/db/wal-checkpoints.ts";
 import { createLogger, DROPPED_LINES_MESSAGE } from "./platform/ops/logger.ts";
 import { Refusal } from "./platform/refusal.ts";
+import { type Config, processConfig } from "./settings.ts";
 
 /** How long the last lines may take to leave at exit; a stalled reader does not get longer. */
 const LOG_FLUSH_LIMIT_MS = 500;

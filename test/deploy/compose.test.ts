@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { KNOWN_NAMES, loadConfig } from "../../src/server/platform/config.ts";
+import { KNOWN_NAMES, loadConfig } from "../../src/server/settings.ts";
 
 const COMPOSE = "deploy/compose.yaml";
 const CONTAINERFILE = "deploy/container/Containerfile";

@@ -31,9 +31,15 @@ const PROBES: Probe[] = [
     breaks: "noRestrictedImports",
   },
   {
+    rule: "the platform never imports the app's composition of the settings",
+    folder: "src/server/platform",
+    source: 'import { loadConfig } from "../settings.ts";\nexport const probe = loadConfig;\n',
+    breaks: "noRestrictedImports",
+  },
+  {
     rule: "the platform imports no feature (kept)",
     folder: "src/server/platform/ops",
-    source: 'import { loadConfig } from "../config.ts";\nexport const probe = loadConfig;\n',
+    source: 'import { readEnvFile } from "../config.ts";\nexport const probe = readEnvFile;\n',
     breaks: null,
   },
   {

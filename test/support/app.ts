@@ -7,9 +7,9 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../../src/server/app.ts";
 import { seedOnce } from "../../src/server/features/content/index.ts";
 import type { PageRenderer } from "../../src/server/features/pages/index.ts";
-import { type Config, loadConfig } from "../../src/server/platform/config.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/server/platform/db/connection.ts";
 import type { Database } from "../../src/server/platform/db/schema.ts";
+import { type Config, loadConfig } from "../../src/server/settings.ts";
 import { NOT_FOUND_PATH } from "../../src/shared/routes.ts";
 import type { EngineCase, TestDatabase } from "./engines.ts";
 

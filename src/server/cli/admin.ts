@@ -10,11 +10,11 @@ import { z } from "zod";
 import { currentMailSettings } from "../features/mail-settings/index.ts";
 import { AccountMail, issueUserToken } from "../features/people/index.ts";
 import { recordAudit } from "../platform/audit/queries.ts";
-import { processConfig } from "../platform/config.ts";
 import { ensureUser } from "../platform/console/users.ts";
 import { openDatabase } from "../platform/db/connection.ts";
 import { migrateToLatest } from "../platform/db/migrations.ts";
 import { inOutboxTransaction } from "../platform/outbox/queue.ts";
+import { processConfig } from "../settings.ts";
 import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run admin:create -- --email you@firm.example [--name "Your Name"]

@@ -8,8 +8,8 @@
  */
 import { join } from "node:path";
 import { archiveName, commandBackup, failureReason } from "../features/backups/index.ts";
-import { processConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
+import { processConfig } from "../settings.ts";
 import { commandLine, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run backup -- [--out FILE]

@@ -13,9 +13,9 @@ import {
   SiteContent,
   SOLO_FEED,
 } from "../features/content/index.ts";
-import { processConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
 import { migrateToLatest } from "../platform/db/migrations.ts";
+import { processConfig } from "../settings.ts";
 import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run content:import -- --from content/

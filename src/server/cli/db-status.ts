@@ -5,9 +5,9 @@
  * named as such. Exits 0 when the database is up to date, 2 when migrations
  * are pending, 1 when a newer version migrated it.
  */
-import { processConfig } from "../platform/config.ts";
 import { openDatabase } from "../platform/db/connection.ts";
 import { NewerSchemaError, schemaStatus } from "../platform/db/migrations.ts";
+import { processConfig } from "../settings.ts";
 import { commandLine, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run db:status

@@ -12,12 +12,12 @@ import { writeFile } from "node:fs/promises";
 import type { Kysely } from "kysely";
 import { EXPORT_COLUMNS, exportInquiries } from "../features/inquiries/index.ts";
 import { activeSubscribers } from "../features/subscriptions/index.ts";
-import { processConfig } from "../platform/config.ts";
 import { csvText } from "../platform/console/csv.ts";
 import { type DatabaseHandle, openDatabase } from "../platform/db/connection.ts";
 import { NewerSchemaError, schemaStatus } from "../platform/db/migrations.ts";
 import type { Database } from "../platform/db/schema.ts";
 import { OWNER_ONLY_FILE, tighten } from "../platform/security/owner-only.ts";
+import { processConfig } from "../settings.ts";
 import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
 const EXPORTS = {

@@ -9,7 +9,7 @@
  * is not migrated: the server does that when it starts.
  */
 import { failureReason, restoreArchive } from "../features/backups/index.ts";
-import { processConfig } from "../platform/config.ts";
+import { processConfig } from "../settings.ts";
 import { commandLine, Refusal, runCommand } from "./command-line.ts";
 
 const USAGE = `Usage: npm run restore -- FILE [--force]

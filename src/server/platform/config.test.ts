@@ -7,11 +7,19 @@ import {
   ConfigError,
   ENV_FILE_MAX_BYTES,
   editDistance,
-  loadConfig,
   nearMiss,
   readEnvFile,
+  settingsLoader,
   withoutCredentials,
 } from "./config.ts";
+import { composeSettings } from "./server-settings.ts";
+
+/**
+ * The platform's settings alone, read as the server reads the whole: each
+ * feature's are read by the app's composition (src/server/settings.test.ts).
+ */
+const platform = settingsLoader(composeSettings([]));
+const loadConfig = (env: NodeJS.ProcessEnv) => platform.load(env);
 
 /** The one line a refusal prints, for the variables given. */
 function refusal(env: Record<string, string>): string {
@@ -185,24 +193,10 @@ describe("a near miss of a variable's name", () => {
   });
 
   it("is not looked for in an empty value, or in names far from ours", () => {
-    expect(nearMiss({ DATABSE_URL: "" })).toBeUndefined();
-    expect(nearMiss({ OUTBOX_SENT_RETENTION: "9", REDIS_PASSWORD: "x" })).toBeUndefined();
-  });
-
-  it("never takes a machine's, a CI runner's or our tooling's own variables for ours", () => {
-    const theirs = [
-      ...["PATH", "HOME", "HOSTNAME", "LANG", "TERM", "USER", "SHELL", "PWD", "OLDPWD", "MAIL"],
-      ...["TZ", "CI", "TEST", "VITEST", "VITEST_POOL_ID", "NODE_OPTIONS", "NODE_PATH", "LC_ALL"],
-      ...["GITHUB_ACTIONS", "GITHUB_TOKEN", "GITHUB_WORKSPACE", "RUNNER_OS", "RUNNER_TEMP"],
-      ...["ImageOS", "JAVA_HOME", "ANDROID_HOME", "DEBIAN_FRONTEND", "XDG_RUNTIME_DIR", "NVM_DIR"],
-      ...["SESSION_MANAGER", "SSH_AUTH_SOCK", "POSTGRES_PASSWORD", "DISPLAY", "EDITOR"],
-      ...["npm_config_cache", "npm_lifecycle_event", "npm_package_name"],
-      ...["TEST_DATABASE_URL", "TEST_REDIS_URL", "E2E_PORT", "API_PORT", "BUILD_DIR"],
-      ...["VITE_API_BASE_URL", "THROW_ON_CUE", "BLOCK_ON_CUE", "BENCH_PORT", "RATE"],
-    ];
-    expect(nearMiss(Object.fromEntries(theirs.map((name) => [name, "x"])))).toBeUndefined();
-    // This process's own: the machine's and the test runner's.
-    expect(nearMiss(process.env)).toBeUndefined();
+    expect(nearMiss({ DATABSE_URL: "" }, platform.known)).toBeUndefined();
+    expect(
+      nearMiss({ OUTBOX_SENT_RETENTION: "9", REDIS_PASSWORD: "x" }, platform.known),
+    ).toBeUndefined();
   });
 
   it("measures distance as letters added, dropped or changed", () => {
@@ -300,94 +294,4 @@ describe("DOMAIN_RATES", () => {
       expect(() => rates(value)).toThrow(ConfigError);
     },
   );
-});
-
-describe("address settings", () => {
-  it.each([
-    ['"Meridian, Insight" <site@firm.example>', '"Meridian, Insight" <site@firm.example>'],
-    [
-      "Meridian Consulting Group <site@firm.example>",
-      '"Meridian Consulting Group" <site@firm.example>',
-    ],
-    ["site@firm.example", "site@firm.example"],
-    ["site@firm.example (Meridian)", '"Meridian" <site@firm.example>'],
-  ])("reads MAIL_FROM=%s as the header %s", (value, header) => {
-    expect(loadConfig({ MAIL_FROM: value }).MAIL_FROM).toBe(header);
-  });
-
-  it.each(["INQUIRY_TO", "ALERT_TO", "BOUNCE_ADDRESS"] as const)(
-    "reads %s as a mailbox and keeps its address",
-    (name) => {
-      expect(loadConfig({ [name]: "Front desk <desk@firm.example>" })[name]).toBe(
-        "desk@firm.example",
-      );
-    },
-  );
-
-  it.each([
-    ["MAIL_FROM", "Meridian Consulting Group", /has no address; write "Name" <address>/],
-    ["MAIL_FROM", "<>", /has no address/],
-    ["MAIL_FROM", "a@firm.example, b@firm.example", /names 2 mailboxes; write one/],
-    ["MAIL_FROM", "Staff: a@firm.example, b@firm.example;", /is a group of addresses/],
-    ["MAIL_FROM", "Meridian <hello>", /holds "hello", which is not an e-mail address/],
-    ["INQUIRY_TO", "Front desk", /has no address/],
-    ["ALERT_TO", "a@firm.example; b@firm.example", /names 2 mailboxes/],
-    ["BOUNCE_ADDRESS", "bounces", /holds "bounces", which is not an e-mail address|has no address/],
-  ])("refuses %s=%s at start in one line naming it", (name, value, why) => {
-    const message = refusal({ [name]: value });
-    expect(message.startsWith(`Invalid environment variable ${name}=`)).toBe(true);
-    expect(message).toMatch(why);
-    expect(message).not.toContain("\n");
-  });
-
-  it("refuses an address setting too long for a mailbox before parsing it", () => {
-    expect(() => loadConfig({ MAIL_FROM: `"${"M".repeat(600)}" <a@firm.example>` })).toThrow(
-      /^Invalid environment variable MAIL_FROM=".*": is 619 characters long; a mailbox has at most 512$/,
-    );
-  });
-});
-
-describe("URL settings", () => {
-  it.each([
-    [
-      "DATABASE_URL",
-      "postgres://site@db.internal:99999/site",
-      'its port "99999" is not a number from 1 to 65535',
-    ],
-    [
-      "DATABASE_URL",
-      "postgres://site@db.internal:abc/site",
-      'its port "abc" is not a number from 1 to 65535',
-    ],
-    [
-      "DATABASE_URL",
-      "postgres://site:hunter2@db.internal:0/site",
-      'its port "0" is not a number from 1 to 65535',
-    ],
-    ["DATABASE_URL", "postgres://site@db internal/site", "is not a URL"],
-    [
-      "REDIS_URL",
-      "redis://cache.internal:70000",
-      'its port "70000" is not a number from 1 to 65535',
-    ],
-    ["SMTP_URL", "smtp://apikey@smtp.example.com:25x", 'its port "25x" is not a number'],
-    ["ALERT_SMTP_URL", "smtp://[::1]:123456", 'its port "123456" is not a number'],
-    ["BOUNCE_IMAP_URL", "imaps://user@imap.example.com:99999/INBOX", 'its port "99999"'],
-    ["BACKUP_S3_ENDPOINT", "https://s3.example.com:port", 'its port "port"'],
-    ["CAPTCHA_VERIFY_URL", "https://captcha example.com/verify", "is not a URL"],
-    ["PUBLIC_ORIGIN", "https://www.firm.example:66000", 'its port "66000"'],
-  ])("refuses %s=%s at start in one line naming it", (name, value, why) => {
-    const message = refusal({ [name]: value });
-    expect(message.startsWith(`Invalid environment variable ${name}="`)).toBe(true);
-    expect(message).toContain(`: ${why}`);
-    expect(message).not.toContain("\n");
-    expect(message).not.toContain("hunter2");
-  });
-
-  it("reads a database URL with an IPv6 host and its port, or with none for the local socket", () => {
-    expect(loadConfig({ DATABASE_URL: "postgres://site@[::1]:5432/site" }).DATABASE_URL).toBe(
-      "postgres://site@[::1]:5432/site",
-    );
-    expect(loadConfig({ DATABASE_URL: "postgres:///site" }).DATABASE_URL).toBe("postgres:///site");
-  });
 });

@@ -9,7 +9,6 @@ import type { AddressInfo } from "node:net";
 import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../../src/server/platform/config.ts";
 import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
 import {
   backOffDomain,
@@ -18,6 +17,7 @@ import {
   takeDomainSlot,
 } from "../../../src/server/platform/outbox/domain-pacing.ts";
 import { deferral } from "../../../src/server/platform/outbox/transport.ts";
+import { loadConfig } from "../../../src/server/settings.ts";
 import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
 
 const BACKOFF = { backoffBaseMs: 60_000, backoffMaxMs: 3_600_000 };

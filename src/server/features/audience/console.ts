@@ -25,8 +25,9 @@ import { sendCsv } from "../../platform/console/csv.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { breakdownOf, cappedDays, periodFigures, rateOf } from "./figures.ts";
 import { periodFor, previousOf } from "./periods.ts";
+import type { AudienceSettings } from "./server-settings.ts";
 
-export interface AudienceAreaOptions extends AdminAreaOptions {
+export interface AudienceAreaOptions extends AdminAreaOptions<AudienceSettings> {
   /** The clock a named range ends by (epoch ms). */
   now: () => number;
 }

@@ -12,15 +12,16 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Period } from "../../../shared/admin/audience.ts";
-import type { Config } from "../../platform/config.ts";
 import { ownerAddresses } from "../../platform/console/users.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { AUDIENCE_DIGEST_KIND, audienceDigestMail, type DigestFigures } from "./digest-mail.tsx";
 import { breakdownOf, periodFigures } from "./figures.ts";
 import { addDays, dayOf } from "./periods.ts";
+import type { AudienceSettings } from "./server-settings.ts";
 
 const HOUR_MS = 3_600_000;
 /** How far into the Monday (UTC) the digest is due. */
@@ -82,7 +83,7 @@ export async function digestFigures(
 }
 
 export interface DigestOptions {
-  config: Config;
+  config: PlatformConfig & AudienceSettings & MailDefaultSettings;
   database: DatabaseHandle;
   log: FastifyBaseLogger;
   /** Commits a change with the mail it queues, and wakes the sender. */

@@ -8,13 +8,17 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import type { MailDefaultSettings } from "../mail-settings/index.ts";
 import audienceRoutes from "./console.ts";
 import { DigestScheduler } from "./digest.ts";
+import type { AudienceSettings } from "./server-settings.ts";
 
 export default fp(
   async function audienceFigures(
     app: FastifyInstance,
-    options: AdminAreaOptions & { now?: (() => number) | undefined },
+    options: AdminAreaOptions<AudienceSettings & MailDefaultSettings> & {
+      now?: (() => number) | undefined;
+    },
   ) {
     const { config, database } = options;
     const now = options.now ?? Date.now;

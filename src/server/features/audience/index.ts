@@ -27,11 +27,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ADMIN_API, AUTH_PATHS } from "../../../shared/admin/auth.ts";
 import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
-import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { closeRedis, connectRedis } from "../../platform/security/redis-client.ts";
 import { fromAnotherSite } from "../../platform/security/xsrf.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
 import { AddressLimits } from "./addresses.ts";
 import {
   arrivesFromElsewhere,
@@ -44,6 +44,7 @@ import {
   visitAttributes,
 } from "./hits.ts";
 import { DaySalts, dayOf, deleteOldSalts } from "./salts.ts";
+import type { AudienceSettings } from "./server-settings.ts";
 import { STAFF_COOKIE, staffMarks } from "./staff.ts";
 import { Tally } from "./tally.ts";
 import { MemoryVisitors, RedisVisitors, type VisitorStore } from "./visits.ts";
@@ -64,7 +65,7 @@ declare module "fastify" {
 }
 
 export interface AudienceOptions {
-  config: Config;
+  config: PlatformConfig & AudienceSettings;
   database: DatabaseHandle;
   /** The server's secret: the staff mark is signed with a key derived from it. */
   secret: string;

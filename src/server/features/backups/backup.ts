@@ -6,10 +6,10 @@
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import type { Config } from "../../platform/config.ts";
 import { openDatabase } from "../../platform/db/connection.ts";
 import { type HeldLock, takeSoleLock } from "../../platform/db/instance-lock.ts";
 import { OWNER_ONLY_FOLDER } from "../../platform/security/owner-only.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
 import { siteVersion } from "../../platform/version.ts";
 import {
   archiveLimits,
@@ -30,9 +30,10 @@ import {
 } from "./database-copy.ts";
 import { BackupRefusal } from "./refusal.ts";
 import { completeRestoredRecord } from "./rows.ts";
+import type { BackupsSettings } from "./server-settings.ts";
 
 export type BackupConfig = Pick<
-  Config,
+  PlatformConfig & BackupsSettings,
   | "DATABASE_URL"
   | "SQLITE_FILE"
   | "MEDIA_DIR"

@@ -26,6 +26,7 @@ import { inTransaction } from "../../platform/db/transaction.ts";
 import { archiveName, isArchiveName } from "./backup.ts";
 import { takeRecordedBackup } from "./command.ts";
 import { archivedBackup, claimConsoleBackup, consoleBackupRunning, recentBackups } from "./rows.ts";
+import type { BackupsSettings } from "./server-settings.ts";
 
 /**
  * A console backup still holding its slot this long after it began is
@@ -49,7 +50,7 @@ async function inFolder(dir: string, file: string | null): Promise<boolean> {
 
 export default async function backupRoutes(
   app: FastifyInstance,
-  { config, database, now }: AdminAreaOptions & { now: () => number },
+  { config, database, now }: AdminAreaOptions<BackupsSettings> & { now: () => number },
 ) {
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();

@@ -17,13 +17,13 @@ import { chmod, copyFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Kysely, sql } from "kysely";
-import type { Config } from "../../platform/config.ts";
 import type { Engine } from "../../platform/db/connection.ts";
 import { knownMigrations } from "../../platform/db/migrations.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { sqliteDriver } from "../../platform/db/sqlite-driver.ts";
 import { registerTextFold } from "../../platform/db/text-search.ts";
 import { OWNER_ONLY_FILE } from "../../platform/security/owner-only.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
 import { DATABASE_FILES } from "./archive.ts";
 import { BackupRefusal } from "./refusal.ts";
 
@@ -127,7 +127,7 @@ async function currentSchema(db: Kysely<Database>): Promise<string> {
 }
 
 export interface SnapshotSource {
-  config: Pick<Config, "DATABASE_URL" | "SQLITE_FILE">;
+  config: Pick<PlatformConfig, "DATABASE_URL" | "SQLITE_FILE">;
   db: Kysely<Database>;
   engine: Engine;
 }

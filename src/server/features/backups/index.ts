@@ -9,14 +9,18 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { tighten } from "../../platform/security/owner-only.ts";
+import type { MailDefaultSettings } from "../mail-settings/index.ts";
 import backupRoutes from "./console.ts";
 import { lastBackupResult, lastSuccessAt } from "./rows.ts";
 import { BackupScheduler } from "./scheduler.ts";
+import type { BackupsSettings } from "./server-settings.ts";
 
 export default fp(
   async function backups(
     app: FastifyInstance,
-    options: AdminAreaOptions & { now?: (() => number) | undefined },
+    options: AdminAreaOptions<BackupsSettings & MailDefaultSettings> & {
+      now?: (() => number) | undefined;
+    },
   ) {
     const { config, database, now } = options;
     // Archives hold the whole database: a folder of them made looser before is made owner-only.

@@ -9,11 +9,11 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { Config } from "../../platform/config.ts";
 import { isArchiveName } from "./backup.ts";
+import type { BackupsSettings } from "./server-settings.ts";
 
 export type S3Config = Pick<
-  Config,
+  BackupsSettings,
   "BACKUP_S3_BUCKET" | "BACKUP_S3_ENDPOINT" | "BACKUP_S3_REGION" | "BACKUP_KEEP"
 >;
 

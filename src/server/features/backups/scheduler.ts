@@ -13,24 +13,25 @@
 import { readdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import type { Config } from "../../platform/config.ts";
 import { ownerAddresses } from "../../platform/console/users.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import { PollingWorker } from "../../platform/ops/polling-worker.ts";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { archiveName, isArchiveName, takeBackup } from "./backup.ts";
 import { BACKUP_FAILED_KIND, backupFailedMail } from "./mail.tsx";
 import { failureReason } from "./refusal.ts";
 import { claimSlot, finishBackup } from "./rows.ts";
 import { copyToS3 } from "./s3.ts";
+import type { BackupsSettings } from "./server-settings.ts";
 
 const HOUR_MS = 3_600_000;
 /** The longest sleep between looks: a clock moved, or a period missed while stopped, is seen this late at most. */
 const POLL_CAP_MS = 5 * 60_000;
 
 export interface ScheduleOptions {
-  config: Config;
+  config: PlatformConfig & BackupsSettings & MailDefaultSettings;
   database: DatabaseHandle;
   log: FastifyBaseLogger;
   /** Commits a change with the mail it queues, and wakes the sender. */

@@ -44,6 +44,7 @@ import type { StoredEntry } from "./admin-queries.ts";
 import draftRoutes, { type DraftRoutesOptions } from "./draft-console.ts";
 import { listedDrafts, rebaseDraft } from "./draft-rows.ts";
 import { ContentEditor, ContentRefusal, type OrderedList } from "./editing.ts";
+import type { ContentSettings } from "./server-settings.ts";
 import siteFactsRoutes from "./site-facts-console.ts";
 
 const MEGABYTE = 1024 * 1024;
@@ -51,7 +52,7 @@ const MEGABYTE = 1024 * 1024;
 const versionParams = idParamsSchema.extend({ version: rowIdSchema });
 const editor = { role: "editor" } as const;
 
-export interface ContentRoutesOptions extends AdminAreaOptions {
+export interface ContentRoutesOptions extends AdminAreaOptions<ContentSettings> {
   drafts: Omit<DraftRoutesOptions, "database">;
 }
 

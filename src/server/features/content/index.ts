@@ -20,6 +20,7 @@ import { draftReader } from "./draft-preview.ts";
 import { findDraftById } from "./draft-rows.ts";
 import { PREVIEW_PASS_COOKIE, previewSigner } from "./preview-link.ts";
 import { ScheduledPublisher } from "./scheduled-publisher.ts";
+import type { ContentSettings } from "./server-settings.ts";
 import { SiteContent } from "./site-content.ts";
 
 declare module "fastify" {
@@ -39,7 +40,7 @@ declare module "fastify" {
   }
 }
 
-export interface ContentOptions extends AdminAreaOptions {
+export interface ContentOptions extends AdminAreaOptions<ContentSettings> {
   /** The server's signing secret: preview links and passes are signed with it. */
   secret: string;
   /** The clock scheduled times and preview links are measured with (epoch ms). */

@@ -7,14 +7,17 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
+import type { MailDefaultSettings } from "../mail-settings/index.ts";
 import { BounceMailboxReader, mailboxLocation } from "./bounce-mailbox.ts";
 import { deliveryWebhooks } from "./provider-events.ts";
 import { type OnHardBounce, purgeReports, reportsByKind, softBouncePolicy } from "./record.ts";
 import sendingHealthRoutes from "./sending-health-console.ts";
+import type { DeliverabilitySettings } from "./server-settings.ts";
 import { purgeSetAside } from "./set-aside.ts";
 import suppressionsConsole from "./suppressions-console.ts";
 
-export interface DeliverabilityOptions extends AdminAreaOptions {
+export interface DeliverabilityOptions
+  extends AdminAreaOptions<DeliverabilitySettings & MailDefaultSettings> {
   /** The server's signing secret: the bounce addresses' tokens. */
   secret: string;
   /** The clock the webhooks' timestamps are judged by (epoch ms); tests pass their own. */

@@ -22,7 +22,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import { addressParser } from "postal-mime";
 import { z } from "zod";
-import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import type { Database, ReportKind } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
@@ -30,6 +29,7 @@ import {
   hasBounceAddressForm,
   outboxIdOfBounceAddress,
 } from "../../platform/outbox/bounce-address.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
 import {
   type NewReport,
   type OnHardBounce,
@@ -38,6 +38,7 @@ import {
   tellOfHardBounce,
 } from "./record.ts";
 import { enhancedStatusIn } from "./reports.ts";
+import type { DeliverabilitySettings } from "./server-settings.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/deliverability/webhooks";
 
@@ -75,7 +76,7 @@ export const UNREADABLE_WEBHOOK_MESSAGE = "The webhook body is not a report this
 export const UNCONFIGURED_WEBHOOK_MESSAGE = "This server takes no reports from that provider.";
 
 export interface DeliveryWebhooksOptions {
-  config: Config;
+  config: PlatformConfig & DeliverabilitySettings;
   database: DatabaseHandle;
   /** The server's signing secret, which signed the bounce addresses the outbox sends from. */
   secret: string;
@@ -537,7 +538,9 @@ function resend(secret: string): Provider {
 // --- The routes -----------------------------------------------------------
 
 /** The providers whose key is set; the others' routes answer 404. */
-function configuredProviders(config: Config): Record<ProviderName, Provider | null> {
+function configuredProviders(
+  config: PlatformConfig & DeliverabilitySettings,
+): Record<ProviderName, Provider | null> {
   return {
     mailgun: config.MAILGUN_WEBHOOK_SIGNING_KEY
       ? mailgun(config.MAILGUN_WEBHOOK_SIGNING_KEY)

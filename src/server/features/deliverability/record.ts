@@ -6,9 +6,9 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
-import type { Config } from "../../platform/config.ts";
 import type { Database, ReportKind, SuppressionReason } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
+import type { DeliverabilitySettings } from "./server-settings.ts";
 import { isSuppressed } from "./suppressions.ts";
 
 export interface NewReport {
@@ -33,7 +33,7 @@ export interface SoftBouncePolicy {
 
 /** The policy as configured (SOFT_BOUNCE_LIMIT within SOFT_BOUNCE_DAYS). */
 export function softBouncePolicy(
-  config: Pick<Config, "SOFT_BOUNCE_LIMIT" | "SOFT_BOUNCE_DAYS">,
+  config: Pick<DeliverabilitySettings, "SOFT_BOUNCE_LIMIT" | "SOFT_BOUNCE_DAYS">,
 ): SoftBouncePolicy {
   return { limit: config.SOFT_BOUNCE_LIMIT, days: config.SOFT_BOUNCE_DAYS };
 }

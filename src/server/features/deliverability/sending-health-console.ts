@@ -14,12 +14,13 @@ import {
   setAsideListSchema,
   setAsideQuerySchema,
 } from "../../../shared/admin/sending-health.ts";
-import type { Config } from "../../platform/config.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { readDkimKey } from "../../platform/outbox/dkim.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { checkDomain, type DomainSettings, dnsResolver } from "./domain-checks.ts";
 import { lastThirtyDays, recentIssues } from "./sending-health-figures.ts";
+import type { DeliverabilitySettings } from "./server-settings.ts";
 import { listSetAside } from "./set-aside.ts";
 
 /**
@@ -36,7 +37,10 @@ export function domainOf(address: string): string {
 }
 
 /** What the checks need to know of the configuration and of the From in force. */
-function domainSettings(config: Config, from: string): DomainSettings {
+function domainSettings(
+  config: PlatformConfig & DeliverabilitySettings,
+  from: string,
+): DomainSettings {
   const fromDomain = domainOf(from);
   const bounceDomain = config.BOUNCE_ADDRESS ? domainOf(config.BOUNCE_ADDRESS) : null;
   const key = readDkimKey(config);
@@ -52,7 +56,7 @@ function domainSettings(config: Config, from: string): DomainSettings {
 
 export default async function sendingHealthRoutes(
   app: FastifyInstance,
-  { config, database }: AdminAreaOptions,
+  { config, database }: AdminAreaOptions<DeliverabilitySettings & MailDefaultSettings>,
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const resolver = dnsResolver(config.DNS_SERVERS);

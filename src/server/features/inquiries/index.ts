@@ -6,9 +6,10 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import inboxRoutes from "./console.ts";
 import { InquiryMail } from "./mail.tsx";
+import type { InquiriesSettings } from "./server-settings.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -18,7 +19,10 @@ declare module "fastify" {
 }
 
 export default fp(
-  async function inquiries(app: FastifyInstance, { config, database }: AdminAreaOptions) {
+  async function inquiries(
+    app: FastifyInstance,
+    { config, database }: AdminAreaOptions<InquiriesSettings & MailDefaultSettings>,
+  ) {
     app.decorate(
       "inquiryMail",
       new InquiryMail(

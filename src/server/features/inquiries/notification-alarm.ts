@@ -13,12 +13,13 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
-import type { Config } from "../../platform/config.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { type MailMessage, recipientAddress } from "../../platform/outbox/message.ts";
 import { smtpMailer } from "../../platform/outbox/transport.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { notificationFailedAlarm, type UnnotifiedInquiry } from "./mail.tsx";
+import type { InquiriesSettings } from "./server-settings.ts";
 
 /** The second route: a mail server and, besides the owners, a second address. */
 interface AlarmRoute {
@@ -31,7 +32,7 @@ interface AlarmRoute {
  * without either, or without any server (mail then goes to a folder, where
  * nothing fails for want of a recipient).
  */
-function alarmRoute(config: Config): AlarmRoute | null {
+function alarmRoute(config: PlatformConfig & InquiriesSettings): AlarmRoute | null {
   if (!config.ALERT_SMTP_URL && !config.ALERT_TO) return null;
   const smtpUrl = config.ALERT_SMTP_URL ?? config.SMTP_URL;
   return smtpUrl ? { smtpUrl, alertTo: config.ALERT_TO } : null;
@@ -85,7 +86,7 @@ async function alarmRecipients(db: Kysely<Database>, alertTo: string | undefined
 }
 
 export interface NotificationAlarmOptions {
-  config: Config;
+  config: PlatformConfig & InquiriesSettings & MailDefaultSettings;
   db: Kysely<Database>;
   log: FastifyBaseLogger;
 }

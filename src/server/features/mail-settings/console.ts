@@ -23,6 +23,7 @@ import type { ConsoleUser } from "../../platform/console/users.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { enqueueMail } from "../../platform/outbox/queue.ts";
 import { saveMailSettings } from "./rows.ts";
+import type { MailDefaultSettings } from "./server-settings.ts";
 import {
   currentMailSettings,
   mailDefaults,
@@ -55,7 +56,7 @@ function changedSettings(before: MailSettingsValues, after: MailSettingsValues):
 
 export default async function mailSettingsRoutes(
   app: FastifyInstance,
-  { config, database }: AdminAreaOptions,
+  { config, database }: AdminAreaOptions<MailDefaultSettings>,
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { db } = database;

@@ -8,14 +8,19 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import mailSettingsRoutes from "./console.ts";
+import type { MailDefaultSettings } from "./server-settings.ts";
 
 export default fp(
-  async function mailSettings(app: FastifyInstance, options: AdminAreaOptions) {
+  async function mailSettings(
+    app: FastifyInstance,
+    options: AdminAreaOptions<MailDefaultSettings>,
+  ) {
     await app.register(mailSettingsRoutes, options);
   },
   { name: "mail-settings", dependencies: ["console", "outbox"] },
 );
 
+export type { MailDefaultSettings } from "./server-settings.ts";
 export {
   currentMailSettings,
   type MailSettings,

@@ -9,9 +9,9 @@ import type {
   MailSettingsDefaults,
   MailSettingsValues,
 } from "../../../shared/admin/mail-settings.ts";
-import type { Config } from "../../platform/config.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { fromHeader, parseMailbox } from "../../platform/outbox/mailbox.ts";
+import type { MailDefaultSettings } from "./server-settings.ts";
 
 /** The settings every mail is made with. */
 export interface MailSettings {
@@ -27,7 +27,7 @@ export interface MailSettings {
 }
 
 /** What the environment gives each setting, as the console shows it. */
-export function mailDefaults(config: Config): MailSettingsDefaults {
+export function mailDefaults(config: MailDefaultSettings): MailSettingsDefaults {
   // MAIL_FROM was read as one mailbox at start, so it reads back as one.
   const sender = parseMailbox(config.MAIL_FROM);
   if ("refusal" in sender) throw new Error(`MAIL_FROM ${sender.refusal}`);
@@ -80,7 +80,7 @@ export async function storedMailSettings(db: Kysely<Database>): Promise<StoredMa
 /** The settings in force now: each saved one, else its environment variable. */
 export async function currentMailSettings(
   db: Kysely<Database>,
-  config: Config,
+  config: MailDefaultSettings,
 ): Promise<MailSettings> {
   const { saved } = await storedMailSettings(db);
   return {
@@ -98,6 +98,6 @@ export async function currentMailSettings(
 /** Reads the settings in force, in a transaction or not: what the other features are handed. */
 export type MailSettingsReader = (db: Kysely<Database>) => Promise<MailSettings>;
 
-export function mailSettingsReader(config: Config): MailSettingsReader {
+export function mailSettingsReader(config: MailDefaultSettings): MailSettingsReader {
   return (db) => currentMailSettings(db, config);
 }

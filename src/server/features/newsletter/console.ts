@@ -29,7 +29,7 @@ import type { Database } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMails } from "../../platform/outbox/queue.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { listId } from "../subscriptions/index.ts";
 import { emailPicturesOf } from "./issue-pictures.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
@@ -47,6 +47,7 @@ import {
 } from "./issues.ts";
 import { undescribedPicturesRefusal } from "./picture-descriptions.ts";
 import { personalise, renderIssue } from "./render.ts";
+import type { NewsletterSettings } from "./server-settings.ts";
 
 const refusals = { 400: fieldRefusalSchema, 404: messageSchema, 409: fieldRefusalSchema };
 
@@ -92,7 +93,7 @@ const TEST_SEND_LIMIT = { max: 10, timeWindow: "1 minute" };
 
 export default async function newsletterRoutes(
   app: FastifyInstance,
-  { config, database }: AdminAreaOptions,
+  { config, database }: AdminAreaOptions<NewsletterSettings & MailDefaultSettings>,
 ) {
   const { db, engine } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();

@@ -10,13 +10,14 @@ import fp from "fastify-plugin";
 import type { Kysely } from "kysely";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { newsletterSent } from "../webhooks/index.ts";
 import archiveRoutes from "./archive-console.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
 import { sendFigures } from "./send-figures.ts";
 import { guardSends, sendGuardPolicy } from "./send-guard.tsx";
+import type { NewsletterSettings } from "./server-settings.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -30,7 +31,10 @@ declare module "fastify" {
 }
 
 export default fp(
-  async function newsletter(app: FastifyInstance, { config, database }: AdminAreaOptions) {
+  async function newsletter(
+    app: FastifyInstance,
+    { config, database }: AdminAreaOptions<NewsletterSettings & MailDefaultSettings>,
+  ) {
     // The archive is content: an empty edit announces the change to every
     // instance, whose caches and rendered pages then drop it.
     const archiveChanged = () => app.content.edit(async () => undefined);

@@ -8,7 +8,6 @@
  */
 import type { Kysely } from "kysely";
 import { recordAudit } from "../../platform/audit/queries.ts";
-import type { Config } from "../../platform/config.ts";
 import { ownerAddresses } from "../../platform/console/users.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import type { MailMessage } from "../../platform/outbox/message.ts";
@@ -16,6 +15,7 @@ import { ownerNoticeMail } from "../../platform/outbox/owner-notice.tsx";
 import { enqueueMail, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { type SendHealth, sendHealth } from "../deliverability/index.ts";
 import { pauseSend } from "./issue-sends.ts";
+import type { NewsletterSettings } from "./server-settings.ts";
 
 export interface SendGuardPolicy {
   /** The most recent finished copies judged. */
@@ -28,7 +28,7 @@ export interface SendGuardPolicy {
 
 export function sendGuardPolicy(
   config: Pick<
-    Config,
+    NewsletterSettings,
     | "SEND_GUARD_WINDOW"
     | "SEND_GUARD_MIN_COPIES"
     | "SEND_GUARD_HARD_BOUNCE_PERCENT"

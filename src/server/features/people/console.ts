@@ -30,12 +30,16 @@ import {
   removePerson,
   setSecondFactorRequired,
 } from "./queries.ts";
+import type { PeopleSettings } from "./server-settings.ts";
 import { NO_CONTENT } from "./sign-in-routes.ts";
 import { issueUserToken } from "./user-tokens.ts";
 
 const OWNER = { role: "owner" } as const;
 
-export default async function peopleRoutes(app: FastifyInstance, options: AdminAreaOptions) {
+export default async function peopleRoutes(
+  app: FastifyInstance,
+  options: AdminAreaOptions<PeopleSettings>,
+) {
   const { database } = options;
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();

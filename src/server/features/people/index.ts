@@ -7,9 +7,10 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { type AdminAreaOptions, sessionLimitsOf } from "../../platform/console/area.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import peopleRoutes from "./console.ts";
 import { AccountMail } from "./mail.tsx";
+import type { PeopleSettings } from "./server-settings.ts";
 import signInRoutes from "./sign-in-routes.ts";
 import { purgeUsedRecoveryCodes } from "./totp.ts";
 import { purgeSpentUserTokens } from "./user-tokens.ts";
@@ -23,7 +24,7 @@ declare module "fastify" {
   }
 }
 
-export interface PeopleOptions extends AdminAreaOptions {
+export interface PeopleOptions extends AdminAreaOptions<PeopleSettings & MailDefaultSettings> {
   /** The server's signing secret: signs the cookie a browser that signed in before is known by. */
   secret: string;
   /** The clock sign-in locks are counted by (epoch ms); the real one unless a test passes its own. */

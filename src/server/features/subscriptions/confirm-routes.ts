@@ -14,12 +14,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
 import { confirmationStateSchema, confirmTokenSchema } from "../../../shared/schemas.ts";
-import type { Config } from "../../platform/config.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import type { PlatformConfig } from "../../platform/server-settings.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { purgeUnconfirmed } from "./queries.ts";
+import type { SubscriptionsSettings } from "./server-settings.ts";
 import { maskEmail } from "./unsubscribe-routes.ts";
 import {
   type ConfirmationLink,
@@ -44,7 +45,7 @@ declare module "fastify" {
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface ConfirmSubscriptionOptions {
-  config: Config;
+  config: PlatformConfig & SubscriptionsSettings & MailDefaultSettings;
   database: DatabaseHandle;
   /** The server's signing secret (the unsubscribe links' secret). */
   secret: string;

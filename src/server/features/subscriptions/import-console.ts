@@ -37,6 +37,7 @@ import { signingSecret } from "../../platform/security/signing-secret.ts";
 import { judgeRows, reportOf, writeImport } from "./import.ts";
 import type { FileRead } from "./import-file.ts";
 import { uploadReader } from "./import-reader.ts";
+import type { SubscriptionsSettings } from "./server-settings.ts";
 
 const MEGABYTE = 1024 * 1024;
 
@@ -55,7 +56,7 @@ const MULTIPART_LIMITS = {
   headerSize: 16 * 1024,
 };
 
-export interface ImportRoutesOptions extends AdminAreaOptions {
+export interface ImportRoutesOptions extends AdminAreaOptions<SubscriptionsSettings> {
   /** The clock a file's consent dates are judged by (epoch ms). */
   now: () => number;
 }

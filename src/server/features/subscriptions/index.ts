@@ -8,12 +8,13 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { runPeriodically } from "../../platform/ops/periodic.ts";
-import { currentMailSettings } from "../mail-settings/index.ts";
+import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import confirmSubscription from "./confirm-routes.ts";
 import subscribersRoutes from "./console.ts";
 import importRoutes from "./import-console.ts";
 import { SubscriptionMail } from "./mail.tsx";
 import { forgetPastTurns } from "./mail-cooldown.ts";
+import type { SubscriptionsSettings } from "./server-settings.ts";
 import { oneClickUnsubscribe, unsubscribeApi } from "./unsubscribe-routes.ts";
 
 declare module "fastify" {
@@ -23,7 +24,8 @@ declare module "fastify" {
   }
 }
 
-export interface SubscriptionsOptions extends AdminAreaOptions {
+export interface SubscriptionsOptions
+  extends AdminAreaOptions<SubscriptionsSettings & MailDefaultSettings> {
   /** The server's signing secret: unsubscribe and confirmation links. */
   secret: string;
   /** The clock of the mail cooldown (epoch ms); the real one unless a test passes its own. */

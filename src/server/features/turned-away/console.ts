@@ -19,12 +19,13 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { listPosts, takePost } from "./queries.ts";
 import { releasePost } from "./release.ts";
+import type { TurnedAwaySettings } from "./server-settings.ts";
 
 const targetOf = (id: number) => `turned-away:${id}`;
 
 export default async function turnedAwayRoutes(
   app: FastifyInstance,
-  { config, database }: AdminAreaOptions,
+  { config, database }: AdminAreaOptions<TurnedAwaySettings>,
 ) {
   const { db } = database;
   const routes = app.withTypeProvider<ZodTypeProvider>();

@@ -10,6 +10,7 @@ import fp from "fastify-plugin";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import turnedAwayRoutes from "./console.ts";
 import { keepPost, type PostToKeep, purgePosts } from "./queries.ts";
+import type { TurnedAwaySettings } from "./server-settings.ts";
 
 export { keepPost, type PostToKeep } from "./queries.ts";
 
@@ -22,7 +23,7 @@ declare module "fastify" {
   }
 }
 
-export interface TurnedAwayOptions extends AdminAreaOptions {
+export interface TurnedAwayOptions extends AdminAreaOptions<TurnedAwaySettings> {
   /** The clock of the keeping (epoch ms); tests pass their own. */
   now?: () => number;
 }

@@ -19,6 +19,7 @@ import {
   type WebhookEvent,
   type WebhookTransaction,
 } from "./queue.ts";
+import type { WebhooksSettings } from "./server-settings.ts";
 import { WebhookWorker } from "./worker.ts";
 
 declare module "fastify" {
@@ -37,7 +38,7 @@ export interface WebhookEvents {
   origin: string;
 }
 
-export interface WebhooksOptions extends AdminAreaOptions {
+export interface WebhooksOptions extends AdminAreaOptions<WebhooksSettings> {
   /** The clock of due times, signatures and the log (epoch ms); tests pass their own. */
   now?: () => number;
 }

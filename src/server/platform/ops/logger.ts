@@ -17,7 +17,7 @@ import { isatty } from "node:tty";
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import pino, { type Logger, type LoggerOptions } from "pino";
 import { prettyFactory } from "pino-pretty";
-import type { Config } from "../config.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 import { type LogDestination, stdoutDestination } from "./log-destination.ts";
 
 /** What stands in a logged URL for its query string. */
@@ -71,7 +71,7 @@ export interface ServerLog {
  * The logger, writing to standard output without waiting for its reader
  * (log-destination.ts): readable lines at a terminal, JSON lines elsewhere.
  */
-export function createLogger(config: Pick<Config, "LOG_LEVEL">): ServerLog {
+export function createLogger(config: Pick<PlatformConfig, "LOG_LEVEL">): ServerLog {
   const destination = stdoutDestination((droppedLines) =>
     logger.warn({ droppedLines }, DROPPED_LINES_MESSAGE),
   );

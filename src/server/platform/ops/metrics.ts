@@ -18,9 +18,9 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from "prom-client";
-import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import { isLoopbackHost } from "../http/loopback.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 import { HttpDurations, type RouteDurations } from "./http-durations.ts";
 
 /** One value of a gauge, with its labels (none for a gauge without). */
@@ -58,7 +58,7 @@ declare module "fastify" {
 }
 
 export interface MetricsOptions {
-  config: Pick<Config, "METRICS_PORT" | "METRICS_HOST" | "METRICS_TOKEN">;
+  config: Pick<PlatformConfig, "METRICS_PORT" | "METRICS_HOST" | "METRICS_TOKEN">;
   database: DatabaseHandle;
 }
 

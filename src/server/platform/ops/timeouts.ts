@@ -5,7 +5,7 @@
  * our `{message}` (client-errors.ts) and its connection closed.
  */
 import type { ServerOptions } from "node:http";
-import type { Config } from "../config.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 import { answerClientError } from "./client-errors.ts";
 
 /** Node's default, 30 s, would let a request outlive a short time-out by as much. */
@@ -20,7 +20,7 @@ interface Timeouts {
   clientErrorHandler: typeof answerClientError;
 }
 
-export function serverTimeouts(config: Config): Timeouts {
+export function serverTimeouts(config: PlatformConfig): Timeouts {
   return {
     // The whole request, headers and body, must arrive within this.
     requestTimeout: config.REQUEST_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 /** The DKIM key every message is signed with, read from the file the configuration names. */
 import { readFileSync } from "node:fs";
-import type { Config } from "../config.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 import type { DkimKey } from "./transport.ts";
 
 /**
@@ -49,7 +49,7 @@ const DKIM_SIGNED_HEADERS = [
  * named, rather than sending unsigned mail the firm thinks is signed.
  */
 export function readDkimKey(
-  config: Pick<Config, "DKIM_DOMAIN" | "DKIM_SELECTOR" | "DKIM_PRIVATE_KEY_FILE">,
+  config: Pick<PlatformConfig, "DKIM_DOMAIN" | "DKIM_SELECTOR" | "DKIM_PRIVATE_KEY_FILE">,
 ): DkimKey | undefined {
   const { DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY_FILE } = config;
   if (!DKIM_DOMAIN || !DKIM_SELECTOR || !DKIM_PRIVATE_KEY_FILE) return undefined;

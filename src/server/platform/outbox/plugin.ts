@@ -9,8 +9,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 import { bounceAddressFor } from "./bounce-address.ts";
 import { readDkimKey } from "./dkim.ts";
 import { type PersonsMail, removeMailboxCopiesOf } from "./mailbox-copies.ts";
@@ -49,7 +49,7 @@ declare module "fastify" {
 }
 
 export interface OutboxOptions {
-  config: Config;
+  config: PlatformConfig;
   database: DatabaseHandle;
   /** The server's signing secret: the bounce addresses' tokens. */
   secret: string;

@@ -20,8 +20,8 @@ import {
   type TrapReason,
 } from "../../../shared/bot-defence.ts";
 import type { CaptchaWidget } from "../../../shared/page-context.ts";
-import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 import { countTrip } from "./bot-trips.ts";
 import {
   type CaptchaConfig,
@@ -109,7 +109,7 @@ declare module "fastify" {
 }
 
 export interface BotDefenceOptions {
-  config: CaptchaConfig & Pick<Config, "FORM_MIN_SECONDS">;
+  config: CaptchaConfig & Pick<PlatformConfig, "FORM_MIN_SECONDS">;
   database: DatabaseHandle;
   /** The clock a token's age is read against (epoch ms); tests pass their own. */
   now?: () => number;

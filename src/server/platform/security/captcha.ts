@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import { CAPTCHA_SERVICES, type CaptchaService } from "../../../shared/captcha.ts";
-import type { Config } from "../config.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 
 /** Long enough for a service that answers in tens of milliseconds; a visitor waits on it. */
 export const CAPTCHA_VERIFY_TIMEOUT_MS = 5000;
@@ -19,14 +19,14 @@ export interface CaptchaSettings {
 }
 
 export type CaptchaConfig = Pick<
-  Config,
+  PlatformConfig,
   "CAPTCHA_PROVIDER" | "CAPTCHA_SITE_KEY" | "CAPTCHA_SECRET" | "CAPTCHA_VERIFY_URL"
 >;
 
 /** The settings when CAPTCHA_PROVIDER is set, else null (the forms show no widget). */
 export function captchaSettings(config: CaptchaConfig): CaptchaSettings | null {
   const { CAPTCHA_PROVIDER, CAPTCHA_SITE_KEY, CAPTCHA_SECRET, CAPTCHA_VERIFY_URL } = config;
-  // config.ts refuses a provider without its key and secret.
+  // Its settings slice refuses a provider without its key and secret.
   if (!CAPTCHA_PROVIDER || !CAPTCHA_SITE_KEY || !CAPTCHA_SECRET) return null;
   const service = CAPTCHA_SERVICES[CAPTCHA_PROVIDER];
   return {

@@ -6,7 +6,7 @@
  * (platform/ops/request-id.ts).
  */
 import proxyAddr from "@fastify/proxy-addr";
-import type { Config } from "../config.ts";
+import type { PlatformConfig } from "../server-settings.ts";
 
 /** Whether the `hop`th address of a request's chain (0: the peer of the socket) is a proxy of the site's. */
 export type ProxyTrust = (address: string, hop: number) => boolean;
@@ -19,7 +19,7 @@ export type ProxyTrust = (address: string, hop: number) => boolean;
  * talking to the server directly: it is safe only while the server is
  * reachable through the proxy alone (docs/operations/deploying.md, "Behind a reverse proxy").
  */
-export function proxyTrust(setting: Config["TRUST_PROXY"]): ProxyTrust | false {
+export function proxyTrust(setting: PlatformConfig["TRUST_PROXY"]): ProxyTrust | false {
   if (setting === false) return false;
   if (typeof setting === "number") return (_address, hop) => hop < setting;
   return proxyAddr.compile(setting);
