@@ -20,7 +20,7 @@ import type { Database } from "../db/schema.ts";
 import { type AuditEntry, type Coalesce, purgeAudit, recordAudit } from "./queries.ts";
 
 /** What the entry says beyond who, what and when; `actor` names who acted when no one is signed in. */
-type AuditDetail = Record<string, unknown> & { actor?: string };
+export type AuditDetail = Record<string, unknown> & { actor?: string };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
