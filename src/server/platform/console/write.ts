@@ -10,10 +10,11 @@
  *
  * The work fills in what the entry is about as it learns it (`audit.subject`,
  * `audit.detail` of its second argument), and marks a write that turned out
- * to change nothing (`audit.unchanged`), which then records nothing. A refusal it throws
- * (`refuse.*`, platform/refusal.ts) rolls the transaction back and is
- * answered with its status, message and fields by the one error handler
- * (platform/security/errors.ts), as is one a route throws before its write.
+ * to change nothing (`audit.unchanged`), which then records nothing. A
+ * refusal it throws (`refuse.*`, platform/refusal.ts) rolls the transaction
+ * back and is answered with its status, message and fields by the one error
+ * handler (platform/security/errors.ts), as is one a route throws before its
+ * write.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
