@@ -4,8 +4,12 @@
  * names, and names the very schemas that route declares: the answer of a
  * success (and that status alone), the query and the body. Every console
  * route the app registers is in the map, or below among those the console
- * reaches without its client.
+ * reaches without its client. Every console write goes through
+ * app.consoleWrite (platform/console/write.ts): its handler opens no
+ * transaction, writes no audit entry and builds no HTTP error of its own.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FastifySchema, FastifyServerOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -19,9 +23,11 @@ import {
   LIST_SPECS,
   type ListSpec,
 } from "../../../src/shared/admin/content.ts";
+import { DRAFT_PATHS } from "../../../src/shared/admin/content-drafts.ts";
 import { INQUIRY_PATHS } from "../../../src/shared/admin/inquiries.ts";
 import { NEWSLETTER_PATHS } from "../../../src/shared/admin/newsletter.ts";
 import { MULTIPART, type RouteEntry } from "../../../src/shared/admin/route-entry.ts";
+import { IMPORT_ROUTES } from "../../../src/shared/admin/subscriber-import.ts";
 import { SUBSCRIBER_ROUTES } from "../../../src/shared/admin/subscribers.ts";
 import { SUPPRESSION_ROUTES } from "../../../src/shared/admin/suppressions.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
@@ -66,6 +72,43 @@ const NOT_CALLED = [
     why: "plain text, which PlainTextPreview reads with the client's api.text",
   },
 ];
+
+/** Console writes (by method) that store nothing, each with what it does instead. */
+const STORING_NOTHING = [
+  {
+    method: "POST",
+    url: IMPORT_ROUTES.preview,
+    why: "reads the file it is sent and keeps none of it",
+  },
+  {
+    method: "POST",
+    url: IMPORT_ROUTES.dryRun,
+    why: "judges the file against the list and keeps none of it",
+  },
+  ...CONTENT_LISTS.map((list) => ({
+    method: "POST",
+    url: DRAFT_PATHS.preview(list, ":id"),
+    why: "signs a preview link and sets its cookie; the database is not written",
+  })),
+];
+
+/** What a console write's own code must not do: the helper does each, once, for all of them. */
+const BY_HAND = [
+  { what: "opens a transaction", pattern: /\binTransaction\(|\.withOutbox\(/ },
+  { what: "writes an audit entry", pattern: /\.audit\(/ },
+  { what: "builds an HTTP error", pattern: /\.httpErrors\./ },
+];
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The server's modules, as the source test reads them. */
+function serverModules(dir = join(import.meta.dirname, "../../../src/server")): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((item) => {
+    const path = join(dir, item.name);
+    if (item.isDirectory()) return serverModules(path);
+    return /\.tsx?$/.test(item.name) && !item.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
 
 interface Served {
   method: string;
@@ -197,5 +240,52 @@ describe("the console's route map", () => {
     // The list of exceptions names registered routes only, and none the map holds.
     const stale = [...otherwise].filter((name) => !served.has(name) || mapped.has(name));
     expect(stale).toEqual([]);
+  });
+});
+
+describe("the console's writes", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The routes of this app alone: each write is looked at once.
+    registered.length = 0;
+    t = await startApp(sqlite);
+  });
+  afterAll(() => t.close());
+
+  /** Each console write the server registers, with the code that runs for it: its handler and own hooks. */
+  const writes = () =>
+    registered.flatMap((route) => {
+      if (!route.url.startsWith(ADMIN_API)) return [];
+      const methods = [route.method].flat().filter((method) => WRITE_METHODS.has(method));
+      const hooks = [route.onResponse].flat().filter((hook) => typeof hook === "function");
+      const code = [route.handler, ...hooks].map(String).join("\n");
+      return methods.map((method) => ({ name: routeName({ method, url: route.url }), code }));
+    });
+
+  it("go through app.consoleWrite, but those that store nothing", () => {
+    const storingNothing = new Set(STORING_NOTHING.map(routeName));
+    expect(writes().length).toBeGreaterThanOrEqual(80);
+    const bypassing = writes()
+      .filter(({ name }) => !storingNothing.has(name))
+      .filter(({ code }) => !/\.consoleWrite\(/.test(code))
+      .map(({ name }) => name);
+    expect(bypassing).toEqual([]);
+    // The exceptions name registered writes only.
+    const names = new Set(writes().map(({ name }) => name));
+    expect([...storingNothing].filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it("open no transaction, write no audit entry and build no HTTP error of their own", () => {
+    const byHand = writes().flatMap(({ name, code }) =>
+      BY_HAND.filter(({ pattern }) => pattern.test(code)).map(({ what }) => `${name} ${what}`),
+    );
+    expect(byHand).toEqual([]);
+  });
+
+  it("leave the audit entry of a change to the helper alone", () => {
+    const writers = serverModules()
+      .filter((path) => /\bapp\.audit\(/.test(readFileSync(path, "utf8")))
+      .map((path) => path.slice(path.indexOf("src/server/")));
+    expect(writers).toEqual(["src/server/platform/console/write.ts"]);
   });
 });

@@ -22,7 +22,7 @@ import {
 } from "../../../shared/admin/backups.ts";
 import { messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { archiveName, isArchiveName } from "./backup.ts";
 import { takeRecordedBackup } from "./command.ts";
 import { archivedBackup, claimConsoleBackup, consoleBackupRunning, recentBackups } from "./rows.ts";
@@ -95,18 +95,17 @@ export default async function backupRoutes(
     async (request, reply) => {
       const at = now();
       const out = join(config.BACKUP_DIR, archiveName(new Date(at)));
-      const id = await inTransaction(db, async (trx) => {
+      const id = await app.consoleWrite(request, "backup-started", async (trx, audit) => {
         const claimed = await claimConsoleBackup(
           trx,
           new Date(at).toISOString(),
           new Date(at - CONSOLE_CLAIM_STALE_MS).toISOString(),
         );
-        if (claimed !== null) {
-          await app.audit(trx, request, "backup-started", basename(out), { backupId: claimed });
-        }
+        if (claimed === null) throw refuse.conflict(BACKUP_TEXTS.alreadyRunning);
+        audit.subject = basename(out);
+        audit.detail = { backupId: claimed };
         return claimed;
       });
-      if (id === null) return reply.code(409).send({ message: BACKUP_TEXTS.alreadyRunning });
       const backup = takeRecordedBackup(database, config, {
         out,
         now,

@@ -36,14 +36,14 @@ import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { authorOf } from "../../platform/console/author.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
 import mediaFiles from "../../platform/media/files.ts";
 import { storeImage } from "../../platform/media/images.ts";
 import { recordMedia } from "../../platform/media/media-rows.ts";
+import { refuse } from "../../platform/refusal.ts";
 import type { StoredEntry } from "./admin-queries.ts";
 import draftRoutes, { type DraftRoutesOptions } from "./draft-console.ts";
 import { listedDrafts, rebaseDraft } from "./draft-rows.ts";
-import { ContentEditor, ContentRefusal, type OrderedList } from "./editing.ts";
+import { ContentEditor, type OrderedList } from "./editing.ts";
 import type { ContentSettings } from "./server-settings.ts";
 import siteFactsRoutes from "./site-facts-console.ts";
 
@@ -63,18 +63,12 @@ export default async function contentRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const content = new ContentEditor(app.content, database.db);
 
-  // A refusal names the field it is about, so the form can show it there.
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (!(error instanceof ContentRefusal)) throw error;
-    return reply.code(error.statusCode).send({ message: error.message, fields: error.fields });
-  });
-
   for (const list of CONTENT_LISTS) {
     registerList(LIST_SPECS[list]);
   }
-  // The site facts: one record of five fields, under the same error handler.
+  // The site facts: one record of five fields.
   await app.register(siteFactsRoutes, { database });
-  // The records' drafts, also under it.
+  // The records' drafts.
   await app.register(draftRoutes, { database, ...drafts });
 
   function registerList(spec: ListSpec) {
@@ -103,11 +97,10 @@ export default async function contentRoutes(
         config: editor,
       },
       async (request, reply) => {
-        const entry = await inTransaction(database.db, async (trx) => {
+        const entry = await app.consoleWrite(request, "content-created", async (trx, audit) => {
           const entry = await content.within(trx).create(spec, request.body, authorOf(request));
-          await app.audit(trx, request, "content-created", target(entry.id), {
-            title: titleOf(entry),
-          });
+          audit.subject = target(entry.id);
+          audit.detail = { title: titleOf(entry) };
           return entry;
         });
         return reply.code(201).send(entry);
@@ -125,11 +118,12 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { orderVersion, ids } = request.body;
-        return inTransaction(database.db, async (trx) => {
+        return app.consoleWrite(request, "content-reordered", async (trx, audit) => {
           const ordered = await content
             .within(trx)
             .reorder(spec, orderVersion, ids, authorOf(request));
-          await app.audit(trx, request, "content-reordered", list, { ids });
+          audit.subject = list;
+          audit.detail = { ids };
           return withDrafts(ordered, trx);
         });
       },
@@ -153,14 +147,12 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { version, ...state } = request.body;
-        return inTransaction(database.db, async (trx) => {
+        return app.consoleWrite(request, "content-saved", async (trx, audit) => {
           const entry = await content
             .within(trx)
             .save(spec, request.params.id, version, state, authorOf(request));
-          await app.audit(trx, request, "content-saved", target(entry.id), {
-            title: titleOf(entry),
-            version: entry.version,
-          });
+          audit.subject = target(entry.id);
+          audit.detail = { title: titleOf(entry), version: entry.version };
           return entry;
         });
       },
@@ -178,16 +170,14 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { version, hidden } = request.body;
-        return inTransaction(database.db, async (trx) => {
+        const action = hidden ? "content-hidden" : "content-shown";
+        return app.consoleWrite(request, action, async (trx, audit) => {
           const entry = await content
             .within(trx)
             .setHidden(spec, request.params.id, version, hidden, authorOf(request));
           await rebaseDraft(trx, list, entry.id, version, entry.version);
-          const action = hidden ? "content-hidden" : "content-shown";
-          await app.audit(trx, request, action, target(entry.id), {
-            title: titleOf(entry),
-            version: entry.version,
-          });
+          audit.subject = target(entry.id);
+          audit.detail = { title: titleOf(entry), version: entry.version };
           return entry;
         });
       },
@@ -219,15 +209,12 @@ export default async function contentRoutes(
       },
       async (request) => {
         const { id, version: from } = request.params;
-        return inTransaction(database.db, async (trx) => {
+        return app.consoleWrite(request, "content-restored", async (trx, audit) => {
           const entry = await content
             .within(trx)
             .restore(spec, id, request.body.version, from, authorOf(request));
-          await app.audit(trx, request, "content-restored", target(id), {
-            title: titleOf(entry),
-            from,
-            version: entry.version,
-          });
+          audit.subject = target(id);
+          audit.detail = { title: titleOf(entry), from, version: entry.version };
           return entry;
         });
       },
@@ -247,7 +234,7 @@ export default async function contentRoutes(
    */
   const unreadableUpload = (error: FastifyError): never => {
     if (error.statusCode !== undefined && error.statusCode < 500) throw error;
-    throw app.httpErrors.badRequest(CONTENT_TEXTS.noFile);
+    throw refuse.badRequest(CONTENT_TEXTS.noFile);
   };
 
   routes.post(
@@ -259,23 +246,20 @@ export default async function contentRoutes(
     async (request, reply) => {
       const { kind } = request.query;
       const file = await request.file().catch(unreadableUpload);
-      if (!file) throw app.httpErrors.badRequest(CONTENT_TEXTS.noFile);
+      if (!file) throw refuse.badRequest(CONTENT_TEXTS.noFile);
       const bytes = await file.toBuffer().catch((error: unknown) => {
         throw error instanceof app.multipartErrors.RequestFileTooLargeError
-          ? app.httpErrors.payloadTooLarge(CONTENT_TEXTS.tooLarge(config.UPLOAD_MAX_MB))
+          ? refuse.tooLarge(CONTENT_TEXTS.tooLarge(config.UPLOAD_MAX_MB))
           : error;
       });
       const { focusX, focusY } = request.query;
       const focus =
         focusX !== undefined && focusY !== undefined ? { x: focusX, y: focusY } : undefined;
       const image = await storeImage(bytes, kind, config.MEDIA_DIR, focus);
-      await inTransaction(database.db, async (trx) => {
+      await app.consoleWrite(request, "media-uploaded", async (trx, audit) => {
         const id = await recordMedia(trx, image, request.user?.id ?? null);
-        await app.audit(trx, request, "media-uploaded", `media:${id}`, {
-          kind,
-          file: file.filename,
-          bytes: image.bytes,
-        });
+        audit.subject = `media:${id}`;
+        audit.detail = { kind, file: file.filename, bytes: image.bytes };
       });
       return reply.code(201).send({
         imagePath: image.imagePath,

@@ -3,8 +3,7 @@
  * edit screen's autosave), discard, publish now, schedule and unschedule,
  * and a preview link to the public page with the draft in it. Saving a
  * draft changes nothing the site shows, so it is not audited; everything
- * else is, in the transaction of its change. Registered by console.ts,
- * under its error handler.
+ * else is, in the transaction of its change. Registered by console.ts.
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -30,7 +29,6 @@ import { idParamsSchema } from "../../../shared/row-id.ts";
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import { authorOf } from "../../platform/console/author.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
 import { draftPagePath } from "./draft-preview.ts";
 import type { StoredDraft } from "./draft-rows.ts";
 import { DraftEditor } from "./drafts.ts";
@@ -104,12 +102,9 @@ export default async function draftRoutes(
       },
       async (request) => {
         const { fields, baseVersion } = request.body;
-        const draft = await drafts.save(
-          spec,
-          request.params.id,
-          fields,
-          baseVersion,
-          authorOf(request),
+        const unaudited = "a draft changes nothing the site shows until it is published";
+        const draft = await app.consoleWrite(request, { unaudited }, (trx) =>
+          drafts.within(trx).save(spec, request.params.id, fields, baseVersion, authorOf(request)),
         );
         return answerOf(draft);
       },
@@ -123,11 +118,10 @@ export default async function draftRoutes(
       },
       async (request, reply) => {
         const { id } = request.params;
-        await inTransaction(database.db, async (trx) => {
+        await app.consoleWrite(request, "content-draft-discarded", async (trx, audit) => {
           const draft = await drafts.within(trx).discard(spec, id);
-          await app.audit(trx, request, "content-draft-discarded", target(id), {
-            title: draft.fields[spec.titleField],
-          });
+          audit.subject = target(id);
+          audit.detail = { title: draft.fields[spec.titleField] };
         });
         return reply.code(204).send(null);
       },
@@ -140,14 +134,12 @@ export default async function draftRoutes(
         config: editor,
       },
       async (request) =>
-        inTransaction(database.db, async (trx) => {
+        app.consoleWrite(request, "content-published", async (trx, audit) => {
           const entry = await drafts
             .within(trx)
             .publish(spec, request.params.id, authorOf(request));
-          await app.audit(trx, request, "content-published", target(entry.id), {
-            title: entry.fields[spec.titleField],
-            version: entry.version,
-          });
+          audit.subject = target(entry.id);
+          audit.detail = { title: entry.fields[spec.titleField], version: entry.version };
           return entry;
         }),
     );
@@ -164,16 +156,18 @@ export default async function draftRoutes(
       },
       async (request) => {
         const { id } = request.params;
-        const draft = await inTransaction(database.db, async (trx) => {
-          const draft = await drafts
-            .within(trx)
-            .schedule(spec, id, request.body.publishAt, authorOf(request));
-          await app.audit(trx, request, "content-publish-scheduled", target(id), {
-            title: draft.fields[spec.titleField],
-            publishAt: draft.publishAt,
-          });
-          return draft;
-        });
+        const draft = await app.consoleWrite(
+          request,
+          "content-publish-scheduled",
+          async (trx, audit) => {
+            const draft = await drafts
+              .within(trx)
+              .schedule(spec, id, request.body.publishAt, authorOf(request));
+            audit.subject = target(id);
+            audit.detail = { title: draft.fields[spec.titleField], publishAt: draft.publishAt };
+            return draft;
+          },
+        );
         onScheduled();
         return answerOf(draft);
       },
@@ -187,13 +181,16 @@ export default async function draftRoutes(
       },
       async (request) => {
         const { id } = request.params;
-        const draft = await inTransaction(database.db, async (trx) => {
-          const draft = await drafts.within(trx).unschedule(spec, id);
-          await app.audit(trx, request, "content-publish-unscheduled", target(id), {
-            title: draft.fields[spec.titleField],
-          });
-          return draft;
-        });
+        const draft = await app.consoleWrite(
+          request,
+          "content-publish-unscheduled",
+          async (trx, audit) => {
+            const draft = await drafts.within(trx).unschedule(spec, id);
+            audit.subject = target(id);
+            audit.detail = { title: draft.fields[spec.titleField] };
+            return draft;
+          },
+        );
         return answerOf(draft);
       },
     );

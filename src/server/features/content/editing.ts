@@ -16,6 +16,7 @@ import {
 import type { Author } from "../../platform/console/author.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
+import { type FieldReasons, RequestRefusal } from "../../platform/refusal.ts";
 import {
   findEntry,
   findIdByField,
@@ -38,15 +39,14 @@ import type { SiteContent } from "./site-content.ts";
 
 /** The author of the version a record had before its first versioned change. */
 
-/** A change the content refuses; its status and message are for the client. */
-export class ContentRefusal extends Error {
-  constructor(
-    readonly statusCode: 404 | 409,
-    message: string,
-    /** The field the refusal is about, with the reason, for the form. */
-    readonly fields: Record<string, string> = {},
-  ) {
-    super(message);
+/**
+ * A change the content refuses; its status and message are for the client,
+ * with the fields it is about (none named still says `fields: {}`, as the
+ * console's content forms have always been answered).
+ */
+export class ContentRefusal extends RequestRefusal {
+  constructor(statusCode: 404 | 409, message: string, fields: FieldReasons = {}) {
+    super(statusCode, message, fields);
   }
 }
 

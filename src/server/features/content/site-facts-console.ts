@@ -1,10 +1,10 @@
 /**
  * The site facts in the console: an editor reads them,
  * saves all five at once on the version they loaded, lists their versions
- * and restores one. Registered inside the content area (features/content/console.ts),
- * whose error handler answers a ContentRefusal with its status and message.
+ * and restores one. Registered inside the content area (features/content/console.ts).
  * Every write goes through SiteFactsEditor (app.content.edit), so the pages
- * change on the next request, is versioned, and is audited.
+ * change on the next request, is versioned, and is audited; a ContentRefusal
+ * is answered with its status, message and fields.
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -20,7 +20,6 @@ import { rowIdSchema } from "../../../shared/row-id.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import { authorOf } from "../../platform/console/author.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
 import { SiteFactsEditor } from "./site-facts.ts";
 import type { StoredFacts } from "./site-facts-rows.ts";
 
@@ -59,12 +58,10 @@ export default async function siteFactsRoutes(
     },
     async (request) => {
       const { version, fields } = request.body;
-      const saved = await inTransaction(database.db, async (trx) => {
+      const saved = await app.consoleWrite(request, "content-saved", async (trx, audit) => {
         const saved = await facts.within(trx).save(version, fields, authorOf(request));
-        await app.audit(trx, request, "content-saved", TARGET, {
-          changed: saved.changed,
-          version: saved.version,
-        });
+        audit.subject = TARGET;
+        audit.detail = { changed: saved.changed, version: saved.version };
         return saved;
       });
       return answer(saved);
@@ -94,15 +91,12 @@ export default async function siteFactsRoutes(
     },
     async (request) => {
       const from = request.params.version;
-      const restored = await inTransaction(database.db, async (trx) => {
+      const restored = await app.consoleWrite(request, "content-restored", async (trx, audit) => {
         const restored = await facts
           .within(trx)
           .restore(request.body.version, from, authorOf(request));
-        await app.audit(trx, request, "content-restored", TARGET, {
-          from,
-          changed: restored.changed,
-          version: restored.version,
-        });
+        audit.subject = TARGET;
+        audit.detail = { from, changed: restored.changed, version: restored.version };
         return restored;
       });
       return answer(restored);

@@ -19,7 +19,7 @@ import {
 } from "../../../shared/admin/suppressions.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { refuse } from "../../platform/refusal.ts";
 import {
   EXPORT_COLUMNS,
   exportSuppressions,
@@ -80,16 +80,12 @@ export default async function suppressionsConsole(
       config: { role: "owner" },
     },
     async (request, reply) => {
-      const lifted = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "suppression-lifted", async (trx, audit) => {
         const lifted = await liftSuppressionById(trx, request.params.id);
-        if (lifted) {
-          await app.audit(trx, request, "suppression-lifted", target(request.params.id), {
-            reason: lifted.reason,
-          });
-        }
-        return lifted;
+        if (!lifted) throw refuse.notFound(SUPPRESSION_TEXTS.notFound);
+        audit.subject = target(request.params.id);
+        audit.detail = { reason: lifted.reason };
       });
-      if (!lifted) throw app.httpErrors.notFound(SUPPRESSION_TEXTS.notFound);
       return reply.code(204).send(null);
     },
   );

@@ -29,7 +29,7 @@ import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import { type ConsoleUser, findUserById } from "../../platform/console/users.ts";
 import { forgetErasedRows } from "../../platform/db/erased-rows.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { refuse } from "../../platform/refusal.ts";
 import {
   addInquiryNote,
   assignablePeople,
@@ -65,7 +65,7 @@ export default async function inquiriesRoutes(
   /** The inquiry as it is now, for the answer to every change. */
   async function current(id: number) {
     const inquiry = await findInquiry(db, id);
-    if (!inquiry) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
+    if (!inquiry) throw refuse.notFound(INBOX_TEXTS.notFound);
     return inquiry;
   }
 
@@ -147,17 +147,12 @@ export default async function inquiriesRoutes(
     async (request) => {
       const { id } = request.params;
       const { status } = request.body;
-      const before = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "inquiry-status-changed", async (trx, audit) => {
         const before = await setInquiryStatus(trx, id, status);
-        if (before) {
-          await app.audit(trx, request, "inquiry-status-changed", targetOf(id), {
-            from: before,
-            to: status,
-          });
-        }
-        return before;
+        if (!before) throw refuse.notFound(INBOX_TEXTS.notFound);
+        audit.subject = targetOf(id);
+        audit.detail = { from: before, to: status };
       });
-      if (!before) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
       return current(id);
     },
   );
@@ -175,22 +170,18 @@ export default async function inquiriesRoutes(
     async (request) => {
       const { id } = request.params;
       const { assigneeId } = request.body;
-      const outcome = await inTransaction(db, async (trx) => {
+      // Whom it went to is read in the write, so the entry names who was assigned.
+      const actionOf = (assignee: ConsoleUser | undefined) =>
+        assignee ? "inquiry-assigned" : "inquiry-unassigned";
+      await app.consoleWrite(request, actionOf, async (trx, audit) => {
         const outcome = await assignInquiry(trx, id, assigneeId);
-        if (outcome === "assigned") {
-          const assignee = assigneeId === null ? undefined : await findUserById(trx, assigneeId);
-          await app.audit(
-            trx,
-            request,
-            assignee ? "inquiry-assigned" : "inquiry-unassigned",
-            targetOf(id),
-            assignee ? { assignee: assignee.email } : undefined,
-          );
-        }
-        return outcome;
+        if (outcome === "no-inquiry") throw refuse.notFound(INBOX_TEXTS.notFound);
+        if (outcome === "no-person") throw refuse.badRequest(INBOX_TEXTS.unknownPerson);
+        const assignee = assigneeId === null ? undefined : await findUserById(trx, assigneeId);
+        audit.subject = targetOf(id);
+        if (assignee) audit.detail = { assignee: assignee.email };
+        return assignee;
       });
-      if (outcome === "no-inquiry") throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
-      if (outcome === "no-person") throw app.httpErrors.badRequest(INBOX_TEXTS.unknownPerson);
       return current(id);
     },
   );
@@ -208,16 +199,14 @@ export default async function inquiriesRoutes(
     async (request, reply) => {
       const { id } = request.params;
       const person = personOf(request);
-      const noteId = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "inquiry-note-added", async (trx, audit) => {
         const author = { id: person.id, name: person.name || person.email };
         const noteId = await addInquiryNote(trx, id, author, request.body.body);
+        if (noteId === undefined) throw refuse.notFound(INBOX_TEXTS.notFound);
         // The note's text stays out of the log: it may say things about the visitor.
-        if (noteId !== undefined) {
-          await app.audit(trx, request, "inquiry-note-added", targetOf(id), { note: noteId });
-        }
-        return noteId;
+        audit.subject = targetOf(id);
+        audit.detail = { note: noteId };
       });
-      if (noteId === undefined) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
       return reply.code(201).send(await current(id));
     },
   );
@@ -231,26 +220,23 @@ export default async function inquiriesRoutes(
       },
       config: { role: "owner" },
     },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
       const inquiry = await current(id);
       // The typed address proves the owner meant this person; checked here
       // too, so no client erases by id alone.
       if (request.body.email !== inquiry.email.toLowerCase()) {
-        return reply.code(400).send({
-          message: ERASURE_TEXTS.confirmMismatch,
-          fields: { email: ERASURE_TEXTS.confirmMismatch },
-        });
+        const mismatch = ERASURE_TEXTS.confirmMismatch;
+        throw refuse.badRequest(mismatch, { email: mismatch });
       }
-      const erasure = await inTransaction(db, async (trx) => {
+      const erasure = await app.consoleWrite(request, "inquiry-erased", async (trx, audit) => {
         const erasure = await eraseInquirer({ ...database, db: trx }, id);
-        if (erasure) {
-          const { inquiries, mailDeleted } = erasure;
-          await app.audit(trx, request, "inquiry-erased", targetOf(id), { inquiries, mailDeleted });
-        }
+        if (!erasure) throw refuse.notFound(INBOX_TEXTS.notFound);
+        const { inquiries, mailDeleted } = erasure;
+        audit.subject = targetOf(id);
+        audit.detail = { inquiries, mailDeleted };
         return erasure;
       });
-      if (!erasure) throw app.httpErrors.notFound(INBOX_TEXTS.notFound);
       // Once committed, what lies outside the rows: the inquiries' mail in the
       // mailbox folder (the deleted rows', and notifications answering to the
       // person whose rows no longer say so), and the deleted rows' bytes on disk.

@@ -20,8 +20,8 @@ import {
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import type { ConsoleUser } from "../../platform/console/users.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
 import { enqueueMail } from "../../platform/outbox/queue.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { saveMailSettings } from "./rows.ts";
 import type { MailDefaultSettings } from "./server-settings.ts";
 import {
@@ -77,19 +77,16 @@ export default async function mailSettingsRoutes(
       },
       config: OWNER,
     },
-    async (request, reply) => {
+    async (request) => {
       const { version, ...values } = request.body;
-      const saved = await inTransaction(db, async (trx) => {
+      const saved = await app.consoleWrite(request, "mail-settings-saved", async (trx, audit) => {
         const before = await storedMailSettings(trx);
         const written = await saveMailSettings(trx, version, values);
-        if (written === null) return null;
-        await app.audit(trx, request, "mail-settings-saved", TARGET, {
-          changed: changedSettings(before.saved, values),
-          version: written,
-        });
+        if (written === null) throw refuse.conflict(MAIL_SETTINGS_TEXTS.stale);
+        audit.subject = TARGET;
+        audit.detail = { changed: changedSettings(before.saved, values), version: written };
         return storedMailSettings(trx);
       });
-      if (!saved) return reply.code(409).send({ message: MAIL_SETTINGS_TEXTS.stale });
       return answer(saved);
     },
   );
@@ -102,10 +99,11 @@ export default async function mailSettingsRoutes(
     },
     async (request, reply) => {
       const to = (request.user as ConsoleUser).email;
-      await app.withOutbox(async (trx) => {
+      await app.consoleWrite(request, "mail-test-sent", async (trx, audit) => {
         const settings = await currentMailSettings(trx, config);
         await enqueueMail(trx, TEST_MAIL_KIND, testMail(to, settings));
-        await app.audit(trx, request, "mail-test-sent", TARGET, { to, from: settings.from });
+        audit.subject = TARGET;
+        audit.detail = { to, from: settings.from };
       });
       return reply.code(202).send({ message: MAIL_SETTINGS_TEXTS.testQueued(to) });
     },

@@ -5,10 +5,8 @@
  * the archive's pages, feed and sitemap change on every instance once it
  * commits, and writes its audit entry in the same transaction.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import type { Transaction } from "kysely";
-import type { AuditAction } from "../../../shared/admin/audit-log.ts";
 import { issueDetailSchema, issueIdSchema } from "../../../shared/admin/newsletter.ts";
 import {
   ARCHIVE_PATHS,
@@ -22,16 +20,14 @@ import {
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { authorOf } from "../../platform/console/author.ts";
-import type { Database } from "../../platform/db/schema.ts";
 import {
-  ArchiveRefusal,
   correctPage,
   earlierPage,
   issueDetail,
   pageVersions,
   setWithdrawn,
 } from "./archive-page.ts";
-import { undescribedPicturesRefusal } from "./picture-descriptions.ts";
+import { requireDescribedPictures } from "./picture-descriptions.ts";
 import { renderIssue } from "./render.ts";
 
 const targetOf = (id: number) => `issue:${id}`;
@@ -52,30 +48,6 @@ export default async function archiveRoutes(
   const render = (page: ArchivePage & { slug: string }) =>
     renderIssue(page, { origin: config.PUBLIC_ORIGIN }).webHtml;
 
-  /**
-   * Runs a write of the archive with its audit entry, then answers with the
-   * issue as it now is, or with the refusal that stopped it (nothing written).
-   */
-  async function archiveWrite(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    id: number,
-    write: (
-      trx: Transaction<Database>,
-    ) => Promise<{ action: AuditAction; detail?: Record<string, unknown> }>,
-  ) {
-    try {
-      await app.content.edit(async (trx) => {
-        const { action, detail } = await write(trx);
-        await app.audit(trx, request, action, targetOf(id), detail);
-      });
-    } catch (error) {
-      if (!(error instanceof ArchiveRefusal)) throw error;
-      return reply.code(error.status).send({ message: error.message });
-    }
-    return issueDetail(db, id);
-  }
-
   routes.get(
     ARCHIVE_PATHS.versions(":id"),
     {
@@ -85,15 +57,10 @@ export default async function archiveRoutes(
       },
       config: { role: "viewer" },
     },
-    async (request, reply) => {
-      try {
-        return { versions: await pageVersions(db, request.params.id) };
-      } catch (error) {
-        if (!(error instanceof ArchiveRefusal)) throw error;
-        return reply.code(404).send({ message: error.message });
-      }
-    },
+    async (request) => ({ versions: await pageVersions(db, request.params.id) }),
   );
+
+  // Each write answers with the issue as it now is; a refusal (refuse.*) writes nothing.
 
   routes.put(
     ARCHIVE_PATHS.page(":id"),
@@ -101,20 +68,23 @@ export default async function archiveRoutes(
       schema: { params: issueIdSchema, body: archiveCorrectionSchema, response: answer },
       config: { role: "editor" },
     },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
       const { version, ...page } = request.body;
-      const undescribed = undescribedPicturesRefusal(page.body);
-      if (undescribed) return reply.code(400).send(undescribed);
-      return archiveWrite(request, reply, id, async (trx) => {
-        const corrected = await correctPage(trx, id, {
-          loadedVersion: version,
-          page,
-          author: authorOf(request),
-          render,
-        });
-        return { action: "issue-page-corrected", detail: corrected };
-      });
+      requireDescribedPictures(page.body);
+      await app.consoleWrite(request, "issue-page-corrected", (trx, audit) =>
+        app.content.edit(async (edit) => {
+          const corrected = await correctPage(edit, id, {
+            loadedVersion: version,
+            page,
+            author: authorOf(request),
+            render,
+          });
+          audit.subject = targetOf(id);
+          audit.detail = corrected;
+        }, trx),
+      );
+      return issueDetail(db, id);
     },
   );
 
@@ -124,18 +94,22 @@ export default async function archiveRoutes(
       schema: { params: archiveVersionParamsSchema, body: archiveRestoreSchema, response: answer },
       config: { role: "editor" },
     },
-    (request, reply) => {
+    async (request) => {
       const { id, version: from } = request.params;
-      return archiveWrite(request, reply, id, async (trx) => {
-        const restored = await correctPage(trx, id, {
-          loadedVersion: request.body.version,
-          page: await earlierPage(trx, id, from),
-          author: authorOf(request),
-          render,
-          staleMessage: ARCHIVE_TEXTS.staleAction,
-        });
-        return { action: "issue-page-restored", detail: { from, ...restored } };
-      });
+      await app.consoleWrite(request, "issue-page-restored", (trx, audit) =>
+        app.content.edit(async (edit) => {
+          const restored = await correctPage(edit, id, {
+            loadedVersion: request.body.version,
+            page: await earlierPage(edit, id, from),
+            author: authorOf(request),
+            render,
+            staleMessage: ARCHIVE_TEXTS.staleAction,
+          });
+          audit.subject = targetOf(id);
+          audit.detail = { from, ...restored };
+        }, trx),
+      );
+      return issueDetail(db, id);
     },
   );
 
@@ -146,11 +120,16 @@ export default async function archiveRoutes(
     routes.post(
       path,
       { schema: { params: issueIdSchema, response: answer }, config: { role: "editor" } },
-      (request, reply) =>
-        archiveWrite(request, reply, request.params.id, async (trx) => {
-          await setWithdrawn(trx, request.params.id, withdrawn);
-          return { action };
-        }),
+      async (request) => {
+        const { id } = request.params;
+        await app.consoleWrite(request, action, (trx, audit) =>
+          app.content.edit(async (edit) => {
+            await setWithdrawn(edit, id, withdrawn);
+            audit.subject = targetOf(id);
+          }, trx),
+        );
+        return issueDetail(db, id);
+      },
     );
   }
 }

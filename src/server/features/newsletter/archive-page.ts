@@ -29,20 +29,11 @@ import {
 import type { Author } from "../../platform/console/author.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { findVersion, listVersions, recordVersion } from "../content/index.ts";
 import { findIssue, type IssueRecord, issueProgress } from "./issues.ts";
 
-/** A write the issue's state refused, with the status and sentence the console shows. */
-export class ArchiveRefusal extends Error {
-  constructor(
-    readonly status: 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const missing = () => new ArchiveRefusal(404, NEWSLETTER_TEXTS.notFound);
+const missing = () => refuse.notFound(NEWSLETTER_TEXTS.notFound);
 
 /** The issue as the console shows it. */
 export async function issueDetail(db: Kysely<Database>, id: number): Promise<IssueDetail> {
@@ -56,7 +47,7 @@ export async function issueDetail(db: Kysely<Database>, id: number): Promise<Iss
 async function sentIssue(db: Kysely<Database>, id: number): Promise<IssueRecord> {
   const issue = await findIssue(db, id);
   if (!issue) throw missing();
-  if (issue.status !== "sent") throw new ArchiveRefusal(409, ARCHIVE_TEXTS.notSent);
+  if (issue.status !== "sent") throw refuse.conflict(ARCHIVE_TEXTS.notSent);
   return issue;
 }
 
@@ -80,7 +71,7 @@ export async function correctPage(
   id: number,
   { loadedVersion, page, author, render, staleMessage = ARCHIVE_TEXTS.stale }: Correction,
 ): Promise<{ version: number; changed: (keyof ArchivePage)[] }> {
-  const stale = () => new ArchiveRefusal(409, staleMessage);
+  const stale = () => refuse.conflict(staleMessage);
   const current = await sentIssue(db, id);
   if (current.version !== loadedVersion) throw stale();
   const now = nowIso();
@@ -139,7 +130,7 @@ export async function earlierPage(
 ): Promise<ArchivePage> {
   const earlier = await findVersion(db, ARCHIVE_PAGE_ENTITY, keyOf(id), version);
   const page = archivePageSchema.safeParse(earlier?.data);
-  if (!page.success) throw new ArchiveRefusal(404, ARCHIVE_TEXTS.noSuchVersion);
+  if (!page.success) throw refuse.notFound(ARCHIVE_TEXTS.noSuchVersion);
   return page.data;
 }
 
@@ -187,8 +178,5 @@ export async function setWithdrawn(
     .executeTakeFirst();
   if (result.numUpdatedRows > 0n) return;
   await sentIssue(db, id);
-  throw new ArchiveRefusal(
-    409,
-    withdrawn ? ARCHIVE_TEXTS.alreadyWithdrawn : ARCHIVE_TEXTS.notWithdrawn,
-  );
+  throw refuse.conflict(withdrawn ? ARCHIVE_TEXTS.alreadyWithdrawn : ARCHIVE_TEXTS.notWithdrawn);
 }

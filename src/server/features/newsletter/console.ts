@@ -3,7 +3,7 @@
  * editors write drafts, preview and test them, send or schedule them, and
  * pause, resume or cancel a send. Every write is audited.
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Transaction } from "kysely";
 import { z } from "zod";
@@ -26,9 +26,9 @@ import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { authorOf } from "../../platform/console/author.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
 import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMails } from "../../platform/outbox/queue.ts";
+import { type RequestRefusal, refuse } from "../../platform/refusal.ts";
 import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { listId } from "../subscriptions/index.ts";
 import { emailPicturesOf } from "./issue-pictures.ts";
@@ -45,7 +45,7 @@ import {
   unschedule,
   updateDraft,
 } from "./issues.ts";
-import { undescribedPicturesRefusal } from "./picture-descriptions.ts";
+import { requireDescribedPictures } from "./picture-descriptions.ts";
 import { personalise, renderIssue } from "./render.ts";
 import type { NewsletterSettings } from "./server-settings.ts";
 
@@ -75,14 +75,16 @@ const framableBySelf = (policy: string) =>
 const withoutScripts = (html: string) =>
   replaceSpans(html, elementsNamed(html, "script"), () => "");
 
-const REFUSALS: Record<
-  Exclude<IssueRefusal, "wrong-state">,
-  { status: number; message: string }
-> = {
-  missing: { status: 404, message: NEWSLETTER_TEXTS.notFound },
-  "slug-taken": { status: 409, message: NEWSLETTER_TEXTS.slugTaken },
-  stale: { status: 409, message: NEWSLETTER_TEXTS.stale },
+const REFUSALS: Record<Exclude<IssueRefusal, "wrong-state">, () => RequestRefusal> = {
+  missing: () => refuse.notFound(NEWSLETTER_TEXTS.notFound),
+  "slug-taken": () =>
+    refuse.conflict(NEWSLETTER_TEXTS.slugTaken, { slug: NEWSLETTER_TEXTS.slugTaken }),
+  stale: () => refuse.conflict(NEWSLETTER_TEXTS.stale),
 };
+
+/** A refused write of an issue; `wrongState` says what the state does not allow. */
+const refusalOf = (refusal: IssueRefusal, wrongState: string) =>
+  refusal === "wrong-state" ? refuse.conflict(wrongState) : REFUSALS[refusal]();
 
 /**
  * A test reaches addresses the editor types, not only their own: a tighter
@@ -101,7 +103,7 @@ export default async function newsletterRoutes(
 
   async function issueOr404(id: number): Promise<IssueRecord> {
     const issue = await findIssue(db, id);
-    if (!issue) throw app.httpErrors.notFound(NEWSLETTER_TEXTS.notFound);
+    if (!issue) throw refuse.notFound(NEWSLETTER_TEXTS.notFound);
     return issue;
   }
 
@@ -109,14 +111,6 @@ export default async function newsletterRoutes(
     const issue = await issueOr404(id);
     const { queuedAllAt: _queuedAllAt, rate: _rate, ...shown } = issue;
     return { ...shown, progress: await issueProgress(db, issue) };
-  }
-
-  /** Answers a refused write; `wrongState` says what the state does not allow. */
-  function refuse(reply: FastifyReply, refusal: IssueRefusal, wrongState: string) {
-    const { status, message } =
-      refusal === "wrong-state" ? { status: 409, message: wrongState } : REFUSALS[refusal];
-    const fields = refusal === "slug-taken" ? { slug: message } : undefined;
-    return reply.code(status).send({ message, ...(fields ? { fields } : {}) });
   }
 
   const byId = { params: issueIdSchema };
@@ -135,18 +129,14 @@ export default async function newsletterRoutes(
       config: { role: "editor" },
     },
     async (request, reply) => {
-      const undescribed = undescribedPicturesRefusal(request.body.body);
-      if (undescribed) return reply.code(400).send(undescribed);
-      const id = await inTransaction(db, async (trx) => {
+      requireDescribedPictures(request.body.body);
+      const id = await app.consoleWrite(request, "issue-created", async (trx, audit) => {
         const id = await createIssue(trx, request.body, authorOf(request));
-        if (id !== "slug-taken") {
-          await app.audit(trx, request, "issue-created", targetOf(id), {
-            slug: request.body.slug,
-          });
-        }
+        if (id === "slug-taken") throw refusalOf(id, "");
+        audit.subject = targetOf(id);
+        audit.detail = { slug: request.body.slug };
         return id;
       });
-      if (id === "slug-taken") return refuse(reply, id, "");
       return reply.code(201).send(await detail(id));
     },
   );
@@ -163,19 +153,16 @@ export default async function newsletterRoutes(
       schema: { ...byId, body: issueUpdateSchema, response: answer },
       config: { role: "editor" },
     },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
-      const undescribed = undescribedPicturesRefusal(request.body.body);
-      if (undescribed) return reply.code(400).send(undescribed);
-      const refusal = await inTransaction(db, async (trx) => {
+      requireDescribedPictures(request.body.body);
+      await app.consoleWrite(request, "issue-edited", async (trx, audit) => {
         const refusal = await updateDraft(trx, id, request.body);
+        if (refusal) throw refusalOf(refusal, NEWSLETTER_TEXTS.notEditable);
+        audit.subject = targetOf(id);
         // A draft is saved as it is typed: one entry stands for a sitting's saves.
-        if (!refusal) {
-          await app.audit(trx, request, "issue-edited", targetOf(id), undefined, EDITS_COALESCE);
-        }
-        return refusal;
+        audit.coalesce = EDITS_COALESCE;
       });
-      if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);
       return detail(id);
     },
   );
@@ -185,12 +172,11 @@ export default async function newsletterRoutes(
     { schema: { ...byId, response: { 204: z.null(), ...refusals } }, config: { role: "editor" } },
     async (request, reply) => {
       const { id } = request.params;
-      const refusal = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "issue-deleted", async (trx, audit) => {
         const refusal = await deleteDraft(trx, id);
-        if (!refusal) await app.audit(trx, request, "issue-deleted", targetOf(id));
-        return refusal;
+        if (refusal) throw refusalOf(refusal, NEWSLETTER_TEXTS.notEditable);
+        audit.subject = targetOf(id);
       });
-      if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notEditable);
       return reply.code(204).send(null);
     },
   );
@@ -277,7 +263,7 @@ export default async function newsletterRoutes(
       const { to } = request.body;
       const { html, text } = personalise(rendering, sampleUnsubscribeUrl);
       // Every copy and the audit entry are committed together, or none is.
-      await app.withOutbox(async (trx) => {
+      await app.consoleWrite(request, "issue-test-sent", async (trx, audit) => {
         const { from } = await currentMailSettings(trx, config);
         await enqueueMails(
           trx,
@@ -293,9 +279,8 @@ export default async function newsletterRoutes(
           })),
         );
         // An address holds neither comma nor space, so the list reads back unambiguously.
-        await app.audit(trx, request, "issue-test-sent", targetOf(issue.id), {
-          to: to.join(", "),
-        });
+        audit.subject = targetOf(issue.id);
+        audit.detail = { to: to.join(", ") };
       });
       return { message: NEWSLETTER_TEXTS.testSent(to) };
     },
@@ -306,20 +291,17 @@ export default async function newsletterRoutes(
   routes.post(
     NEWSLETTER_PATHS.send(":id"),
     { schema: { ...byId, body: issueSendSchema, response: answer }, config: { role: "editor" } },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
       const at = request.body.at ? new Date(request.body.at) : new Date();
       if (request.body.at && at.getTime() <= Date.now()) {
-        return reply.code(400).send({
-          message: NEWSLETTER_TEXTS.inThePast,
-          fields: { at: NEWSLETTER_TEXTS.inThePast },
-        });
+        throw refuse.badRequest(NEWSLETTER_TEXTS.inThePast, { at: NEWSLETTER_TEXTS.inThePast });
       }
       const { issue, rendering } = await rendered(id);
       // A draft saved before descriptions were required is not sent with a hole in it.
-      const undescribed = undescribedPicturesRefusal(issue.body);
-      if (undescribed) return reply.code(400).send(undescribed);
-      const refusal = await inTransaction(db, async (trx) => {
+      requireDescribedPictures(issue.body);
+      const action = request.body.at ? "issue-scheduled" : "issue-sent";
+      await app.consoleWrite(request, action, async (trx, audit) => {
         // The rate in force now stays the send's own (ADR 042).
         const { newsletterRate } = await currentMailSettings(trx, config);
         const refusal = await scheduleSend(trx, id, {
@@ -327,13 +309,10 @@ export default async function newsletterRoutes(
           rate: newsletterRate,
           rendered: rendering,
         });
-        if (!refusal) {
-          const action = request.body.at ? "issue-scheduled" : "issue-sent";
-          await app.audit(trx, request, action, targetOf(id), { at: at.toISOString() });
-        }
-        return refusal;
+        if (refusal) throw refusalOf(refusal, NEWSLETTER_TEXTS.notDraft);
+        audit.subject = targetOf(id);
+        audit.detail = { at: at.toISOString() };
       });
-      if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notDraft);
       app.newsletter.wake();
       return detail(id);
     },
@@ -342,14 +321,13 @@ export default async function newsletterRoutes(
   routes.post(
     NEWSLETTER_PATHS.unschedule(":id"),
     { schema: { ...byId, response: answer }, config: { role: "editor" } },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
-      const refusal = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "issue-unscheduled", async (trx, audit) => {
         const refusal = await unschedule(trx, id);
-        if (!refusal) await app.audit(trx, request, "issue-unscheduled", targetOf(id));
-        return refusal;
+        if (refusal) throw refusalOf(refusal, NEWSLETTER_TEXTS.notScheduled);
+        audit.subject = targetOf(id);
       });
-      if (refusal) return refuse(reply, refusal, NEWSLETTER_TEXTS.notScheduled);
       return detail(id);
     },
   );
@@ -365,15 +343,13 @@ export default async function newsletterRoutes(
     routes.post(
       path,
       { schema: { ...byId, response: answer }, config: { role: "editor" } },
-      async (request, reply) => {
+      async (request) => {
         const { id } = request.params;
         await issueOr404(id);
-        const changed = await inTransaction(db, async (trx) => {
-          const changed = await change(trx, id);
-          if (changed) await app.audit(trx, request, action, targetOf(id));
-          return changed;
+        await app.consoleWrite(request, action, async (trx, audit) => {
+          if (!(await change(trx, id))) throw refusalOf("wrong-state", wrongState);
+          audit.subject = targetOf(id);
         });
-        if (!changed) return refuse(reply, "wrong-state", wrongState);
         await after?.();
         return detail(id);
       },

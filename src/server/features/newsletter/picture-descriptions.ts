@@ -6,6 +6,7 @@
  * beside the body, saying which picture it is and how to describe it.
  */
 import { imagesOf } from "../../platform/markdown/markdown.ts";
+import { refuse } from "../../platform/refusal.ts";
 
 const inWords = (numbers: readonly number[]) =>
   new Intl.ListFormat("en-GB", { type: "conjunction" }).format(numbers.map(String));
@@ -22,10 +23,8 @@ export function undescribedPicturesReason(body: string): string | undefined {
   return `${which}. Write what it shows between the square brackets, as in ![Bars: the cloud bill per quarter](…): it is read out to people who cannot see it, and shown where a mail program blocks pictures.`;
 }
 
-/** The answer to a save whose body has a picture without a description: the reason beside the body. */
-export function undescribedPicturesRefusal(
-  body: string,
-): { message: string; fields: { body: string } } | undefined {
+/** Refuses a body with a picture without a description (400), the reason beside the body. */
+export function requireDescribedPictures(body: string): void {
   const reason = undescribedPicturesReason(body);
-  return reason ? { message: reason, fields: { body: reason } } : undefined;
+  if (reason) throw refuse.badRequest(reason, { body: reason });
 }

@@ -6,7 +6,7 @@
  * and that link as a QR code. The routes a person needs to enrol stay open
  * while the owner's requirement blocks everything else (beforeSecondFactor).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { generateSecret, generateURI, verify } from "otplib";
 import {
@@ -25,7 +25,7 @@ import { SITE } from "../../../shared/site.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { deleteOtherSessions, listUserSessions } from "../../platform/console/sessions.ts";
 import { type ConsoleUser, findUserById, setPasswordHash } from "../../platform/console/users.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { newRecoveryCodes } from "./recovery-codes.ts";
 import { verifySecondFactor } from "./second-factor.ts";
@@ -46,9 +46,8 @@ const GUESS_LIMIT = { rateLimit: { max: 10, timeWindow: "1 minute" } };
 const userOf = (request: FastifyRequest) => request.user as ConsoleUser;
 
 /** A refusal tied to one field of the form, so the console shows it there. */
-function refuseField(reply: FastifyReply, field: string, message: string) {
-  return reply.code(400).send({ message, fields: { [field]: message } });
-}
+const refuseField = (field: string, message: string) =>
+  refuse.badRequest(message, { [field]: message });
 
 export default async function accountRoutes(
   app: FastifyInstance,
@@ -90,19 +89,18 @@ export default async function accountRoutes(
       },
       config: { role: "viewer", ...GUESS_LIMIT },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = userOf(request);
       const { currentPassword, newPassword } = request.body;
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         await app.auditNoChange(request, "password-change-refused");
-        return refuseField(reply, "currentPassword", ACCOUNT_TEXTS.wrongPassword);
+        throw refuseField("currentPassword", ACCOUNT_TEXTS.wrongPassword);
       }
       const passwordHash = await hashPassword(newPassword);
-      await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "password-changed", async (trx) => {
         await setPasswordHash(trx, user.id, passwordHash);
         // Whoever else knew the old password is signed out; this session stays.
         await deleteOtherSessions(trx, user.id, request.sessionId as string);
-        await app.audit(trx, request, "password-changed");
       });
       return { message: ACCOUNT_TEXTS.passwordChanged };
     },
@@ -117,9 +115,12 @@ export default async function accountRoutes(
     async (request) => {
       const user = userOf(request);
       const secret = generateSecret();
-      if (!(await storePendingSecret(db, user.id, secret))) {
-        throw app.httpErrors.conflict(ACCOUNT_TEXTS.alreadyEnabled);
-      }
+      const unaudited = "a set-up turns nothing on until its code is confirmed, which is recorded";
+      await app.consoleWrite(request, { unaudited }, async (trx) => {
+        if (!(await storePendingSecret(trx, user.id, secret))) {
+          throw refuse.conflict(ACCOUNT_TEXTS.alreadyEnabled);
+        }
+      });
       const uri = generateURI({ issuer: SITE.firmName, label: user.email, secret });
       return { secret, uri, qrSvg: await totpQrCodeSvg(uri) };
     },
@@ -134,20 +135,19 @@ export default async function accountRoutes(
       },
       config: { role: "viewer", beforeSecondFactor: true, ...GUESS_LIMIT },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = userOf(request);
-      if (user.secondFactor) throw app.httpErrors.conflict(ACCOUNT_TEXTS.alreadyEnabled);
+      if (user.secondFactor) throw refuse.conflict(ACCOUNT_TEXTS.alreadyEnabled);
       const secret = await pendingSecret(db, user.id);
-      if (!secret) throw app.httpErrors.conflict(ACCOUNT_TEXTS.noSetupStarted);
+      if (!secret) throw refuse.conflict(ACCOUNT_TEXTS.noSetupStarted);
       const { valid } = await verify({ secret, token: request.body.code, epochTolerance: 30 });
-      if (!valid) return refuseField(reply, "code", ACCOUNT_TEXTS.wrongCode);
+      if (!valid) throw refuseField("code", ACCOUNT_TEXTS.wrongCode);
       const { codes, hashes } = newRecoveryCodes();
-      const enabled = await inTransaction(db, async (trx) => {
-        const enabled = await enableSecondFactor(trx, user.id, secret, hashes);
-        if (enabled) await app.audit(trx, request, "second-factor-enabled");
-        return enabled;
+      await app.consoleWrite(request, "second-factor-enabled", async (trx) => {
+        if (!(await enableSecondFactor(trx, user.id, secret, hashes))) {
+          throw refuse.conflict(ACCOUNT_TEXTS.noSetupStarted);
+        }
       });
-      if (!enabled) throw app.httpErrors.conflict(ACCOUNT_TEXTS.noSetupStarted);
       const updated = (await findUserById(db, user.id)) as ConsoleUser;
       return { recoveryCodes: codes, me: await meOf(app, updated) };
     },
@@ -162,11 +162,11 @@ export default async function accountRoutes(
       },
       config: { role: "viewer", ...GUESS_LIMIT },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = userOf(request);
-      if (!user.secondFactor) throw app.httpErrors.conflict(ACCOUNT_TEXTS.notEnabled);
+      if (!user.secondFactor) throw refuse.conflict(ACCOUNT_TEXTS.notEnabled);
       if (await app.secondFactorRequired()) {
-        throw app.httpErrors.conflict(ACCOUNT_TEXTS.requiredByOwner);
+        throw refuse.conflict(ACCOUNT_TEXTS.requiredByOwner);
       }
       const { confirmation } = request.body;
       const confirmed =
@@ -174,12 +174,11 @@ export default async function accountRoutes(
         (await verifySecondFactor(db, user, confirmation.replace(/\s/g, "")));
       if (!confirmed) {
         await app.auditNoChange(request, "second-factor-off-refused");
-        return refuseField(reply, "confirmation", ACCOUNT_TEXTS.notConfirmed);
+        throw refuseField("confirmation", ACCOUNT_TEXTS.notConfirmed);
       }
-      await inTransaction(db, async (trx) => {
-        await disableSecondFactor(trx, user.id);
-        await app.audit(trx, request, "second-factor-disabled");
-      });
+      await app.consoleWrite(request, "second-factor-disabled", (trx) =>
+        disableSecondFactor(trx, user.id),
+      );
       return { me: await meOf(app, { ...user, totpSecret: null, secondFactor: false }) };
     },
   );

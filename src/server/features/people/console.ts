@@ -19,8 +19,8 @@ import {
 import { messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { type ConsoleUser, ensureUser, findUserById } from "../../platform/console/users.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
 import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
+import { refuse } from "../../platform/refusal.ts";
 import accountRoutes from "./account-console.ts";
 import auditRoutes from "./audit-console.ts";
 import {
@@ -48,14 +48,14 @@ export default async function peopleRoutes(
 
   async function personById(id: number) {
     const person = await findPerson(db, id);
-    if (!person) throw app.httpErrors.notFound(PEOPLE_TEXTS.notFound);
+    if (!person) throw refuse.notFound(PEOPLE_TEXTS.notFound);
     return person;
   }
 
   function refusal(reason: "missing" | "last-owner") {
     return reason === "missing"
-      ? app.httpErrors.notFound(PEOPLE_TEXTS.notFound)
-      : app.httpErrors.conflict(PEOPLE_TEXTS.lastOwner);
+      ? refuse.notFound(PEOPLE_TEXTS.notFound)
+      : refuse.conflict(PEOPLE_TEXTS.lastOwner);
   }
 
   /** The mail names whoever sends it this time, so a re-sent one is from whoever re-sent it. */
@@ -79,14 +79,14 @@ export default async function peopleRoutes(
     },
     async (request, reply) => {
       // The account and its invitation are made together, or neither is.
-      const user = await app.withOutbox(async (trx) => {
+      const user = await app.consoleWrite(request, "person-invited", async (trx, audit) => {
         const { user, created } = await ensureUser(trx, request.body);
-        if (!created) return undefined;
+        if (!created) throw refuse.conflict(PEOPLE_TEXTS.alreadyInvited);
         await sendInvitation(trx, user, request.user as ConsoleUser);
-        await app.audit(trx, request, "person-invited", user.email, { role: user.role });
+        audit.subject = user.email;
+        audit.detail = { role: user.role };
         return user;
       });
-      if (!user) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyInvited);
       return reply.code(201).send(await personById(user.id));
     },
   );
@@ -99,11 +99,11 @@ export default async function peopleRoutes(
     },
     async (request, reply) => {
       const user = await findUserById(db, request.params.id);
-      if (!user) throw app.httpErrors.notFound(PEOPLE_TEXTS.notFound);
-      if (user.passwordHash !== null) throw app.httpErrors.conflict(PEOPLE_TEXTS.alreadyAccepted);
-      await app.withOutbox(async (trx) => {
+      if (!user) throw refuse.notFound(PEOPLE_TEXTS.notFound);
+      if (user.passwordHash !== null) throw refuse.conflict(PEOPLE_TEXTS.alreadyAccepted);
+      await app.consoleWrite(request, "invitation-resent", async (trx, audit) => {
         await sendInvitation(trx, user, request.user as ConsoleUser);
-        await app.audit(trx, request, "invitation-resent", user.email);
+        audit.subject = user.email;
       });
       return reply.code(202).send({ message: PEOPLE_TEXTS.invitationSent });
     },
@@ -121,15 +121,15 @@ export default async function peopleRoutes(
     },
     async (request) => {
       const { role } = request.body;
-      const change = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "role-changed", async (trx, audit) => {
         const change = await changeRole({ ...database, db: trx }, request.params.id, role);
-        if ("done" in change && change.done.from !== role) {
-          const { email, from } = change.done;
-          await app.audit(trx, request, "role-changed", email, { from, to: role });
-        }
-        return change;
+        if ("refused" in change) throw refusal(change.refused);
+        const { email, from } = change.done;
+        // The role it had already: written, but nothing changed to record.
+        audit.unchanged = from === role;
+        audit.subject = email;
+        audit.detail = { from, to: role };
       });
-      if ("refused" in change) throw refusal(change.refused);
       return personById(request.params.id);
     },
   );
@@ -138,15 +138,13 @@ export default async function peopleRoutes(
     PEOPLE_PATHS.person,
     { schema: { params: personParamsSchema, response: NO_CONTENT }, config: OWNER },
     async (request, reply) => {
-      const removal = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "person-removed", async (trx, audit) => {
         const removal = await removePerson({ ...database, db: trx }, request.params.id);
-        if ("done" in removal) {
-          const { email, role } = removal.done;
-          await app.audit(trx, request, "person-removed", email, { role });
-        }
-        return removal;
+        if ("refused" in removal) throw refusal(removal.refused);
+        const { email, role } = removal.done;
+        audit.subject = email;
+        audit.detail = { role };
       });
-      if ("refused" in removal) throw refusal(removal.refused);
       return reply.code(204).send(null);
     },
   );
@@ -166,12 +164,12 @@ export default async function peopleRoutes(
     async (request) => {
       const { required } = request.body;
       if (required && !(request.user as ConsoleUser).secondFactor) {
-        throw app.httpErrors.conflict(PEOPLE_TEXTS.ownSecondFactorFirst);
+        throw refuse.conflict(PEOPLE_TEXTS.ownSecondFactorFirst);
       }
       if (required !== (await app.secondFactorRequired())) {
-        await inTransaction(db, async (trx) => {
+        await app.consoleWrite(request, "second-factor-requirement", async (trx, audit) => {
           await setSecondFactorRequired(trx, required);
-          await app.audit(trx, request, "second-factor-requirement", undefined, { required });
+          audit.detail = { required };
         });
       }
       return { required };

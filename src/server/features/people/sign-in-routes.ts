@@ -40,7 +40,8 @@ import {
   setPasswordHash,
 } from "../../platform/console/users.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import type { UserTokenPurpose } from "../../platform/db/schema.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { afterAnswer } from "./after-answer.ts";
 import { deviceCookies } from "./device-cookie.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
@@ -91,7 +92,7 @@ export default async function authRoutes(
   const devices = deviceCookies(serverSecret);
 
   /** A refused sign-in, counted already: only its record remains. */
-  function refuse(request: FastifyRequest, email: string, reason: string) {
+  function recordRefused(request: FastifyRequest, email: string, reason: string) {
     return app.auditNoChange(request, "sign-in-failed", email, { actor: email, reason });
   }
 
@@ -119,7 +120,7 @@ export default async function authRoutes(
       }
       const user = await findUserByEmail(db, email);
       if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user) {
-        await refuse(request, email, "password");
+        await recordRefused(request, email, "password");
         return reply.code(401).send({ message: AUTH_TEXTS.wrongCredentials });
       }
       if (user.secondFactor) {
@@ -129,7 +130,7 @@ export default async function authRoutes(
           return reply.code(401).send({ message: AUTH_TEXTS.codeNeeded, secondFactor: true });
         }
         if (!(await verifySecondFactor(db, user, code))) {
-          await refuse(request, email, "second factor");
+          await recordRefused(request, email, "second factor");
           return reply.code(401).send({ message: AUTH_TEXTS.wrongCode, secondFactor: true });
         }
       }
@@ -138,16 +139,14 @@ export default async function authRoutes(
       // A new session id at every sign-in: an id planted before it opens nothing.
       const previous = request.cookies[SESSION_COOKIE];
       request.user = user;
-      const token = await inTransaction(db, async (trx) => {
+      const token = await app.consoleWrite(request, "sign-in", async (trx) => {
         if (previous) await deleteSession(trx, hashToken(previous));
-        const token = await createSession(
+        return createSession(
           trx,
           user.id,
           { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
           limits,
         );
-        await app.audit(trx, request, "sign-in");
-        return token;
       });
       setSessionCookie(request, reply, token);
       return meOf(app, user);
@@ -167,10 +166,9 @@ export default async function authRoutes(
     AUTH_PATHS.session,
     { schema: { response: NO_CONTENT }, config: { role: "viewer", beforeSecondFactor: true } },
     async (request, reply) => {
-      await inTransaction(db, async (trx) => {
-        await deleteSession(trx, request.sessionId as string);
-        await app.audit(trx, request, "sign-out");
-      });
+      await app.consoleWrite(request, "sign-out", (trx) =>
+        deleteSession(trx, request.sessionId as string),
+      );
       clearSessionCookie(request, reply);
       return reply.code(204).send(null);
     },
@@ -180,27 +178,15 @@ export default async function authRoutes(
     AUTH_PATHS.sessions,
     { schema: { response: NO_CONTENT }, config: { role: "viewer", beforeSecondFactor: true } },
     async (request, reply) => {
-      await inTransaction(db, async (trx) => {
-        await deleteUserSessions(trx, (request.user as ConsoleUser).id);
-        await app.audit(trx, request, "sign-out-everywhere");
-      });
+      await app.consoleWrite(request, "sign-out-everywhere", (trx) =>
+        deleteUserSessions(trx, (request.user as ConsoleUser).id),
+      );
       clearSessionCookie(request, reply);
       return reply.code(204).send(null);
     },
   );
 
   const afterResetAnswer = afterAnswer(app, "password reset request failed after its answer");
-
-  async function sendResetLink(request: FastifyRequest, email: string) {
-    const user = await findUserByEmail(db, email);
-    const detail = { actor: email, known: Boolean(user) };
-    if (!user) return app.auditNoChange(request, "password-reset-requested", email, detail);
-    await app.withOutbox(async (trx) => {
-      const token = await issueUserToken(trx, user.id, "reset");
-      await app.accountMail.reset(trx, user.email, token);
-      await app.audit(trx, request, "password-reset-requested", email, detail);
-    });
-  }
 
   routes.post(
     AUTH_PATHS.passwordReset,
@@ -212,7 +198,17 @@ export default async function authRoutes(
       onResponse: async (request, reply) => {
         if (reply.statusCode !== 202) return;
         const { email } = request.body;
-        await afterResetAnswer(request, () => sendResetLink(request, email));
+        await afterResetAnswer(request, async () => {
+          const user = await findUserByEmail(db, email);
+          const detail = { actor: email, known: Boolean(user) };
+          if (!user) return app.auditNoChange(request, "password-reset-requested", email, detail);
+          await app.consoleWrite(request, "password-reset-requested", async (trx, audit) => {
+            const token = await issueUserToken(trx, user.id, "reset");
+            await app.accountMail.reset(trx, user.email, token);
+            audit.subject = email;
+            audit.detail = detail;
+          });
+        });
       },
     },
     async (_request, reply) => reply.code(202).send({ message: AUTH_TEXTS.resetSent }),
@@ -227,22 +223,22 @@ export default async function authRoutes(
       },
       config: { role: "public", rateLimit: { max: 10, timeWindow: "15 minutes" } },
     },
-    async (request, reply) => {
+    async (request) => {
       const passwordHash = await hashPassword(request.body.password);
-      const user = await inTransaction(db, async (trx) => {
+      // The link says which it was: an invitation accepted, or a reset.
+      const actionOf = (purpose: UserTokenPurpose) =>
+        purpose === "invite" ? "invitation-accepted" : "password-reset";
+      await app.consoleWrite(request, actionOf, async (trx) => {
         const used = await consumeUserToken(trx, request.body.token);
         const user = used && (await findUserById(trx, used.userId));
-        if (!user) return undefined;
+        if (!user) throw refuse.badRequest(AUTH_TEXTS.badLink);
         await setPasswordHash(trx, user.id, passwordHash);
         // Whoever held the old password is out now.
         await deleteUserSessions(trx, user.id);
         await clearAccount(trx, user.email);
         request.user = user;
-        const action = used.purpose === "invite" ? "invitation-accepted" : "password-reset";
-        await app.audit(trx, request, action);
-        return user;
+        return used.purpose;
       });
-      if (!user) return reply.code(400).send({ message: AUTH_TEXTS.badLink });
       return { message: AUTH_TEXTS.passwordSet };
     },
   );

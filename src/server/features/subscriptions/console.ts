@@ -26,7 +26,8 @@ import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import { forgetErasedRows } from "../../platform/db/erased-rows.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { joinedOutbox } from "../../platform/outbox/queue.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
 import {
   eraseSubscriber,
@@ -63,7 +64,7 @@ export default async function subscribersRoutes(
 
   async function subscriberOr404(id: number) {
     const subscriber = await findSubscriber(db, id);
-    if (!subscriber) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
+    if (!subscriber) throw refuse.notFound(SUBSCRIBER_TEXTS.notFound);
     return subscriber;
   }
 
@@ -120,15 +121,17 @@ export default async function subscribersRoutes(
       },
       config: { role: "editor" },
     },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
       await subscriberOr404(id);
-      const done = await endSubscription(app, id, CONSENT_VIA.console, (trx) =>
-        app.audit(trx, request, "subscriber-unsubscribed", target(id)),
-      );
-      if (!done) {
-        return reply.code(409).send({ message: SUBSCRIBER_TEXTS.alreadyUnsubscribed });
-      }
+      await app.consoleWrite(request, "subscriber-unsubscribed", async (trx, audit) => {
+        // Ended by the same write the other ways use, inside this transaction.
+        const writer = { webhookEvents: app.webhookEvents, withOutbox: joinedOutbox(trx) };
+        if (!(await endSubscription(writer, id, CONSENT_VIA.console))) {
+          throw refuse.conflict(SUBSCRIBER_TEXTS.alreadyUnsubscribed);
+        }
+        audit.subject = target(id);
+      });
       return subscriberOr404(id);
     },
   );
@@ -149,22 +152,15 @@ export default async function subscribersRoutes(
       // The typed address proves the person meant this one; the server checks
       // it too, so no client can erase by id alone.
       if (request.body.email !== subscriber.email) {
-        return reply.code(400).send({
-          message: ERASURE_TEXTS.confirmMismatch,
-          fields: { email: ERASURE_TEXTS.confirmMismatch },
-        });
+        const mismatch = ERASURE_TEXTS.confirmMismatch;
+        throw refuse.badRequest(mismatch, { email: mismatch });
       }
-      const erasure = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "subscriber-erased", async (trx, audit) => {
         const erasure = await eraseSubscriber({ ...database, db: trx }, id, secret);
-        if (erasure) {
-          await app.audit(trx, request, "subscriber-erased", target(id), {
-            emailHash: erasure.emailHash,
-            mailDeleted: erasure.mailDeleted,
-          });
-        }
-        return erasure;
+        if (!erasure) throw refuse.notFound(SUBSCRIBER_TEXTS.notFound);
+        audit.subject = target(id);
+        audit.detail = { emailHash: erasure.emailHash, mailDeleted: erasure.mailDeleted };
       });
-      if (!erasure) throw app.httpErrors.notFound(SUBSCRIBER_TEXTS.notFound);
       // Once committed, what lies outside the rows: the mail to them written
       // to the mailbox folder, and the deleted rows' bytes still on disk.
       await app.removeMailboxCopies({ sentTo: subscriber.email });

@@ -32,7 +32,7 @@ import { characterReason } from "../../../shared/field-rules.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { OffThreadFailure } from "../../platform/ops/off-thread.ts";
-import { Refusal } from "../../platform/refusal.ts";
+import { Refusal, refuse } from "../../platform/refusal.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
 import { judgeRows, reportOf, writeImport } from "./import.ts";
 import type { FileRead } from "./import-file.ts";
@@ -96,24 +96,23 @@ export default async function importRoutes(
   ): Promise<{ name: string; file: FileRead }> {
     const parts = request.parts();
     const first = await parts.next().catch(unreadableBody);
-    if (first.done || first.value.type !== "file")
-      throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
+    if (first.done || first.value.type !== "file") throw refuse.badRequest(IMPORT_TEXTS.noFile);
     const part = first.value;
     const settings = { mapping, judge, consentDay, secret, now: now() };
     const file = await reader.read(part.file, settings).catch((error: unknown) => {
       if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
-        throw app.httpErrors.payloadTooLarge(IMPORT_TEXTS.tooLarge);
+        throw refuse.tooLarge(IMPORT_TEXTS.tooLarge);
       }
-      if (error instanceof Refusal) throw app.httpErrors.badRequest(error.message);
+      if (error instanceof Refusal) throw refuse.badRequest(error.message);
       if (error instanceof OffThreadFailure && error.reason !== "error") {
         request.log.warn({ reason: error.message }, "an import's file was stopped");
-        throw app.httpErrors.badRequest(IMPORT_TEXTS.tooHeavy);
+        throw refuse.badRequest(IMPORT_TEXTS.tooHeavy);
       }
       throw error;
     });
     // Anything after the file would otherwise go unread, unsaid.
     const rest = await parts.next().catch(unreadableBody);
-    if (!rest.done) throw app.httpErrors.badRequest(IMPORT_TEXTS.oneFile);
+    if (!rest.done) throw refuse.badRequest(IMPORT_TEXTS.oneFile);
     return { name: fileNameOf(part.filename), file };
   }
 
@@ -125,10 +124,10 @@ export default async function importRoutes(
   function unreadableBody(error: FastifyError): never {
     const { PartsLimitError, FilesLimitError, FieldsLimitError } = app.multipartErrors;
     for (const limit of [PartsLimitError, FilesLimitError, FieldsLimitError]) {
-      if (error instanceof limit) throw app.httpErrors.badRequest(IMPORT_TEXTS.oneFile);
+      if (error instanceof limit) throw refuse.badRequest(IMPORT_TEXTS.oneFile);
     }
     if (error.statusCode !== undefined && error.statusCode < 500) throw error;
-    throw app.httpErrors.badRequest(IMPORT_TEXTS.noFile);
+    throw refuse.badRequest(IMPORT_TEXTS.noFile);
   }
 
   routes.post(
@@ -182,7 +181,7 @@ export default async function importRoutes(
       });
       const doubleOptIn = request.query.doubleOptIn === "true";
       const { confirmHours } = app.newsletterSignup;
-      return app.withOutbox(async (trx) => {
+      return app.consoleWrite(request, "subscribers-imported", async (trx, audit) => {
         const judgement = await judgeRows(trx, file);
         const { importId, added } = await writeImport(trx, judgement, {
           fileName: name,
@@ -200,7 +199,8 @@ export default async function importRoutes(
           : 0;
         const report = reportOf(judgement);
         const joinedMeanwhile = report.added - added.length;
-        await app.audit(trx, request, "subscribers-imported", `subscriber-import:${importId}`, {
+        audit.subject = `subscriber-import:${importId}`;
+        audit.detail = {
           file: name,
           format: judgement.format,
           rows: judgement.totalRows,
@@ -209,7 +209,7 @@ export default async function importRoutes(
           refused: report.refused,
           doubleOptIn,
           confirmations,
-        });
+        };
         return {
           ...report,
           added: added.length,

@@ -12,7 +12,6 @@ import type { LeadSource } from "../../../shared/lead-source.ts";
 import { normalizeEmail } from "../../../shared/subscription.ts";
 import { leadSourceColumns } from "../../platform/db/lead-source.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { isSuppressed, liftSuppression } from "../deliverability/index.ts";
 import {
   subscriberConfirmed,
@@ -201,15 +200,13 @@ export function confirmByLink(
 
 /**
  * Ends a subscription, by its link, a mail program's one-click or the
- * console, and tells the firm's tools, in one transaction with `alsoIn`
- * (the console's audit entry); false when it had already ended, and then
- * nothing is told.
+ * console (inside its write), and tells the firm's tools, in one
+ * transaction; false when it had already ended, and then nothing is told.
  */
 export function endSubscription(
   app: UnsubscribeWriter,
   id: number,
   via: ConsentVia,
-  alsoIn?: (trx: OutboxTransaction) => Promise<void>,
 ): Promise<boolean> {
   return app.withOutbox(async (trx) => {
     if (!(await unsubscribe(trx, id, via))) return false;
@@ -220,7 +217,6 @@ export function endSubscription(
         subscriberUnsubscribed(app.webhookEvents.origin, subscription, via),
       );
     }
-    await alsoIn?.(trx);
     return true;
   });
 }

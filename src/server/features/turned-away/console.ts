@@ -16,7 +16,7 @@ import {
   turnedAwayListSchema,
 } from "../../../shared/admin/turned-away.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { listPosts, takePost } from "./queries.ts";
 import { releasePost } from "./release.ts";
 import type { TurnedAwaySettings } from "./server-settings.ts";
@@ -57,14 +57,17 @@ export default async function turnedAwayRoutes(
     },
     async (request) => {
       const { id } = request.params;
-      const message = await app.withOutbox(async (trx) => {
-        const post = await takePost(trx, id);
-        if (!post) return undefined;
-        const message = await releasePost(app, trx, post);
-        await app.audit(trx, request, "turned-away-released", targetOf(id), { form: post.form });
-        return message;
-      });
-      if (message === undefined) throw app.httpErrors.notFound(TURNED_AWAY_TEXTS.notFound);
+      const message = await app.consoleWrite(
+        request,
+        "turned-away-released",
+        async (trx, audit) => {
+          const post = await takePost(trx, id);
+          if (!post) throw refuse.notFound(TURNED_AWAY_TEXTS.notFound);
+          audit.subject = targetOf(id);
+          audit.detail = { form: post.form };
+          return releasePost(app, trx, post);
+        },
+      );
       return { message };
     },
   );
@@ -77,14 +80,12 @@ export default async function turnedAwayRoutes(
     },
     async (request, reply) => {
       const { id } = request.params;
-      const deleted = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "turned-away-deleted", async (trx, audit) => {
         const post = await takePost(trx, id);
-        if (post) {
-          await app.audit(trx, request, "turned-away-deleted", targetOf(id), { form: post.form });
-        }
-        return post !== undefined;
+        if (!post) throw refuse.notFound(TURNED_AWAY_TEXTS.notFound);
+        audit.subject = targetOf(id);
+        audit.detail = { form: post.form };
       });
-      if (!deleted) throw app.httpErrors.notFound(TURNED_AWAY_TEXTS.notFound);
       return reply.code(204).send(null);
     },
   );

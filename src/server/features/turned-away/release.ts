@@ -7,7 +7,7 @@
 import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
 import { TURNED_AWAY_TEXTS, type TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts";
-import type { OutboxTransaction } from "../../platform/outbox/queue.ts";
+import { joinedOutbox, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { type InquiryWriter, storeInquiry } from "../inquiries/index.ts";
 import { type SubscriptionWriter, storeSubscription } from "../subscriptions/index.ts";
 
@@ -20,7 +20,7 @@ export async function releasePost(
   post: TurnedAwayPost,
 ): Promise<string> {
   // The writes open their transaction through withOutbox: this one joins the caller's.
-  const withOutbox = <T>(work: (joined: OutboxTransaction) => Promise<T>) => work(trx);
+  const withOutbox = joinedOutbox(trx);
   if (post.form === "inquiry") {
     await storeInquiry(
       { inquiryMail: app.inquiryMail, webhookEvents: app.webhookEvents, withOutbox },

@@ -4,7 +4,7 @@
  * Each change and its audit entry commit together; an address is checked
  * before it is saved (and again, resolved, at every delivery).
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import {
@@ -23,7 +23,7 @@ import {
 } from "../../../shared/admin/webhooks.ts";
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { inTransaction } from "../../platform/db/transaction.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { type AddressPolicy, addressRefusal } from "./addresses.ts";
 import { testEvent } from "./events.ts";
 import { queueDeliveries } from "./queue.ts";
@@ -66,14 +66,12 @@ export default async function webhooksConsole(
   { db, addresses, origin, now, wake }: WebhooksConsoleOptions,
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const refuseAddress = (url: string, reply: FastifyReply) => {
+  /** Refuses an address no webhook may be sent to, beside the field it was typed in. */
+  const checkAddress = (url: string) => {
     const reason = addressRefusal(url, addresses);
-    if (!reason) return false;
-    void reply.code(400).send({ message: reason, fields: { url: reason } });
-    return true;
+    if (reason) throw refuse.badRequest(reason, { url: reason });
   };
-  const notFound = (reply: FastifyReply) =>
-    reply.code(404).send({ message: WEBHOOK_TEXTS.notFound });
+  const notFound = () => refuse.notFound(WEBHOOK_TEXTS.notFound);
 
   routes.get(
     WEBHOOK_ROUTES.list,
@@ -95,15 +93,18 @@ export default async function webhooksConsole(
       config: OWNER,
     },
     async (request, reply) => {
-      if (refuseAddress(request.body.url, reply)) return reply;
+      checkAddress(request.body.url);
       const secret = newSecret();
-      const added = await inTransaction(db, async (trx) => {
-        if ((await countEndpoints(trx)) >= WEBHOOK_ENDPOINTS_MAX) return null;
+      const added = await app.consoleWrite(request, "webhook-added", async (trx, audit) => {
+        if ((await countEndpoints(trx)) >= WEBHOOK_ENDPOINTS_MAX) {
+          throw refuse.conflict(WEBHOOK_TEXTS.tooMany);
+        }
         const id = await insertEndpoint(trx, request.body, secret);
-        await app.audit(trx, request, "webhook-added", target(id), audited(request.body));
+        audit.subject = target(id);
+        audit.detail = audited(request.body);
         return findEndpoint(trx, id);
       });
-      if (!added) return reply.code(409).send({ message: WEBHOOK_TEXTS.tooMany });
+      if (!added) throw refuse.conflict(WEBHOOK_TEXTS.tooMany);
       return reply.code(201).send({ webhook: added, secret, message: WEBHOOK_TEXTS.added });
     },
   );
@@ -118,19 +119,17 @@ export default async function webhooksConsole(
       },
       config: OWNER,
     },
-    async (request, reply) => {
-      if (refuseAddress(request.body.url, reply)) return reply;
+    async (request) => {
+      checkAddress(request.body.url);
       const { id } = request.params;
-      const saved = await inTransaction(db, async (trx) => {
+      const saved = await app.consoleWrite(request, "webhook-changed", async (trx, audit) => {
         const before = await findEndpoint(trx, id);
-        if (!before || !(await updateEndpoint(trx, id, request.body))) return null;
-        await app.audit(trx, request, "webhook-changed", target(id), {
-          before: audited(before),
-          after: audited(request.body),
-        });
+        if (!before || !(await updateEndpoint(trx, id, request.body))) throw notFound();
+        audit.subject = target(id);
+        audit.detail = { before: audited(before), after: audited(request.body) };
         return findEndpoint(trx, id, new Date(now()));
       });
-      if (!saved) return notFound(reply);
+      if (!saved) throw notFound();
       return saved;
     },
   );
@@ -141,15 +140,14 @@ export default async function webhooksConsole(
       schema: { params: webhookIdSchema, response: { 200: messageSchema, 404: messageSchema } },
       config: OWNER,
     },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
-      const removed = await inTransaction(db, async (trx) => {
+      await app.consoleWrite(request, "webhook-removed", async (trx, audit) => {
         const before = await findEndpoint(trx, id);
-        if (!before || !(await deleteEndpoint(trx, id))) return false;
-        await app.audit(trx, request, "webhook-removed", target(id), audited(before));
-        return true;
+        if (!before || !(await deleteEndpoint(trx, id))) throw notFound();
+        audit.subject = target(id);
+        audit.detail = audited(before);
       });
-      if (!removed) return notFound(reply);
       return { message: WEBHOOK_TEXTS.removed };
     },
   );
@@ -166,12 +164,12 @@ export default async function webhooksConsole(
     },
     async (request, reply) => {
       const { id } = request.params;
-      const found = await inTransaction(db, async (trx) => {
+      const found = await app.consoleWrite(request, "webhook-secret-shown", async (trx, audit) => {
         const row = await endpointSecret(trx, id);
-        if (row) await app.audit(trx, request, "webhook-secret-shown", target(id));
+        if (!row) throw notFound();
+        audit.subject = target(id);
         return row;
       });
-      if (!found) return notFound(reply);
       reply.header("cache-control", "no-store");
       return { secret: found.secret };
     },
@@ -189,12 +187,16 @@ export default async function webhooksConsole(
     async (request, reply) => {
       const { id } = request.params;
       const secret = newSecret();
-      const rotated = await inTransaction(db, async (trx) => {
-        if (!(await setSecret(trx, id, secret))) return null;
-        await app.audit(trx, request, "webhook-secret-rotated", target(id));
-        return findEndpoint(trx, id, new Date(now()));
-      });
-      if (!rotated) return notFound(reply);
+      const rotated = await app.consoleWrite(
+        request,
+        "webhook-secret-rotated",
+        async (trx, audit) => {
+          if (!(await setSecret(trx, id, secret))) throw notFound();
+          audit.subject = target(id);
+          return findEndpoint(trx, id, new Date(now()));
+        },
+      );
+      if (!rotated) throw notFound();
       reply.header("cache-control", "no-store");
       return { webhook: rotated, secret, message: WEBHOOK_TEXTS.rotated };
     },
@@ -209,9 +211,9 @@ export default async function webhooksConsole(
       },
       config: OWNER,
     },
-    async (request, reply) => {
+    async (request) => {
       const { id } = request.params;
-      if (!(await findEndpoint(db, id))) return notFound(reply);
+      if (!(await findEndpoint(db, id))) throw notFound();
       return { deliveries: await deliveryLog(db, id) };
     },
   );
@@ -227,10 +229,10 @@ export default async function webhooksConsole(
     },
     async (request, reply) => {
       const { id } = request.params;
-      const queued = await inTransaction(db, async (trx) => {
+      const queued = await app.consoleWrite(request, "webhook-test-sent", async (trx, audit) => {
         const endpoint = await findEndpoint(trx, id);
-        if (!endpoint) return "gone" as const;
-        if (!endpoint.enabled) return "off" as const;
+        if (!endpoint) throw notFound();
+        if (!endpoint.enabled) throw refuse.conflict(WEBHOOK_TEXTS.disabledTest);
         const [deliveryId] = await queueDeliveries(
           trx,
           [endpoint],
@@ -238,11 +240,9 @@ export default async function webhooksConsole(
           new Date(now()),
         );
         if (deliveryId === undefined) throw new Error("no test delivery was queued");
-        await app.audit(trx, request, "webhook-test-sent", target(id));
+        audit.subject = target(id);
         return findDelivery(trx, deliveryId);
       });
-      if (queued === "gone") return notFound(reply);
-      if (queued === "off") return reply.code(409).send({ message: WEBHOOK_TEXTS.disabledTest });
       wake();
       return reply.code(202).send({ message: WEBHOOK_TEXTS.testQueued, delivery: queued });
     },

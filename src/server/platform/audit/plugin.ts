@@ -2,10 +2,11 @@
  * Records what a person did, with who (the signed-in person, or the address a
  * failed sign-in typed), when and from where.
  *
- * `app.audit(trx, request, action, target, detail)` records a change, and
- * takes the change's transaction: the entry and the change commit together
- * or not at all, so no change is ever kept without its entry. The type says
- * so; a plain database handle is refused by the checker.
+ * `app.audit` records a change, and takes the change's transaction: the
+ * entry and the change commit together or not at all, so no change is ever
+ * kept without its entry. The type says so; a plain database handle is
+ * refused by the checker. Console routes do not call it: app.consoleWrite
+ * (platform/console/write.ts) does, in the transaction it opens for them.
  * `app.auditNoChange(request, action, target, detail)` records what changed
  * nothing (a refused attempt, a download), on its own.
  *
@@ -20,7 +21,7 @@ import type { Database } from "../db/schema.ts";
 import { type AuditEntry, type Coalesce, purgeAudit, recordAudit } from "./queries.ts";
 
 /** What the entry says beyond who, what and when; `actor` names who acted when no one is signed in. */
-type AuditDetail = Record<string, unknown> & { actor?: string };
+export type AuditDetail = Record<string, unknown> & { actor?: string };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,10 @@
 /**
  * The firm's console, as a service the features build on: the audit log, the
- * gate every route under /api/admin passes (each declares its role to
- * gate.ts), the bot-defence screen, and the single-page app at /admin
- * (console-files.ts), and the release it runs. Each feature registers its own console routes after
- * this plugin, with the options below. Sessions that ended more than
+ * one way a console route writes (write.ts), the gate every route under
+ * /api/admin passes (each declares its role to gate.ts), the bot-defence
+ * screen, and the single-page app at /admin (console-files.ts), and the
+ * release it runs. Each feature registers its own console routes after this
+ * plugin, with the options below. Sessions that ended more than
  * SESSION_RETENTION_DAYS ago go in the daily purge.
  */
 import type { FastifyInstance } from "fastify";
@@ -17,12 +18,14 @@ import { type AdminAreaOptions, sessionLimitsOf } from "./area.ts";
 import consoleFiles from "./console-files.ts";
 import gate from "./gate.ts";
 import { deleteEndedSessions } from "./sessions.ts";
+import consoleWrites from "./write.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export default fp(
   async function consoleService(app: FastifyInstance, { config, database }: AdminAreaOptions) {
     await app.register(audit, { database, retentionDays: config.AUDIT_RETENTION_DAYS });
+    await app.register(consoleWrites);
     await app.register(gate, { database, limits: sessionLimitsOf(config) });
     await app.register(botTripsRoutes, { config, database });
     await app.register(consoleFiles, { root: config.ADMIN_DIR });
@@ -45,5 +48,5 @@ export default fp(
         ),
     });
   },
-  { name: "console", dependencies: ["xsrf", "rate-limit", "daily-purge"] },
+  { name: "console", dependencies: ["xsrf", "rate-limit", "daily-purge", "outbox"] },
 );

@@ -144,6 +144,15 @@ export function inOutboxTransaction<T>(
   });
 }
 
+/**
+ * A `withOutbox` whose work runs in `trx`, one already open: a write that
+ * opens its own (storing an inquiry, ending a subscription) then joins a
+ * larger one, and the sender wakes when that one commits.
+ */
+export function joinedOutbox(trx: OutboxTransaction) {
+  return <T>(work: (joined: OutboxTransaction) => Promise<T>): Promise<T> => work(trx);
+}
+
 export interface ClaimOptions {
   priority: MailPriority;
   worker: string;

@@ -1,8 +1,9 @@
 /**
- * One way to fail. Routes and hooks throw `app.httpErrors.*` (from
- * @fastify/sensible); request validation fails with the Zod issues of the
- * route's schema; this one handler turns every failure into `{message}`:
- * client errors say what was wrong (validation also names each field), a
+ * One way to fail. Routes throw a refusal (`refuse.*`, platform/refusal.ts)
+ * and hooks `app.httpErrors.*` (from @fastify/sensible); request validation
+ * fails with the Zod issues of the route's schema; this one handler turns
+ * every failure into `{message}`: client errors say what was wrong
+ * (validation and a refusal about a form's fields also name each field), a
  * database out of reach answers 503 with Retry-After, anything unexpected
  * answers a bare 500 with the request id, and the detail
  * goes only to the log. A client's mistake is an ordinary event, logged in
@@ -17,6 +18,7 @@ import {
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
+import { RequestRefusal } from "../refusal.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again later.";
 export const DATABASE_UNAVAILABLE_MESSAGE =
@@ -117,7 +119,8 @@ export default fp(
           { statusCode: status, code: error.code, reason: error.message },
           "client error",
         );
-        return reply.code(status).send({ message: error.message });
+        const fields = error instanceof RequestRefusal ? error.fields : undefined;
+        return reply.code(status).send({ message: error.message, ...(fields ? { fields } : {}) });
       }
       if (isDatabaseUnavailable(error)) {
         request.log.warn({ err: error }, "database unavailable");
