@@ -1,18 +1,11 @@
 /**
  * Vitest's global setup: migrates one database per engine before any test
  * file runs, for test/support/engines.ts to copy each test database from,
- * and drops them when the run ends. It also makes the run's folder where
- * test/support/sql-paths.ts records each file's SQL.
+ * and drops them when the run ends.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ENGINES, TEMPLATE_ENV, type TestDatabase } from "./engines.ts";
-import { SQL_PATHS_DIR_ENV } from "./sql-paths.ts";
 
 export default async function makeTemplates(): Promise<() => Promise<void>> {
-  const sqlPaths = mkdtempSync(join(tmpdir(), "sql-paths-"));
-  process.env[SQL_PATHS_DIR_ENV] = sqlPaths;
   const templates: TestDatabase[] = [];
   for (const engine of ENGINES) {
     // No template is set yet, so create() migrates this one itself.
@@ -26,6 +19,5 @@ export default async function makeTemplates(): Promise<() => Promise<void>> {
   }
   return async () => {
     for (const template of templates) await template.drop();
-    rmSync(sqlPaths, { recursive: true, force: true });
   };
 }
