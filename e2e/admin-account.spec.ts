@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { generate } from "otplib";
 import { RECOVERY_CODE_COUNT } from "../src/shared/admin/account.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { type ConsoleAccount, consoleAccount, signInToConsole } from "./support/console.ts";
+import { type ConsoleAccount, consoleAccount, signInThroughForm } from "./support/console.ts";
 import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
 /** Turns the second factor on through the screen; the key it showed, without its spaces. */
@@ -58,7 +58,7 @@ test("sets up an authenticator app, then signs in with password and code", async
   // The sign-in without a code is answered 401 asking for one, which Chromium reports.
   expectedErrors.add(loadFailure(401), { url: /\/api\/admin\/session$/ });
   const account = await consoleAccount("editor", "account-totp");
-  await signInToConsole(page, account, "/admin/account");
+  await signInThroughForm(page, account, "/admin/account");
   await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();
   await expect(page.getByRole("region", { name: "Where you are signed in" })).toContainText(
     "This browser",
@@ -84,7 +84,7 @@ test("changes the password, with the current one checked first", async ({
   // The wrong current password is answered 400, which Chromium reports.
   expectedErrors.add(loadFailure(400), { url: /\/api\/admin\/account\/password$/ });
   const account = await consoleAccount("viewer", "account-password");
-  await signInToConsole(page, account, "/admin/account");
+  await signInThroughForm(page, account, "/admin/account");
   const section = page.getByRole("region", { name: "Password" });
   await section.getByLabel("Current password").fill("not the password at all");
   await section.getByLabel("New password", { exact: true }).fill("a brand new long passphrase");
@@ -97,14 +97,18 @@ test("changes the password, with the current one checked first", async ({
   await section.getByRole("button", { name: "Change password" }).click();
   await expect(section.getByRole("status")).toContainText("Your password is changed.");
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
-  await signInToConsole(page, { ...account, password: "a brand new long passphrase" });
+  await signInThroughForm(page, { ...account, password: "a brand new long passphrase" });
 });
 
 test.describe("at 375 px", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
   test("the account screen fits and passes axe", async ({ page }) => {
-    await signInToConsole(page, await consoleAccount("viewer", "account-narrow"), "/admin/account");
+    await signInThroughForm(
+      page,
+      await consoleAccount("viewer", "account-narrow"),
+      "/admin/account",
+    );
     await expect(page.getByRole("region", { name: "Where you are signed in" })).toBeVisible();
     await expectNoAxeViolations(page);
     expect(
@@ -116,7 +120,7 @@ test.describe("at 375 px", () => {
 test("writes the account screen's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";
   mkdirSync(dir, { recursive: true });
-  await signInToConsole(page, await consoleAccount("editor", "Daniel"), "/admin/account");
+  await signInThroughForm(page, await consoleAccount("editor", "Daniel"), "/admin/account");
   const section = page.getByRole("region", { name: "Second factor" });
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });

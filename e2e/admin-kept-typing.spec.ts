@@ -10,7 +10,7 @@ import type { Browser } from "@playwright/test";
 import { NETWORK_FAILURE } from "../src/admin/api/client.ts";
 import { NEWSLETTER_PATHS } from "../src/shared/admin/newsletter.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { type ConsoleAccount, consoleAccount, signInToConsole } from "./support/console.ts";
+import { type ConsoleAccount, consoleAccount, signInThroughForm } from "./support/console.ts";
 import { sendInquiry } from "./support/inquiry.ts";
 import { test } from "./support/previews.ts";
 import { expect, loadFailure, type Page } from "./support/test.ts";
@@ -25,7 +25,7 @@ const BODY = "The first paragraph, typed before the session ended.\n\nAnd a seco
 async function signOutEverywhereElse(browser: Browser, account: ConsoleAccount) {
   const elsewhere = await browser.newContext();
   const page = await elsewhere.newPage();
-  await signInToConsole(page, account, "/admin/account");
+  await signInThroughForm(page, account, "/admin/account");
   await page.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await elsewhere.close();
@@ -50,7 +50,7 @@ test("a new issue's text survives the session ending mid-typing", async ({
   expectedErrors.add(loadFailure(401), { url: new RegExp(NEWSLETTER_PATHS.list) });
   const editor = await consoleAccount("editor", "kept-typing");
   const title = unique(TITLE);
-  await signInToConsole(page, editor, "/admin/newsletter/new");
+  await signInThroughForm(page, editor, "/admin/newsletter/new");
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Summary").fill(SUMMARY);
   await page.getByLabel("Body").fill(BODY);
@@ -87,7 +87,7 @@ test("a draft saves itself as it is typed, and what the server missed comes back
   // The one save tried while the browser is offline.
   expectedErrors.add(/^Failed to load resource: net::ERR_INTERNET_DISCONNECTED$/);
   const editor = await consoleAccount("editor", "autosave");
-  await signInToConsole(page, editor, "/admin/newsletter/new");
+  await signInThroughForm(page, editor, "/admin/newsletter/new");
   await page.getByLabel("Title").fill(unique("Saved as typed"));
   await page.getByLabel("Summary").fill(SUMMARY);
   await page.getByLabel("Body").fill(BODY);
@@ -129,7 +129,7 @@ test("a draft saves itself as it is typed, and what the server missed comes back
 });
 
 test("leaving a form with unsaved changes asks first", async ({ page }) => {
-  await signInToConsole(
+  await signInThroughForm(
     page,
     await consoleAccount("editor", "leave-warning"),
     "/admin/newsletter/new",
@@ -165,7 +165,7 @@ test("a note half-written on an inquiry comes back after the tab is reloaded", a
   request,
 }) => {
   const id = await sendInquiry(request, `kept${Date.now()}`);
-  await signInToConsole(
+  await signInThroughForm(
     page,
     await consoleAccount("editor", "kept-note"),
     `/admin/inquiries/${id}`,
@@ -196,7 +196,7 @@ test("writes the screenshots of a put-back copy and of the question before leavi
   page,
 }) => {
   const editor = await consoleAccount("editor", "kept-shots");
-  await signInToConsole(page, editor, "/admin/newsletter/new");
+  await signInThroughForm(page, editor, "/admin/newsletter/new");
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/admin/newsletter/new");

@@ -1,6 +1,6 @@
 import { AUTH_PATHS, AUTH_TEXTS } from "../src/shared/admin/auth.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
-import { consoleAccount, signInToConsole } from "./support/console.ts";
+import { consoleAccount, signInThroughForm } from "./support/console.ts";
 import { findInMail } from "./support/mailbox.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
 import { expect, loadFailure, test } from "./support/test.ts";
@@ -22,7 +22,7 @@ test("an owner signs in, sees every area, and signs out", async ({ page }) => {
       page.waitForResponse(url),
     ),
   );
-  await signInToConsole(page, owner);
+  await signInThroughForm(page, owner);
   await firstScreen;
   const nav = page.getByRole("navigation", { name: "Console" });
   for (const area of ["Inquiries", "Subscribers", "Content", "People", "Audit log"]) {
@@ -93,7 +93,7 @@ test("a forgotten password is reset through the e-mailed link", async ({ page, b
   expect(new URL(visitor.url()).hash).toBe("");
 
   await visitor.getByRole("link", { name: "Sign in" }).click();
-  await signInToConsole(visitor, { ...account, password: "a freshly chosen passphrase" });
+  await signInThroughForm(visitor, { ...account, password: "a freshly chosen passphrase" });
   await fresh.close();
 });
 

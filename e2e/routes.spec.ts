@@ -1,16 +1,41 @@
-import { SCREEN_PATHS } from "../src/shared/routes.ts";
+/**
+ * Every screen loads whole, and (ADR 021) its code is fetched only once the
+ * page has been painted, then it hydrates (open() waits for that) under its
+ * Content-Security-Policy: a refused inline script would be a console error,
+ * and console errors and page errors fail every test (support/test.ts).
+ */
+import { INSIGHT_PATH, SCREEN_PATHS } from "../src/shared/routes.ts";
 import { NOT_FOUND_SEO } from "../src/web/lib/seo.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
-import { expect, loadFailure, test } from "./support/test.ts";
+import { expect, loadFailure, type Page, test } from "./support/test.ts";
 
-for (const path of SCREEN_PATHS) {
-  // Console errors and page errors fail every test (support/test.ts); this one
-  // also waits for every list of the page, so late errors are seen too.
-  test(`${path} loads with header and footer and no console errors`, async ({ page }) => {
+/** When the page painted first, when its first script was asked for, and how many it asked for. */
+function scriptTiming(page: Page) {
+  return page.evaluate(() => {
+    const [firstPaint] = performance.getEntriesByName("first-contentful-paint");
+    const scripts = performance
+      .getEntriesByType("resource")
+      .filter((entry) => /\/assets\/[^/]+\.js$/.test(entry.name));
+    return {
+      painted: firstPaint?.startTime ?? Number.NaN,
+      firstScript: Math.min(...scripts.map((entry) => entry.startTime)),
+      scripts: scripts.length,
+    };
+  });
+}
+
+for (const path of [...SCREEN_PATHS, INSIGHT_PATH]) {
+  test(`${path} loads with header and footer, fetches its scripts after its first paint, hydrates, and logs no error`, async ({
+    page,
+  }) => {
     const response = await open(page, path);
     expect(response?.status()).toBe(200);
+    const timing = await scriptTiming(page);
+    expect(timing.scripts).toBeGreaterThan(5);
+    expect(timing.firstScript).toBeGreaterThanOrEqual(timing.painted);
     await expect(page.getByRole("banner")).toBeVisible();
     await expect(page.getByRole("contentinfo")).toBeVisible();
+    // Waits for every list of the page, so late errors are seen too.
     await waitUntilSettled(page);
   });
 }
