@@ -5,19 +5,18 @@ import { expectNoAxeViolations } from "./support/axe.ts";
 import { alertDialog, open, waitUntilSettled } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
 
-for (const width of [375, 1280]) {
-  test.describe(`at ${width} px`, () => {
-    test.use({ viewport: { width, height: 900 } });
+// At 1280 px, with the focus indicators' check in the same visit: focus-contrast.spec.ts.
+test.describe("at 375 px", () => {
+  test.use({ viewport: { width: 375, height: 900 } });
 
-    for (const path of SCREEN_PATHS) {
-      test(`axe finds no violations on ${path}`, async ({ page }) => {
-        await open(page, path);
-        await waitUntilSettled(page);
-        await expectNoAxeViolations(page);
-      });
-    }
-  });
-}
+  for (const path of SCREEN_PATHS) {
+    test(`axe finds no violations on ${path}`, async ({ page }) => {
+      await open(page, path);
+      await waitUntilSettled(page);
+      await expectNoAxeViolations(page);
+    });
+  }
+});
 
 test.describe("with the menus and dialogs open", () => {
   test.use({ viewport: { width: 1280, height: 900 } });

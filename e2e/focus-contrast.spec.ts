@@ -4,8 +4,11 @@
  * focusable element is reached with Tab, and its focus indicator (outline,
  * plus any solid ring drawn by box-shadow) must reach 3:1 against the colour
  * around it and, where the element paints its own background, against that too.
+ * The same visit of each screen at 1280 px first has axe check the page, so
+ * the page loads once for both (a11y.spec.ts holds the other widths and states).
  */
 import { SCREEN_PATHS } from "../src/shared/routes.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { contrastRatio, over, parseColor, type Rgba } from "./support/contrast.ts";
 import { open, waitUntilSettled } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
@@ -105,12 +108,17 @@ async function tabThroughPage(page: Page): Promise<string[]> {
   throw new Error("Tab never left the page's elements");
 }
 
-for (const path of SCREEN_PATHS) {
-  test(`every focus indicator on ${path} reaches ${MINIMUM}:1 against its background`, async ({
-    page,
-  }) => {
-    await open(page, path);
-    await waitUntilSettled(page);
-    expect(await tabThroughPage(page)).toEqual([]);
-  });
-}
+test.describe("at 1280 px", () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  for (const path of SCREEN_PATHS) {
+    test(`axe finds no violations on ${path}, and every focus indicator reaches ${MINIMUM}:1 against its background`, async ({
+      page,
+    }) => {
+      await open(page, path);
+      await waitUntilSettled(page);
+      await expectNoAxeViolations(page);
+      expect(await tabThroughPage(page)).toEqual([]);
+    });
+  }
+});

@@ -1,6 +1,8 @@
 /**
- * The privacy notice: reached from the footer of every page and from beside
- * both forms, with JavaScript and without, and readable at a phone's width.
+ * The privacy notice: reached through the client-side router from the footer
+ * and from beside both forms, and readable at a phone's width. The same
+ * links without JavaScript are plain links in the served HTML, tested there
+ * (test/features/pages/privacy-links.test.ts).
  * Its text is the seed's (content/privacy.md); the console's edit of it is
  * tested with the server (test/features/content/site-facts.test.ts).
  */
@@ -47,30 +49,25 @@ const FORMS = [
   },
 ];
 
-for (const javaScriptEnabled of [true, false]) {
-  test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
-    test.use({ javaScriptEnabled, viewport: { width: 375, height: 740 } });
+test.describe("with JavaScript", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
 
-    const visit = (page: Page, path: string) =>
-      javaScriptEnabled ? open(page, path) : page.goto(path);
+  test("the footer of every page leads to the privacy notice", async ({ page }) => {
+    await open(page, "/weare");
+    await noticeLink(page.locator("footer .site-footer__legal")).click();
+    await expectNotice(page);
+  });
 
-    test("the footer of every page leads to the privacy notice", async ({ page }) => {
-      await visit(page, "/weare");
-      await noticeLink(page.locator("footer .site-footer__legal")).click();
+  for (const { name, path, form, line } of FORMS) {
+    test(`the line under the ${name} leads to the privacy notice`, async ({ page }) => {
+      await open(page, path);
+      const scope = page.locator(form);
+      await expect(scope.locator(".privacy-note")).toContainText(line);
+      await noticeLink(scope).click();
       await expectNotice(page);
     });
-
-    for (const { name, path, form, line } of FORMS) {
-      test(`the line under the ${name} leads to the privacy notice`, async ({ page }) => {
-        await visit(page, path);
-        const scope = page.locator(form);
-        await expect(scope.locator(".privacy-note")).toContainText(line);
-        await noticeLink(scope).click();
-        await expectNotice(page);
-      });
-    }
-  });
-}
+  }
+});
 
 test.describe("the notice's page", () => {
   for (const viewport of [
