@@ -37,6 +37,14 @@ const FORMS = [
 
 const NOTICE_LINK = /privacy notice/i;
 
+/** What the parsed page's elements offer that the tests read. */
+interface ParentOfLinks {
+  querySelectorAll(selector: "a"): Iterable<{
+    textContent: string | null;
+    getAttribute(name: string): string | null;
+  }>;
+}
+
 describe("the privacy notice without JavaScript", () => {
   let t: TestApp;
   const window = new Window();
@@ -56,7 +64,7 @@ describe("the privacy notice without JavaScript", () => {
   }
 
   /** The addresses of the links named like the notice's inside `scope`. */
-  const noticeLinks = (scope: Element | null) =>
+  const noticeLinks = (scope: ParentOfLinks | null) =>
     [...(scope?.querySelectorAll("a") ?? [])]
       .filter((link) => NOTICE_LINK.test(link.textContent ?? ""))
       .map((link) => link.getAttribute("href"));
