@@ -6,7 +6,9 @@
  * Its text is the seed's (content/privacy.md); the console's edit of it is
  * tested with the server (test/features/content/site-facts.test.ts).
  */
+
 import site from "../content/site.json" with { type: "json" };
+import { PRIVACY_LINES } from "../src/shared/routes.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { open } from "./support/page.ts";
 import { expect, type Page, test } from "./support/test.ts";
@@ -39,13 +41,13 @@ const FORMS = [
     name: "contact form",
     path: "/contact-us",
     form: "form.inquiry-form",
-    line: "We use these details only to answer you.",
+    line: PRIVACY_LINES.inquiry,
   },
   {
     name: "subscribe form",
     path: "/",
     form: "footer form.subscribe",
-    line: "Your address is used only to send you Insight.",
+    line: PRIVACY_LINES.subscription,
   },
 ];
 

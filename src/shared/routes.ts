@@ -105,3 +105,9 @@ export const ANCHORS = {
   leadership: "leadership",
   ethos: "ethos",
 } as const;
+
+/** The line under each form that says what its details are for, before its link to the notice. */
+export const PRIVACY_LINES = {
+  inquiry: "We use these details only to answer you.",
+  subscription: "Your address is used only to send you Insight.",
+} as const;

@@ -10,7 +10,7 @@ import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import site from "../../../content/site.json" with { type: "json" };
 import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
-import { PRIVACY_PATH, SCREEN_PATHS } from "../../../src/shared/routes.ts";
+import { PRIVACY_LINES, PRIVACY_PATH, SCREEN_PATHS } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
 
@@ -25,13 +25,13 @@ const FORMS = [
     name: "contact form",
     path: "/contact-us",
     form: "form.inquiry-form",
-    line: "We use these details only to answer you.",
+    line: PRIVACY_LINES.inquiry,
   },
   {
     name: "subscribe form",
     path: "/",
     form: "footer form.subscribe",
-    line: "Your address is used only to send you Insight.",
+    line: PRIVACY_LINES.subscription,
   },
 ];
 

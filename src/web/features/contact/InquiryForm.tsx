@@ -23,7 +23,7 @@ import {
   inquiryValuesFrom,
 } from "../../../shared/inquiry.ts";
 import { type CaptchaWidget, FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
-import { ROUTES } from "../../../shared/routes.ts";
+import { PRIVACY_LINES, ROUTES } from "../../../shared/routes.ts";
 import { fieldReasonsOf, sendComment } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
 import { FormDefences } from "../../components/FormDefences.tsx";
@@ -239,7 +239,7 @@ export function InquiryForm({ posted }: { posted?: InquiryPostResult | undefined
       >
         Submit
       </SubmitButton>
-      <PrivacyNote>We use these details only to answer you.</PrivacyNote>
+      <PrivacyNote>{PRIVACY_LINES.inquiry}</PrivacyNote>
     </form>
   );
 }

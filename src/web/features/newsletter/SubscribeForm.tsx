@@ -14,7 +14,7 @@ import { useState } from "react";
 import { DIALOG, FORM_TEXTS } from "../../../shared/constants.ts";
 import { checkField, type FieldReasons } from "../../../shared/field-rules.ts";
 import { type CaptchaWidget, FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
-import { SUBSCRIBE_PATH } from "../../../shared/routes.ts";
+import { PRIVACY_LINES, SUBSCRIBE_PATH } from "../../../shared/routes.ts";
 import {
   EMAIL_MAX_LENGTH,
   SUBSCRIBE_EMAIL_FIELD,
@@ -162,7 +162,7 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
       >
         Subscribe
       </SubmitButton>
-      <PrivacyNote>Your address is used only to send you Insight.</PrivacyNote>
+      <PrivacyNote>{PRIVACY_LINES.subscription}</PrivacyNote>
     </form>
   );
 }
