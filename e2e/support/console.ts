@@ -134,18 +134,13 @@ export async function signInToConsole(page: Page, account: ConsoleAccount, path 
   const at = (apiPath: string) =>
     URL.canParse(path) ? `${new URL(path).origin}${apiPath}` : apiPath;
   const client = page.context().request;
-  const { token } = (await (await client.get(at(serverPath(API_PATHS.xsrf)))).json()) as {
-    token: string;
-  };
-  const response = await client.post(at(AUTH_PATHS.session), {
-    data: { email: account.email, password: account.password },
-    headers: { [XSRF_HEADER]: token, "X-Forwarded-For": freshAddress() },
-  });
-  if (!response.ok()) {
-    throw new Error(
-      `signing in ${account.email} answered ${response.status()}: ${await response.text()}`,
-    );
-  }
+  await client.get(at(serverPath(API_PATHS.xsrf)));
+  await post(
+    client,
+    at(AUTH_PATHS.session),
+    { email: account.email, password: account.password },
+    freshAddress(),
+  );
   await page.goto(path);
   await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
 }
