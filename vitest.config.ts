@@ -16,9 +16,12 @@ const LINT_PROBES = "test/source/boundaries.test.ts";
  */
 const MOCKING = ["test/platform/console/console-routes.test.ts"];
 
+/** Reads what every other file's SQL was (test/support/sql-paths.mjs), so it runs after them all. */
+const SQL_PATHS_CHECK = "test/platform/db/sql-paths-on-both.test.ts";
+
 export default defineConfig({
   test: {
-    setupFiles: ["test/support/announce-engines.ts"],
+    setupFiles: ["test/support/announce-engines.ts", "test/support/record-sql-paths.ts"],
     globalSetup: ["test/support/template-databases.ts"],
     // Vitest's default, one file fewer than the cores, runs one file at a time
     // on two cores, while most files spend their time waiting on a server
@@ -40,7 +43,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [LINT_PROBES, ...MOCKING, "**/node_modules/**"],
+          exclude: [LINT_PROBES, ...MOCKING, SQL_PATHS_CHECK, "**/node_modules/**"],
           isolate: false,
           sequence: { groupOrder: 1 },
         },
@@ -48,6 +51,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "mocking", include: MOCKING, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: "sql-paths", include: [SQL_PATHS_CHECK], sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -99,7 +99,19 @@ const postgres = (url: string): EngineCase => ({
   createEmpty: () => newPostgresDatabase(url),
 });
 
+/**
+ * Both engines, for a test file that runs SQL on PostgreSQL no other file
+ * runs there: a query, or a branch of the server's code for that engine.
+ */
 export const ENGINES: EngineCase[] = POSTGRES_URL ? [sqlite, postgres(POSTGRES_URL)] : [sqlite];
+
+/**
+ * SQLite alone, for a test file whose every SQL path other files run on
+ * PostgreSQL too. test/platform/db/sql-paths-on-both.test.ts checks that
+ * after each whole run, and names the file to put back on ENGINES when a
+ * change gives it a path of its own (ADR 078).
+ */
+export const SQLITE_ONLY: EngineCase[] = [sqlite];
 
 /** Opens a test database as the server would from its environment, its schema as it is. */
 export function openTestDatabase(testDb: TestDatabase): DatabaseHandle {

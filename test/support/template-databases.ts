@@ -1,11 +1,24 @@
 /**
  * Vitest's global setup: migrates one database per engine before any test
  * file runs, for test/support/engines.ts to copy each test database from,
- * and drops them when the run ends.
+ * and makes the run's folder where each file's SQL paths are recorded
+ * (test/support/sql-paths.mjs, unless TEST_SQL_PATHS_DIR names one); both
+ * go when the run ends. Vitest runs a
+ * global setup once for each project of the run, in one process: the
+ * first makes them and the others find them made.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ENGINES, TEMPLATE_ENV, type TestDatabase } from "./engines.ts";
+import { SQL_PATHS_DIR_ENV } from "./sql-paths.mjs";
 
 export default async function makeTemplates(): Promise<() => Promise<void>> {
+  if (process.env[TEMPLATE_ENV.sqlite]) return async () => {};
+  // A run given a folder keeps its records there, to be read after it.
+  const given = process.env[SQL_PATHS_DIR_ENV];
+  const sqlPaths = given ?? mkdtempSync(join(tmpdir(), "sql-paths-"));
+  process.env[SQL_PATHS_DIR_ENV] = sqlPaths;
   const templates: TestDatabase[] = [];
   for (const engine of ENGINES) {
     // No template is set yet, so create() migrates this one itself.
@@ -19,5 +32,6 @@ export default async function makeTemplates(): Promise<() => Promise<void>> {
   }
   return async () => {
     for (const template of templates) await template.drop();
+    if (!given) rmSync(sqlPaths, { recursive: true, force: true });
   };
 }

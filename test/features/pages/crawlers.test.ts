@@ -12,13 +12,11 @@ import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
 
 const ORIGIN = "https://www.firm.example";
-const [sqlite] = ENGINES;
 
-describe("robots.txt and sitemap.xml", () => {
+describe.each(ENGINES)("robots.txt and sitemap.xml on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, { PUBLIC_ORIGIN: ORIGIN });
+    t = await startApp(engine, { PUBLIC_ORIGIN: ORIGIN });
   });
   afterAll(() => t.close());
 

@@ -11,7 +11,6 @@ import { ENGINES } from "../../support/engines.ts";
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
 if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
-const [sqlite] = ENGINES;
 
 /** The footer of the page at `url`. */
 async function footerOf(t: TestApp, url: string): Promise<string> {
@@ -22,11 +21,10 @@ async function footerOf(t: TestApp, url: string): Promise<string> {
 
 const PAST_ISSUES = /<a [^>]*href="\/insight"[^>]*>Read past issues<\/a>/;
 
-describe("the footer's link to past Insight issues", () => {
+describe.each(ENGINES)("the footer's link to past Insight issues on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
   });
   afterAll(() => t.close());
   // Each test starts with no issue, whatever an earlier one sent; written
