@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/server/platform/db/connection.ts";
 import { migrateUpTo, schemaStatus } from "../../src/server/platform/db/migrations.ts";
 import { childOutput } from "../support/child-output.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { SQLITE_ONLY, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 
 function run(program: string, args: string[], env: Record<string, string> = {}) {
@@ -84,7 +84,7 @@ describe("the command-line tools' usage", () => {
   });
 });
 
-describe.each(ENGINES)("an export on an unmigrated database on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("an export on an unmigrated database on $engine", (engine) => {
   let testDb: TestDatabase;
   const LAST_RUN = "023_content_drafts";
   beforeAll(async () => {

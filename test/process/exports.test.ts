@@ -9,7 +9,7 @@ import { storeSubscription } from "../../src/server/features/subscriptions/index
 import { CONSENT_VIA } from "../../src/shared/admin/subscribers.ts";
 import { startApp } from "../support/app.ts";
 import { csvRecords } from "../support/csv.ts";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { SQLITE_ONLY, type TestDatabase } from "../support/engines.ts";
 import { nodeArgs } from "../support/entry.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { unsubscribeByOneClick } from "../support/subscription-links.ts";
@@ -49,7 +49,7 @@ const TRICKY = {
 /** A name a spreadsheet would run as a formula. */
 const FORMULA_NAME = '=HYPERLINK("https://evil.example","Click")';
 
-describe.each(ENGINES)("CSV exports on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("CSV exports on $engine", (engine) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await engine.create();

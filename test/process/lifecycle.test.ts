@@ -4,7 +4,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../support/engines.ts";
+import { SQLITE_ONLY, type TestDatabase } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import {
   clientFor,
@@ -59,7 +59,7 @@ async function halfSentInquiry(server: ServerProcess) {
 const shuttingDown = (line: Record<string, unknown>) =>
   String(line.msg).startsWith("shutting down");
 
-describe.each(ENGINES)("server process on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("server process on $engine", (engine) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await engine.create();

@@ -23,7 +23,7 @@ import { FORM_SOURCE_FIELD, FORM_TOKEN_FIELD } from "../../src/shared/page-conte
 import { openSession, post, type Session, startApp, type TestApp } from "../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../support/console.ts";
 import { csvRecords } from "../support/csv.ts";
-import { ENGINES } from "../support/engines.ts";
+import { SQLITE_ONLY } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { newsletterDraft } from "../support/newsletter.ts";
 import { unsubscribeByOneClick } from "../support/subscription-links.ts";
@@ -49,7 +49,7 @@ const NO_SOURCE = {
   source_utm_campaign: null,
 };
 
-describe.each(ENGINES)("the source of every lead on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the source of every lead on $engine", (engine) => {
   let t: TestApp;
   let session: Session;
   let viewer: ConsoleClient;
@@ -376,7 +376,7 @@ describe.each(ENGINES)("the source of every lead on $engine", (engine) => {
   });
 });
 
-describe.each(ENGINES)("Insight e-mail links on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("Insight e-mail links on $engine", (engine) => {
   async function previewLinks(env: Record<string, string>, slug: string): Promise<string[]> {
     const t = await startApp(engine, env);
     try {

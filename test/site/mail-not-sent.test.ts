@@ -10,7 +10,7 @@ import { AUTH_PATHS } from "../../src/shared/admin/auth.ts";
 import { SENDING_HEALTH_PATH } from "../../src/shared/admin/sending-health.ts";
 import { openSession, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn, TEST_PASSWORD } from "../support/console.ts";
-import { ENGINES } from "../support/engines.ts";
+import { SQLITE_ONLY } from "../support/engines.ts";
 import { mailTo } from "../support/mail-env.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 
@@ -25,7 +25,7 @@ async function peopleOf(t: TestApp) {
   };
 }
 
-describe.each(ENGINES)("mail only written to the mail folder, on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("mail only written to the mail folder, on $engine", (engine) => {
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startSmtp();

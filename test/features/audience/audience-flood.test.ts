@@ -17,7 +17,7 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
+import { openMigrated, SQLITE_ONLY, type TestDatabase } from "../../support/engines.ts";
 import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../../support/redis.ts";
 import { type ServerProcess, startServer } from "../../support/server-process.ts";
 
@@ -96,7 +96,7 @@ async function stop(...servers: ServerProcess[]) {
   expect(await Promise.all(servers.map((server) => server.exited))).toEqual(servers.map(() => 0));
 }
 
-describe.each(ENGINES)("the audience flooded on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the audience flooded on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
 

@@ -20,7 +20,7 @@ import {
 } from "../../../src/shared/admin/backups.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
 const HOUR = 3_600_000;
 const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `${name}-`));
@@ -40,7 +40,7 @@ async function auditActions(t: TestApp) {
     .execute();
 }
 
-describe.each(ENGINES)("the console's Back up now and download on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the console's Back up now and download on $engine", (engine) => {
   it("takes a backup after answering, lists it, and downloads its archive's bytes", async () => {
     const t = await startApp(engine, { BACKUP_DIR: tempDir("console-backups") });
     try {

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
-describe.each(ENGINES)("content changes on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("content changes on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(engine);

@@ -12,7 +12,7 @@ import { newsletterComposer } from "../../../src/server/features/newsletter/inde
 import { outboxIdOfBounceAddress } from "../../../src/server/platform/outbox/bounce-address.ts";
 import { signingSecret } from "../../../src/server/platform/security/signing-secret.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { addSubscribers, scheduleIssue } from "../../support/newsletter.ts";
 import {
@@ -27,7 +27,7 @@ const ORIGIN = "https://www.firm.example";
 const BOUNCE_ADDRESS = "bounces@mail.firm.example";
 const RATE = 100;
 
-describe.each(ENGINES)("reports of refused mail on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("reports of refused mail on $engine", (engine) => {
   let smtp: TestSmtp;
   let t: TestApp;
   let session: Session;

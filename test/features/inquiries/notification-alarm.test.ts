@@ -18,7 +18,7 @@ import {
 } from "../../../src/shared/admin/inquiries.ts";
 import { openSession, post, startApp, type TestApp } from "../../support/app.ts";
 import { createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { startSmtp, type TestSmtp } from "../../support/smtp.ts";
@@ -29,7 +29,7 @@ const ALERT_TO = "alarms@elsewhere.example";
 const OWNERS = ["owner-1@firm.example", "owner-2@firm.example"];
 const MAX_ATTEMPTS = 3;
 
-describe.each(ENGINES)("inquiry notifications on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("inquiry notifications on $engine", (engine) => {
   let main: TestSmtp;
   let alert: TestSmtp;
   let t: TestApp;

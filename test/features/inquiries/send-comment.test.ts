@@ -9,7 +9,7 @@ import {
   inquiryTypesOf,
 } from "../../../src/shared/inquiry.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 
 const REQUIRED = Object.entries(INQUIRY_FIELDS)
@@ -45,7 +45,7 @@ describe("the shared e-mail rule", () => {
   });
 });
 
-describe.each(ENGINES)("POST /api/v1/send-comment on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("POST /api/v1/send-comment on $engine", (engine) => {
   let t: TestApp;
   let session: Session;
   beforeAll(async () => {

@@ -14,7 +14,7 @@ import {
 } from "../../../src/shared/admin/newsletter.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { newsletterDraft } from "../../support/newsletter.ts";
 import { header, startSmtp, type TestSmtp } from "../../support/smtp.ts";
@@ -25,7 +25,7 @@ const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
 if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
-describe.each(ENGINES)("the newsletter's console routes on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the newsletter's console routes on $engine", (engine) => {
   let smtp: TestSmtp;
   let t: TestApp;
   let editor: ConsoleClient;

@@ -31,7 +31,7 @@ import { FORM_TOKEN_FIELD } from "../../../src/shared/page-context.ts";
 import { entryLine } from "../../../src/web/lib/site-entries.ts";
 import { openSession, post, startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
 
@@ -91,7 +91,7 @@ const CONSTRUCTION_DESCRIPTION: string = JSON.parse(
   readFileSync("content/items.json", "utf8"),
 ).industries.find((item: { name: string }) => item.name === "Construction").description;
 
-describe.each(ENGINES)(
+describe.each(SQLITE_ONLY)(
   "a console change on $engine reaches every place that names it",
   (engine) => {
     let t: TestApp;

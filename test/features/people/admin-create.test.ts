@@ -9,7 +9,7 @@ import { AUTH_PATHS, SET_PASSWORD_PAGE } from "../../../src/shared/admin/auth.ts
 import { startApp, type TestApp } from "../../support/app.ts";
 import { childOutput } from "../../support/child-output.ts";
 import { anonymous, createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { nodeArgs } from "../../support/entry.ts";
 import { unwrapped } from "../../support/mail-text.ts";
 
@@ -24,7 +24,7 @@ function adminCreate(env: Record<string, string>, ...args: string[]) {
 
 const LINK = new RegExp(`https?://[^\\s]+${SET_PASSWORD_PAGE}#token=([A-Za-z0-9_-]{43})`);
 
-describe.each(ENGINES)("admin:create on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("admin:create on $engine", (engine) => {
   let t: TestApp;
   let env: Record<string, string>;
   // Each test has a database of its own: the first owner is made where there is no account yet.

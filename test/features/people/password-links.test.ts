@@ -12,9 +12,9 @@ import { ACCOUNT_PATHS } from "../../../src/shared/admin/account.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
-describe.each(ENGINES)("password links on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("password links on $engine", (engine) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -13,7 +13,7 @@ import type { Database } from "../../../src/server/platform/db/schema.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, createAccount } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
 /** Holds the database until released; `trx` reads from inside the hold. */
 async function holdDatabase(database: DatabaseHandle) {
@@ -41,7 +41,7 @@ async function holdDatabase(database: DatabaseHandle) {
   };
 }
 
-describe.each(ENGINES)("password reset requests on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("password reset requests on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(engine);

@@ -6,9 +6,9 @@ import {
 import { checkField, FIELD_REASONS } from "../../../src/shared/field-rules.ts";
 import { SUBSCRIBE_EMAIL_RULE } from "../../../src/shared/subscription.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
-describe.each(ENGINES)("POST /api/v1/subscribe on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("POST /api/v1/subscribe on $engine", (engine) => {
   let t: TestApp;
   let session: Session;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVALID_LINK_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { header, type ReceivedMail, startSmtp, type TestSmtp } from "../../support/smtp.ts";
 
@@ -14,7 +14,7 @@ function unsubscribeUrl(mail: ReceivedMail | undefined): URL {
 
 // Each test subscribes its own address and reads only the mail sent to it,
 // so the tests pass alone and in any order.
-describe.each(ENGINES)("newsletter lifecycle on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("newsletter lifecycle on $engine", (engine) => {
   let smtp: TestSmtp;
   let t: TestApp;
   let session: Session;

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, findSession } from "../../../src/server/platform/console/sessions.ts";
 import { ensureUser } from "../../../src/server/platform/console/users.ts";
 import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
+import { openMigrated, SQLITE_ONLY, type TestDatabase } from "../../support/engines.ts";
 
 const MINUTE = 60_000;
 const limits = { idleMs: MINUTE, maxMs: 12 * 60 * MINUTE };
 const client = { ip: "192.0.2.1", userAgent: "test" };
 
-describe.each(ENGINES)("the console's idle limit on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the console's idle limit on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
   let userId: number;

@@ -7,14 +7,14 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession, post, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
 const INFO = 30;
 const ERROR = 50;
 /** Fastify's own two lines for every request, whatever its outcome. */
 const ACCESS_LINES = new Set(["incoming request", "request completed"]);
 
-describe.each(ENGINES)("the log of a failed request on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the log of a failed request on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(engine);

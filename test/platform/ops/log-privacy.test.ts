@@ -14,7 +14,7 @@ import { withoutAddresses } from "../../../src/server/platform/ops/logger.ts";
 import { AUTH_PATHS } from "../../../src/shared/admin/auth.ts";
 import { openSession, post, startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, createAccount, signIn, TEST_PASSWORD } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { FAST_OUTBOX, mailTo } from "../../support/mail-env.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../../support/smtp.ts";
@@ -52,7 +52,7 @@ function expectNothingPersonal(logs: string[], tokens: string[]) {
   for (const token of tokens) expect(text).not.toContain(token);
 }
 
-describe.each(ENGINES)("the log on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the log on $engine", (engine) => {
   let smtp: TestSmtp;
   let t: TestApp | undefined;
   beforeAll(async () => {

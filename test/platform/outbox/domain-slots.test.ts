@@ -18,11 +18,11 @@ import {
 } from "../../../src/server/platform/outbox/domain-pacing.ts";
 import { deferral } from "../../../src/server/platform/outbox/transport.ts";
 import { loadConfig } from "../../../src/server/settings.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
+import { openMigrated, SQLITE_ONLY, type TestDatabase } from "../../support/engines.ts";
 
 const BACKOFF = { backoffBaseMs: 60_000, backoffMaxMs: 3_600_000 };
 
-describe.each(ENGINES)("a domain's slots and back-off on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("a domain's slots and back-off on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
 

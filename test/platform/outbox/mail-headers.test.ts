@@ -11,7 +11,7 @@ import { PEOPLE_PATHS } from "../../../src/shared/admin/people.ts";
 import { API_PATHS, serverPath } from "../../../src/shared/api-paths.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { header, type ReceivedMail, startSmtp, type TestSmtp } from "../../support/smtp.ts";
@@ -21,7 +21,7 @@ const ORIGIN = "https://www.firm.example";
 const INSIGHT_LIST_ID = "Insight <insight.www.firm.example>";
 const INQUIRY_TO = "inbox@firm.example";
 
-describe.each(ENGINES)("mail headers on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("mail headers on $engine", (engine) => {
   let smtp: TestSmtp;
   let t: TestApp;
   let session: Session;

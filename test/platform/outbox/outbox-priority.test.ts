@@ -18,7 +18,7 @@ import {
 } from "../../../src/server/platform/outbox/queue.ts";
 import { OutboxSender, type RetryPolicy } from "../../../src/server/platform/outbox/sender.ts";
 import type { Mailer } from "../../../src/server/platform/outbox/transport.ts";
-import { ENGINES, openMigrated, type TestDatabase } from "../../support/engines.ts";
+import { openMigrated, SQLITE_ONLY, type TestDatabase } from "../../support/engines.ts";
 
 const POLICY: RetryPolicy = {
   pollMs: 20,
@@ -72,7 +72,7 @@ function recordingMailer(
   };
 }
 
-describe.each(ENGINES)("outbox priorities on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("outbox priorities on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
   const senders: OutboxSender[] = [];

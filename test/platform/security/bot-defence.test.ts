@@ -18,7 +18,7 @@ import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../../src/shared/bot-defen
 import { FORM_TOKEN_FIELD } from "../../../src/shared/page-context.ts";
 import { countRows, openSession, type Session, startApp, type TestApp } from "../../support/app.ts";
 import { createAccount, signIn } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
 
@@ -35,7 +35,7 @@ function sessionIssued(secondsAgo: number): Session {
   return { cookie: `XSRF-TOKEN=${token}`, token };
 }
 
-describe.each(ENGINES)("traps against scripted posts on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("traps against scripted posts on $engine", (engine) => {
   let t: TestApp;
   let formToken: string;
   /** Set, the server's clock stands at this instant; unset, it is the real one. */

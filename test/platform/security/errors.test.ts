@@ -2,9 +2,9 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL_ERROR_MESSAGE } from "../../../src/server/platform/security/errors.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
-describe.each(ENGINES)("failures on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("failures on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(engine);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STRICT_TRANSPORT_SECURITY } from "../../../src/server/platform/security/headers.ts";
 import { openSession, type Session, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 
 const LIMIT = 5;
 const PROXY = "10.0.0.7";
@@ -41,7 +41,7 @@ async function subscribeFrom(
 const created = (statuses: number[]) => statuses.filter((status) => status === 201).length;
 const forged = (i: number) => `198.51.${Math.floor(i / 250)}.${i % 250}`;
 
-describe.each(ENGINES)("client addresses behind a proxy on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("client addresses behind a proxy on $engine", (engine) => {
   describe("with TRUST_PROXY=1 (one proxy in front)", () => {
     let t: TestApp;
     let session: Session;

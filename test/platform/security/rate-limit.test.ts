@@ -6,7 +6,7 @@ import {
   REDIS_DOWN_MESSAGE,
 } from "../../../src/server/platform/security/redis-client.ts";
 import { openSession, post, type Session, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { REDIS_SKIP_REASON, REDIS_URL, redisEnv, redisRelay } from "../../support/redis.ts";
 
@@ -14,7 +14,7 @@ if (!REDIS_URL) console.warn(REDIS_SKIP_REASON);
 
 const LIMIT = 3;
 
-describe.each(ENGINES)("the write rate limit on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the write rate limit on $engine", (engine) => {
   let t: TestApp;
   let session: Session;
   beforeAll(async () => {
@@ -50,7 +50,7 @@ const redisClients = async (url: string) => {
   return list;
 };
 
-describe.each(ENGINES)("the write limit counted in Redis on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the write limit counted in Redis on $engine", (engine) => {
   let subscribed = 0;
   const subscriber = () => {
     subscribed += 1;

@@ -26,7 +26,7 @@ import {
   type TestApp,
 } from "../../support/app.ts";
 import { createAccount } from "../../support/console.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { REDIS_SKIP_REASON, REDIS_URL, redisEnv } from "../../support/redis.ts";
 
 const PUBLIC_LIMIT = 3;
@@ -53,7 +53,7 @@ const STORES = [{ store: "memory", env: () => ({}) }];
 if (redisUrl) STORES.push({ store: "Redis", env: () => redisEnv(redisUrl) });
 else console.warn(REDIS_SKIP_REASON);
 
-describe.each(ENGINES)("write limits on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("write limits on $engine", (engine) => {
   describe.each(STORES)("counted in $store", ({ env }) => {
     let t: TestApp;
     let xsrf: Session;

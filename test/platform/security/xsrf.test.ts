@@ -5,10 +5,10 @@ import {
   XSRF_REJECTED_MESSAGE,
 } from "../../../src/server/platform/security/xsrf.ts";
 import { openSession, post, startApp, type TestApp } from "../../support/app.ts";
-import { ENGINES } from "../../support/engines.ts";
+import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 
-describe.each(ENGINES)("cross-site request token on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("cross-site request token on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(engine, { TRUST_PROXY: "127.0.0.1" });

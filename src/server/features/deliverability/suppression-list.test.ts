@@ -5,7 +5,7 @@
  * arrives twice counts once, and simultaneous reports leave one row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openMigrated, type TestDatabase } from "../../../../test/support/engines.ts";
+import { openMigrated, SQLITE_ONLY, type TestDatabase } from "../../../../test/support/engines.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import {
   isSuppressed,
@@ -38,7 +38,7 @@ function report(
   };
 }
 
-describe.each(ENGINES)("the suppression list on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the suppression list on $engine", (engine) => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
 

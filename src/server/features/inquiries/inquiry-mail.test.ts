@@ -6,7 +6,7 @@ import {
   startApp,
   type TestApp,
 } from "../../../../test/support/app.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
 import { mailTo } from "../../../../test/support/mail-env.ts";
 import { unwrapped } from "../../../../test/support/mail-text.ts";
@@ -69,7 +69,7 @@ describe("a value that reaches a one-line position with line breaks", () => {
   });
 });
 
-describe.each(ENGINES)("inquiry e-mails on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("inquiry e-mails on $engine", (engine) => {
   let smtp: TestSmtp;
   let t: TestApp;
   let session: Session;

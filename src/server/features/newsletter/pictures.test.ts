@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { newsletterDraft } from "../../../../test/support/newsletter.ts";
 import { MEDIA_API } from "../../../shared/admin/content.ts";
 import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
@@ -34,7 +34,7 @@ function banner(): Promise<Buffer> {
 const images = (html: string) => html.match(/<img\b[^>]*>/g) ?? [];
 const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 
-describe.each(ENGINES)("an issue's pictures on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("an issue's pictures on $engine", (engine) => {
   let t: TestApp;
   let editor: ConsoleClient;
   let mediaDir: string;

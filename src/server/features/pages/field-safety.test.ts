@@ -16,7 +16,7 @@ import {
   startApp,
   type TestApp,
 } from "../../../../test/support/app.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
 import { characterReason, checkField, FIELD_REASONS } from "../../../shared/field-rules.ts";
 import {
@@ -137,7 +137,7 @@ describe("the console's text keeps to the same rules", () => {
   });
 });
 
-describe.each(ENGINES)("hostile characters on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("hostile characters on $engine", (engine) => {
   let t: TestApp;
   let session: Session;
   beforeAll(async () => {

@@ -18,7 +18,7 @@ import {
   signIn,
   TEST_PASSWORD,
 } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { hashToken } from "../../platform/console/tokens.ts";
 import { ensureUser } from "../../platform/console/users.ts";
@@ -42,7 +42,7 @@ describe("lock lengths", () => {
   });
 });
 
-describe.each(ENGINES)("console sign-in on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("console sign-in on $engine", (engine) => {
   let t: TestApp;
   /** Set, the server's clock stands at this instant; unset, it is the real one. */
   let pinnedNow: number | undefined;

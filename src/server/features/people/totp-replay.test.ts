@@ -8,7 +8,7 @@ import { generate, generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { anonymous, createAccount, TEST_PASSWORD } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { AUTH_PATHS, AUTH_TEXTS } from "../../../shared/admin/auth.ts";
 import { hashToken } from "../../platform/console/tokens.ts";
 import { type ConsoleUser, findUserById } from "../../platform/console/users.ts";
@@ -22,7 +22,7 @@ const at = (steps: number) => new Date(start + steps * STEP_MS);
 const codeAt = (secret: string, steps: number) =>
   generate({ secret, epoch: Math.floor(at(steps).getTime() / 1000) });
 
-describe.each(ENGINES)("TOTP codes on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("TOTP codes on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(engine);

@@ -9,7 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSession, type Session, startApp, type TestApp } from "../../../../test/support/app.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import { forgetPastTurns } from "./mail-cooldown.ts";
 import { unsubscribe } from "./queries.ts";
@@ -25,7 +25,7 @@ const SIMULTANEOUS = 50;
 /** A client address of its own for request `i`. */
 const client = (i: number) => `198.51.${Math.floor(i / 250)}.${i % 250}`;
 
-describe.each(ENGINES)("the subscribe mail cooldown on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the subscribe mail cooldown on $engine", (engine) => {
   let t: TestApp;
   let session: Session;
   /** How far the test has moved the app's clock ahead of the real one. */

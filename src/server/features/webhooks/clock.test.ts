@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../../../test/support/console.ts";
-import { ENGINES } from "../../../../test/support/engines.ts";
+import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { startReceiver, type WebhookReceiver } from "../../../../test/support/webhook-receiver.ts";
 import { WEBHOOK_ROUTES, webhookPath } from "../../../shared/admin/webhooks.ts";
 import { retryDelay } from "./worker.ts";
@@ -27,7 +27,7 @@ describe("the back-off", () => {
   });
 });
 
-describe.each(ENGINES)("the webhooks' clock on $engine", (engine) => {
+describe.each(SQLITE_ONLY)("the webhooks' clock on $engine", (engine) => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   let owner: ConsoleClient;
