@@ -37,6 +37,8 @@ interface Result {
   lcp: number;
   tbt: number;
   cls: number;
+  /** Lighthouse's own measure of the machine's speed, to set beside every figure. */
+  benchmarkIndex: number;
   /** Bytes transferred, videos left out. */
   weight: number;
 }
@@ -135,6 +137,7 @@ async function auditOnce(path: string, index: number): Promise<Result> {
     lcp: metric("largest-contentful-paint"),
     tbt: metric("total-blocking-time"),
     cls: metric("cumulative-layout-shift"),
+    benchmarkIndex: report.environment.benchmarkIndex as number,
     weight: (
       report.audits["network-requests"].details.items as {
         mimeType?: string;
@@ -159,10 +162,12 @@ const server = await startServer({
 const { origin } = server;
 try {
   const rows: string[] = [];
+  const benchmarkIndexes: number[] = [];
   let index = 0;
   for (const path of PATHS) {
     const results: Result[] = [];
     for (let i = 0; i < RUNS; i += 1) results.push(await audit(path, index++));
+    benchmarkIndexes.push(...results.map((r) => r.benchmarkIndex));
     const score = (id: string) => median(results.map((r) => r.scores[id] ?? 0));
     const ms = (pick: (r: Result) => number) =>
       `${(median(results.map(pick)) / 1000).toFixed(2)} s`;
@@ -172,7 +177,7 @@ try {
     console.error(`measured ${path}`);
   }
   console.log(
-    `Median of ${RUNS} runs per route, ${LIGHTHOUSE}, mobile preset, Chromium ${process.env.CHROME_PATH ?? "/usr/bin/chromium"}.\n`,
+    `Median of ${RUNS} runs per route, ${LIGHTHOUSE}, mobile preset, Chromium ${process.env.CHROME_PATH ?? "/usr/bin/chromium"}; benchmarkIndex ${Math.round(median(benchmarkIndexes))} (${Math.round(Math.min(...benchmarkIndexes))}–${Math.round(Math.max(...benchmarkIndexes))}).\n`,
   );
   console.log(
     "| Route | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS | Weight (no video) |",
