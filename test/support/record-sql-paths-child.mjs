@@ -2,4 +2,4 @@
 // the run records its SQL paths (test/support/sql-paths.mjs).
 import { startRecording } from "./sql-paths.mjs";
 
-startRecording();
+await startRecording();

@@ -17,7 +17,7 @@ import {
 const CHILD_PRELOAD = resolve("test/support/record-sql-paths-child.mjs");
 
 if (process.env[SQL_PATHS_DIR_ENV]) {
-  startRecording();
+  await startRecording();
   const preload = `--import=${CHILD_PRELOAD}`;
   const options = process.env.NODE_OPTIONS ?? "";
   if (!options.includes(preload)) process.env.NODE_OPTIONS = `${options} ${preload}`.trim();

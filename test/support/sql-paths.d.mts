@@ -11,7 +11,7 @@ export function callSite(
   frames: { file: string; name: string | null; line: number | null }[],
 ): string | undefined;
 export function shapeOf(node: unknown): string;
-export function startRecording(): void;
+export function startRecording(): Promise<void>;
 export function recordStarted(file: string): void;
 export function readRecords(dir: string): { started: Set<string>; paths: SqlPathRecord[] };
 export function uncovered(paths: SqlPathRecord[]): Map<string, Set<string>>;

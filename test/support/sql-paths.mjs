@@ -17,8 +17,9 @@
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { PostgresQueryCompiler, SqliteQueryCompiler } from "kysely";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** The run's folder of records, made by test/support/template-databases.ts. */
 export const SQL_PATHS_DIR_ENV = "TEST_SQL_PATHS_DIR";
@@ -89,6 +90,23 @@ function framesHere() {
   }));
 }
 
+/**
+ * Both dialects' query compilers, from the very modules Kysely's own index
+ * loads, so that wrapping them here wraps the server's: loading the whole
+ * package instead would add a third of a second to every process a test
+ * starts, the many that never query included.
+ */
+async function compilers() {
+  const main = createRequire(import.meta.url).resolve("kysely");
+  const esm = join(dirname(main), "..", "esm", "dialect");
+  const load = (file) => import(pathToFileURL(join(esm, file)).href);
+  const [{ SqliteQueryCompiler }, { PostgresQueryCompiler }] = await Promise.all([
+    load("sqlite/sqlite-query-compiler.js"),
+    load("postgres/postgres-query-compiler.js"),
+  ]);
+  return { SqliteQueryCompiler, PostgresQueryCompiler };
+}
+
 let recording = false;
 
 /**
@@ -96,10 +114,11 @@ let recording = false;
  * folder is set: each path the process runs is appended to its file there,
  * under the test file named in the environment at that moment.
  */
-export function startRecording() {
+export async function startRecording() {
   const dir = process.env[SQL_PATHS_DIR_ENV];
   if (!dir || recording) return;
   recording = true;
+  const { SqliteQueryCompiler, PostgresQueryCompiler } = await compilers();
   const out = join(dir, `${process.pid}.tsv`);
   const seen = new Set();
   const wrap = (prototype, engine) => {

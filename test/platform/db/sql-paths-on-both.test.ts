@@ -110,6 +110,13 @@ test("every SQL path the suite ran on SQLite ran on PostgreSQL too", (context) =
     context.skip();
     return;
   }
+  // A recorder that wrapped nothing would leave nothing to find missing.
+  for (const engine of ["sqlite", "postgres"]) {
+    const recorded = new Set(
+      paths.filter((record) => record.engine === engine).map(({ path }) => path),
+    );
+    expect(recorded.size, `SQL paths recorded on ${engine}`).toBeGreaterThan(100);
+  }
   const missing = [...uncovered(paths)].map(
     ([path, files]) =>
       `${path}, run on SQLite alone by ${[...files].join(", ")}: run one of them on ENGINES`,
