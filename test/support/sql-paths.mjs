@@ -140,7 +140,7 @@ export async function startRecording() {
           try {
             appendFileSync(out, `${record}\n`);
           } catch {
-            // A server run as another user (the system call filter's test) cannot write here; its paths go unrecorded, which can only ask for more PostgreSQL runs.
+            // A server run as another user (the system call filter's test) cannot write here: its paths go unrecorded (ADR 078 says what that can hide).
           }
         }
       }

@@ -3,9 +3,8 @@
  * file runs, for test/support/engines.ts to copy each test database from,
  * and makes the run's folder where each file's SQL paths are recorded
  * (test/support/sql-paths.mjs, unless TEST_SQL_PATHS_DIR names one); both
- * go when the run ends. Vitest runs a
- * global setup once for each project of the run, in one process: the
- * first makes them and the others find them made.
+ * go when the run ends. Should Vitest call a global setup again (once per
+ * project of the run, in one process), the later calls find them made.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
