@@ -157,11 +157,14 @@ test.describe("content editing", () => {
     // The drag handle, by keyboard alone: Space, an arrow, Space.
     await page.getByRole("button", { name: `Drag to move “${last}”` }).focus();
     await page.keyboard.press("Space");
-    // dnd-kit moves by the arrows once the pick-up has rendered: its live region
-    // says where the entry is after each step, so each key waits for the last.
+    // dnd-kit's live region says where the entry is after each step, so each
+    // key waits for the last. The pick-up renders at once, but dnd-kit starts
+    // listening for the arrows only in a timer it sets on the Space: a timer
+    // the page sets after the pick-up has rendered runs after that one.
     const over = (position: number) =>
       page.getByText(`“${last}” is over position ${position} of ${original.length}`);
     await expect(over(original.length)).toBeAttached();
+    await page.evaluate(() => new Promise((listening) => setTimeout(listening)));
     await page.keyboard.press("ArrowUp");
     await expect(over(original.length - 1)).toBeAttached();
     await page.keyboard.press("Space");
