@@ -29,6 +29,8 @@ export const DIALOG = {
   successTitle: "Thank you!",
   failureTitle: "Oops...",
   subscribed: "Your're subscribed successfully",
+  /** In place of `subscribed` when the address is to be confirmed by its e-mail's link (double opt-in). */
+  checkInbox: "Check your inbox to confirm",
   somethingWrong: "Something went wrong!",
   inquiryReceived: "Thank you! Your submission has been received!",
   inquiryFailed: "Oops! Something went wrong while submitting the form.",

@@ -74,10 +74,18 @@ export interface FormService {
   /** The lead source this post brought (ADR 052), for the answer page's FORM_SOURCE_FIELD. */
   source?: LeadSource | undefined;
   sendInquiry(values: InquiryValues): Promise<FormWrite<"sent">>;
-  /** "already" carries the server's message, which the page shows (the 409 answer). */
+  /**
+   * "subscribed" says whether the address is to be confirmed by its e-mail's
+   * link first; "already" carries the server's message, which the page shows
+   * (the 409 answer).
+   */
   subscribe(
     email: string,
-  ): Promise<FormWrite<"subscribed"> | { outcome: "already"; message: string }>;
+  ): Promise<
+    | { outcome: "subscribed"; confirmationAsked: boolean }
+    | { outcome: "invalid"; fields: FieldReasons }
+    | { outcome: "already"; message: string }
+  >;
 }
 
 /**

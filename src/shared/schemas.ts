@@ -92,6 +92,16 @@ export const subscribeBodySchema = z.unknown().transform((body) => ({
   ),
 }));
 
+/**
+ * The subscribe call's 201: its message, and whether the address is now to
+ * be confirmed by the link e-mailed to it (double opt-in), which the visitor
+ * is told instead of being told the subscription is done.
+ */
+export const subscribedSchema = z.object({
+  message: z.string(),
+  confirmationAsked: z.boolean(),
+});
+
 export const itemsQuerySchema = z.object({
   category: z.enum(CONTENT_CATEGORIES, {
     error: `must be one of: ${CONTENT_CATEGORIES.join(", ")}`,

@@ -14,6 +14,7 @@ import type {
   Inquiry,
   inquiryReceivedSchema,
   messageSchema,
+  subscribedSchema,
   unsubscribeStateSchema,
 } from "../../shared/schemas.ts";
 import { leadSource } from "../lib/lead-source.ts";
@@ -84,7 +85,7 @@ export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons
 /** The address in the query, as the call has always taken it, and the visit's source, when kept, as the body. */
 export function subscribe(emailId: string, defence?: FormDefence) {
   const source = leadSource();
-  return post<MessageBody>(
+  return post<MessageBody & Partial<z.infer<typeof subscribedSchema>>>(
     `${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`,
     source && { source },
     defence,

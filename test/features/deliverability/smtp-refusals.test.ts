@@ -213,6 +213,9 @@ describe.each(SQLITE_ONLY)("reports of refused mail on $engine", (engine) => {
       `/api/v1/subscribe?emailId=${encodeURIComponent(email)}`,
     );
     expect(answer.statusCode).toBe(201);
+    // Told what any visitor is told without double opt-in: the answer never
+    // says that an address bounced or complained.
+    expect(answer.json()).toMatchObject({ confirmationAsked: false });
     expect(await kinds()).toEqual(["subscription-confirmation"]);
     const [mail] = await smtp.waitForMailTo(email);
     const link = /https:\/\/\S+\/subscribe\/confirm\?token=[^\s\]]+/.exec(

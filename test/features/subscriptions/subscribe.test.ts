@@ -27,7 +27,7 @@ describe.each(SQLITE_ONLY)("POST /api/v1/subscribe on $engine", (engine) => {
   it("answers 201 for a new address and stores it trimmed and lower-cased", async () => {
     const response = await subscribe("  New.Reader@Example.com ");
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+    expect(response.json()).toEqual({ message: SUBSCRIBED_MESSAGE, confirmationAsked: false });
     const row = await t.database.db
       .selectFrom("subscriptions")
       .select(["email", "subscribed_via"])

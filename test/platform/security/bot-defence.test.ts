@@ -10,7 +10,7 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
-import { SUBSCRIBED_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
+import { CONFIRMATION_SENT_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { countTrip } from "../../../src/server/platform/security/bot-trips.ts";
 import { tokenSigner } from "../../../src/server/platform/security/xsrf.ts";
 import { DEFENCE_PATHS, DEFENCE_WINDOW_DAYS } from "../../../src/shared/admin/defences.ts";
@@ -166,7 +166,10 @@ describe.each(SQLITE_ONLY)("traps against scripted posts on $engine", (engine) =
       apiPost(session, subscribeUrl(address)),
     );
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+    expect(response.json()).toEqual({
+      message: CONFIRMATION_SENT_MESSAGE,
+      confirmationAsked: true,
+    });
   });
 
   it("an inquiry posted at once after taking a token is answered 200 with an id and stores nothing", async () => {

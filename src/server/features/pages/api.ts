@@ -19,6 +19,7 @@ import {
   itemsQuerySchema,
   messageSchema,
   subscribeBodySchema,
+  subscribedSchema,
   subscribeQuerySchema,
   teamMemberSchema,
   xsrfAnswerSchema,
@@ -29,13 +30,20 @@ import { validationFailure } from "../../platform/security/errors.ts";
 import { storeInquiry } from "../inquiries/index.ts";
 import {
   ALREADY_SUBSCRIBED_MESSAGE,
+  CONFIRMATION_SENT_MESSAGE,
   SUBSCRIBED_MESSAGE,
   storeSubscription,
 } from "../subscriptions/index.ts";
 import { confirmsByMail } from "./form-service.ts";
 import { inquiryTypeRefusal } from "./inquiry-types.ts";
 
-export { ALREADY_SUBSCRIBED_MESSAGE, SUBSCRIBED_MESSAGE };
+export { ALREADY_SUBSCRIBED_MESSAGE, CONFIRMATION_SENT_MESSAGE, SUBSCRIBED_MESSAGE };
+
+/** The 201 of a subscription, stored or kept among the turned-away posts alike. */
+const subscribedAnswer = (confirmationAsked: boolean) => ({
+  message: confirmationAsked ? CONFIRMATION_SENT_MESSAGE : SUBSCRIBED_MESSAGE,
+  confirmationAsked,
+});
 
 /** The answers a write may give when its CAPTCHA answer is missing, refused, or cannot be checked. */
 const captchaRefusals = {
@@ -82,7 +90,7 @@ const api: FastifyPluginAsyncZod = async (app) => {
       schema: {
         querystring: subscribeQuerySchema,
         body: subscribeBodySchema,
-        response: { 201: messageSchema, 409: messageSchema, ...captchaRefusals },
+        response: { 201: subscribedSchema, 409: messageSchema, ...captchaRefusals },
       },
     },
     async (request, reply) => {
@@ -103,7 +111,7 @@ const api: FastifyPluginAsyncZod = async (app) => {
           },
           request.log,
         );
-        return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
+        return reply.code(201).send(subscribedAnswer(await app.newsletterSignup.doubleOptInNow()));
       }
       if (screening.outcome === "refused") {
         return reply.code(screening.status).send(captchaRefusalBody(screening.message));
@@ -115,7 +123,7 @@ const api: FastifyPluginAsyncZod = async (app) => {
         { mustConfirm, source: request.body.source },
       );
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
-      return reply.code(201).send({ message: SUBSCRIBED_MESSAGE });
+      return reply.code(201).send(subscribedAnswer(subscription.confirmationAsked));
     },
   );
 

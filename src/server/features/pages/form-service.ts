@@ -117,7 +117,10 @@ export function formService(
             },
             log,
           );
-          return { outcome: "subscribed" };
+          return {
+            outcome: "subscribed",
+            confirmationAsked: await app.newsletterSignup.doubleOptInNow(),
+          };
         }
         const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form, {
           mustConfirm,
@@ -125,7 +128,7 @@ export function formService(
           ...FORM_POST_KNOWLEDGE,
         });
         return created
-          ? { outcome: "subscribed" }
+          ? { outcome: "subscribed", confirmationAsked: created.confirmationAsked }
           : { outcome: "already", message: ALREADY_SUBSCRIBED_MESSAGE };
       }),
   };

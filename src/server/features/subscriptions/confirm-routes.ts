@@ -98,9 +98,11 @@ export default fp(
     app: FastifyInstance,
     { config, database, secret }: ConfirmSubscriptionOptions,
   ) {
+    const doubleOptIn = async (db: Kysely<Database>) =>
+      (await currentMailSettings(db, config)).doubleOptIn;
     app.decorate("newsletterSignup", {
-      doubleOptIn: async (db: Kysely<Database>) =>
-        (await currentMailSettings(db, config)).doubleOptIn,
+      doubleOptIn,
+      doubleOptInNow: () => doubleOptIn(database.db),
       confirmHours: config.NEWSLETTER_CONFIRM_HOURS,
       secret,
     });

@@ -21,13 +21,19 @@ import { openFormPage } from "../../../../test/support/form-page.ts";
 import { mailTo } from "../../../../test/support/mail-env.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../../../../test/support/smtp.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
+import { FORM_TRAP_HEADER } from "../../../shared/bot-defence.ts";
+import { DIALOG } from "../../../shared/constants.ts";
 import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
 import { EXPIRED_CONFIRM_LINK_MESSAGE, INVALID_CONFIRM_LINK_MESSAGE } from "./confirm-routes.ts";
 import { signConfirmToken } from "./confirm-token.ts";
 import { CONFIRMED_VIA, LAPSED_VIA, purgeUnconfirmed, unsubscribe } from "./queries.ts";
 import { maskEmail } from "./unsubscribe-routes.ts";
-import { confirmationLapsedBefore, SUBSCRIBED_MESSAGE } from "./writes.ts";
+import {
+  CONFIRMATION_SENT_MESSAGE,
+  confirmationLapsedBefore,
+  SUBSCRIBED_MESSAGE,
+} from "./writes.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const renderer = await loadPageRenderer(SERVER_BUILD);
@@ -119,7 +125,10 @@ describe.each(ENGINES)("double opt-in off (the default) on $engine", (engine) =>
   it("welcomes a new subscriber at once and stores the address as confirmed", async () => {
     const email = "at-once@example.com";
     const before = Date.now();
-    expect((await subscribe(email)).json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+    expect((await subscribe(email)).json()).toEqual({
+      message: SUBSCRIBED_MESSAGE,
+      confirmationAsked: false,
+    });
     const [welcome] = await h.smtp.waitForMailTo(email);
     expect(welcome?.parsed.subject).toContain("Welcome to Insight");
     const stored = await row(email);
@@ -148,7 +157,10 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
 
   /** Subscribes `email` and returns the link of its `count`th confirmation e-mail. */
   async function subscribedLink(email: string, count = 1): Promise<URL> {
-    expect((await subscribe(email)).json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+    expect((await subscribe(email)).json()).toEqual({
+      message: CONFIRMATION_SENT_MESSAGE,
+      confirmationAsked: true,
+    });
     const mails = await h.smtp.waitForMailTo(email, count);
     return confirmLink(mails[count - 1]);
   }
@@ -182,7 +194,7 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
     });
   }
 
-  it("sends a confirmation link instead of the welcome, with the usual success answer", async () => {
+  it("sends a confirmation link instead of the welcome, and tells the visitor to confirm", async () => {
     const email = "confirm-me@example.com";
     const link = await subscribedLink(email);
     expect(link.origin + link.pathname).toBe(`${ORIGIN}/subscribe/confirm`);
@@ -197,7 +209,7 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
     expect(await events(stored?.id ?? 0)).toEqual([]);
   });
 
-  it("the no-script subscribe form sends the confirmation link too", async () => {
+  it("the no-script subscribe form sends the confirmation link too, and its page says to check the inbox", async () => {
     const email = "no-script-confirm@example.com";
     const { cookie, token } = await openFormPage(h.t.app);
     const answer = await h.t.app.inject({
@@ -212,8 +224,27 @@ describe.each(ENGINES)("double opt-in on $engine", (engine) => {
       payload: new URLSearchParams({ [FORM_TOKEN_FIELD]: token, emailId: email }).toString(),
     });
     expect(answer.statusCode).toBe(201);
+    expect(answer.body).toContain(asHtml(DIALOG.checkInbox));
+    expect(answer.body).not.toContain(asHtml(DIALOG.subscribed));
     expect(await mailKinds(email)).toEqual(["subscription-confirmation"]);
     expect((await row(email))?.confirmed_at).toBeNull();
+  });
+
+  it("answers a subscription caught by the honeypot as it answers a person's: told to confirm", async () => {
+    const email = "honeypot-confirm@example.com";
+    const answer = await h.t.app.inject({
+      method: "POST",
+      url: `/api/v1/subscribe?emailId=${encodeURIComponent(email)}`,
+      headers: {
+        cookie: h.session.cookie,
+        "x-xsrf-token": h.session.token,
+        [FORM_TRAP_HEADER]: "https://spam.example",
+      },
+    });
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json()).toEqual({ message: CONFIRMATION_SENT_MESSAGE, confirmationAsked: true });
+    expect(await rows(email)).toEqual([]);
+    expect(await mailKinds(email)).toEqual([]);
   });
 
   it("opening the link's page or asking the API about it confirms nothing", async () => {

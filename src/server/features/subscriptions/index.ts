@@ -79,6 +79,7 @@ export {
 export { unsubscribeUrl } from "./unsubscribe-token.ts";
 export {
   ALREADY_SUBSCRIBED_MESSAGE,
+  CONFIRMATION_SENT_MESSAGE,
   confirmByLink,
   SUBSCRIBED_MESSAGE,
   storeSubscription,

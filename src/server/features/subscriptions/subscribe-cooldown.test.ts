@@ -13,7 +13,7 @@ import { SQLITE_ONLY } from "../../../../test/support/engines.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import { forgetPastTurns } from "./mail-cooldown.ts";
 import { unsubscribe } from "./queries.ts";
-import { SUBSCRIBED_MESSAGE } from "./writes.ts";
+import { CONFIRMATION_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./writes.ts";
 
 const PROXY = "10.0.0.7";
 const COOLDOWN_MINUTES = 10;
@@ -86,7 +86,10 @@ describe.each(SQLITE_ONLY)("the subscribe mail cooldown on $engine", (engine) =>
       for (let i = 0; i < 20; i += 1) answers.push(await subscribe(email));
       for (const answer of answers) {
         expect(answer.statusCode).toBe(201);
-        expect(answer.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+        expect(answer.json()).toEqual({
+          message: CONFIRMATION_SENT_MESSAGE,
+          confirmationAsked: true,
+        });
       }
       expect(await queued("subscription-confirmation")).toBe(1);
       expect(heldBack()).toBe(19);
@@ -177,7 +180,7 @@ describe.each(SQLITE_ONLY)("the subscribe mail cooldown on $engine", (engine) =>
       expect((await subscribe(email)).statusCode).toBe(201);
       const again = await rejoin();
       expect(again.statusCode).toBe(201);
-      expect(again.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+      expect(again.json()).toEqual({ message: SUBSCRIBED_MESSAGE, confirmationAsked: false });
       expect(await queued("welcome")).toBe(1);
 
       ahead = COOLDOWN_MINUTES * MINUTE_MS;

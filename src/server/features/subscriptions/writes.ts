@@ -36,6 +36,11 @@ export interface NewsletterSignup {
    * read in the subscription's own transaction.
    */
   doubleOptIn(db: Kysely<Database>): Promise<boolean>;
+  /**
+   * The same setting read on its own, for the answer to a post that stores
+   * nothing (a turned-away one), which must read as a stored one would.
+   */
+  doubleOptInNow(): Promise<boolean>;
   /** NEWSLETTER_CONFIRM_HOURS: how long a confirmation link works and a subscription waits for it. */
   confirmHours: number;
   /** The server's secret, which signs the confirmation links (as the unsubscribe links). */
@@ -58,6 +63,8 @@ export type Writer = Pick<
 export type UnsubscribeWriter = Pick<FastifyInstance, "withOutbox" | "webhookEvents">;
 
 export const SUBSCRIBED_MESSAGE = "Subscribed to Insight.";
+export const CONFIRMATION_SENT_MESSAGE =
+  "Check your inbox: the subscription to Insight starts when its link is followed.";
 export const ALREADY_SUBSCRIBED_MESSAGE = "This e-mail address is already subscribed to Insight.";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -65,6 +72,18 @@ const HOUR_MS = 60 * 60 * 1000;
 /** The moment (ISO-8601) before which a subscription still waiting for its confirmation has lapsed. */
 export function confirmationLapsedBefore(confirmHours: number): string {
   return new Date(Date.now() - confirmHours * HOUR_MS).toISOString();
+}
+
+/**
+ * A subscription just asked for, and whether the visitor is to be told to
+ * confirm it by its e-mail's link: when the site asks that of everyone
+ * (double opt-in) or of this post (`mustConfirm`). An address the
+ * suppression list holds is sent the link too, but its visitor is told what
+ * any other would be, so the answer never tells whether an address bounced
+ * or complained.
+ */
+export interface RequestedSubscription extends Subscription {
+  confirmationAsked: boolean;
 }
 
 export interface SubscribeOptions {
@@ -99,7 +118,7 @@ export function storeSubscription(
   email: string,
   via: ConsentVia,
   { mustConfirm = false, source, referrerKnown }: SubscribeOptions = {},
-): Promise<Subscription | null> {
+): Promise<RequestedSubscription | null> {
   const address = normalizeEmail(email);
   const sourceColumns = leadSourceColumns(source, { referrerKnown });
   const { confirmHours } = app.newsletterSignup;
@@ -108,7 +127,8 @@ export function storeSubscription(
     // An address a bounce or a complaint put on the suppression list gets
     // nothing until its owner shows they want it: the confirmation link is
     // the one message it can be sent, and following it lifts the suppression.
-    if (!doubleOptIn && !mustConfirm && !(await isSuppressed(trx, address))) {
+    const confirmationAsked = doubleOptIn || mustConfirm;
+    if (!confirmationAsked && !(await isSuppressed(trx, address))) {
       const created = await subscribe(trx, address, via, undefined, sourceColumns);
       if (created) {
         await app.subscriptionMail.welcome(trx, created);
@@ -117,7 +137,7 @@ export function storeSubscription(
           subscriberCreated(app.webhookEvents.origin, created, true),
         );
       }
-      return created;
+      return created && { ...created, confirmationAsked };
     }
     const lapsedBefore = confirmationLapsedBefore(confirmHours);
     const created = await subscribe(trx, address, via, { lapsedBefore }, sourceColumns);
@@ -130,7 +150,7 @@ export function storeSubscription(
     const waiting = created ?? (await findPendingSubscription(trx, address));
     if (!waiting) return null;
     await app.subscriptionMail.confirmation(trx, waiting, confirmHours);
-    return waiting;
+    return { ...waiting, confirmationAsked };
   });
 }
 

@@ -31,7 +31,7 @@ import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../../shared/bot-defence.t
 import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { tokenSigner } from "../../platform/security/xsrf.ts";
 import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
-import { SUBSCRIBED_MESSAGE } from "../subscriptions/index.ts";
+import { CONFIRMATION_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "../subscriptions/index.ts";
 import { keepPost, purgePosts } from "./queries.ts";
 
 const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
@@ -130,7 +130,7 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     const before = await stored();
     const answer = await honeypotSubscribe(address);
     expect(answer.statusCode).toBe(201);
-    expect(answer.json()).toEqual({ message: SUBSCRIBED_MESSAGE });
+    expect(answer.json()).toEqual({ message: SUBSCRIBED_MESSAGE, confirmationAsked: false });
     expect(await stored()).toEqual(before);
 
     const [post] = await keptFor(address);
@@ -173,7 +173,13 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     const address = `fast-${engine.engine}@example.com`;
     const inquiry = { ...VALID_INQUIRY, comments: `Too fast on ${engine.engine}.` };
     const before = await stored();
-    expect((await apiPost(sessionIssued(0), subscribeUrl(address))).statusCode).toBe(201);
+    const subscribed = await apiPost(sessionIssued(0), subscribeUrl(address));
+    expect(subscribed.statusCode).toBe(201);
+    // Its visitor is told to confirm, though the site asks no one else to.
+    expect(subscribed.json()).toEqual({
+      message: CONFIRMATION_SENT_MESSAGE,
+      confirmationAsked: true,
+    });
     expect((await apiPost(sessionIssued(0), "/api/v1/send-comment", inquiry)).statusCode).toBe(200);
     expect(await keptFor(address)).toEqual([]);
     const [post] = await keptFor(inquiry.comments);

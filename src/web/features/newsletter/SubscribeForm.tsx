@@ -43,6 +43,14 @@ function checkAddress(form: HTMLFormElement): FieldReasons {
   return reason ? { [SUBSCRIBE_EMAIL_FIELD]: reason } : {};
 }
 
+/** A success: done, or (double opt-in) done once the e-mailed link is followed. */
+const subscribedStatus = (confirmationAsked: boolean) =>
+  ({
+    ok: true,
+    title: DIALOG.successTitle,
+    text: confirmationAsked ? DIALOG.checkInbox : DIALOG.subscribed,
+  }) as const;
+
 async function subscribeWith(
   form: HTMLFormElement,
   captcha: CaptchaWidget | null,
@@ -51,7 +59,7 @@ async function subscribeWith(
     const response = await subscribe(emailOf(form), formDefenceOf(form, captcha));
     resetCaptcha();
     if (response.status === 201) {
-      return { ok: true, title: DIALOG.successTitle, text: DIALOG.subscribed };
+      return subscribedStatus(response.data?.confirmationAsked === true);
     }
     if (response.status === 409 && response.data?.message) {
       return { ok: false, title: DIALOG.failureTitle, text: response.data.message };
@@ -72,7 +80,7 @@ async function subscribeWith(
 function statusOf(served: SubscribePostResult): FormStatusProps {
   switch (served.state) {
     case "subscribed":
-      return { ok: true, title: DIALOG.successTitle, text: DIALOG.subscribed };
+      return subscribedStatus(served.confirmationAsked);
     case "already":
       return { ok: false, title: DIALOG.failureTitle, text: served.message };
     case "invalid":

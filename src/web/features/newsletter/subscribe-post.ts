@@ -12,7 +12,7 @@ import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
 
 /** The outcome of a post, and the address to show again when it was not subscribed. */
 export type SubscribePostResult =
-  | { state: "subscribed" }
+  | { state: "subscribed"; confirmationAsked: boolean }
   | { state: "already"; email: string; message: string }
   // With the lead source the server took for the post, for the form to carry.
   | ({ source?: LeadSource | undefined } & (
@@ -40,7 +40,10 @@ export async function answerSubscribePost(
     if (written.outcome === "already") {
       return { result: { state: "already", email, message: written.message }, status: 409 };
     }
-    return { result: { state: "subscribed" }, status: 201 };
+    return {
+      result: { state: "subscribed", confirmationAsked: written.confirmationAsked },
+      status: 201,
+    };
   } catch {
     // The server has logged the failure.
     return { result: { state: "failed", email, source }, status: 500 };
