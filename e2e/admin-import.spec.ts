@@ -154,10 +154,18 @@ test("an owner imports a Mailchimp export: the dry run names each bad row, the i
     await expect(
       page.getByRole("status").filter({ hasText: "4 subscribers match." }),
     ).toBeVisible();
-    for (const email of [`amara.osei@${DOMAIN}`, `bruno.klein@${DOMAIN}`, `chen.wei@${DOMAIN}`]) {
-      const row = page.getByRole("row").filter({ hasText: email });
+    // Each is dated by its own CONFIRM_TIME, and the import's day is shown apart.
+    const confirmed = { amara: 1, bruno: 3, chen: 7 };
+    for (const [name, day] of Object.entries(confirmed)) {
+      const row = page.getByRole("row").filter({ hasText: `${name}.` });
       await expect(row).toContainText("Imported from another list");
       await expect(row).toContainText("Active");
+      const [subscribed, imported] = [row.locator("time").nth(0), row.locator("time").nth(1)];
+      await expect(subscribed).toHaveAttribute("datetime", `2024-05-0${day}T10:05:00.000Z`);
+      await expect(imported).toHaveAttribute(
+        "datetime",
+        new RegExp(`^${new Date().getUTCFullYear()}-`),
+      );
     }
     await page.getByRole("link", { name: `bruno.klein@${DOMAIN}` }).click();
     const history = page.getByRole("region", { name: "Consent history" });
@@ -212,5 +220,12 @@ test("writes the import screen's screenshots @screenshots", async ({ page }) => 
     await shoot(page, `${dir}/subscribers-import-done-1440.png`);
     await page.setViewportSize({ width: 375, height: 900 });
     await shoot(page, `${dir}/subscribers-import-done-375.png`);
+    // The list after it: each imported address dated by its former list, and imported apart.
+    for (const width of [375, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.origin}/admin/subscribers`);
+      await expect(page.getByRole("row").filter({ hasText: `chen.wei@${DOMAIN}` })).toBeVisible();
+      await shoot(page, `${dir}/subscribers-after-import-${width}.png`);
+    }
   });
 });

@@ -48,7 +48,7 @@ async function openSubscriber(page: Page, email: string) {
 async function expectListLoaded(page: Page) {
   await expect(page.getByRole("status").filter({ hasText: /match/ })).toBeVisible();
   await expect(
-    page.getByRole("table", { name: /New subscriptions and unsubscriptions/ }),
+    page.getByRole("table", { name: /New subscriptions, imported addresses and unsubscriptions/ }),
   ).toBeAttached();
 }
 

@@ -108,7 +108,8 @@ const count = (n: number) => n.toLocaleString("en");
 export const IMPORT_TEXTS = {
   sourceRequired: "Say where these people gave their consent.",
   sourceTooLong: `Say it in at most ${IMPORT_LIMITS.sourceMaxLength} characters.`,
-  dateRequired: "Give the date the consent was given (YYYY-MM-DD).",
+  // No format named: the field is the browser's date picker, which writes it in the reader's own.
+  dateRequired: "Give the full date the consent was given: day, month and year.",
   dateInFuture: "The consent cannot have been given after today.",
   dateTooEarly: "The consent cannot have been given before 1990.",
   noFile: "Choose a CSV file to import.",

@@ -69,8 +69,12 @@ export function viaLabel(via: string | null): string {
   return VIA_LABELS[via] ?? via;
 }
 
-/** Active: confirmed and still subscribed. Awaiting: not confirmed yet (double opt-in). */
-export const SUBSCRIBER_STATUSES = ["active", "awaiting", "unsubscribed"] as const;
+/**
+ * Active: confirmed, subscribed, and not suppressed: the addresses an issue
+ * goes to. Awaiting: not confirmed yet (double opt-in). Suppressed:
+ * confirmed, but the address bounced or complained, and gets nothing.
+ */
+export const SUBSCRIBER_STATUSES = ["active", "awaiting", "suppressed", "unsubscribed"] as const;
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 export const STATUS_FILTERS = ["all", ...SUBSCRIBER_STATUSES] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -79,6 +83,7 @@ export const STATUS_LABELS: Record<StatusFilter, string> = {
   all: "All",
   active: "Active",
   awaiting: "Awaiting confirmation",
+  suppressed: "Suppressed",
   unsubscribed: "Unsubscribed",
 };
 
@@ -105,7 +110,10 @@ export const subscriberRowSchema = z.object({
   id: z.number(),
   email: z.string(),
   status: z.enum(SUBSCRIBER_STATUSES),
+  /** When the person subscribed: for an imported address, the opt-in date its former list recorded. */
   subscribedAt: isoDate,
+  /** When an import added the address, for one whose subscription stands on it; else null. */
+  importedAt: isoDate.nullable(),
   subscribedVia: z.string(),
   unsubscribedAt: isoDate.nullable(),
   /** On the suppression list: the address bounced or complained, and gets no Insight. */
@@ -119,16 +127,21 @@ export type SubscriberList = z.infer<typeof subscriberListSchema>;
 export const monthGrowthSchema = z.object({
   /** "2025-03": a calendar month in UTC. */
   month: z.string(),
+  /** Subscribed here: on the site, by their link, or added in the console. */
   subscribed: z.number(),
+  /** Brought by an import: not new to the firm, so apart from `subscribed`. */
+  imported: z.number(),
   unsubscribed: z.number(),
 });
 export type MonthGrowth = z.infer<typeof monthGrowthSchema>;
 
 export const subscriberStatsSchema = z.object({
-  /** Subscribed and confirmed: the addresses an issue goes to. */
+  /** Subscribed, confirmed and not suppressed: the addresses an issue goes to. */
   active: z.number(),
   /** Subscribed, waiting for their confirmation link (NEWSLETTER_DOUBLE_OPT_IN). */
   awaitingConfirmation: z.number(),
+  /** Subscribed and confirmed, but on the suppression list: they get nothing. */
+  suppressed: z.number(),
   unsubscribed: z.number(),
   /** Oldest first, GROWTH_MONTHS of them, months without events included. */
   months: monthGrowthSchema.array(),

@@ -1,8 +1,9 @@
 /**
  * One audience: on a list holding every kind of address (confirmed, awaiting
- * confirmation, lapsed unconfirmed, unsubscribed and erased), the console's
- * list and each of its filters, its counts, its CSV, the firm's export and an
- * issue's send all say the same of who is active.
+ * confirmation, lapsed unconfirmed, unsubscribed, erased, and addresses on
+ * the suppression list in each of those states), the console's list and each
+ * of its filters, its counts, its CSV, the firm's export and an issue's send
+ * all say the same of who is active, and none calls a suppressed one active.
  */
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,13 +35,26 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
     viewer = await signIn(t.app, "audience-viewer@firm.example");
     const { db } = t.database;
     const add = async (prefix: string, count: number, status: SubscriberStatus, state = {}) => {
-      for (const email of await addSubscribers(t.database, prefix, count, state)) {
-        expected.set(email, status);
-      }
+      const emails = await addSubscribers(t.database, prefix, count, state);
+      for (const email of emails) expected.set(email, status);
+      return emails;
+    };
+    /** Adds addresses that bounced for good after they subscribed. */
+    const addBounced = async (...args: Parameters<typeof add>) => {
+      const emails = await add(...args);
+      const at = new Date().toISOString();
+      await db
+        .insertInto("suppressions")
+        .values(emails.map((email) => ({ email, reason: "hard-bounce", created_at: at })))
+        .execute();
     };
     await add("confirmed", 3, "active");
     await add("awaiting", 2, "awaiting", { confirmed: false });
     await add("unsubscribed", 2, "unsubscribed", { unsubscribed: true });
+    await addBounced("bounced", 2, "suppressed");
+    // A bounced address that subscribed again waits for its link, which lifts the suppression.
+    await addBounced("bounced-back", 1, "awaiting", { confirmed: false });
+    await addBounced("bounced-left", 1, "unsubscribed", { unsubscribed: true });
     // Asked, never confirmed, and lapsed: what the expiry leaves behind.
     await add("lapsed", 1, "unsubscribed", { confirmed: false, unsubscribed: true });
     await db
@@ -82,12 +96,12 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
 
   it("the list shows each address with its own status, and the erased one not at all", async () => {
     const all = await listed("all");
-    expect(all.total).toBe(8);
+    expect(all.total).toBe(expected.size);
     expect(sorted(all.rows)).toEqual(expectedRows());
     expect(sorted(await exported("all"))).toEqual(expectedRows());
   });
 
-  it.each(["active", "awaiting", "unsubscribed"] as const)(
+  it.each(["active", "awaiting", "suppressed", "unsubscribed"] as const)(
     "the %s filter, its count and its CSV hold the same addresses",
     async (status) => {
       const list = await listed(status);
@@ -100,6 +114,7 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
       const counted = {
         active: stats.active,
         awaiting: stats.awaitingConfirmation,
+        suppressed: stats.suppressed,
         unsubscribed: stats.unsubscribed,
       }[status];
       expect(counted).toBe(list.total);

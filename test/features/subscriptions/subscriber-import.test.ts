@@ -10,8 +10,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withQuery } from "../../../src/admin/api/client.ts";
 import { recordReport } from "../../../src/server/features/deliverability/index.ts";
 import {
+  activeSubscribers,
   confirmByLink,
   eraseSubscriber,
   storeSubscription,
@@ -31,12 +33,15 @@ import {
 } from "../../../src/shared/admin/subscriber-import.ts";
 import {
   CONSENT_VIA,
+  SUBSCRIBER_ROUTES,
   type SubscriberDetail,
+  type SubscriberList,
+  type SubscriberStats,
   subscriberPath,
 } from "../../../src/shared/admin/subscribers.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
-import { csvRows } from "../../support/csv.ts";
+import { csvRecords, csvRows } from "../../support/csv.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { expectLinear } from "../../support/growth.ts";
 import { unsubscribeByOneClick } from "../../support/subscription-links.ts";
@@ -333,6 +338,17 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
 
   it("keeps the consent statement in each address's history, marks it imported, mails no welcome, and audits it", async () => {
     const d = "consent.example";
+    /** The growth chart's new and imported addresses, over all its months. */
+    const grown = async () => {
+      const { months } = (
+        await owner.request("GET", SUBSCRIBER_ROUTES.stats)
+      ).json() as SubscriberStats;
+      return {
+        subscribed: months.reduce((sum, month) => sum + month.subscribed, 0),
+        imported: months.reduce((sum, month) => sum + month.imported, 0),
+      };
+    };
+    const grownBefore = await grown();
     const file = mailchimpFile([[`first@${d}`, "2024-03-05 14:05:40"], [`second@${d}`]]);
     const result = await runImport(file, {}, "Mailchimp audience.csv");
     expect(result).toMatchObject({
@@ -374,6 +390,55 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
       doubleOptIn: false,
     });
     expect(await mailTo(d)).toEqual([]);
+
+    // Each address subscribed when its former list says it did: the file's
+    // moment, else the statement's day; the import's own moment is "Imported".
+    const importedAt = detail.imported?.importedAt;
+    const dates = {
+      [`first@${d}`]: "2024-03-05T14:05:40.000Z",
+      [`second@${d}`]: "2024-06-30T00:00:00.000Z",
+    };
+    const listed = (
+      await owner.request("GET", withQuery(SUBSCRIBER_ROUTES.list, { q: `@${d}` }))
+    ).json() as SubscriberList;
+    expect(
+      Object.fromEntries(
+        listed.items.map((item) => [item.email, [item.subscribedAt, item.importedAt]]),
+      ),
+    ).toEqual({
+      [`first@${d}`]: [dates[`first@${d}`], importedAt],
+      [`second@${d}`]: [dates[`second@${d}`], importedAt],
+    });
+    const csv = csvRecords(
+      (await owner.request("GET", withQuery(SUBSCRIBER_ROUTES.export, { q: `@${d}` }))).body,
+    );
+    expect(
+      Object.fromEntries(csv.map((row) => [row.address, [row.subscribed_at, row.imported_at]])),
+    ).toEqual({
+      [`first@${d}`]: [dates[`first@${d}`], importedAt],
+      [`second@${d}`]: [dates[`second@${d}`], importedAt],
+    });
+    const forTheFirmsTool = (await activeSubscribers(db)).filter((row) => row.email.endsWith(d));
+    expect(
+      Object.fromEntries(forTheFirmsTool.map((row) => [row.email, row.subscribed_at])),
+    ).toEqual(dates);
+    // Not new to the firm: the growth chart counts them as imported, not as new.
+    expect(await grown()).toEqual({
+      subscribed: grownBefore.subscribed,
+      imported: grownBefore.imported + 2,
+    });
+
+    // Subscribing anew on the site makes it a subscription of this list, dated now.
+    const second = rows[1];
+    if (!second) throw new Error("no row");
+    await unsubscribeByOneClick(t, second.id);
+    await storeSubscription(t.app, `second@${d}`, CONSENT_VIA.website);
+    const again = (
+      await owner.request("GET", subscriberPath(second.id))
+    ).json() as SubscriberDetail;
+    expect(again.importedAt).toBeNull();
+    expect(Date.parse(again.subscribedAt)).toBeGreaterThan(Date.parse(importedAt ?? ""));
+
     const stored = await db
       .selectFrom("subscriber_imports")
       .selectAll()

@@ -110,6 +110,8 @@ export function ImportScreen() {
   const emailColumn = watch("emailColumn");
   const dateColumn = watch("dateColumn");
   const doubleOptIn = watch("doubleOptIn") === "true";
+  /** The file's column of each row's own consent date, if it has one. */
+  const rowDates = needsColumn ? dateColumn : preview?.dateColumn;
 
   /** The columns as the server will read them: a known export's own, else the importer's choice. */
   const chosen: ImportMapping = useMemo(
@@ -272,8 +274,14 @@ export function ImportScreen() {
               required
             />
             <Field
-              label="Date of the consent"
-              hint="The day it was given, or the export's day for a list gathered over time."
+              label={
+                rowDates ? "Date of the consent, for rows without their own" : "Date of the consent"
+              }
+              hint={
+                rowDates
+                  ? `Each row's own date is read from “${rowDates}” and shown as the day it subscribed; this one is kept for the rows that have none.`
+                  : "The day it was given, or the export's day for a list gathered over time."
+              }
               type="date"
               min={EARLIEST_CONSENT_DAY}
               max={today()}

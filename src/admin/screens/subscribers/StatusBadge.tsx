@@ -1,7 +1,8 @@
 /**
  * A subscriber's status as a badge: active in the site's ink, unsubscribed
- * muted; and the mark of an address on the suppression list, which gets no
- * Insight whatever its status.
+ * muted, suppressed in the accent; and the mark of an address on the
+ * suppression list where its status does not already say so (one awaiting
+ * its confirmation, or one that has unsubscribed).
  */
 import { STATUS_LABELS, type SubscriberStatus } from "../../../shared/admin/subscribers.ts";
 
@@ -9,6 +10,14 @@ export function StatusBadge({ status }: { status: SubscriberStatus }) {
   return <span className={`badge subscriber-badge-${status}`}>{STATUS_LABELS[status]}</span>;
 }
 
-export function SuppressedBadge({ suppressed }: { suppressed: boolean }) {
-  return suppressed ? <span className="badge subscriber-badge-suppressed">Suppressed</span> : null;
+export function SuppressedBadge({
+  status,
+  suppressed,
+}: {
+  status: SubscriberStatus;
+  suppressed: boolean;
+}) {
+  return suppressed && status !== "suppressed" ? (
+    <span className="badge subscriber-badge-suppressed">On the suppression list</span>
+  ) : null;
 }

@@ -62,7 +62,7 @@ function SubscriberView({
       <div className="screen-head subscriber-head">
         <h1>{subscriber.email}</h1>
         <StatusBadge status={subscriber.status} />
-        <SuppressedBadge suppressed={subscriber.suppressed} />
+        <SuppressedBadge status={subscriber.status} suppressed={subscriber.suppressed} />
       </div>
       <div className="subscriber-layout">
         <section className="panel" aria-labelledby="consent-history">

@@ -29,6 +29,8 @@ import { GrowthChart } from "./GrowthChart.tsx";
 import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
 
 const column = createColumnHelper<SubscriberRow>();
+const dayOrDash = (value: string | null) =>
+  value ? <time dateTime={value}>{formatDay(value)}</time> : "—";
 const COLUMNS = [
   column.accessor("email", {
     header: "Address",
@@ -36,7 +38,10 @@ const COLUMNS = [
       <>
         <SubscriberLink id={cell.row.original.id} email={cell.getValue()} />
         {/* A space, not a margin: where the badge wraps to a line of its own, it starts flush. */}{" "}
-        <SuppressedBadge suppressed={cell.row.original.suppressed} />
+        <SuppressedBadge
+          status={cell.row.original.status}
+          suppressed={cell.row.original.suppressed}
+        />
       </>
     ),
   }),
@@ -48,6 +53,11 @@ const COLUMNS = [
     header: "Subscribed",
     cell: (cell) => <time dateTime={cell.getValue()}>{formatDay(cell.getValue())}</time>,
   }),
+  column.accessor("importedAt", {
+    header: "Imported",
+    sortUndefined: "last",
+    cell: (cell) => dayOrDash(cell.getValue()),
+  }),
   column.accessor("subscribedVia", {
     header: "Via",
     enableSorting: false,
@@ -56,10 +66,7 @@ const COLUMNS = [
   column.accessor("unsubscribedAt", {
     header: "Unsubscribed",
     sortUndefined: "last",
-    cell: (cell) => {
-      const value = cell.getValue();
-      return value ? <time dateTime={value}>{formatDay(value)}</time> : "—";
-    },
+    cell: (cell) => dayOrDash(cell.getValue()),
   }),
 ];
 
@@ -114,6 +121,12 @@ export function SubscriberListScreen() {
             <div className="stat-tile">
               <dt>Awaiting confirmation</dt>
               <dd>{stats.data.awaitingConfirmation}</dd>
+            </div>
+          ) : null}
+          {stats.data?.suppressed ? (
+            <div className="stat-tile">
+              <dt>Suppressed</dt>
+              <dd>{stats.data.suppressed}</dd>
             </div>
           ) : null}
           <div className="stat-tile">

@@ -21,7 +21,7 @@ import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { addressDomain } from "../../platform/outbox/message.ts";
 import { HELD_UNTIL, type OutboxTransaction } from "../../platform/outbox/queue.ts";
-import { onlyRecipients } from "../subscriptions/index.ts";
+import { onlyActive } from "../subscriptions/index.ts";
 
 /** The due time of a held message: later than any real one, so no claim takes it. */
 
@@ -136,9 +136,7 @@ export async function queueBatch(
   trx: OutboxTransaction,
   { issue, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
 ): Promise<QueuedBatch> {
-  const subscriptions = await onlyRecipients(
-    trx.selectFrom("subscriptions").select(["id", "email"]),
-  )
+  const subscriptions = await onlyActive(trx.selectFrom("subscriptions").select(["id", "email"]))
     .where("id", ">", issue.cursor)
     .orderBy("id")
     .limit(batchSize)

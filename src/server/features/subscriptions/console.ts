@@ -43,6 +43,7 @@ const EXPORT_COLUMNS = [
   "address",
   "status",
   "subscribed_at",
+  "imported_at",
   "via",
   "unsubscribed_at",
   ...SOURCE_EXPORT_COLUMNS,

@@ -52,9 +52,17 @@ export function recognise(header: readonly string[]): ImportFormat {
   return "other";
 }
 
-/** An "e-mail"-like header of a file of no known format: the column offered first. */
+/** What a header calls the address, once its case, spaces, hyphens and underscores are set aside. */
+const EMAIL_HEADERS = new Set(["email", "emailaddress", "mail", "emailid"]);
+
+/**
+ * An "e-mail"-like header of a file of no known format ("email", "E-mail",
+ * "Email Address", "email_address"…): the column offered first.
+ */
 function guessEmailColumn(header: readonly string[]): string | null {
-  return header.find((name) => /^\s*e-?mail(\s*address)?\s*$/i.test(name)) ?? null;
+  return (
+    header.find((name) => EMAIL_HEADERS.has(name.toLowerCase().replace(/[\s_-]/g, ""))) ?? null
+  );
 }
 
 /**

@@ -156,6 +156,11 @@ export function reportOf(judgement: Judgement) {
   };
 }
 
+/** A consent date as the file or the statement gives it (a moment, or a YYYY-MM-DD day), as a moment. */
+function optInMoment(date: string): string {
+  return new Date(date.length === "YYYY-MM-DD".length ? `${date}T00:00:00Z` : date).toISOString();
+}
+
 export interface ImportStatement {
   fileName: string;
   consentSource: string;
@@ -212,9 +217,10 @@ export async function writeImport(
     const rows = await trx
       .insertInto("subscriptions")
       .values(
-        batch.map(({ address }) => ({
+        batch.map(({ address, consentDate }) => ({
           email: address,
           subscribed_at: now,
+          opted_in_at: optInMoment(consentDate || statement.consentDate),
           subscribed_via: CONSENT_VIA.import,
           confirmed_at: statement.doubleOptIn ? null : now,
           import_id: importId,

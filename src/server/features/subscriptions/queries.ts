@@ -104,6 +104,8 @@ async function subscribeIn(
           unsubscribed_at: null,
           unsubscribed_via: null,
           confirmed_at: confirmedAt,
+          // Asked for here now: no longer the import's, nor its opt-in date.
+          opted_in_at: null,
           // A subscription begun anew was brought by the new visit: its
           // source replaces the old one's, unknown parts included.
           ...source,

@@ -448,6 +448,8 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       "address",
       "status",
       "subscribed_at",
+      // Empty but for an address an import brought (test/features/subscriptions/subscriber-import.test.ts).
+      "imported_at",
       "via",
       "unsubscribed_at",
       // The visit that brought each subscriber, empty where unknown (test/site/lead-source.test.ts).
@@ -463,13 +465,14 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       "'=1+2@formula.example",
       "active",
       expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      "",
       "website",
       "",
       // Subscribed here without a visit: no source.
       ...["", "", "", "", "", ""],
     ]);
     expect(byAddress.get("plain@formula.example")?.slice(1, 2)).toEqual(["unsubscribed"]);
-    expect(byAddress.get("plain@formula.example")?.[4]).toMatch(/^\d{4}-/);
+    expect(byAddress.get("plain@formula.example")?.[5]).toMatch(/^\d{4}-/);
 
     const activeOnly = await viewer.request(
       "GET",

@@ -12,6 +12,7 @@ import {
   sql,
 } from "kysely";
 import {
+  CONSENT_VIA,
   GROWTH_MONTHS,
   type MonthGrowth,
   PAGE_SIZE,
@@ -54,6 +55,7 @@ const ROW_COLUMNS = [
   "unsubscribed_at",
   "unsubscribed_via",
   "confirmed_at",
+  "opted_in_at",
 ] as const;
 
 interface StoredRow {
@@ -63,7 +65,19 @@ interface StoredRow {
   subscribed_via: string;
   unsubscribed_at: string | null;
   confirmed_at: string | null;
+  opted_in_at: string | null;
   suppressed: SqlBool;
+}
+
+/**
+ * When the person subscribed, and when an import added them: an imported
+ * address's subscription began at the opt-in date its former list kept,
+ * and subscribed_at is the import's moment (schema.ts).
+ */
+function subscribedDates(row: { subscribed_at: string; opted_in_at: string | null }) {
+  return row.opted_in_at === null
+    ? { subscribedAt: row.subscribed_at, importedAt: null }
+    : { subscribedAt: row.opted_in_at, importedAt: row.subscribed_at };
 }
 
 /** Whether the row's address is on the suppression list. */
@@ -76,7 +90,7 @@ function toRow(row: StoredRow): SubscriberRow {
     id: row.id,
     email: row.email,
     status: statusOf(row),
-    subscribedAt: row.subscribed_at,
+    ...subscribedDates(row),
     subscribedVia: row.subscribed_via,
     unsubscribedAt: row.unsubscribed_at,
     // SQLite answers 1 or 0, PostgreSQL true or false.
@@ -84,7 +98,10 @@ function toRow(row: StoredRow): SubscriberRow {
   };
 }
 
-/** Newest consent first (a returning subscriber comes back to the top), then newest row. */
+/**
+ * Newest first by when the address joined this list: signed up (a returning
+ * subscriber comes back to the top) or was imported; then newest row.
+ */
 function newestFirst<O>(query: SubscriptionQuery<O>) {
   return query.orderBy("subscribed_at", "desc").orderBy("id", "desc");
 }
@@ -114,18 +131,26 @@ export async function listSubscribers(
 export async function exportSubscribers(db: Kysely<Database>, filter: SubscriberFilter) {
   const rows = await newestFirst(
     filtered(
-      db.selectFrom("subscriptions").select(ROW_COLUMNS).select(LEAD_SOURCE_COLUMNS),
+      db
+        .selectFrom("subscriptions")
+        .select(ROW_COLUMNS)
+        .select(suppressed)
+        .select(LEAD_SOURCE_COLUMNS),
       filter,
     ),
   ).execute();
-  return rows.map((row) => ({
-    address: row.email,
-    status: statusOf(row),
-    subscribed_at: row.subscribed_at,
-    via: row.subscribed_via,
-    unsubscribed_at: row.unsubscribed_at ?? "",
-    ...leadSourceCells(row),
-  }));
+  return rows.map((row) => {
+    const { subscribedAt, importedAt } = subscribedDates(row);
+    return {
+      address: row.email,
+      status: statusOf(row),
+      subscribed_at: subscribedAt,
+      imported_at: importedAt ?? "",
+      via: row.subscribed_via,
+      unsubscribed_at: row.unsubscribed_at ?? "",
+      ...leadSourceCells(row),
+    };
+  });
 }
 
 /** "2025-03" for each of the last `count` calendar months (UTC), oldest first. */
@@ -146,7 +171,11 @@ function monthOf(engine: Engine, column: Expression<string>) {
     : sql<string>`substr(${column}, 1, 7)`;
 }
 
-/** New subscriptions and unsubscriptions per month, from the consent history. */
+/**
+ * New subscriptions, imported addresses and unsubscriptions per month, from
+ * the consent history: an address an import brought is counted in the
+ * month of the import as imported, never as new.
+ */
 async function monthlyGrowth({ db, engine }: DatabaseHandle, now: Date): Promise<MonthGrowth[]> {
   const keys = monthKeys(now);
   const since = `${keys[0]}-01T00:00:00.000Z`;
@@ -154,24 +183,31 @@ async function monthlyGrowth({ db, engine }: DatabaseHandle, now: Date): Promise
     .selectFrom("subscription_events")
     .select((eb) => [
       monthOf(engine, eb.ref("at")).as("month"),
-      "event",
+      eb
+        .case()
+        .when(eb.and([eb("event", "=", "subscribed"), eb("via", "=", CONSENT_VIA.import)]))
+        .then(sql.lit("imported"))
+        .else(eb.ref("event"))
+        .end()
+        .$castTo<keyof Omit<MonthGrowth, "month">>()
+        .as("kind"),
       eb.fn.countAll<number | string>().as("n"),
     ])
     .where("at", ">=", since)
-    .groupBy(["month", "event"])
+    .groupBy(["month", "kind"])
     .execute();
-  const months = new Map(keys.map((month) => [month, { month, subscribed: 0, unsubscribed: 0 }]));
+  const months = new Map(
+    keys.map((month) => [month, { month, subscribed: 0, imported: 0, unsubscribed: 0 }]),
+  );
   for (const row of rows) {
     const bucket = months.get(row.month);
-    if (bucket) bucket[row.event] = Number(row.n);
+    if (bucket) bucket[row.kind] = Number(row.n);
   }
   return [...months.values()];
 }
 
 /**
- * The counts by status and the growth chart's months. Active addresses are
- * the confirmed ones, those an issue goes to; with double opt-in, an address
- * not yet confirmed is counted apart.
+ * The counts by status (statuses.ts) and the growth chart's months.
  */
 export async function subscriberStats(
   database: DatabaseHandle,
@@ -191,6 +227,10 @@ export async function subscriberStats(
           .as("awaiting"),
         eb.fn
           .countAll<number | string>()
+          .filterWhere((filter) => hasStatus(filter, "suppressed"))
+          .as("suppressed"),
+        eb.fn
+          .countAll<number | string>()
           .filterWhere((filter) => hasStatus(filter, "unsubscribed"))
           .as("unsubscribed"),
       ])
@@ -200,6 +240,7 @@ export async function subscriberStats(
   return {
     active: Number(counts.active),
     awaitingConfirmation: Number(counts.awaiting),
+    suppressed: Number(counts.suppressed),
     unsubscribed: Number(counts.unsubscribed),
     months,
   };

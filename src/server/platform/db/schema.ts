@@ -36,6 +36,13 @@ export interface SubscriptionsTable extends Timestamps, LeadSourceColumns {
   confirmed_at: Timestamp | null;
   /** The import the address came in by (subscriber_imports), or null. */
   import_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * When an imported subscriber first gave consent, as their former list
+   * recorded it (its opt-in date): the day shown as subscribed, while
+   * `subscribed_at` is when the import added them. Null for a subscription
+   * asked for here; cleared when the address subscribes anew.
+   */
+  opted_in_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
