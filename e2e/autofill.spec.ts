@@ -4,9 +4,9 @@
  * autofill does), on a server that subscribes without double opt-in and
  * keeps a minimum time-to-submit. The post comes too soon after the
  * page to be surely a person's, so instead of being turned away it waits for
- * the address to confirm (ADR 036): the reader is told they subscribed, gets
- * the confirmation link, and following it subscribes them and brings the
- * welcome, with no editor involved.
+ * the address to confirm (ADR 036): the reader is told to check their inbox
+ * (ADR 079), gets the confirmation link, and following it subscribes them and
+ * brings the welcome, with no editor involved.
  */
 import { DIALOG } from "../src/shared/constants.ts";
 import { confirmLinkIn } from "./support/confirm-link.ts";
@@ -32,7 +32,7 @@ test("a reader who autofills the footer form and presses Enter at once gets in b
   const email = page.getByRole("contentinfo").getByRole("textbox", { name: "Email address" });
   await email.fill(address);
   await email.press("Enter");
-  await expect(alertDialog(page)).toContainText(DIALOG.subscribed);
+  await expect(alertDialog(page)).toContainText(DIALOG.checkInbox);
 
   // Without double opt-in only a post taken for too fast is asked to confirm.
   const [confirmation] = await own.smtp.waitForMailTo(address);
