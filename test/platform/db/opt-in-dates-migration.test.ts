@@ -2,13 +2,15 @@
  * Migration 035 gives each subscription an import brought the opt-in date
  * its former list kept: the date its history line recorded, or the import's
  * own consent day where it wrote none (double opt-in); a subscription asked
- * for here, or begun anew after its import, keeps none. On both engines.
+ * for here, or begun anew after its import, keeps none. On both engines,
+ * PostgreSQL's sessions in a time zone other than UTC, so that a day alone
+ * must still be read as its start in UTC.
  */
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
+import { type DatabaseHandle, openDatabase } from "../../../src/server/platform/db/connection.ts";
 import { migrateToLatest, migrateUpTo } from "../../../src/server/platform/db/migrations.ts";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../support/engines.ts";
+import { ENGINES, type TestDatabase } from "../../support/engines.ts";
 
 const IMPORTED_AT = "2026-03-01T09:00:00.000Z";
 
@@ -21,7 +23,11 @@ describe.each(ENGINES)("migration 035 on $engine", (engine) => {
 
   beforeAll(async () => {
     testDb = await engine.createEmpty();
-    database = openTestDatabase(testDb);
+    const { DATABASE_URL, SQLITE_FILE } = testDb.env;
+    database = openDatabase({
+      databaseUrl: DATABASE_URL && `${DATABASE_URL}?options=-c%20TimeZone%3DEurope%2FBerlin`,
+      sqliteFile: SQLITE_FILE ?? ":memory:",
+    });
     before = database.db;
     await migrateUpTo(before, database.engine, "034_webhook_deliveries_by_endpoint");
 

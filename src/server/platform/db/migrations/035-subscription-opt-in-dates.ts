@@ -15,11 +15,13 @@ export async function up(db: AnyDb, engine: Engine): Promise<void> {
   // The imports made before: each subscription still standing on its
   // import takes the consent date its history line kept, or else (an
   // import with double opt-in, which writes no line) the import's own.
-  const day = (column: string) =>
-    engine === "postgres"
-      ? sql`cast(${sql.ref(column)} as timestamptz)`
-      : sql`case when length(${sql.ref(column)}) = 10
-          then ${sql.ref(column)} || 'T00:00:00.000Z' else ${sql.ref(column)} end`;
+  // A day alone (YYYY-MM-DD) is its start in UTC, whatever the server's
+  // time zone; a moment is already ISO-8601 with its zone.
+  const day = (column: string) => {
+    const moment = sql`case when length(${sql.ref(column)}) = 10
+      then ${sql.ref(column)} || 'T00:00:00.000Z' else ${sql.ref(column)} end`;
+    return engine === "postgres" ? sql`cast(${moment} as timestamptz)` : moment;
+  };
   await db
     .updateTable("subscriptions")
     .set({
