@@ -27,6 +27,7 @@ import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { givingWay } from "../../platform/ops/give-way.ts";
 import { suppressedAmong } from "../deliverability/index.ts";
 import { type Candidate, type FileRead, report } from "./import-file.ts";
+import { readMoment } from "./import-formats.ts";
 
 /**
  * Addresses per lookup, and rows per INSERT (seven values each). SQLite
@@ -156,11 +157,6 @@ export function reportOf(judgement: Judgement) {
   };
 }
 
-/** A consent date as the file or the statement gives it (a moment, or a YYYY-MM-DD day), as a moment. */
-function optInMoment(date: string): string {
-  return new Date(date.length === "YYYY-MM-DD".length ? `${date}T00:00:00Z` : date).toISOString();
-}
-
 export interface ImportStatement {
   fileName: string;
   consentSource: string;
@@ -220,7 +216,7 @@ export async function writeImport(
         batch.map(({ address, consentDate }) => ({
           email: address,
           subscribed_at: now,
-          opted_in_at: optInMoment(consentDate || statement.consentDate),
+          opted_in_at: readMoment(consentDate || statement.consentDate),
           subscribed_via: CONSENT_VIA.import,
           confirmed_at: statement.doubleOptIn ? null : now,
           import_id: importId,
