@@ -1,8 +1,9 @@
 /**
  * A site's audience figures written into a browser test file's database: 400 days of
  * daily rollups ending today (UTC), split over pages, entry pages, channels,
- * referrers, campaigns, devices and browsers in fixed shares, a few leads
- * with their sources, and the Insight issue the campaign links came from.
+ * referrers, campaigns, devices and browsers in fixed shares, a few
+ * converting visits counted into their rows (and their leads stored with
+ * their sources), and the Insight issue the campaign links came from.
  * The numbers vary from day to day by rule, not by chance, so a spec sums
  * what it expects from the same rows.
  */
@@ -19,6 +20,56 @@ export interface SeededDay {
   views: number;
   visits: number;
   visitors: number;
+  conversions?: number;
+  inquiries?: number;
+  subscriptions?: number;
+}
+
+/** A converting visit: how many days ago, its goal, and where it came from. */
+interface SeededLead {
+  ago: number;
+  goal: "inquiry" | "subscription";
+  entry: string;
+  channel: string;
+  campaign: string | null;
+}
+
+/** Three inquiries and two subscriptions, each its visit's one conversion. */
+const LEADS: SeededLead[] = [
+  { ago: 1, goal: "inquiry", entry: "/weserve", channel: "search", campaign: null },
+  {
+    ago: 3,
+    goal: "inquiry",
+    entry: "/insight/q4-outlook",
+    channel: "email",
+    campaign: "q4-outlook",
+  },
+  { ago: 12, goal: "inquiry", entry: "/", channel: "direct", campaign: null },
+  { ago: 2, goal: "subscription", entry: "/", channel: "search", campaign: null },
+  {
+    ago: 20,
+    goal: "subscription",
+    entry: "/insight/q4-outlook",
+    channel: "email",
+    campaign: "q4-outlook",
+  },
+];
+
+/** The rows a lead's visit was counted in, as the server counts them (visits.ts). */
+function visitRowsOf({ entry, channel, campaign }: SeededLead): [AudienceDimension, string][] {
+  const rows: [AudienceDimension, string][] = [
+    ["total", ""],
+    ["entry", entry],
+    ["channel", channel],
+    ["referrer", channel === "search" ? "google.com" : ""],
+    ["device", "desktop"],
+    ["browser", "Chrome"],
+  ];
+  if (campaign) {
+    rows.push(["utm_source", "insight"], ["utm_medium", "email"], ["utm_campaign", campaign]);
+    rows.push(["insight", campaign]);
+  }
+  return rows;
 }
 
 const SHARES: [AudienceDimension, [string, number][]][] = [
@@ -136,6 +187,18 @@ export function audienceRows(days = 400): SeededDay[] {
       }
     }
   }
+  for (const lead of LEADS) {
+    const day = dayAgo(lead.ago);
+    if (lead.ago >= days) continue;
+    const led = lead.goal === "inquiry" ? { inquiries: 1 } : { subscriptions: 1 };
+    for (const [dimension, value] of visitRowsOf(lead)) {
+      const row = rows.find((r) => r.day === day && r.dimension === dimension && r.value === value);
+      if (row) Object.assign(row, { conversions: 1, ...led });
+    }
+    if (lead.goal === "inquiry") {
+      rows.push({ day, dimension: "funnel", value: "inquiry", views: 1, visits: 1, visitors: 0 });
+    }
+  }
   return rows;
 }
 
@@ -190,11 +253,11 @@ export async function writeAudience({ db }: DatabaseHandle, rows: SeededDay[]) {
   });
   await db
     .insertInto("inquiries")
-    .values([
-      inquiry(1, "/weserve", "search", null),
-      inquiry(3, "/insight/q4-outlook", "email", "q4-outlook"),
-      inquiry(12, "/", "direct", null),
-    ])
+    .values(
+      LEADS.filter((l) => l.goal === "inquiry").map((l) =>
+        inquiry(l.ago, l.entry, l.channel, l.campaign),
+      ),
+    )
     .execute();
   const subscription = (ago: number, entry: string, channel: string, campaign: string | null) => ({
     subscribed_at: at(ago),
@@ -204,10 +267,11 @@ export async function writeAudience({ db }: DatabaseHandle, rows: SeededDay[]) {
   });
   await db
     .insertInto("subscriptions")
-    .values([
-      subscription(2, "/", "search", null),
-      subscription(20, "/insight/q4-outlook", "email", "q4-outlook"),
-    ])
+    .values(
+      LEADS.filter((l) => l.goal === "subscription").map((l) =>
+        subscription(l.ago, l.entry, l.channel, l.campaign),
+      ),
+    )
     .execute();
   const sent = `${dayAgo(30)}T08:00:00.000Z`;
   await db

@@ -102,15 +102,14 @@ export const BREAKDOWNS = [
 ] as const;
 export type Breakdown = (typeof BREAKDOWNS)[number];
 
-/** The breakdowns whose values an inquiry or a subscription records as its source. */
-export const WITH_LEADS: readonly Breakdown[] = [
-  "entry",
-  "channel",
-  "referrer",
-  "utm_source",
-  "utm_medium",
-  "utm_campaign",
-];
+/**
+ * The breakdowns whose rows say what their visits led to: those a visit is
+ * counted in once, from its start. Not the pages, which a visit passes
+ * through.
+ */
+export const WITH_LEADS: readonly Breakdown[] = BREAKDOWNS.filter(
+  (breakdown) => breakdown !== "page",
+);
 
 /** What a breakdown's values are, as a sentence names many of them. */
 export const VALUE_NOUNS: Record<Breakdown, string> = {
@@ -177,7 +176,7 @@ const totalsSchema = z.object({
   viewsPerVisit: z.number().nullable(),
   inquiries: z.number(),
   subscriptions: z.number(),
-  /** Inquiries and subscriptions per visit; null without visits. */
+  /** The share of visits that sent an inquiry or subscribed; null without visits. */
   conversionRate: z.number().nullable(),
 });
 export type Totals = z.infer<typeof totalsSchema>;
@@ -195,6 +194,7 @@ const funnelSchema = z.object({
   landing: z.number(),
   /** Visits that reached the contact page. */
   contact: z.number(),
+  /** Visits that reached the contact page and sent an inquiry. */
   inquiries: z.number(),
 });
 export type Funnel = z.infer<typeof funnelSchema>;
@@ -214,7 +214,7 @@ export type Overview = z.infer<typeof overviewSchema>;
 const leadsSchema = z.object({
   inquiries: z.number(),
   subscriptions: z.number(),
-  /** (inquiries + subscriptions) ÷ visits; null without visits. */
+  /** The share of the row's visits that sent an inquiry or subscribed; null without visits. */
   rate: z.number().nullable(),
 });
 
@@ -225,7 +225,7 @@ export const breakdownRowSchema = z.object({
   visitors: z.number(),
   views: z.number(),
   visits: z.number(),
-  /** For the breakdowns a lead records (WITH_LEADS); null for the others. */
+  /** For the breakdowns a visit is counted in from its start (WITH_LEADS); null for the pages. */
   leads: leadsSchema.nullable(),
 });
 export type BreakdownRow = z.infer<typeof breakdownRowSchema>;

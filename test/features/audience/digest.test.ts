@@ -14,7 +14,7 @@ import type { MailMessage } from "../../../src/server/platform/outbox/message.ts
 import { startApp, type TestApp } from "../../support/app.ts";
 import { createAccount } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
-import { writeDays, writeInquiry, writeSubscription } from "./figures-seed.ts";
+import { writeDays } from "./figures-seed.ts";
 
 /** Monday 30 November 2026, 07:30 UTC: last week is 23 to 29 November. */
 const MONDAY = Date.parse("2026-11-30T07:30:00.000Z");
@@ -39,9 +39,34 @@ async function seed(t: TestApp) {
   await createAccount(t.database, "owner", "omar@firm.example");
   await createAccount(t.database, "editor", "eddie@firm.example");
   await writeDays(t.database, [
-    { day: "2026-11-23", dimension: "total", views: 300, visits: 120, visitors: 100 },
-    { day: "2026-11-29", dimension: "total", views: 100, visits: 30, visitors: 25 },
-    { day: "2026-11-20", dimension: "total", views: 200, visits: 100, visitors: 100 },
+    // Two inquiries last week, one the week before; a subscription last week.
+    {
+      day: "2026-11-23",
+      dimension: "total",
+      views: 300,
+      visits: 120,
+      visitors: 100,
+      conversions: 2,
+      inquiries: 2,
+    },
+    {
+      day: "2026-11-29",
+      dimension: "total",
+      views: 100,
+      visits: 30,
+      visitors: 25,
+      conversions: 1,
+      subscriptions: 1,
+    },
+    {
+      day: "2026-11-20",
+      dimension: "total",
+      views: 200,
+      visits: 100,
+      visitors: 100,
+      conversions: 1,
+      inquiries: 1,
+    },
     { day: "2026-11-30", dimension: "total", views: 5000, visits: 4000, visitors: 3000 },
     { day: "2026-11-23", dimension: "page", value: "/", views: 150, visits: 90 },
     { day: "2026-11-24", dimension: "page", value: "/weserve", views: 80, visits: 40 },
@@ -51,10 +76,6 @@ async function seed(t: TestApp) {
     { day: "2026-11-23", dimension: "referrer", value: "", visits: 50 },
     { day: "2026-11-23", dimension: "referrer", value: "google.com", visits: 90 },
   ]);
-  await writeInquiry(t.database, "2026-11-25T10:00:00.000Z", { channel: "search" });
-  await writeInquiry(t.database, "2026-11-26T10:00:00.000Z", { channel: "search" });
-  await writeInquiry(t.database, "2026-11-18T10:00:00.000Z", { channel: "search" });
-  await writeSubscription(t.database, "2026-11-29T23:00:00.000Z", { channel: "direct" });
 }
 
 describe("the digest's week", () => {

@@ -1,4 +1,4 @@
-/** Rollup rows and leads with sources, written straight into a test's database. */
+/** Rollup rows and Insight issues, written straight into a test's database. */
 import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
 import type { AudienceDimension } from "../../../src/server/platform/db/schema.ts";
 
@@ -9,90 +9,18 @@ export interface DayRow {
   views?: number;
   visits?: number;
   visitors?: number;
+  /** Visits of the row that sent an inquiry or subscribed, and the leads they made. */
+  conversions?: number;
+  inquiries?: number;
+  subscriptions?: number;
 }
 
 export async function writeDays({ db }: DatabaseHandle, rows: DayRow[]) {
+  const none = { value: "", views: 0, visits: 0, visitors: 0 };
+  const led = { conversions: 0, inquiries: 0, subscriptions: 0 };
   await db
     .insertInto("audience_days")
-    .values(
-      rows.map(({ day, dimension, value = "", views = 0, visits = 0, visitors = 0 }) => ({
-        day,
-        dimension,
-        value,
-        views,
-        visits,
-        visitors,
-      })),
-    )
-    .execute();
-}
-
-export interface Source {
-  entry?: string;
-  referrer?: string;
-  channel?: string;
-  utmSource?: string;
-  utmMedium?: string;
-  utmCampaign?: string;
-}
-
-const sourceColumns = (source: Source) => ({
-  source_entry_page: source.entry ?? null,
-  source_referrer: source.referrer ?? null,
-  source_channel: source.channel ?? null,
-  source_utm_source: source.utmSource ?? null,
-  source_utm_medium: source.utmMedium ?? null,
-  source_utm_campaign: source.utmCampaign ?? null,
-});
-
-let made = 0;
-
-export async function writeInquiry(
-  { db }: DatabaseHandle,
-  at: string,
-  source: Source,
-  status: "new" | "spam" = "new",
-) {
-  made += 1;
-  await db
-    .insertInto("inquiries")
-    .values({
-      first_name: "Ada",
-      last_name: `Lead ${made}`,
-      company: "Example Ltd",
-      job_title: "Director",
-      email: `lead-${made}@example.com`,
-      phone_number: "",
-      inquiry_type: "Digital Strategy",
-      comments: "We would like to talk.",
-      status,
-      created_at: at,
-      updated_at: at,
-      ...sourceColumns(source),
-    })
-    .execute();
-}
-
-export async function writeSubscription(
-  { db }: DatabaseHandle,
-  at: string,
-  source: Source,
-  confirmed = true,
-) {
-  made += 1;
-  await db
-    .insertInto("subscriptions")
-    .values({
-      email: `reader-${made}@example.com`,
-      subscribed_at: at,
-      subscribed_via: "form",
-      confirmed_at: confirmed ? at : null,
-      unsubscribed_at: null,
-      unsubscribed_via: null,
-      created_at: at,
-      updated_at: at,
-      ...sourceColumns(source),
-    })
+    .values(rows.map((row) => ({ ...none, ...led, ...row })))
     .execute();
 }
 

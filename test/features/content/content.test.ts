@@ -22,19 +22,9 @@ import {
 import { lastAuditId, startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { multipartBody } from "../../support/multipart.ts";
 
 const UPLOAD_MAX_MB = 1;
-
-/** A multipart body with one file, as a browser's FormData sends it. */
-async function multipartBody(bytes: Buffer, filename: string, type: string) {
-  const form = new FormData();
-  form.append("file", new Blob([new Uint8Array(bytes)], { type }), filename);
-  const request = new Request("http://localhost/", { method: "POST", body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    contentType: request.headers.get("content-type") ?? "",
-  };
-}
 
 /** A photo as a camera leaves it: EXIF with the author and a copyright. */
 function cameraPng(width = 1200, height = 900): Promise<Buffer> {

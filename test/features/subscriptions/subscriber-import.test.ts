@@ -44,21 +44,11 @@ import { type ConsoleClient, createAccount, signIn } from "../../support/console
 import { csvRecords, csvRows } from "../../support/csv.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { expectLinear } from "../../support/growth.ts";
+import { multipartBody } from "../../support/multipart.ts";
 import { unsubscribeByOneClick } from "../../support/subscription-links.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures/imports");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
-
-/** A multipart body with one file, as the console's FormData sends it. */
-async function multipartBody(bytes: Buffer, filename: string) {
-  const form = new FormData();
-  form.append("file", new Blob([new Uint8Array(bytes)], { type: "text/csv" }), filename);
-  const request = new Request("http://localhost/", { method: "POST", body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    contentType: request.headers.get("content-type") ?? "",
-  };
-}
 
 /** A Mailchimp-shaped file of `rows`: [address, CONFIRM_TIME, UNSUB_TIME, CLEAN_TIME]. */
 function mailchimpFile(rows: readonly (readonly string[])[]): Buffer {

@@ -2,8 +2,8 @@
  * One breakdown of the period (pages, channels, campaigns…): its heaviest
  * values with their visits, a bar behind each name showing its share of
  * the heaviest (drawn, not read: the numbers beside it say the same), and
- * for a dimension leads record, the inquiries and sign-ups each brought and
- * their rate per visit. Every value is in the table's CSV. A day that met
+ * for a dimension a visit is counted in from its start, the inquiries and
+ * subscriptions its visits made and the share of its visits that converted. Every value is in the table's CSV. A day that met
  * more values than it keeps is named under the table: its further values
  * are in the "(other)" row.
  */
@@ -159,7 +159,7 @@ export function BreakdownCard({
                     <abbr title="Subscriptions">Subs.</abbr>
                   </th>
                   <th scope="col" className="num">
-                    <abbr title="Conversion rate: inquiries and subscriptions per visit">
+                    <abbr title="Conversion rate: the share of visits that sent an inquiry or subscribed">
                       Conv.
                     </abbr>
                   </th>

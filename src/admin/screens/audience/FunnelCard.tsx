@@ -1,7 +1,8 @@
 /**
  * The way to an inquiry: every visit, those that reached the contact page,
- * and the inquiries sent, each with its share of the visits and, beside
- * it, the period before's. A table, with bars drawn behind the counts.
+ * and those of them that sent an inquiry, each with its share of the visits
+ * and, beside it, the period before's. A table, with bars drawn behind the
+ * counts; each step counts visits, so none outnumbers the one before.
  */
 import { AUDIENCE_PATHS, type Funnel } from "../../../shared/admin/audience.ts";
 import { withQuery } from "../../api/client.ts";
@@ -60,16 +61,13 @@ export function FunnelCard({
           </thead>
           <tbody>
             {STEPS.map(({ key, label }) => {
-              // Inquiries can outnumber the counted visits (sent through the API
-              // alone, or by people whose browser asks not to be counted): the
-              // figure says so, and the bar stops at the card's edge.
               const part = share(funnel[key], funnel);
               return (
                 <tr key={key}>
                   <th scope="row" className="bar-cell">
                     <span
                       className="bar"
-                      style={{ inlineSize: `${(Math.min(1, part ?? 0) * 100).toFixed(1)}%` }}
+                      style={{ inlineSize: `${((part ?? 0) * 100).toFixed(1)}%` }}
                       aria-hidden="true"
                     />
                     <span className="bar-name">{label}</span>

@@ -1,17 +1,18 @@
 /**
- * The Audience area's figures, read from the daily rollups (`audience_days`)
- * and from the leads (inquiries, subscriptions) with their recorded source.
+ * The Audience area's figures, read from the daily rollups (`audience_days`).
  * Every read of the rollups names one dimension and a range of days, which
  * the index on (dimension, day) answers without walking other dimensions.
  *
  * PostgreSQL answers a sum of bigints as text: each is made a number once,
  * where it is read here.
  *
- * What counts as a conversion: an inquiry not marked spam, made in the
- * period; a subscription made in the period (by when it was asked for),
- * whether or not its address has been confirmed yet or has unsubscribed
- * since: the visit did what the site asked of it, and what the address does
- * later is the subscriber list's figure.
+ * What counts as a conversion: an inquiry or a new subscription sent by a
+ * visit that was counted, counted into that visit's own rows when it was
+ * made (visits.ts). A lead from anywhere else (an import, the console, a
+ * visitor who asked not to be counted) is no conversion, so no rate can pass
+ * 100 %: a row's conversions are the visits counted there that converted,
+ * each once. An inquiry later marked as spam stays counted, as a view does:
+ * the figures say what visits did, the inbox what the firm made of it.
  */
 import type { Kysely } from "kysely";
 import type {
@@ -25,20 +26,9 @@ import type {
 } from "../../../shared/admin/audience.ts";
 import { WITH_LEADS } from "../../../shared/admin/audience.ts";
 import type { AudienceDimension, Database } from "../../platform/db/schema.ts";
-import { addDays, daysOf, startOf } from "./periods.ts";
+import { daysOf } from "./periods.ts";
 
 type Db = Kysely<Database>;
-
-/** The source column a lead records for each breakdown it can be tied to. */
-const SOURCE_COLUMN = {
-  entry: "source_entry_page",
-  channel: "source_channel",
-  referrer: "source_referrer",
-  utm_source: "source_utm_source",
-  utm_medium: "source_utm_medium",
-  utm_campaign: "source_utm_campaign",
-} as const;
-type SourceColumn = (typeof SOURCE_COLUMN)[keyof typeof SOURCE_COLUMN];
 
 const count = (value: number | string | null | undefined) => Number(value ?? 0);
 
@@ -47,11 +37,20 @@ export function rateOf(part: number, whole: number): number | null {
   return whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
 }
 
-/** Each day's sums of one dimension's value ("total", "") over the period. */
+/** What the visits of a row (a day, a page, a source) led to. */
+interface Conversions {
+  conversions: number;
+  inquiries: number;
+  subscriptions: number;
+}
+
+const NO_CONVERSIONS: Conversions = { conversions: 0, inquiries: 0, subscriptions: 0 };
+
+/** Each day's counts of one dimension's value ("total", "") over the period. */
 async function dailySums(db: Db, period: Period, dimension: AudienceDimension, value: string) {
   const rows = await db
     .selectFrom("audience_days")
-    .select(["day", "views", "visits", "visitors"])
+    .select(["day", "views", "visits", "visitors", "conversions", "inquiries", "subscriptions"])
     .where("dimension", "=", dimension)
     .where("day", ">=", period.from)
     .where("day", "<=", period.to)
@@ -60,50 +59,39 @@ async function dailySums(db: Db, period: Period, dimension: AudienceDimension, v
   return new Map(
     rows.map((row) => [
       row.day,
-      { views: count(row.views), visits: count(row.visits), visitors: count(row.visitors) },
+      {
+        views: count(row.views),
+        visits: count(row.visits),
+        visitors: count(row.visitors),
+        conversions: count(row.conversions),
+        inquiries: count(row.inquiries),
+        subscriptions: count(row.subscriptions),
+      },
     ]),
   );
 }
 
-/** One entry per day of the period, oldest first, zeros where nothing was counted. */
-export async function dailySeries(db: Db, period: Period): Promise<DayFigures[]> {
-  const byDay = await dailySums(db, period, "total", "");
-  return daysOf(period).map((day) => ({
-    day,
-    ...(byDay.get(day) ?? { views: 0, visits: 0, visitors: 0 }),
-  }));
-}
-
-/** The leads made in the period: inquiries not marked spam, and subscriptions. */
-export async function leadCounts(
+/** One entry per day of the period, oldest first, zeros where nothing was counted; and what its visits led to. */
+async function dailySeries(
   db: Db,
   period: Period,
-): Promise<{ inquiries: number; subscriptions: number }> {
-  const since = startOf(period.from);
-  const until = startOf(addDays(period.to, 1));
-  const [inquiries, subscriptions] = await Promise.all([
-    db
-      .selectFrom("inquiries")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("created_at", ">=", since)
-      .where("created_at", "<", until)
-      .where("status", "!=", "spam")
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("subscriptions")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("subscribed_at", ">=", since)
-      .where("subscribed_at", "<", until)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { inquiries: count(inquiries.n), subscriptions: count(subscriptions.n) };
+): Promise<{ series: DayFigures[]; led: Conversions }> {
+  const byDay = await dailySums(db, period, "total", "");
+  const led = { ...NO_CONVERSIONS };
+  for (const day of byDay.values()) {
+    led.conversions += day.conversions;
+    led.inquiries += day.inquiries;
+    led.subscriptions += day.subscriptions;
+  }
+  const series = daysOf(period).map((day) => {
+    const { views = 0, visits = 0, visitors = 0 } = byDay.get(day) ?? {};
+    return { day, views, visits, visitors };
+  });
+  return { series, led };
 }
 
-/** The period's totals, from its daily series and its leads. */
-export function totalsOf(
-  series: readonly DayFigures[],
-  leads: { inquiries: number; subscriptions: number },
-): Totals {
+/** The period's totals, from its daily series and what its visits led to. */
+function totalsOf(series: readonly DayFigures[], led: Conversions): Totals {
   const sum = (key: "views" | "visits" | "visitors") =>
     series.reduce((total, day) => total + day[key], 0);
   const visits = sum("visits");
@@ -113,13 +101,18 @@ export function totalsOf(
     views,
     visits,
     viewsPerVisit: visits === 0 ? null : Math.round((views / visits) * 100) / 100,
-    ...leads,
-    conversionRate: rateOf(leads.inquiries + leads.subscriptions, visits),
+    inquiries: led.inquiries,
+    subscriptions: led.subscriptions,
+    conversionRate: rateOf(led.conversions, visits),
   };
 }
 
-/** Every visit, those that reached the contact page, and the inquiries made. */
-export async function funnelOf(db: Db, period: Period, inquiries: number): Promise<Funnel> {
+/**
+ * Every visit, those that reached the contact page, and those of them that
+ * sent an inquiry: each step counts visits, and a visit is counted in a
+ * step only when it was in the one before (visits.ts).
+ */
+async function funnelOf(db: Db, period: Period): Promise<Funnel> {
   const rows = await db
     .selectFrom("audience_days")
     .select((eb) => ["value", eb.fn.sum<number | string>("visits").as("visits")])
@@ -129,7 +122,11 @@ export async function funnelOf(db: Db, period: Period, inquiries: number): Promi
     .groupBy("value")
     .execute();
   const visits = new Map(rows.map((row) => [row.value, count(row.visits)]));
-  return { landing: visits.get("landing") ?? 0, contact: visits.get("contact") ?? 0, inquiries };
+  return {
+    landing: visits.get("landing") ?? 0,
+    contact: visits.get("contact") ?? 0,
+    inquiries: visits.get("inquiry") ?? 0,
+  };
 }
 
 export interface PeriodFigures {
@@ -140,48 +137,11 @@ export interface PeriodFigures {
 
 /** The series, totals and funnel of one period. */
 export async function periodFigures(db: Db, period: Period): Promise<PeriodFigures> {
-  const [series, leads] = await Promise.all([dailySeries(db, period), leadCounts(db, period)]);
-  const funnel = await funnelOf(db, period, leads.inquiries);
-  return { series, totals: totalsOf(series, leads), funnel };
-}
-
-/** Per value of a source column: the leads made in the period that recorded it. */
-async function leadsBySource(db: Db, period: Period, column: SourceColumn) {
-  const since = startOf(period.from);
-  const until = startOf(addDays(period.to, 1));
-  const [inquiries, subscriptions] = await Promise.all([
-    db
-      .selectFrom("inquiries")
-      .select((eb) => [eb.ref(column).as("value"), eb.fn.countAll<number | string>().as("n")])
-      .where("created_at", ">=", since)
-      .where("created_at", "<", until)
-      .where("status", "!=", "spam")
-      .where(column, "is not", null)
-      .groupBy(column)
-      .execute(),
-    db
-      .selectFrom("subscriptions")
-      .select((eb) => [eb.ref(column).as("value"), eb.fn.countAll<number | string>().as("n")])
-      .where("subscribed_at", ">=", since)
-      .where("subscribed_at", "<", until)
-      .where(column, "is not", null)
-      .groupBy(column)
-      .execute(),
+  const [{ series, led }, funnel] = await Promise.all([
+    dailySeries(db, period),
+    funnelOf(db, period),
   ]);
-  const byValue = new Map<string, { inquiries: number; subscriptions: number }>();
-  const entry = (value: string) => {
-    let found = byValue.get(value);
-    if (!found) {
-      found = { inquiries: 0, subscriptions: 0 };
-      byValue.set(value, found);
-    }
-    return found;
-  };
-  for (const row of inquiries) if (row.value !== null) entry(row.value).inquiries = count(row.n);
-  for (const row of subscriptions) {
-    if (row.value !== null) entry(row.value).subscriptions = count(row.n);
-  }
-  return byValue;
+  return { series, totals: totalsOf(series, led), funnel };
 }
 
 /** The titles of the Insight issues whose slugs are given. */
@@ -210,10 +170,9 @@ function byWeight(one: BreakdownRow, other: BreakdownRow): number {
 
 /**
  * A dimension's values over the period, heaviest first: their visits,
- * views and visitors, and for a dimension a lead records, the leads that
- * recorded each and the rate of them per visit. A value with leads but no
- * counted visit is listed too (its rate is null). All of them when `limit`
- * is null (the CSV).
+ * views and visitors, and for a dimension a visit is tied to from its start
+ * (WITH_LEADS), the inquiries and subscriptions its visits made and the
+ * rate of converting visits. All of them when `limit` is null (the CSV).
  */
 export async function breakdownOf(
   db: Db,
@@ -221,48 +180,41 @@ export async function breakdownOf(
   period: Period,
   limit: number | null,
 ): Promise<{ rows: BreakdownRow[]; values: number }> {
-  const column = WITH_LEADS.includes(dimension)
-    ? SOURCE_COLUMN[dimension as keyof typeof SOURCE_COLUMN]
-    : null;
-  const [sums, leads] = await Promise.all([
-    db
-      .selectFrom("audience_days")
-      .select((eb) => [
-        "value",
-        eb.fn.sum<number | string>("views").as("views"),
-        eb.fn.sum<number | string>("visits").as("visits"),
-        eb.fn.sum<number | string>("visitors").as("visitors"),
-      ])
-      .where("dimension", "=", dimension)
-      .where("day", ">=", period.from)
-      .where("day", "<=", period.to)
-      .groupBy("value")
-      .execute(),
-    column ? leadsBySource(db, period, column) : null,
-  ]);
-  const rows = new Map<string, BreakdownRow>();
-  for (const row of sums) {
-    rows.set(row.value, {
+  const withLeads = WITH_LEADS.includes(dimension);
+  const sums = await db
+    .selectFrom("audience_days")
+    .select((eb) => [
+      "value",
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visits").as("visits"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+      eb.fn.sum<number | string>("conversions").as("conversions"),
+      eb.fn.sum<number | string>("inquiries").as("inquiries"),
+      eb.fn.sum<number | string>("subscriptions").as("subscriptions"),
+    ])
+    .where("dimension", "=", dimension)
+    .where("day", ">=", period.from)
+    .where("day", "<=", period.to)
+    .groupBy("value")
+    .execute();
+  const rows = sums.map((row): BreakdownRow => {
+    const visits = count(row.visits);
+    return {
       value: row.value,
       title: null,
       visitors: count(row.visitors),
       views: count(row.views),
-      visits: count(row.visits),
-      leads: null,
-    });
-  }
-  if (leads) {
-    for (const value of leads.keys()) {
-      if (!rows.has(value)) {
-        rows.set(value, { value, title: null, visitors: 0, views: 0, visits: 0, leads: null });
-      }
-    }
-    for (const row of rows.values()) {
-      const made = leads.get(row.value) ?? { inquiries: 0, subscriptions: 0 };
-      row.leads = { ...made, rate: rateOf(made.inquiries + made.subscriptions, row.visits) };
-    }
-  }
-  const sorted = [...rows.values()].sort(byWeight);
+      visits,
+      leads: withLeads
+        ? {
+            inquiries: count(row.inquiries),
+            subscriptions: count(row.subscriptions),
+            rate: rateOf(count(row.conversions), visits),
+          }
+        : null,
+    };
+  });
+  const sorted = rows.sort(byWeight);
   const shown = limit === null ? sorted : sorted.slice(0, limit);
   if (dimension === "insight") {
     const titles = await issueTitles(
@@ -271,7 +223,7 @@ export async function breakdownOf(
     );
     for (const row of shown) row.title = titles.get(row.value) ?? null;
   }
-  return { rows: shown, values: rows.size };
+  return { rows: shown, values: rows.length };
 }
 
 /** The period's days on which `dimension` met more values than it keeps, oldest first. */

@@ -43,11 +43,11 @@ import {
   servedPagePath,
   visitAttributes,
 } from "./hits.ts";
-import { DaySalts, dayOf, deleteOldSalts } from "./salts.ts";
+import { DaySalts, dayOf, deleteOldSalts, type ViewHashes } from "./salts.ts";
 import type { AudienceSettings } from "./server-settings.ts";
 import { STAFF_COOKIE, staffMarks } from "./staff.ts";
 import { Tally } from "./tally.ts";
-import { MemoryVisitors, RedisVisitors, type VisitorStore } from "./visits.ts";
+import { type Goal, MemoryVisitors, RedisVisitors, type VisitorStore } from "./visits.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -60,6 +60,13 @@ declare module "fastify" {
        * test, or a reader that must see the latest figures, calls first.
        */
       flush(): Promise<void>;
+      /**
+       * Counts an inquiry or a new subscription, made by `request`, as a
+       * conversion of the visit its sender is counted in: after the lead is
+       * stored, and only when that visit was counted (visits.ts). Leads
+       * from anywhere else (an import, the console) are never passed here.
+       */
+      convert(request: FastifyRequest, goal: Goal): void;
     };
   }
 }
@@ -143,20 +150,52 @@ export default fp(
         arrives: arrivesFromElsewhere(referrer, query, isOwn),
       };
       const attributes = () => visitAttributes(hit, isOwn);
+      asVisitor(request, hit, "counting a page view", {
+        now: (hashes) => memory?.countNow(hashes, hit, attributes),
+        later: (hashes) => store.count(hashes, hit, attributes),
+      });
+    }
+
+    /**
+     * Runs `work` with the hashes that name the request's visitor, unless
+     * the firm's own signed-in browser sent it: at once when this process
+     * keeps the visitors and has the day's salt, else once they are known
+     * (tracked in `inFlight`, so a flush waits for it).
+     */
+    function asVisitor(
+      request: FastifyRequest,
+      { day, at, ip, userAgent }: Pick<Hit, "day" | "at" | "ip" | "userAgent">,
+      what: string,
+      work: { now(hashes: ViewHashes): void; later(hashes: ViewHashes): Promise<void> },
+    ) {
       const mark = request.cookies[STAFF_COOKIE];
       const signedMark = marks.signed(mark);
-      const hasher = salts.cachedHasher(hit.day);
+      const hasher = salts.cachedHasher(day);
       if (!signedMark && hasher && memory) {
-        memory.countNow(hasher(hit.ip, hit.userAgent), hit, attributes);
+        work.now(hasher(ip, userAgent));
         return;
       }
-      const counted = (async () => {
+      const done = (async () => {
         if (signedMark && (await marks.isLive(mark))) return;
-        const hashes = (await salts.hasher(hit.day, hit.at))(hit.ip, hit.userAgent);
-        await store.count(hashes, hit, attributes);
-      })().catch((error: unknown) => app.log.error({ err: error }, "counting a page view failed"));
-      inFlight.add(counted);
-      void counted.finally(() => inFlight.delete(counted));
+        await work.later((await salts.hasher(day, at))(ip, userAgent));
+      })().catch((error: unknown) => app.log.error({ err: error }, `${what} failed`));
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
+    }
+
+    function convert(request: FastifyRequest, goal: Goal) {
+      if (!counting || !isOwn(request.hostname) || notToCount(request)) return;
+      const at = now();
+      const when = { day: dayOf(at), at };
+      const sender = {
+        ...when,
+        ip: (request.ip as string | undefined) ?? "",
+        userAgent: request.headers["user-agent"] ?? "",
+      };
+      asVisitor(request, sender, "counting a conversion", {
+        now: (hashes) => memory?.convertNow(hashes, goal, when),
+        later: (hashes) => store.convert(hashes, goal, when),
+      });
     }
 
     /** A page the server sent: a GET of a page's route answered with its HTML, or 304 for one the asker had. */
@@ -185,7 +224,7 @@ export default fp(
       store.forgetBefore(today);
       await tally.flush(db, today);
     };
-    app.decorate("audience", { counting, flush });
+    app.decorate("audience", { counting, flush, convert });
 
     if (counting) {
       app.addHook("onResponse", (request, reply, done) => {

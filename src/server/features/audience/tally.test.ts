@@ -57,8 +57,19 @@ describe("the tally", () => {
     const tally = new Tally(2000);
     tally.add("2026-11-27", "page", "/weare", { views: 1, visits: 1, visitors: 1 });
     tally.add("2026-11-27", "page", "/weare", { views: 1, visits: 0, visitors: 0 });
+    tally.add("2026-11-27", "page", "/weare", { conversions: 1, inquiries: 1 });
     expect(tally.take()).toEqual([
-      { day: "2026-11-27", dimension: "page", value: "/weare", views: 2, visits: 1, visitors: 1 },
+      {
+        day: "2026-11-27",
+        dimension: "page",
+        value: "/weare",
+        views: 2,
+        visits: 1,
+        visitors: 1,
+        conversions: 1,
+        inquiries: 1,
+        subscriptions: 0,
+      },
     ]);
     expect(tally.take()).toEqual([]);
   });

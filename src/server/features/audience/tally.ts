@@ -22,6 +22,36 @@ export interface Counts {
   views: number;
   visits: number;
   visitors: number;
+  /** Visits that sent an inquiry or subscribed, each counted once (visits.ts). */
+  conversions: number;
+  inquiries: number;
+  subscriptions: number;
+}
+
+/** The counts of what a visit led to, added to the rows its visit was counted in. */
+export type Conversion = Pick<Counts, "conversions" | "inquiries" | "subscriptions">;
+
+const COUNT_NAMES = [
+  "views",
+  "visits",
+  "visitors",
+  "conversions",
+  "inquiries",
+  "subscriptions",
+] as const satisfies readonly (keyof Counts)[];
+
+const NONE: Counts = {
+  views: 0,
+  visits: 0,
+  visitors: 0,
+  conversions: 0,
+  inquiries: 0,
+  subscriptions: 0,
+};
+
+/** Adds `more` to `counts`, in place. */
+function addCounts(counts: Counts, more: Partial<Counts>): void {
+  for (const name of COUNT_NAMES) counts[name] += more[name] ?? 0;
 }
 
 export interface TallyRow extends Counts {
@@ -30,7 +60,7 @@ export interface TallyRow extends Counts {
   value: string;
 }
 
-/** Rows per statement: 6 values each stays well under SQLite's variable limit. */
+/** Rows per statement: 9 values each stays well under SQLite's variable limit. */
 const ROWS_PER_STATEMENT = 500;
 
 const SEPARATOR = "\u0000";
@@ -58,8 +88,8 @@ export class Tally {
   /** `maxValues`: AUDIENCE_VALUES_PER_DAY, for the day rows this process makes. */
   constructor(private readonly maxValues: number) {}
 
-  add(day: string, dimension: AudienceDimension, value: string, counts: Counts): void {
-    this.addAt(this.slot(day, dimension, value), counts.views, counts.visits, counts.visitors);
+  add(day: string, dimension: AudienceDimension, value: string, counts: Partial<Counts>): void {
+    this.addCountsAt(this.slot(day, dimension, value), counts);
   }
 
   /**
@@ -73,6 +103,7 @@ export class Tally {
     return `${key}${SEPARATOR}${this.admit(this.dayValues(key, day, dimension), value)}`;
   }
 
+  /** A view's counts: the one path every counted view takes, so it builds no object but a new row's. */
   addAt(slot: string, views: number, visits: number, visitors: number): void {
     const kept = this.counts.get(slot);
     if (kept) {
@@ -80,8 +111,17 @@ export class Tally {
       kept.visits += visits;
       kept.visitors += visitors;
     } else {
-      this.counts.set(slot, { views, visits, visitors });
+      this.counts.set(slot, { ...NONE, views, visits, visitors });
     }
+  }
+
+  addCountsAt(slot: string, counts: Partial<Counts>): void {
+    let kept = this.counts.get(slot);
+    if (!kept) {
+      kept = { ...NONE };
+      this.counts.set(slot, kept);
+    }
+    addCounts(kept, counts);
   }
 
   private dayValues(key: string, day: string, dimension: AudienceDimension): DayValues {
@@ -136,8 +176,8 @@ export class Tally {
 
   /** Rows a flush could not write, added back to be written by the next. */
   putBack(rows: TallyRow[]): void {
-    for (const { day, dimension, value, views, visits, visitors } of rows) {
-      this.addAt(`${day}${SEPARATOR}${dimension}${SEPARATOR}${value}`, views, visits, visitors);
+    for (const { day, dimension, value, ...counts } of rows) {
+      this.addCountsAt(`${day}${SEPARATOR}${dimension}${SEPARATOR}${value}`, counts);
     }
   }
 
@@ -214,9 +254,7 @@ export class Tally {
       const slot = `${key}${SEPARATOR}${value}`;
       const kept = settled.get(slot);
       if (kept) {
-        kept.views += row.views;
-        kept.visits += row.visits;
-        kept.visitors += row.visitors;
+        addCounts(kept, row);
       } else {
         settled.set(slot, { ...row, value });
       }
@@ -238,11 +276,16 @@ export async function addToDays(db: Kysely<Database>, rows: TallyRow[]): Promise
       .insertInto("audience_days")
       .values(chunk)
       .onConflict((conflict) =>
-        conflict.columns(["day", "dimension", "value"]).doUpdateSet((eb) => ({
-          views: eb(eb.ref("audience_days.views"), "+", eb.ref("excluded.views")),
-          visits: eb(eb.ref("audience_days.visits"), "+", eb.ref("excluded.visits")),
-          visitors: eb(eb.ref("audience_days.visitors"), "+", eb.ref("excluded.visitors")),
-        })),
+        conflict
+          .columns(["day", "dimension", "value"])
+          .doUpdateSet((eb) =>
+            Object.fromEntries(
+              COUNT_NAMES.map((name) => [
+                name,
+                eb(eb.ref(`audience_days.${name}`), "+", eb.ref(`excluded.${name}`)),
+              ]),
+            ),
+          ),
       )
       .execute();
   }

@@ -20,7 +20,7 @@ import type { AudienceDimension } from "../../platform/db/schema.ts";
 import { type AddressLimits, MINUTE_MS } from "./addresses.ts";
 import { CONTACT_PATH, type Hit } from "./hits.ts";
 import type { ViewHashes } from "./salts.ts";
-import type { Tally } from "./tally.ts";
+import type { Conversion, Tally } from "./tally.ts";
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 
@@ -43,14 +43,17 @@ interface VisitRow {
 export interface VisitorState {
   /** The UTC day it belongs to; a new day starts afresh. */
   day: string;
-  /** Epoch ms of the last counted view. */
+  /** Epoch ms of the last counted view, and of the current visit's first. */
   last: number;
+  began: number;
   /** The current visit's rows (entry, channel, …). */
   visit: VisitRow[];
   /** Rows counted as a visit in the current visit. */
   visitRows: Set<string>;
   /** Rows counted as a visitor today. */
   dayRows: Set<string>;
+  /** What the current visit has converted to so far (this process's visitors only; Redis decides its own). */
+  converted: { conversion: boolean; funnelInquiry: boolean };
 }
 
 /** A state as Redis keeps it: JSON, with the sets as arrays and the visit's rows as pairs. */
@@ -60,6 +63,8 @@ interface StoredState {
   visit: [AudienceDimension, string][];
   visitRows: string[];
   dayRows: string[];
+  /** Absent in a state kept before conversions were counted: its `last` stands in. */
+  began?: number;
 }
 
 function visitRow(
@@ -102,12 +107,22 @@ export function countView(
   const begins = !sameDay || hit.arrives || hit.at - state.last >= VISIT_GAP_MS;
   const next: VisitorState = sameDay
     ? state
-    : { day: hit.day, last: hit.at, visit: [], visitRows: new Set(), dayRows: new Set() };
+    : {
+        day: hit.day,
+        last: hit.at,
+        began: hit.at,
+        visit: [],
+        visitRows: new Set(),
+        dayRows: new Set(),
+        converted: { conversion: false, funnelInquiry: false },
+      };
   if (begins) {
     next.visit = attributes().map(([dimension, value]) =>
       visitRow(tally, hit.day, dimension, value),
     );
     next.visitRows = new Set();
+    next.began = hit.at;
+    next.converted = { conversion: false, funnelInquiry: false };
   }
   next.last = hit.at;
   countRow(tally, next, "total:", tally.slot(hit.day, "total", ""));
@@ -118,6 +133,64 @@ export function countView(
   }
   return next;
 }
+
+/** What a visit can lead to: the built-in goals. */
+export type Goal = "inquiry" | "subscription";
+
+/** When a conversion happened: its UTC day and epoch ms. */
+export interface ConversionAt {
+  day: string;
+  at: number;
+}
+
+/** Whether `state` has a visit under way at `at`: one counted today, with a view in the last VISIT_GAP_MS. */
+export function visitUnderWay(
+  state: VisitorState | undefined,
+  { day, at }: ConversionAt,
+): state is VisitorState {
+  return state !== undefined && state.day === day && at - state.last < VISIT_GAP_MS;
+}
+
+/** Which of a conversion's counts are the visit's first: decided by the store that keeps the visit. */
+export interface FirstInVisit {
+  /** The visit's first conversion of any goal. */
+  conversion: boolean;
+  /** The visit's first inquiry after reaching the contact page: the funnel's last step. */
+  funnelInquiry: boolean;
+}
+
+/**
+ * Counts a conversion into the visit under way (visitUnderWay): a lead only
+ * counts as one when a counted visit made it. It is added to the rows the
+ * visit itself was counted in, so no row's conversions outnumber its
+ * visits: the visit once (`conversions`), each lead (`inquiries`,
+ * `subscriptions`). An inquiry from a visit that reached the contact page is
+ * its funnel's last step, counted once, so each step stays within the one
+ * before. A conversion is no view: it does not keep the visit going, and
+ * the visitor's state is left as the views wrote it.
+ */
+export function countConversion(
+  state: VisitorState,
+  goal: Goal,
+  day: string,
+  first: FirstInVisit,
+  tally: Tally,
+): void {
+  const counts: Conversion = {
+    conversions: first.conversion ? 1 : 0,
+    inquiries: goal === "inquiry" ? 1 : 0,
+    subscriptions: goal === "subscription" ? 1 : 0,
+  };
+  const rows = [{ key: "total:", slot: tally.slot(day, "total", "") }, ...state.visit];
+  for (const { key, slot } of rows) {
+    if (state.visitRows.has(key)) tally.addCountsAt(slot, counts);
+  }
+  if (first.funnelInquiry) tally.add(day, "funnel", "inquiry", { views: 1, visits: 1 });
+}
+
+/** Whether an inquiry may be the funnel's last step: its visit reached the contact page. */
+const reachedContact = (state: VisitorState, goal: Goal) =>
+  goal === "inquiry" && state.visitRows.has("funnel:contact");
 
 /**
  * Counts one view as a page view alone, with no visit and no visitor: a
@@ -137,6 +210,8 @@ export interface VisitorStore {
     hit: Hit,
     attributes: () => [AudienceDimension, string][],
   ): Promise<void>;
+  /** Counts a conversion into the visit under way of the visitor `hashes` name, if there is one. */
+  convert(hashes: ViewHashes, goal: Goal, at: ConversionAt): Promise<void>;
   /** Forgets what this process holds of days before `today` (Redis keys expire by themselves). */
   forgetBefore(today: string): void;
   close(): Promise<void>;
@@ -188,6 +263,24 @@ export class MemoryVisitors implements VisitorStore {
 
   async count(hashes: ViewHashes, hit: Hit, attributes: () => [AudienceDimension, string][]) {
     this.countNow(hashes, hit, attributes);
+  }
+
+  convertNow({ visitor }: ViewHashes, goal: Goal, at: ConversionAt): void {
+    const state = this.states.get(visitor);
+    if (!visitUnderWay(state, at)) return;
+    const first = {
+      conversion: !state.converted.conversion,
+      funnelInquiry: reachedContact(state, goal) && !state.converted.funnelInquiry,
+    };
+    state.converted = {
+      conversion: true,
+      funnelInquiry: state.converted.funnelInquiry || first.funnelInquiry,
+    };
+    countConversion(state, goal, at.day, first, this.tally);
+  }
+
+  async convert(hashes: ViewHashes, goal: Goal, at: ConversionAt) {
+    this.convertNow(hashes, goal, at);
   }
 
   forgetBefore(today: string): void {
@@ -245,9 +338,24 @@ export class RedisVisitors implements VisitorStore {
       visit: stored.visit.map(([dimension, value]) =>
         visitRow(this.tally, stored.day, dimension, value),
       ),
+      began: stored.began ?? stored.last,
       visitRows: new Set(stored.visitRows),
       dayRows: new Set(stored.dayRows),
+      // Redis decides a visit's firsts with keys of their own (convert).
+      converted: { conversion: false, funnelInquiry: false },
     };
+  }
+
+  private async keep(key: string, state: VisitorState, at: number): Promise<void> {
+    const stored: StoredState = {
+      day: state.day,
+      last: state.last,
+      visit: state.visit.map((row) => [row.dimension, row.value]),
+      visitRows: [...state.visitRows],
+      dayRows: [...state.dayRows],
+      began: state.began,
+    };
+    await this.redis.set(key, JSON.stringify(stored), "PX", untilEndOfDay(at));
   }
 
   async count(
@@ -281,16 +389,36 @@ export class RedisVisitors implements VisitorStore {
     }
     const next = countView(state, hit, attributes, this.tally);
     try {
-      const stored: StoredState = {
-        day: next.day,
-        last: next.last,
-        visit: next.visit.map((row) => [row.dimension, row.value]),
-        visitRows: [...next.visitRows],
-        dayRows: [...next.dayRows],
-      };
-      await this.redis.set(key, JSON.stringify(stored), "PX", untilEndOfDay(hit.at));
+      await this.keep(key, next, hit.at);
     } catch (error) {
       this.log.debug({ err: error }, "audience: Redis did not keep a visitor's state");
+    }
+  }
+
+  /**
+   * Whether this is the first time `key` is set, for the rest of the day:
+   * one statement, so of two instances converting one visit at once only
+   * one counts it.
+   */
+  private async firstTime(key: string, at: number): Promise<boolean> {
+    return (await this.redis.set(key, 1, "PX", untilEndOfDay(at), "NX")) === "OK";
+  }
+
+  /** When Redis cannot answer, the conversion is not counted, and the debug log says so. */
+  async convert({ visitor }: ViewHashes, goal: Goal, at: ConversionAt) {
+    const key = `${this.prefix}visitor:${visitor}`;
+    try {
+      const state = this.stateOf(await this.redis.get(key));
+      if (!visitUnderWay(state, at)) return;
+      const visit = `${this.prefix}converted:${visitor}:${state.began}`;
+      const first = {
+        conversion: await this.firstTime(visit, at.at),
+        funnelInquiry:
+          reachedContact(state, goal) && (await this.firstTime(`${visit}:inquiry`, at.at)),
+      };
+      countConversion(state, goal, at.day, first, this.tally);
+    } catch (error) {
+      this.log.debug({ err: error }, "audience: Redis did not answer; a conversion not counted");
     }
   }
 

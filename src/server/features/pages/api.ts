@@ -123,6 +123,7 @@ const api: FastifyPluginAsyncZod = async (app) => {
         { mustConfirm, source: request.body.source },
       );
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
+      if (subscription.created) app.audience.convert(request, "subscription");
       return reply.code(201).send(subscribedAnswer(subscription.confirmationAsked));
     },
   );
@@ -176,7 +177,9 @@ const api: FastifyPluginAsyncZod = async (app) => {
       if (screening.outcome === "refused") {
         return reply.code(screening.status).send(captchaRefusalBody(screening.message));
       }
-      return { id: await storeInquiry(app, request.body) };
+      const id = await storeInquiry(app, request.body);
+      app.audience.convert(request, "inquiry");
+      return { id };
     },
   );
 };

@@ -126,6 +126,7 @@ export default async function formPosts(
         trap,
         log: request.log,
         source: sourceOfFormPost(request, origin, body),
+        converted: (goal) => app.audience.convert(request, goal),
       }),
     };
     const path = request.routeOptions.url ?? request.url;

@@ -53,6 +53,8 @@ export interface FormServiceOptions {
    * that held the form (form-posts.ts), whose own referrer is not known.
    */
   source?: LeadSource | undefined;
+  /** Told of each lead the post stored: the Audience area counts it for the sender's visit. */
+  converted?: (goal: "inquiry" | "subscription") => void;
 }
 
 /** What a post without JavaScript can know of its visit's source (form-posts.ts). */
@@ -62,7 +64,7 @@ export function formService(
   app: InquiryWriter &
     SubscriptionWriter &
     Pick<FastifyInstance, "turnedAway"> & { content: Pick<SiteContent, "inquiryTypes"> },
-  { token, refusal, trap = null, log, source }: FormServiceOptions,
+  { token, refusal, trap = null, log, source, converted = () => {} }: FormServiceOptions,
 ): FormService {
   /** Runs a write unless the post is refused; a failure is logged here and rethrown to the action. */
   async function write<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -98,6 +100,7 @@ export function formService(
           return { outcome: "sent" };
         }
         const id = await storeInquiry(app, inquiry, FORM_POST_KNOWLEDGE);
+        converted("inquiry");
         log.info({ inquiry: id }, "inquiry received from a form post");
         return { outcome: "sent" };
       }),
@@ -122,13 +125,14 @@ export function formService(
             confirmationAsked: await app.newsletterSignup.doubleOptInNow(),
           };
         }
-        const created = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form, {
+        const subscription = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form, {
           mustConfirm,
           source,
           ...FORM_POST_KNOWLEDGE,
         });
-        return created
-          ? { outcome: "subscribed", confirmationAsked: created.confirmationAsked }
+        if (subscription?.created) converted("subscription");
+        return subscription
+          ? { outcome: "subscribed", confirmationAsked: subscription.confirmationAsked }
           : { outcome: "already", message: ALREADY_SUBSCRIBED_MESSAGE };
       }),
   };

@@ -15,7 +15,7 @@ export default fp(
     await app.register(crawlers, { origin: options.origin });
     await app.register(api);
   },
-  { name: "public-site", dependencies: ["content", "inquiries", "subscriptions"] },
+  { name: "public-site", dependencies: ["audience", "content", "inquiries", "subscriptions"] },
 );
 
 export { SITEMAP_PATH } from "./crawlers.ts";

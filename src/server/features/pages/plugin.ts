@@ -252,7 +252,15 @@ export default fp(
   },
   {
     name: "pages",
-    dependencies: ["content", "inquiries", "subscriptions", "xsrf", "bot-defence", "rate-limit"],
+    dependencies: [
+      "audience",
+      "content",
+      "inquiries",
+      "subscriptions",
+      "xsrf",
+      "bot-defence",
+      "rate-limit",
+    ],
   },
 );
 

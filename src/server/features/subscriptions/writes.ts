@@ -84,6 +84,8 @@ export function confirmationLapsedBefore(confirmHours: number): string {
  */
 export interface RequestedSubscription extends Subscription {
   confirmationAsked: boolean;
+  /** Whether this request made the subscription, rather than asking again for one that waits. */
+  created: boolean;
 }
 
 export interface SubscribeOptions {
@@ -137,7 +139,7 @@ export function storeSubscription(
           subscriberCreated(app.webhookEvents.origin, created, true),
         );
       }
-      return created && { ...created, confirmationAsked };
+      return created && { ...created, confirmationAsked, created: true };
     }
     const lapsedBefore = confirmationLapsedBefore(confirmHours);
     const created = await subscribe(trx, address, via, { lapsedBefore }, sourceColumns);
@@ -150,7 +152,7 @@ export function storeSubscription(
     const waiting = created ?? (await findPendingSubscription(trx, address));
     if (!waiting) return null;
     await app.subscriptionMail.confirmation(trx, waiting, confirmHours);
-    return { ...waiting, confirmationAsked };
+    return { ...waiting, confirmationAsked, created: created !== null };
   });
 }
 

@@ -585,6 +585,11 @@ export interface AudienceDaysTable {
   views: Count;
   visits: Count;
   visitors: Count;
+  /** Visits counted here that sent an inquiry or subscribed, each once. */
+  conversions: Count;
+  /** Inquiries and subscriptions those visits made. */
+  inquiries: Count;
+  subscriptions: Count;
 }
 
 /**

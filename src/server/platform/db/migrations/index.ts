@@ -38,6 +38,7 @@ import * as reportProof from "./032-report-proof.ts";
 import * as audienceValueCaps from "./033-audience-value-caps.ts";
 import * as webhookDeliveriesByEndpoint from "./034-webhook-deliveries-by-endpoint.ts";
 import * as subscriptionOptInDates from "./035-subscription-opt-in-dates.ts";
+import * as audienceConversions from "./036-audience-conversions.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -75,4 +76,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "033_audience_value_caps": audienceValueCaps,
   "034_webhook_deliveries_by_endpoint": webhookDeliveriesByEndpoint,
   "035_subscription_opt_in_dates": subscriptionOptInDates,
+  "036_audience_conversions": audienceConversions,
 };
