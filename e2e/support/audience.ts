@@ -222,7 +222,12 @@ export async function writeAudience({ db }: DatabaseHandle, rows: SeededDay[]) {
   for (let start = 0; start < rows.length; start += 500) {
     await db
       .insertInto("audience_days")
-      .values(rows.slice(start, start + 500))
+      // SQLite takes a column one row leaves out as null, not as its default.
+      .values(
+        rows
+          .slice(start, start + 500)
+          .map((row) => ({ conversions: 0, inquiries: 0, subscriptions: 0, ...row })),
+      )
       .execute();
   }
   const at = (ago: number) => `${dayAgo(ago)}T09:30:00.000Z`;
