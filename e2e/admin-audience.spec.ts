@@ -96,6 +96,21 @@ test("a viewer reads the figures, changes the range and downloads a table", asyn
     await expect(insight).toContainText(INSIGHT_TITLE);
     await expectNoAxeViolations(page);
 
+    // Today: a single day is drawn hour by hour, its 24 hours in the table.
+    await page.getByRole("radio", { name: "Today" }).check();
+    await expect(page).toHaveURL(/range=today/);
+    await expect(
+      page.getByRole("heading", { name: "Visitors and page views per hour" }),
+    ).toBeVisible();
+    // The table's disclosure stays open from the 7 days, now with the hours.
+    await expect(page.getByText("Show the hourly figures as a table")).toBeVisible();
+    const hourly = page.getByRole("table", { name: /Visitors, page views and visits per hour/ });
+    await expect(hourly.locator("tbody tr")).toHaveCount(24);
+    await expect(hourly.locator("tbody tr").nth(11).getByRole("rowheader")).toHaveText(
+      "11:00–12:00",
+    );
+    await expectNoAxeViolations(page);
+
     // 30 days: every figure follows.
     await page.getByRole("radio", { name: "30 days" }).check();
     await expect(page).toHaveURL(/range=30d/);
@@ -192,6 +207,16 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
       await expect(page.locator(".trend-plot canvas")).toBeVisible();
       await page.screenshot({ path: `${dir}/audience-${width}.png`, fullPage: true });
     }
+    // Today, hour by hour, on a phone and at the width of a desk.
+    await page.getByRole("radio", { name: "Today" }).check();
+    await expect(page.getByRole("heading", { name: /per hour/ })).toBeVisible();
+    await page.setViewportSize({ width: 375, height: 900 });
+    const trend = page.getByRole("region", { name: /Visitors and page views per hour/ });
+    await expect(trend.locator(".trend-plot canvas")).toBeVisible();
+    await trend.screenshot({ path: `${dir}/audience-today-375.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect(trend.locator(".trend-plot canvas")).toBeVisible();
+    await page.screenshot({ path: `${dir}/audience-today-1440.png` });
     // A year of days, at the width of a desk.
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole("radio", { name: "12 months" }).check();

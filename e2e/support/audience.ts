@@ -187,6 +187,16 @@ export function audienceRows(days = 400): SeededDay[] {
       }
     }
   }
+  // The hours of the last two days: quiet at night, busiest late morning (UTC).
+  for (let ago = 0; ago < Math.min(2, days); ago += 1) {
+    const day = dayAgo(ago);
+    for (let hour = 0; hour < 24; hour += 1) {
+      const visits = Math.round(8 * Math.exp(-(((hour - 11) / 4) ** 2)) + (hour % 3));
+      if (visits === 0) continue;
+      const value = String(hour).padStart(2, "0");
+      rows.push({ day, dimension: "hour", value, views: visits * 3, visits, visitors: visits });
+    }
+  }
   for (const lead of LEADS) {
     const day = dayAgo(lead.ago);
     if (lead.ago >= days) continue;

@@ -152,7 +152,7 @@ export const breakdownQuerySchema = z
 export type BreakdownQuery = z.infer<typeof breakdownQuerySchema>;
 
 /** The tables a CSV can be had of: each breakdown, the daily series and the funnel. */
-export const EXPORTS = [...BREAKDOWNS, "daily", "funnel"] as const;
+export const EXPORTS = [...BREAKDOWNS, "daily", "hourly", "funnel"] as const;
 export type ExportTable = (typeof EXPORTS)[number];
 
 export const exportQuerySchema = z
@@ -189,6 +189,15 @@ const dayFiguresSchema = z.object({
 });
 export type DayFigures = z.infer<typeof dayFiguresSchema>;
 
+const hourFiguresSchema = z.object({
+  /** The UTC hour, "00" to "23". */
+  hour: z.string(),
+  visitors: z.number(),
+  views: z.number(),
+  visits: z.number(),
+});
+export type HourFigures = z.infer<typeof hourFiguresSchema>;
+
 const funnelSchema = z.object({
   /** Every visit. */
   landing: z.number(),
@@ -206,6 +215,8 @@ export const overviewSchema = z.object({
   previous: totalsSchema,
   /** One entry per day of the period, oldest first; a day with nothing counted has zeros. */
   series: dayFiguresSchema.array(),
+  /** For a range of one day, its 24 UTC hours, first to last; null for a longer one. */
+  hours: hourFiguresSchema.array().nullable(),
   funnel: funnelSchema,
   previousFunnel: funnelSchema,
 });

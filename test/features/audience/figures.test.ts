@@ -126,6 +126,10 @@ async function seed(t: TestApp) {
       conversions: 1,
       inquiries: 1,
     },
+    // Today's hours (the rest of the day had no view); an hour of another day.
+    { day: "2026-11-27", dimension: "hour", value: "08", views: 12, visits: 4, visitors: 4 },
+    { day: "2026-11-27", dimension: "hour", value: "09", views: 18, visits: 7, visitors: 6 },
+    { day: "2026-11-26", dimension: "hour", value: "09", views: 5, visits: 2, visitors: 2 },
     { day: "2026-11-21", dimension: "page", value: "/wedo", views: 8, visits: 5 },
     { day: "2026-11-27", dimension: "page", value: "/", views: 12, visits: 10 },
     { day: "2026-11-27", dimension: "page", value: "/weare", views: 6, visits: 4 },
@@ -193,6 +197,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
       { day: "2026-11-26", ...zero },
       { day: "2026-11-27", views: 30, visits: 10, visitors: 8 },
     ]);
+    expect(answer.hours).toBeNull();
     expect(answer.funnel).toEqual({ landing: 15, contact: 3, inquiries: 2 });
     expect(answer.previousFunnel).toEqual({ landing: 4, contact: 1, inquiries: 1 });
   });
@@ -204,6 +209,14 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
       { from: "2026-11-26", to: "2026-11-26", days: 1 },
     ]);
     expect(today.totals.visits).toBe(10);
+    // A single day is told hour by hour, all 24 of them.
+    expect(today.hours).toHaveLength(24);
+    expect(today.hours?.slice(7, 11)).toEqual([
+      { hour: "07", views: 0, visits: 0, visitors: 0 },
+      { hour: "08", views: 12, visits: 4, visitors: 4 },
+      { hour: "09", views: 18, visits: 7, visitors: 6 },
+      { hour: "10", views: 0, visits: 0, visitors: 0 },
+    ]);
     expect(today.totals.inquiries).toBe(2);
     expect(today.previous.visits).toBe(0);
     expect(today.previous.viewsPerVisit).toBeNull();
@@ -346,6 +359,15 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
         .trim()
         .split("\n"),
     ).toEqual(["day,visitors,views,visits", "2026-11-27,8,30,10"]);
+    const hourly = await viewer.request("GET", `${AUDIENCE_PATHS.export}?range=7d&table=hourly`);
+    const hours = hourly.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\n");
+    expect(hours).toHaveLength(25);
+    expect(hours.slice(0, 1)).toEqual(["hour,visitors,views,visits"]);
+    // Each hour of the day summed over the 7 days.
+    expect(hours.slice(9, 11)).toEqual(["08,4,12,4", "09,8,23,9"]);
     const funnel = await viewer.request("GET", `${AUDIENCE_PATHS.export}?range=7d&table=funnel`);
     expect(
       funnel.body
@@ -363,7 +385,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
       .select(["action", "detail"])
       .where("action", "=", "audience-exported")
       .execute();
-    expect(audited).toHaveLength(3);
+    expect(audited).toHaveLength(4);
     expect(JSON.parse(String(audited[0]?.detail))).toEqual({
       table: "referrer",
       from: "2026-11-21",

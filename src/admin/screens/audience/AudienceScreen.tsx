@@ -97,6 +97,8 @@ export default function AudienceScreen() {
   const overview = useResource(read("audience.overview", { query: choice }));
   const data = overview.data;
   const nothingYet = data !== undefined && data.totals.visits === 0 && data.previous.visits === 0;
+  /** A single day is drawn hour by hour. */
+  const per = data?.hours ? "hour" : "day";
 
   function choose(next: RangeChoice) {
     const query = new URLSearchParams({ range: next.range });
@@ -114,7 +116,8 @@ export default function AudienceScreen() {
           <h1>{AUDIENCE_LABEL}</h1>
           <p className="screen-lead">
             Visits counted on the server, without cookies. Days are UTC days; each figure is shown
-            beside the period of the same length before it.
+            beside the period of the same length before it. Inquiries and subscriptions are those
+            the counted visits sent; the inbox and the subscriber list hold every one.
           </p>
         </div>
       </div>
@@ -141,19 +144,23 @@ export default function AudienceScreen() {
           <Figures overview={data} />
           <section className="card card--wide" aria-labelledby="trend-title">
             <div className="card-head">
-              <h2 id="trend-title">Visitors and page views per day</h2>
+              <h2 id="trend-title">Visitors and page views per {per}</h2>
               <a
                 className="card-csv"
-                href={withQuery(AUDIENCE_PATHS.export, { ...choice, table: "daily" })}
+                href={withQuery(AUDIENCE_PATHS.export, {
+                  ...choice,
+                  table: data.hours ? "hourly" : "daily",
+                })}
                 download
-                aria-label="Download CSV: visitors and page views per day"
+                aria-label={`Download CSV: visitors and page views per ${per}`}
               >
                 Download CSV
               </a>
             </div>
             <TrendChart
               series={data.series}
-              caption={`Visitors, page views and visits per day, ${periodText(data.period)}`}
+              hours={data.hours}
+              caption={`Visitors, page views and visits per ${per}, ${periodText(data.period)}`}
             />
           </section>
           <div className="cards">

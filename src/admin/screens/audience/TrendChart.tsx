@@ -1,17 +1,18 @@
 /**
- * Visitors and page views per day, drawn by uPlot on a canvas. The drawing
+ * Visitors and page views per day, or per hour for a single day, drawn by
+ * uPlot on a canvas. The drawing
  * is hidden from screen readers: the same numbers are a table in a
  * disclosure below it, which everyone can open (a keyboard user and a
  * screen-magnifier user read a table more easily than a hover), and which a
  * screen reader reaches as a normal button and table. Colours come from the
  * design tokens; a canvas takes colour values, not CSS variables.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { DayFigures } from "../../../shared/admin/audience.ts";
+import type { DayFigures, HourFigures } from "../../../shared/admin/audience.ts";
 import { COLORS } from "../../../shared/design-tokens.ts";
-import { longDay, shortDay, whole } from "./format.ts";
+import { hourSpan, longDay, shortDay, shortHour, whole } from "./format.ts";
 
 const HEIGHT = 260;
 const FONT = '12px "Inter Variable", system-ui, sans-serif';
@@ -24,12 +25,36 @@ function translucent(hex: string, alpha: number): string {
 
 const seconds = (day: string) => Date.parse(`${day}T00:00:00.000Z`) / 1000;
 
-const DAY_S = 86_400;
+const HOUR_S = 3_600;
+const DAY_S = 24 * HOUR_S;
 /** Tick steps on the day axis: whole days, weeks and about-months only, never hours. */
 const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91].map((days) => days * DAY_S);
+/** Tick steps on the hour axis: whole hours. */
+const HOUR_STEPS = [1, 2, 3, 6, 12].map((hours) => hours * HOUR_S);
 
-function optionsFor(width: number, series: DayFigures[], readout: HTMLElement): uPlot.Options {
-  const days = series.length;
+/** One point of the chart and row of its table: a day, or an hour of a single day. */
+interface Point {
+  /** Seconds since 1970, the start of the day or hour. */
+  at: number;
+  /** The table's row header, and the readout's start. */
+  label: string;
+  visitors: number;
+  views: number;
+  visits: number;
+}
+
+const UNITS = {
+  day: { steps: DAY_STEPS, tick: shortDay, column: "Day (UTC)" },
+  hour: { steps: HOUR_STEPS, tick: shortHour, column: "Hour (UTC)" },
+} as const;
+type Unit = keyof typeof UNITS;
+
+function optionsFor(
+  width: number,
+  points: Point[],
+  unit: Unit,
+  readout: HTMLElement,
+): uPlot.Options {
   const axis: uPlot.Axis = {
     stroke: COLORS.inkSoft,
     font: FONT,
@@ -48,10 +73,10 @@ function optionsFor(width: number, series: DayFigures[], readout: HTMLElement): 
     hooks: {
       setCursor: [
         (u) => {
-          const day =
-            u.cursor.idx === null || u.cursor.idx === undefined ? undefined : series[u.cursor.idx];
-          readout.textContent = day
-            ? `${longDay(day.day)}: ${whole(day.visitors)} visitors, ${whole(day.views)} page views`
+          const point =
+            u.cursor.idx === null || u.cursor.idx === undefined ? undefined : points[u.cursor.idx];
+          readout.textContent = point
+            ? `${point.label}: ${whole(point.visitors)} visitors, ${whole(point.views)} page views`
             : "";
         },
       ],
@@ -62,19 +87,19 @@ function optionsFor(width: number, series: DayFigures[], readout: HTMLElement): 
         ...axis,
         grid: { show: false },
         space: 70,
-        incrs: DAY_STEPS,
-        values: (_u, ticks) => ticks.map((tick) => shortDay(tick)),
+        incrs: UNITS[unit].steps,
+        values: (_u, ticks) => ticks.map((tick) => UNITS[unit].tick(tick)),
       },
       { ...axis, size: 50, values: (_u, ticks) => ticks.map((tick) => whole(tick)) },
     ],
     series: [
-      { label: "Day" },
+      { label: unit === "day" ? "Day" : "Hour" },
       {
         label: "Visitors",
         stroke: COLORS.accentInk,
         width: 2,
         fill: translucent(COLORS.accent, 0.12),
-        points: { show: days <= 31 },
+        points: { show: points.length <= 31 },
         value: (_u, v) => (v === null ? "–" : whole(v)),
       },
       {
@@ -89,21 +114,44 @@ function optionsFor(width: number, series: DayFigures[], readout: HTMLElement): 
   };
 }
 
-export function TrendChart({ series, caption }: { series: DayFigures[]; caption: string }) {
+/**
+ * The chart of a period: its days, or with `hours` (a single day's) its
+ * hours, with the same numbers in a table.
+ */
+export function TrendChart({
+  series,
+  hours,
+  caption,
+}: {
+  series: DayFigures[];
+  hours: HourFigures[] | null;
+  caption: string;
+}) {
   const holder = useRef<HTMLDivElement>(null);
   const readout = useRef<HTMLParagraphElement>(null);
-  const drawn = series.length > 1;
+  const unit: Unit = hours ? "hour" : "day";
+  const points: Point[] = useMemo(() => {
+    const day = series[0]?.day;
+    if (hours && day) {
+      return hours.map((hour) => ({
+        ...hour,
+        at: seconds(day) + Number(hour.hour) * HOUR_S,
+        label: hourSpan(hour.hour),
+      }));
+    }
+    return series.map((day) => ({ ...day, at: seconds(day.day), label: longDay(day.day) }));
+  }, [series, hours]);
 
   useEffect(() => {
     const element = holder.current;
-    if (!element || !readout.current || series.length < 2) return;
+    if (!element || !readout.current) return;
     const data: uPlot.AlignedData = [
-      series.map((day) => seconds(day.day)),
-      series.map((day) => day.visitors),
-      series.map((day) => day.views),
+      points.map((point) => point.at),
+      points.map((point) => point.visitors),
+      points.map((point) => point.views),
     ];
     const chart = new uPlot(
-      optionsFor(element.clientWidth, series, readout.current),
+      optionsFor(element.clientWidth, points, unit, readout.current),
       data,
       element,
     );
@@ -115,25 +163,21 @@ export function TrendChart({ series, caption }: { series: DayFigures[]; caption:
       resize.disconnect();
       chart.destroy();
     };
-  }, [series]);
+  }, [points, unit]);
 
   return (
     <figure className="trend">
       <figcaption className="visually-hidden">{caption}</figcaption>
-      {drawn ? (
-        <div aria-hidden="true">
-          <div className="trend-legend">
-            <span className="trend-key trend-key--visitors">Visitors</span>
-            <span className="trend-key trend-key--views">Page views</span>
-            <p className="trend-readout" ref={readout} />
-          </div>
-          <div className="trend-plot" ref={holder} />
+      <div aria-hidden="true">
+        <div className="trend-legend">
+          <span className="trend-key trend-key--visitors">Visitors</span>
+          <span className="trend-key trend-key--views">Page views</span>
+          <p className="trend-readout" ref={readout} />
         </div>
-      ) : (
-        <p className="card-quiet">One day: its figures are above, and in the table below.</p>
-      )}
+        <div className="trend-plot" ref={holder} />
+      </div>
       <details className="trend-table">
-        <summary>Show the daily figures as a table</summary>
+        <summary>Show the {unit === "day" ? "daily" : "hourly"} figures as a table</summary>
         <section
           className="table-wrap trend-table-wrap"
           aria-label={caption}
@@ -144,7 +188,7 @@ export function TrendChart({ series, caption }: { series: DayFigures[]; caption:
             <caption className="visually-hidden">{caption}</caption>
             <thead>
               <tr>
-                <th scope="col">Day (UTC)</th>
+                <th scope="col">{UNITS[unit].column}</th>
                 <th scope="col" className="num">
                   Visitors
                 </th>
@@ -157,12 +201,12 @@ export function TrendChart({ series, caption }: { series: DayFigures[]; caption:
               </tr>
             </thead>
             <tbody>
-              {series.map((day) => (
-                <tr key={day.day}>
-                  <th scope="row">{longDay(day.day)}</th>
-                  <td className="num">{whole(day.visitors)}</td>
-                  <td className="num">{whole(day.views)}</td>
-                  <td className="num">{whole(day.visits)}</td>
+              {points.map((point) => (
+                <tr key={point.at}>
+                  <th scope="row">{point.label}</th>
+                  <td className="num">{whole(point.visitors)}</td>
+                  <td className="num">{whole(point.views)}</td>
+                  <td className="num">{whole(point.visits)}</td>
                 </tr>
               ))}
             </tbody>

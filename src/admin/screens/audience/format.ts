@@ -31,6 +31,14 @@ export function percent(rate: number | null): string {
   return rate > 0 && rate < 0.01 ? SMALL_PERCENT.format(rate) : PERCENT.format(rate);
 }
 
+/** A tick of the chart's hour axis (seconds since 1970): "14:00", in UTC. */
+export const shortHour = (seconds: number) =>
+  `${new Date(seconds * 1000).toISOString().slice(11, 13)}:00`;
+
+/** A UTC hour ("14") as the hours' table writes it: "14:00–15:00". */
+export const hourSpan = (hour: string) =>
+  `${hour}:00–${String((Number(hour) + 1) % 24).padStart(2, "0")}:00`;
+
 /** A tick of the chart's day axis (seconds since 1970): "21 Nov". */
 export const shortDay = (seconds: number) => DAY.format(new Date(seconds * 1000));
 

@@ -23,7 +23,7 @@ import {
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { breakdownOf, cappedDays, periodFigures, rateOf } from "./figures.ts";
+import { breakdownOf, cappedDays, hourlySeries, periodFigures, rateOf } from "./figures.ts";
 import { periodFor, previousOf } from "./periods.ts";
 import type { AudienceSettings } from "./server-settings.ts";
 
@@ -41,6 +41,12 @@ async function exportRows(
   if (table === "daily") {
     const { series } = await periodFigures(db, period);
     return { rows: series, columns: ["day", "visitors", "views", "visits"] };
+  }
+  if (table === "hourly") {
+    return {
+      rows: await hourlySeries(db, period),
+      columns: ["hour", "visitors", "views", "visits"],
+    };
   }
   if (table === "funnel") {
     const { funnel } = await periodFigures(db, period);
@@ -102,6 +108,7 @@ export default async function audienceRoutes(
         totals: current.totals,
         previous: previous.totals,
         series: current.series,
+        hours: current.hours,
         funnel: current.funnel,
         previousFunnel: previous.funnel,
       };

@@ -158,6 +158,7 @@ describe.each(ENGINES)("counting the audience on $engine", (engine) => {
       "browser Chrome": [3, 1, 1],
       "funnel landing": [3, 1, 1],
       "funnel contact": [1, 1, 1],
+      "hour 10": [3, 1, 1],
     });
   });
 
@@ -189,6 +190,9 @@ describe.each(ENGINES)("counting the audience on $engine", (engine) => {
     expect(day["device mobile"]).toEqual([1, 1, 1]);
     expect(day["browser Mobile Safari"]).toEqual([1, 1, 1]);
     expect(day["entry /"]).toEqual([3, 2, 2]);
+    // Each UTC hour counts the views in it, and a visit (and a visitor) once in each hour it was in.
+    expect(day["hour 11"]).toEqual([2, 1, 1]);
+    expect(day["hour 12"]).toEqual([2, 2, 2]);
   });
 
   it("starts a new visit when a view comes from another site or a tagged link, even within 30 minutes", async () => {

@@ -21,6 +21,7 @@ import type {
   CappedDay,
   DayFigures,
   Funnel,
+  HourFigures,
   Period,
   Totals,
 } from "../../../shared/admin/audience.ts";
@@ -90,6 +91,38 @@ async function dailySeries(
   return { series, led };
 }
 
+const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, "0"));
+
+/**
+ * Each UTC hour ("00" to "23") summed over the period's days, zeros where
+ * nothing was counted: a visit counts in each hour it had a view in.
+ */
+export async function hourlySeries(db: Db, period: Period): Promise<HourFigures[]> {
+  const rows = await db
+    .selectFrom("audience_days")
+    .select((eb) => [
+      "value",
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visits").as("visits"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+    ])
+    .where("dimension", "=", "hour")
+    .where("day", ">=", period.from)
+    .where("day", "<=", period.to)
+    .groupBy("value")
+    .execute();
+  const byHour = new Map(rows.map((row) => [row.value, row]));
+  return HOURS.map((hour) => {
+    const row = byHour.get(hour);
+    return {
+      hour,
+      visitors: count(row?.visitors),
+      views: count(row?.views),
+      visits: count(row?.visits),
+    };
+  });
+}
+
 /** The period's totals, from its daily series and what its visits led to. */
 function totalsOf(series: readonly DayFigures[], led: Conversions): Totals {
   const sum = (key: "views" | "visits" | "visitors") =>
@@ -131,17 +164,20 @@ async function funnelOf(db: Db, period: Period): Promise<Funnel> {
 
 export interface PeriodFigures {
   series: DayFigures[];
+  /** A single day's hours; null for a longer period. */
+  hours: HourFigures[] | null;
   totals: Totals;
   funnel: Funnel;
 }
 
-/** The series, totals and funnel of one period. */
+/** The series (and a single day's hours), totals and funnel of one period. */
 export async function periodFigures(db: Db, period: Period): Promise<PeriodFigures> {
-  const [{ series, led }, funnel] = await Promise.all([
+  const [{ series, led }, funnel, hours] = await Promise.all([
     dailySeries(db, period),
     funnelOf(db, period),
+    period.days === 1 ? hourlySeries(db, period) : null,
   ]);
-  return { series, totals: totalsOf(series, led), funnel };
+  return { series, hours, totals: totalsOf(series, led), funnel };
 }
 
 /** The titles of the Insight issues whose slugs are given. */

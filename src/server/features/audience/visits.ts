@@ -24,6 +24,12 @@ import type { Conversion, Tally } from "./tally.ts";
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The UTC hour of `at` (epoch ms), "00" to "23": its value in the hours' rows. */
+export const hourOf = (at: number) =>
+  String(Math.floor((at % (24 * HOUR_MS)) / HOUR_MS)).padStart(2, "0");
+
 /**
  * The most rows one visitor is remembered in per day (pages, sources).
  * Beyond it a row is taken as already counted: a visitor who reads more
@@ -94,8 +100,9 @@ function countRow(tally: Tally, state: VisitorState, key: string, slot: string):
 /**
  * Counts one view into `tally` and gives the visitor's state after it.
  * `attributes` is asked only when the view begins a visit. A view in a
- * visit under way (the common case) builds no string but its page's keys:
- * the visit's rows carry theirs.
+ * visit under way (the common case) builds no string but its page's and its
+ * hour's keys: the visit's rows carry theirs. A visit counts in each hour it
+ * has a view in, once.
  */
 export function countView(
   state: VisitorState | undefined,
@@ -127,6 +134,8 @@ export function countView(
   next.last = hit.at;
   countRow(tally, next, "total:", tally.slot(hit.day, "total", ""));
   countRow(tally, next, `page:${hit.path}`, tally.slot(hit.day, "page", hit.path));
+  const hour = hourOf(hit.at);
+  countRow(tally, next, `hour:${hour}`, tally.slot(hit.day, "hour", hour));
   for (const row of next.visit) countRow(tally, next, row.key, row.slot);
   if (hit.path === CONTACT_PATH) {
     countRow(tally, next, "funnel:contact", tally.slot(hit.day, "funnel", "contact"));
@@ -200,6 +209,7 @@ const reachedContact = (state: VisitorState, goal: Goal) =>
 function countPageViewAlone(tally: Tally, hit: Hit): void {
   tally.add(hit.day, "total", "", { views: 1, visits: 0, visitors: 0 });
   tally.add(hit.day, "page", hit.path, { views: 1, visits: 0, visitors: 0 });
+  tally.add(hit.day, "hour", hourOf(hit.at), { views: 1, visits: 0, visitors: 0 });
 }
 
 /** Where visitors' states are kept between their views. */

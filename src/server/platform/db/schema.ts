@@ -566,7 +566,9 @@ export type AudienceDimension =
   | "device"
   | "browser"
   | "funnel"
-  | "insight";
+  | "insight"
+  /** The UTC hour of a view, "00" to "23". */
+  | "hour";
 
 /** A counted figure (PostgreSQL's bigint is read as text). */
 type Count = ColumnType<number | string, number | undefined, number>;

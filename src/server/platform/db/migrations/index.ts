@@ -39,6 +39,7 @@ import * as audienceValueCaps from "./033-audience-value-caps.ts";
 import * as webhookDeliveriesByEndpoint from "./034-webhook-deliveries-by-endpoint.ts";
 import * as subscriptionOptInDates from "./035-subscription-opt-in-dates.ts";
 import * as audienceConversions from "./036-audience-conversions.ts";
+import * as audienceHours from "./037-audience-hours.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -77,4 +78,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "034_webhook_deliveries_by_endpoint": webhookDeliveriesByEndpoint,
   "035_subscription_opt_in_dates": subscriptionOptInDates,
   "036_audience_conversions": audienceConversions,
+  "037_audience_hours": audienceHours,
 };
