@@ -17,7 +17,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/index.ts";
 import { API_ROOT } from "../../src/shared/api-paths.ts";
 import { openSession, type Session, startApp, type TestApp } from "../support/app.ts";
 import { createAccount, signIn } from "../support/console.ts";
@@ -31,10 +30,7 @@ import {
   OUTSIDE_FILE,
   unlistedConsoleWrites,
 } from "../support/hostile.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../support/page-renderer.ts";
 
 const MINIMUM_CASES = 300;
 /** What the file outside every static root holds: no answer may carry it. */
@@ -149,7 +145,7 @@ describe.each(ENGINES)("hostile input on $engine", (engine) => {
         RATE_LIMIT_CONSOLE_PER_MINUTE: "100000",
         FORM_MIN_SECONDS: "0",
       },
-      { renderer: renderer as PageRenderer },
+      { renderer },
     );
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     const address = t.app.server.address();

@@ -8,7 +8,6 @@
  * On both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../src/server/features/pages/index.ts";
 import { inquiryPath } from "../../src/shared/admin/inquiries.ts";
 import { SOURCE_EXPORT_COLUMNS } from "../../src/shared/admin/lead-source.ts";
 import { NEWSLETTER_PATHS } from "../../src/shared/admin/newsletter.ts";
@@ -26,11 +25,8 @@ import { csvRecords } from "../support/csv.ts";
 import { SQLITE_ONLY } from "../support/engines.ts";
 import { VALID_INQUIRY } from "../support/fixtures.ts";
 import { newsletterDraft } from "../support/newsletter.ts";
+import { builtRenderer as renderer } from "../support/page-renderer.ts";
 import { unsubscribeByOneClick } from "../support/subscription-links.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 const FROM_SEARCH = {
   entryPage: "/weserve",
@@ -56,7 +52,7 @@ describe.each(SQLITE_ONLY)("the source of every lead on $engine", (engine) => {
   let editor: ConsoleClient;
 
   beforeAll(async () => {
-    t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(engine, {}, { renderer });
     session = await openSession(t.app);
     await createAccount(t.database, "viewer", "source-viewer@firm.example");
     await createAccount(t.database, "editor", "source-editor@firm.example");

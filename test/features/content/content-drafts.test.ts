@@ -13,7 +13,6 @@
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PUBLISHER_ACTOR } from "../../../src/server/features/content/index.ts";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { SECOND_FACTOR_SETTING } from "../../../src/server/platform/console/gate.ts";
 import { AUTH_PATHS } from "../../../src/shared/admin/auth.ts";
 import { CONTENT_PATHS, type Entry, type ListAnswer } from "../../../src/shared/admin/content.ts";
@@ -29,10 +28,7 @@ import { personPath } from "../../../src/shared/admin/people.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, clientWith, createAccount, signIn } from "../../support/console.ts";
 import { ENGINES, type EngineCase } from "../../support/engines.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 const LIST = "capabilities";
 const PAGE = "/wedo";
@@ -60,7 +56,7 @@ const start = (engine: EngineCase, now: () => number, shared?: TestApp["testDb"]
   startApp(
     engine,
     { SCHEDULED_PUBLISH_POLL_MS: "20" },
-    { renderer: renderer as PageRenderer, now, ...(shared ? { shared } : {}) },
+    { renderer, now, ...(shared ? { shared } : {}) },
   );
 
 async function firstCapability(client: ConsoleClient): Promise<Entry> {

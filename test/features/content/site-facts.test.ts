@@ -8,7 +8,6 @@
 import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { nowIso } from "../../../src/server/platform/db/schema.ts";
 import { CONTENT_TEXTS } from "../../../src/shared/admin/content.ts";
 import {
@@ -21,10 +20,7 @@ import { SITE_FACT_KEYS, type SiteFacts } from "../../../src/shared/site-facts.t
 import { lastAuditId, startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 const seedFiles = {
   ...JSON.parse(readFileSync("content/site.json", "utf8")),
@@ -49,7 +45,7 @@ describe.each(ENGINES)("console site facts on $engine", (engine) => {
   let viewer: ConsoleClient;
 
   beforeAll(async () => {
-    t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(engine, {}, { renderer });
     await createAccount(t.database, "editor");
     await createAccount(t.database, "viewer");
     editor = await signIn(t.app, "editor@firm.example");

@@ -9,7 +9,7 @@
  * builds it first).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadPageRenderer, SITEMAP_PATH } from "../../../src/server/features/pages/index.ts";
+import { SITEMAP_PATH } from "../../../src/server/features/pages/index.ts";
 import type { AuditAction } from "../../../src/shared/admin/audit-log.ts";
 import { type IssueDetail, NEWSLETTER_PATHS } from "../../../src/shared/admin/newsletter.ts";
 import {
@@ -23,12 +23,10 @@ import { type ConsoleClient, createAccount, signIn } from "../../support/console
 import { ENGINES } from "../../support/engines.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { addSubscribers, newsletterDraft } from "../../support/newsletter.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 import { startSmtp, type TestSmtp } from "../../support/smtp.ts";
 
 const ORIGIN = "https://www.firm.example";
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 const SLUG = "cloud-costs-corrected";
 const SENT = newsletterDraft(SLUG);

@@ -5,7 +5,6 @@
  * write.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   type IssueDetail,
   NEWSLETTER_PATHS,
@@ -17,13 +16,11 @@ import { type ConsoleClient, createAccount, signIn } from "../../support/console
 import { SQLITE_ONLY } from "../../support/engines.ts";
 import { mailTo } from "../../support/mail-env.ts";
 import { newsletterDraft } from "../../support/newsletter.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 import { header, startSmtp, type TestSmtp } from "../../support/smtp.ts";
 
 const ORIGIN = "https://www.firm.example";
 // The web preview is the real page: rendered by the server build (npm test builds first).
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 describe.each(SQLITE_ONLY)("the newsletter's console routes on $engine", (engine) => {
   let smtp: TestSmtp;

@@ -13,7 +13,6 @@ import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   CONTENT_PATHS,
   type ContentList,
@@ -34,10 +33,7 @@ import { type ConsoleClient, createAccount, signIn } from "../../support/console
 import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 /** How React writes a text into the HTML. */
 const asHtml = (text: string) => escapeHtml(text).replaceAll("&#39;", "&#x27;");
@@ -112,7 +108,7 @@ describe.each(SQLITE_ONLY)(
     };
 
     beforeAll(async () => {
-      t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
+      t = await startApp(engine, {}, { renderer });
       await createAccount(t.database, "editor");
       editor = await signIn(t.app, "editor@firm.example");
       // An inquiry sent while the capability was still on offer.

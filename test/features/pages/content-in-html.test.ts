@@ -7,18 +7,14 @@
 import { readFileSync } from "node:fs";
 import escapeHtml from "escape-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { caseStudyPath } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
 const team = JSON.parse(readFileSync("content/team.json", "utf8"));
 const items = JSON.parse(readFileSync("content/items.json", "utf8"));
 const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
-
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 /** How React writes a text into the HTML (& < > " ' escaped). */
 const asHtml = (text: string) => escapeHtml(text).replaceAll("&#39;", "&#x27;");
@@ -30,7 +26,7 @@ function texts(list: { name: string; description: string }[]) {
 describe.each(ENGINES)("content in the served HTML on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(engine, {}, { renderer });
   });
   afterAll(() => t.close());
 

@@ -4,13 +4,9 @@
  * it. Rendered by the real server build.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 /** The footer of the page at `url`. */
 async function footerOf(t: TestApp, url: string): Promise<string> {
@@ -24,7 +20,7 @@ const PAST_ISSUES = /<a [^>]*href="\/insight"[^>]*>Read past issues<\/a>/;
 describe.each(ENGINES)("the footer's link to past Insight issues on $engine", (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(engine, {}, { renderer });
   });
   afterAll(() => t.close());
   // Each test starts with no issue, whatever an earlier one sent; written

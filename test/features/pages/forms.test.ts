@@ -9,12 +9,7 @@
 import escapeHtml from "escape-html";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  FORM_BODY_LIMIT,
-  FORM_CACHE_CONTROL,
-  loadPageRenderer,
-  type PageRenderer,
-} from "../../../src/server/features/pages/index.ts";
+import { FORM_BODY_LIMIT, FORM_CACHE_CONTROL } from "../../../src/server/features/pages/index.ts";
 import { ALREADY_SUBSCRIBED_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { RATE_LIMITED_MESSAGE } from "../../../src/server/platform/security/rate-limit.ts";
 import { FORM_REFUSALS, TOKEN_PATTERN } from "../../../src/server/platform/security/xsrf.ts";
@@ -28,10 +23,7 @@ import { ENGINES, type EngineCase } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
 import { inlineScriptHashes } from "../../support/inline-hashes.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 /** How React writes a text into the HTML (& < > " ' escaped). */
 const asHtml = (text: string) => escapeHtml(text).replaceAll("&#39;", "&#x27;");
@@ -70,7 +62,7 @@ describe.each(ENGINES)("forms posted without JavaScript on $engine", (engine) =>
   let cookie: string;
   let token: string;
   beforeAll(async () => {
-    t = await startApp(engine, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(engine, {}, { renderer });
     ({ cookie, token } = await openFormPage(t.app));
   });
   afterAll(() => t.close());
@@ -370,11 +362,7 @@ describe.each(ENGINES.slice(0, 1) as EngineCase[])(
   (engine) => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startApp(
-        engine,
-        { RATE_LIMIT_PER_MINUTE: "2" },
-        { renderer: renderer as PageRenderer },
-      );
+      t = await startApp(engine, { RATE_LIMIT_PER_MINUTE: "2" }, { renderer });
     });
     afterAll(() => t.close());
 

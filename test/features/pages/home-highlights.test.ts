@@ -8,7 +8,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import items from "../../../content/items.json" with { type: "json" };
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { CONTENT_API, type Entry, type ListAnswer } from "../../../src/shared/admin/content.ts";
 import { highlightsOf } from "../../../src/shared/highlights.ts";
 import { menuOf } from "../../../src/web/layout/menu.ts";
@@ -16,13 +15,11 @@ import { siteEntriesOf } from "../../../src/web/lib/site-entries.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 /** The menu as the seeded content makes it. */
 const SEEDED_MENU = menuOf(siteEntriesOf(items));
 
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 const [sqlite] = ENGINES;
 
 /** The HTML between an element's opening tag that holds `marker` and the section's end. */
@@ -37,7 +34,7 @@ describe("Home's proof and the menu's featured case study", () => {
   let seeded: Entry[];
   beforeAll(async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(sqlite, {}, { renderer });
     await createAccount(t.database, "editor");
     editor = await signIn(t.app, "editor@firm.example");
     seeded = await studies();

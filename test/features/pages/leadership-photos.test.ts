@@ -5,14 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { ROUTES } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 const [sqlite] = ENGINES;
 const team: { fullname: string }[] = JSON.parse(readFileSync("content/team.json", "utf8"));
 
@@ -20,7 +17,7 @@ describe("the leaders' portraits", () => {
   let t: TestApp;
   beforeAll(async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(sqlite, {}, { renderer });
   });
   afterAll(() => t.close());
 

@@ -9,14 +9,11 @@
 import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import site from "../../../content/site.json" with { type: "json" };
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { PRIVACY_LINES, PRIVACY_PATH, SCREEN_PATHS } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 const [sqlite] = ENGINES;
 
 /** Each form, the page it is on, and the line under it. */
@@ -50,7 +47,7 @@ describe("the privacy notice without JavaScript", () => {
   const window = new Window();
   beforeAll(async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(sqlite, {}, { renderer });
   });
   afterAll(async () => {
     await window.happyDOM.close();

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import {
   caseStudyPath,
   INSIGHT_PATH,
@@ -15,13 +14,11 @@ import {
 } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 const ORIGIN = "https://www.firm.example";
 const team = JSON.parse(readFileSync("content/team.json", "utf8"));
 const caseStudies = JSON.parse(readFileSync("content/case-studies.json", "utf8"));
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 const [sqlite] = ENGINES;
 
 type Thing = Record<string, unknown> & { "@type": string };
@@ -61,7 +58,7 @@ describe("search metadata of the served pages", () => {
 
   beforeAll(async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, { PUBLIC_ORIGIN: ORIGIN }, { renderer: renderer as PageRenderer });
+    t = await startApp(sqlite, { PUBLIC_ORIGIN: ORIGIN }, { renderer });
     for (const path of paths) {
       const response = await t.app.inject({ url: path });
       expect(response.statusCode, path).toBe(200);

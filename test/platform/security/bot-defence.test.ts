@@ -9,7 +9,6 @@
  */
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { CONFIRMATION_SENT_MESSAGE } from "../../../src/server/features/subscriptions/index.ts";
 import { countTrip } from "../../../src/server/platform/security/bot-trips.ts";
 import { tokenSigner } from "../../../src/server/platform/security/xsrf.ts";
@@ -21,10 +20,7 @@ import { createAccount, signIn } from "../../support/console.ts";
 import { SQLITE_ONLY } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 const SECRET = "bot-defence-test-secret-of-at-least-32-characters";
 const MIN_SECONDS = 2;
@@ -44,7 +40,7 @@ describe.each(SQLITE_ONLY)("traps against scripted posts on $engine", (engine) =
     t = await startApp(
       engine,
       { FORM_MIN_SECONDS: String(MIN_SECONDS), UNSUBSCRIBE_SECRET: SECRET },
-      { renderer: renderer as PageRenderer, now: () => pinnedNow ?? Date.now() },
+      { renderer, now: () => pinnedNow ?? Date.now() },
     );
     formToken = (await openFormPage(t.app)).token;
   });

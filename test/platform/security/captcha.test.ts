@@ -11,7 +11,6 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { CAPTCHA_REFUSALS } from "../../../src/server/platform/security/bot-defence.ts";
 import { CAPTCHA_FIELD, CAPTCHA_HEADER } from "../../../src/shared/bot-defence.ts";
 import { CAPTCHA_SERVICES } from "../../../src/shared/captcha.ts";
@@ -20,10 +19,7 @@ import { countRows, openSession, post, startApp, type TestApp } from "../../supp
 import { ENGINES } from "../../support/engines.ts";
 import { VALID_INQUIRY } from "../../support/fixtures.ts";
 import { openFormPage } from "../../support/form-page.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = (await loadPageRenderer(SERVER_BUILD)) as PageRenderer;
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 const SECRET = "captcha-secret";
 const SITE_KEY = "captcha-site-key";

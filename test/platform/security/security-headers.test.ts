@@ -5,7 +5,6 @@
  * only on answers sent over HTTPS.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPageRenderer, type PageRenderer } from "../../../src/server/features/pages/index.ts";
 import { CONSOLE_PATH } from "../../../src/server/platform/console/console-files.ts";
 import { STRICT_TRANSPORT_SECURITY } from "../../../src/server/platform/security/headers.ts";
 import { CAPTCHA_SERVICES, type CaptchaProvider } from "../../../src/shared/captcha.ts";
@@ -13,6 +12,7 @@ import { caseStudyPath, PAGE_PATHS } from "../../../src/shared/routes.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { ENGINES } from "../../support/engines.ts";
 import { inlineScriptHashes, inlineStyleHashes } from "../../support/inline-hashes.ts";
+import { builtRenderer as renderer } from "../../support/page-renderer.ts";
 
 const [sqlite] = ENGINES;
 const ANSWERS = ["/", "/no-such-page", "/api/v1/teams/", "/api/v1/xsrf", "/healthz"];
@@ -63,9 +63,6 @@ describe("security headers", () => {
  * would block it). With CAPTCHA_PROVIDER set, the pages also allow the
  * widget's origins; without it, nothing beyond the site itself.
  */
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 const SERVED_PAGES = [
   ...PAGE_PATHS,
@@ -88,7 +85,7 @@ describe("the Content-Security-Policy of every page", () => {
   let t: TestApp;
   beforeAll(async () => {
     if (!sqlite) throw new Error("SQLite engine missing");
-    t = await startApp(sqlite, {}, { renderer: renderer as PageRenderer });
+    t = await startApp(sqlite, {}, { renderer });
   });
   afterAll(() => t.close());
 

@@ -14,7 +14,7 @@
  * each once. An inquiry later marked as spam stays counted, as a view does:
  * the figures say what visits did, the inbox what the firm made of it.
  */
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type {
   Breakdown,
   BreakdownRow,
@@ -32,6 +32,14 @@ import { daysOf } from "./periods.ts";
 type Db = Kysely<Database>;
 
 const count = (value: number | string | null | undefined) => Number(value ?? 0);
+
+type CountColumn = "views" | "visits" | "visitors" | "conversions" | "inquiries" | "subscriptions";
+
+/** The sum of each of `columns` over the rows read, under its own name. */
+const summed = <C extends CountColumn>(
+  eb: ExpressionBuilder<Database, "audience_days">,
+  columns: readonly C[],
+) => columns.map((column) => eb.fn.sum<number | string>(column).as(column));
 
 /** The rate of `part` in `whole`, to four decimals; null when there is no whole. */
 export function rateOf(part: number, whole: number): number | null {
@@ -100,12 +108,7 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, "
 export async function hourlySeries(db: Db, period: Period): Promise<HourFigures[]> {
   const rows = await db
     .selectFrom("audience_days")
-    .select((eb) => [
-      "value",
-      eb.fn.sum<number | string>("views").as("views"),
-      eb.fn.sum<number | string>("visits").as("visits"),
-      eb.fn.sum<number | string>("visitors").as("visitors"),
-    ])
+    .select((eb) => ["value", ...summed(eb, ["views", "visits", "visitors"])])
     .where("dimension", "=", "hour")
     .where("day", ">=", period.from)
     .where("day", "<=", period.to)
@@ -221,12 +224,7 @@ export async function breakdownOf(
     .selectFrom("audience_days")
     .select((eb) => [
       "value",
-      eb.fn.sum<number | string>("views").as("views"),
-      eb.fn.sum<number | string>("visits").as("visits"),
-      eb.fn.sum<number | string>("visitors").as("visitors"),
-      eb.fn.sum<number | string>("conversions").as("conversions"),
-      eb.fn.sum<number | string>("inquiries").as("inquiries"),
-      eb.fn.sum<number | string>("subscriptions").as("subscriptions"),
+      ...summed(eb, ["views", "visits", "visitors", "conversions", "inquiries", "subscriptions"]),
     ])
     .where("dimension", "=", dimension)
     .where("day", ">=", period.from)

@@ -13,6 +13,7 @@ import type { Transaction } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
 import { ENGINES } from "../../../../test/support/engines.ts";
+import { builtRenderer as renderer } from "../../../../test/support/page-renderer.ts";
 import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
 import type { InsightIssue, InsightSummary } from "../../../shared/insight.ts";
 import type { ContentReader } from "../../../shared/page-context.ts";
@@ -22,11 +23,6 @@ import type { Database } from "../../platform/db/schema.ts";
 import { hashInlineContent } from "./inline-scripts.ts";
 import { FEED_ENTRIES, feedIssues } from "./insight-feed.ts";
 import { policyForPage } from "./page-cache.ts";
-import { loadPageRenderer, type PageRenderer } from "./renderer.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 const ORIGIN = "https://www.firm.example";
 const [sqlite] = ENGINES;
@@ -171,7 +167,7 @@ describe.each(ENGINES)("the Insight archive on $engine", (engine) => {
     t = await startApp(
       engine,
       { PUBLIC_ORIGIN: ORIGIN, OUTBOX_POLL_MS: String(3_600_000) },
-      { renderer: renderer as PageRenderer },
+      { renderer },
     );
   });
   afterAll(() => t.close());

@@ -19,12 +19,12 @@ import {
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { openFormPage } from "../../../../test/support/form-page.ts";
 import { mailTo } from "../../../../test/support/mail-env.ts";
+import { builtRenderer as renderer } from "../../../../test/support/page-renderer.ts";
 import { type ReceivedMail, startSmtp, type TestSmtp } from "../../../../test/support/smtp.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import { FORM_TRAP_HEADER } from "../../../shared/bot-defence.ts";
 import { DIALOG } from "../../../shared/constants.ts";
 import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
-import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
 import { EXPIRED_CONFIRM_LINK_MESSAGE, INVALID_CONFIRM_LINK_MESSAGE } from "./confirm-routes.ts";
 import { signConfirmToken } from "./confirm-token.ts";
 import { CONFIRMED_VIA, LAPSED_VIA, purgeUnconfirmed, unsubscribe } from "./queries.ts";
@@ -34,10 +34,6 @@ import {
   confirmationLapsedBefore,
   SUBSCRIBED_MESSAGE,
 } from "./writes.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 const ORIGIN = "https://www.firm.example";
 const CONFIRM_HOURS = 72;
@@ -69,7 +65,7 @@ function harness(engine: (typeof ENGINES)[number], env: Record<string, string>) 
   beforeAll(async () => {
     h.smtp = await startSmtp();
     h.t = await startApp(engine, mailTo(h.smtp.url, { PUBLIC_ORIGIN: ORIGIN, ...env }), {
-      renderer: renderer as PageRenderer,
+      renderer,
     });
     h.session = await openSession(h.t.app);
   });

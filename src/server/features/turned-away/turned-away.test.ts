@@ -19,6 +19,7 @@ import {
 import { ENGINES } from "../../../../test/support/engines.ts";
 import { VALID_INQUIRY } from "../../../../test/support/fixtures.ts";
 import { openFormPage } from "../../../../test/support/form-page.ts";
+import { builtRenderer as renderer } from "../../../../test/support/page-renderer.ts";
 import { CONSENT_VIA } from "../../../shared/admin/subscribers.ts";
 import {
   TURNED_AWAY_PAGE_SIZE,
@@ -30,13 +31,8 @@ import {
 import { FORM_TRAP_FIELD, FORM_TRAP_HEADER } from "../../../shared/bot-defence.ts";
 import { FORM_TOKEN_FIELD } from "../../../shared/page-context.ts";
 import { tokenSigner } from "../../platform/security/xsrf.ts";
-import { loadPageRenderer, type PageRenderer } from "../pages/index.ts";
 import { CONFIRMATION_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "../subscriptions/index.ts";
 import { keepPost, purgePosts } from "./queries.ts";
-
-const SERVER_BUILD = process.env.TEST_SERVER_BUILD ?? "build/server/index.js";
-const renderer = await loadPageRenderer(SERVER_BUILD);
-if (!renderer) throw new Error(`${SERVER_BUILD} is missing: run npm run build first`);
 
 const SECRET = "turned-away-test-secret-of-at-least-32-characters";
 const MIN_SECONDS = 2;
@@ -60,7 +56,7 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     t = await startApp(
       engine,
       { FORM_MIN_SECONDS: String(MIN_SECONDS), UNSUBSCRIBE_SECRET: SECRET },
-      { renderer: renderer as PageRenderer, now: () => pinnedNow ?? Date.now() },
+      { renderer, now: () => pinnedNow ?? Date.now() },
     );
     formToken = (await openFormPage(t.app)).token;
     await createAccount(t.database, "editor", "away-editor@firm.example");
