@@ -4,13 +4,25 @@
  * inquiry made two pages later, and the console's inquiry shows them. The
  * detail is looked at on a phone and on a wide screen.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
+import { devices } from "@playwright/test";
 import { DIALOG } from "../src/shared/constants.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { consoleAccount, signInToConsole } from "./support/console.ts";
 import { fillInquiry, inquiryForm, SAMPLE_INQUIRY } from "./support/inquiry.ts";
 import { alertDialog, expectNoSidewaysScroll, whenHydrated } from "./support/page.ts";
 import { expect, test } from "./support/test.ts";
+
+// A visitor of its own: the audience tells visitors apart by address and
+// browser, and every browser of the run comes from 127.0.0.1 with one user
+// agent, so another test's tagged link would begin a new visit in its place
+// before its inquiry is sent. A Chrome build number of its own sets it apart.
+test.use({
+  userAgent: devices["Desktop Chrome"].userAgent.replace(
+    /Chrome\/[\d.]+/,
+    `Chrome/131.0.${randomInt(1_000, 10_000)}.0`,
+  ),
+});
 
 test("an inquiry from a search visit with UTM tags shows its source, and the Audience area counts both", async ({
   page,
