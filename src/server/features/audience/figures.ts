@@ -28,15 +28,14 @@ import type {
 import { WITH_LEADS } from "../../../shared/admin/audience.ts";
 import type { AudienceDimension, Database } from "../../platform/db/schema.ts";
 import { daysOf } from "./periods.ts";
+import type { Counts } from "./tally.ts";
 
 type Db = Kysely<Database>;
 
 const count = (value: number | string | null | undefined) => Number(value ?? 0);
 
-type CountColumn = "views" | "visits" | "visitors" | "conversions" | "inquiries" | "subscriptions";
-
 /** The sum of each of `columns` over the rows read, under its own name. */
-const summed = <C extends CountColumn>(
+const summed = <C extends keyof Counts>(
   eb: ExpressionBuilder<Database, "audience_days">,
   columns: readonly C[],
 ) => columns.map((column) => eb.fn.sum<number | string>(column).as(column));
