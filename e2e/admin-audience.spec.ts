@@ -206,6 +206,9 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
       await expect(page.getByRole("region", { name: "Browsers" }).getByRole("row")).toHaveCount(5);
       await expect(page.locator(".trend-plot canvas")).toBeVisible();
       await page.screenshot({ path: `${dir}/audience-${width}.png`, fullPage: true });
+      await page
+        .getByRole("region", { name: "Visits from Insight issues" })
+        .screenshot({ path: `${dir}/audience-insight-${width}.png` });
     }
     // Today, hour by hour, on a phone and at the width of a desk.
     await page.getByRole("radio", { name: "Today" }).check();

@@ -2,19 +2,29 @@
  * A send from end to end: an editor writes an issue in the console, previews it,
  * sends a test, sends it to a few hundred subscribers through a real SMTP
  * server (smtp-server, in this test), watches the progress reach 100 %; one
- * recipient unsubscribes through the link in their copy, and the issue reads
- * at /insight/<slug>; then the editor corrects its archive page's title, which
+ * recipient unsubscribes through the link in their copy, another follows a
+ * link of theirs to the site, and the issue's figures count both; the issue
+ * reads at /insight/<slug>; then the editor corrects its archive page's title, which
  * the site shows, withdraws it from the archive (after a confirmation), where
  * it is then gone, and puts it back. On a server of its own, so no other
  * test's subscribers, mailbox or archive are touched.
  */
+import { mkdirSync } from "node:fs";
+import { devices } from "@playwright/test";
 import { SUBSCRIBER_ROUTES, subscriberListSchema } from "../src/shared/admin/subscribers.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { addSubscribers } from "../test/support/newsletter.ts";
 import type { ReceivedMail, TestSmtp } from "../test/support/smtp.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { type ConsoleAccount, signInToConsole } from "./support/console.ts";
 import { type OwnServer, startOwnServer } from "./support/own-server.ts";
-import { preparedDatabase, writeConsoleAccount } from "./support/prepared-database.ts";
+import { expectNoSidewaysScroll } from "./support/page.ts";
+import {
+  onPreparedServer,
+  preparedDatabase,
+  writeConsoleAccount,
+  writeSentIssue,
+} from "./support/prepared-database.ts";
 import { previewFrame, test } from "./support/previews.ts";
 import { expect } from "./support/test.ts";
 
@@ -26,6 +36,15 @@ const CORRECTED_TITLE = "What the cloud bill hides, corrected";
 
 const unsubscribeLinkIn = (mail: ReceivedMail) =>
   /https?:\/\/\S+\/unsubscribe\?token=[\w.-]+/.exec(mail.parsed.text ?? "")?.[0];
+
+/**
+ * A reader's browser: not the signed-in editor's (the firm's own clicks are
+ * not counted), and a Chrome of its own (a headless one is taken for a robot).
+ */
+const READER_AGENT = devices["Desktop Chrome"].userAgent.replace(
+  /Chrome\/[\d.]+/,
+  "Chrome/131.0.4242.0",
+);
 
 test.describe("sending an Insight issue", () => {
   let own: OwnServer;
@@ -51,6 +70,7 @@ test.describe("sending an Insight issue", () => {
 
   test("an editor writes, previews, tests and sends an issue; a reader unsubscribes and reads it on the site", async ({
     page,
+    browser,
   }) => {
     test.setTimeout(120_000);
     await signInToConsole(page, editor, `${origin}/admin`);
@@ -65,7 +85,7 @@ test.describe("sending an Insight issue", () => {
     await page
       .getByLabel("Body")
       .fill(
-        "## Where the money goes\n\nMostly to *idle capacity*.\n\n> Measure first, then cut.\n\n- Turn off what nobody uses\n- Let the peaks scale",
+        "## Where the money goes\n\nMostly to *idle capacity*.\n\n> Measure first, then cut.\n\n- Turn off what nobody uses\n- Let the peaks scale\n\nSee [what we do](/wedo).",
       );
     await page.getByRole("button", { name: "Create draft" }).click();
     await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
@@ -121,8 +141,35 @@ test.describe("sending an Insight issue", () => {
       { email: "reader-7@example.com", status: "unsubscribed" },
     ]);
 
+    // Another follows the link to /wedo in their copy, from their own browser.
+    const clickLink = /https?:\/\/\S+\/link\/2\b/.exec(copies[3]?.parsed.text ?? "")?.[0];
+    expect(clickLink).toBe(`${origin}${insightIssuePath(SLUG)}/link/2`);
+    const reader = await browser.newContext({ userAgent: READER_AGENT });
+    const readerPage = await reader.newPage();
+    await readerPage.goto(clickLink ?? "");
+    await expect(readerPage).toHaveURL(
+      `${origin}/wedo?utm_source=insight&utm_medium=email&utm_campaign=${SLUG}`,
+    );
+    await reader.close();
+    // The issue's screen counts the click and the unsubscribe, and names the link.
+    await page.goto(issueScreen);
+    const brought = page.getByRole("region", { name: "What it brought" });
+    const wedo = brought.getByRole("row").filter({ hasText: "/wedo" });
+    await expect(wedo.getByRole("cell")).toHaveText("1");
+    await expect(
+      brought
+        .locator("dl > div")
+        .filter({ has: page.getByText("Unsubscribed", { exact: true }) })
+        .locator("dd"),
+    ).toHaveText("1 (0.3 %)");
+    // On a phone too, it fits and reads to a screen reader.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expectNoSidewaysScroll(page);
+    await expectNoAxeViolations(page);
+    await page.setViewportSize({ width: 1280, height: 720 });
+
     // And the issue reads on the site, where its "view in browser" link leads.
-    expect(copy?.parsed.text).toContain(`${origin}${insightIssuePath(SLUG)}`);
+    expect(copy?.parsed.text).toContain(`${origin}${insightIssuePath(SLUG)}/link/1`);
     await page.goto(`${origin}${insightIssuePath(SLUG)}`);
     await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
     await expect(page.getByText("Mostly to idle capacity.")).toBeVisible();
@@ -156,4 +203,145 @@ test.describe("sending an Insight issue", () => {
     await page.goto(`${origin}${insightIssuePath(SLUG)}`);
     await expect(page.getByRole("heading", { level: 1, name: CORRECTED_TITLE })).toBeVisible();
   });
+});
+
+test("writes the screenshots of an issue's figures @screenshots", async ({ page }) => {
+  test.setTimeout(90_000);
+  const dir = "docs/screenshots/admin";
+  mkdirSync(dir, { recursive: true });
+  const sentAt = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000).toISOString();
+  let issueId = 0;
+  await onPreparedServer(
+    "issue-figures-shots",
+    { role: "viewer", email: "figures-viewer@firm.example", name: "Priya Raman" },
+    async (database) => {
+      const { db } = database;
+      issueId = await writeSentIssue(
+        database,
+        {
+          title: "Three signs your cloud bill is hiding idle capacity",
+          slug: "cloud-bill-signs",
+          summary: "Idle capacity, and the three changes that bring the money back.",
+          body: "A body with links.",
+        },
+        { author: "editor@firm.example", sentAt, recipients: 1240 },
+      );
+      const origin = "https://www.meridian.example";
+      const tags = "utm_source=insight&utm_medium=email&utm_campaign=cloud-bill-signs";
+      const links = [
+        `${origin}/insight/cloud-bill-signs?${tags}`,
+        `${origin}/wedo?${tags}`,
+        "https://www.finops.org/framework/capabilities/workload-optimization/",
+        `${origin}/contact-us?${tags}`,
+      ];
+      await db
+        .insertInto("issue_links")
+        .values(links.map((url, index) => ({ issue_id: issueId, position: index + 1, url })))
+        .execute();
+      const days = [0, 1, 2].map((back) =>
+        new Date(Date.parse(sentAt) + back * 24 * 60 * 60 * 1000).toISOString().slice(0, 10),
+      );
+      const clicks = [
+        [41, 12, 5],
+        [96, 31, 9],
+        [58, 20, 4],
+        [17, 6, 2],
+      ];
+      await db
+        .insertInto("issue_link_clicks")
+        .values(
+          clicks.flatMap((perDay, index) =>
+            perDay.map((count, day) => ({
+              issue_id: issueId,
+              position: index + 1,
+              day: days[day] ?? "",
+              clicks: count,
+            })),
+          ),
+        )
+        .execute();
+      for (let start = 0; start < 1240; start += 200) {
+        await db
+          .insertInto("outbox")
+          .values(
+            Array.from({ length: Math.min(200, 1240 - start) }, () => ({
+              kind: "newsletter",
+              priority: "bulk" as const,
+              message: "{}",
+              status: "sent" as const,
+              next_attempt_at: sentAt,
+              sent_at: sentAt,
+              issue_id: issueId,
+              created_at: sentAt,
+              updated_at: sentAt,
+            })),
+          )
+          .execute();
+      }
+      const report = (n: number, kind: "hard" | "soft" | "complaint") => ({
+        email: `reader-${kind}-${n}@example.com`,
+        kind,
+        status: kind === "complaint" ? null : kind === "hard" ? "5.1.1" : "4.2.2",
+        source: "mailbox",
+        issue_id: issueId,
+        message_kind: "newsletter",
+        text: "A report.",
+        received_at: sentAt,
+      });
+      await db
+        .insertInto("delivery_reports")
+        .values([
+          ...Array.from({ length: 9 }, (_, n) => report(n, "hard")),
+          ...Array.from({ length: 4 }, (_, n) => report(n, "soft")),
+          report(0, "complaint"),
+        ])
+        .execute();
+      const leaving = await addSubscribers(database, "leaving", 6, { unsubscribed: true });
+      const rows = await db
+        .selectFrom("subscriptions")
+        .select("id")
+        .where("email", "in", leaving)
+        .execute();
+      await db
+        .insertInto("subscription_events")
+        .values(
+          rows.map((row) => ({
+            subscription_id: row.id,
+            event: "unsubscribed" as const,
+            via: "one-click",
+            at: sentAt,
+            issue_id: issueId,
+          })),
+        )
+        .execute();
+      await db
+        .insertInto("audience_days")
+        .values({
+          day: days[0] ?? "",
+          dimension: "insight",
+          value: "cloud-bill-signs",
+          views: 212,
+          visits: 143,
+          visitors: 131,
+          conversions: 7,
+          inquiries: 3,
+          subscriptions: 5,
+        })
+        .execute();
+    },
+    async ({ origin, account }) => {
+      await signInToConsole(page, account, `${origin}/admin/newsletter/${issueId}`);
+      const brought = page.getByRole("region", { name: "What it brought" });
+      // The phone's screen is tall enough to hold the panel, so the console's
+      // sticky header stays at the top instead of over it.
+      for (const [width, height] of [
+        [1440, 900],
+        [375, 3200],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await expect(brought.getByRole("row")).toHaveCount(5);
+        await brought.screenshot({ path: `${dir}/issue-figures-${width}.png` });
+      }
+    },
+  );
 });

@@ -156,7 +156,7 @@ export async function buildApp({
   await app.register(inquiries, area);
   await app.register(subscriptions, { ...area, secret, now });
   await app.register(turnedAway, { ...area, ...(now ? { now } : {}) });
-  await app.register(newsletter, area);
+  await app.register(newsletter, { ...area, ...(now ? { now } : {}) });
   await app.register(deliverability, {
     ...area,
     secret,

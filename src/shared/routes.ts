@@ -55,6 +55,17 @@ export function insightIssuePath(slug: string): string {
 }
 
 /**
+ * A link of an issue's e-mail, counted and then followed: the site's
+ * redirect to the address the link had (numbered from 1 in the e-mail's
+ * order), the same for every reader. Not a page; not in the sitemap.
+ */
+export const INSIGHT_LINK_ROUTE = "/insight/:slug/link/:position";
+
+export function insightLinkPath(slug: string, position: number): string {
+  return `${insightIssuePath(slug)}/link/${position}`;
+}
+
+/**
  * The slug a path gives a route with one `:slug` (CASE_STUDY_ROUTE,
  * INSIGHT_ISSUE_ROUTE): the part where the route has `:slug`, when the
  * rest is the route's own and the part holds no `/`; else null. What a slug

@@ -231,8 +231,12 @@ const leadsSchema = z.object({
 
 export const breakdownRowSchema = z.object({
   value: z.string(),
-  /** The Insight issue's title, for the insight breakdown; null elsewhere or when no issue has the slug. */
-  title: z.string().nullable(),
+  /**
+   * For the insight breakdown, the issue whose slug the row is, and the
+   * clicks its e-mail's links had in the period (ADR 083); null elsewhere
+   * or when no issue has the slug.
+   */
+  issue: z.object({ id: z.number(), title: z.string(), clicks: z.number() }).nullable(),
   visitors: z.number(),
   views: z.number(),
   visits: z.number(),

@@ -12,6 +12,7 @@ import { oneOf, trimEndWhere, trimWhere } from "../trim.ts";
 import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema } from "./record-version.ts";
 import type { RecordId, RouteSlice } from "./route-entry.ts";
+import { deliveryFiguresSchema } from "./sending-health.ts";
 
 const BASE = `${ADMIN_API}/newsletter`;
 
@@ -34,6 +35,8 @@ export const NEWSLETTER_PATHS = {
   pause: (id: Id) => `${BASE}/${id}/pause`,
   resume: (id: Id) => `${BASE}/${id}/resume`,
   cancel: (id: Id) => `${BASE}/${id}/cancel`,
+  /** What the issue brought: its copies' fate, its links' clicks, the visits and leads. */
+  figures: (id: Id) => `${BASE}/${id}/figures`,
 } as const;
 
 export const issueIdSchema = idParamsSchema;
@@ -194,6 +197,27 @@ export const issueDetailSchema = issueRowSchema.extend({
 });
 export type IssueDetail = z.infer<typeof issueDetailSchema>;
 
+/**
+ * What an issue brought, counted without telling one reader from another
+ * (ADR 083): what came back about its copies (as Sending health counts it),
+ * the unsubscribes put down to it, each link's clicks, and the visits its
+ * links brought to the site with the inquiries and subscriptions they made.
+ */
+export const issueFiguresSchema = z.object({
+  delivery: deliveryFiguresSchema,
+  /** Subscriptions ended by the e-mails' link or one-click while this was the newest issue they had. */
+  unsubscribed: z.number(),
+  /** False when the copies' links were sent as written (INSIGHT_CLICK_COUNTS off): no click is known. */
+  clicksCounted: z.boolean(),
+  /** Each counted link in the e-mail's order, with its clicks. */
+  links: z.array(z.object({ position: z.number(), url: z.string(), clicks: z.number() })),
+  /** Visits that arrived by the issue's tagged links to the site, and what they led to. */
+  visits: z.number(),
+  inquiries: z.number(),
+  subscriptions: z.number(),
+});
+export type IssueFigures = z.infer<typeof issueFiguresSchema>;
+
 export const NEWSLETTER_TEXTS = {
   notFound: "This issue does not exist. It may have been deleted.",
   slugTaken: "Another issue already has this address. Choose another.",
@@ -293,7 +317,7 @@ export type TestSend = z.input<typeof testSendSchema>;
 
 /**
  * This area's entries of the console's route map (console-routes.ts):
- * Insight issues: written, read, tried on one address, and their sends started, paused, resumed or stopped.
+ * Insight issues: written, read, tried on one address, their sends started, paused, resumed or stopped, and what each brought.
  */
 export const NEWSLETTER_CONSOLE_ROUTES = {
   "newsletter.list": {
@@ -364,5 +388,11 @@ export const NEWSLETTER_CONSOLE_ROUTES = {
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
     status: 200,
     response: issueDetailSchema,
+  },
+  "newsletter.figures": {
+    method: "GET",
+    path: ({ id }: RecordId) => NEWSLETTER_PATHS.figures(id),
+    status: 200,
+    response: issueFiguresSchema,
   },
 } as const satisfies RouteSlice;

@@ -24,9 +24,14 @@ export async function writeDays({ db }: DatabaseHandle, rows: DayRow[]) {
     .execute();
 }
 
-export async function writeIssue({ db }: DatabaseHandle, slug: string, title: string) {
+/** A sent issue; its id. */
+export async function writeIssue(
+  { db }: DatabaseHandle,
+  slug: string,
+  title: string,
+): Promise<number> {
   const at = "2026-11-01T09:00:00.000Z";
-  await db
+  const row = await db
     .insertInto("issues")
     .values({
       slug,
@@ -53,5 +58,30 @@ export async function writeIssue({ db }: DatabaseHandle, slug: string, title: st
       created_at: at,
       updated_at: at,
     })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An issue's first link, followed `clicks` times on each day given. */
+export async function writeClicks(
+  { db }: DatabaseHandle,
+  issueId: number,
+  days: Record<string, number>,
+) {
+  await db
+    .insertInto("issue_links")
+    .values({ issue_id: issueId, position: 1, url: "https://elsewhere.example/report" })
+    .execute();
+  await db
+    .insertInto("issue_link_clicks")
+    .values(
+      Object.entries(days).map(([day, clicks]) => ({
+        issue_id: issueId,
+        position: 1,
+        day,
+        clicks,
+      })),
+    )
     .execute();
 }

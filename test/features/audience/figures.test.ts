@@ -18,7 +18,7 @@ import { AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
-import { writeDays, writeIssue } from "./figures-seed.ts";
+import { writeClicks, writeDays, writeIssue } from "./figures-seed.ts";
 
 /** A Friday: the last 7 days are 21 to 27 November, the 7 before them 14 to 20 November. */
 const NOW = Date.parse("2026-11-27T10:00:00.000Z");
@@ -139,7 +139,11 @@ async function seed(t: TestApp) {
     { day: "2026-11-27", dimension: "referrer", value: '=HYPERLINK("x")', views: 1, visits: 1 },
     { day: "2026-11-27", dimension: "referrer", value: "google.com", views: 9, visits: 6 },
   ]);
-  await writeIssue(t.database, "q4-outlook", "The fourth quarter, in numbers");
+  const outlook = await writeIssue(t.database, "q4-outlook", "The fourth quarter, in numbers");
+  await writeClicks(t.database, outlook, { "2026-11-10": 5, "2026-11-25": 3, "2026-11-26": 1 });
+  // Its readers followed its links to other sites only: no visit came of it.
+  const elsewhere = await writeIssue(t.database, "links-elsewhere", "Reading list");
+  await writeClicks(t.database, elsewhere, { "2026-11-27": 2 });
 }
 
 describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
@@ -244,7 +248,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
     expect(channels.rows).toEqual([
       {
         value: "search",
-        title: null,
+        issue: null,
         visitors: 8,
         views: 27,
         visits: 9,
@@ -252,7 +256,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
       },
       {
         value: "direct",
-        title: null,
+        issue: null,
         visitors: 3,
         views: 12,
         visits: 4,
@@ -263,7 +267,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
     expect(before.rows).toEqual([
       {
         value: "social",
-        title: null,
+        issue: null,
         visitors: 4,
         views: 12,
         visits: 4,
@@ -281,7 +285,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
     expect(campaigns.rows).toEqual([
       {
         value: "spring",
-        title: null,
+        issue: null,
         visitors: 2,
         views: 3,
         visits: 2,
@@ -290,7 +294,7 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
     ]);
   });
 
-  it("lists the top pages up to the limit, and names the Insight issues", async () => {
+  it("lists the top pages up to the limit, and names the Insight issues with their clicks", async () => {
     const pages = await breakdown("range=7d&dimension=page&limit=2");
     expect(pages.values).toBe(4);
     expect(
@@ -300,10 +304,21 @@ describe.each(ENGINES)("the Audience area's figures on $engine", (engine) => {
       { value: "/wedo", visits: 5, views: 8, leads: null },
     ]);
     const insight = await breakdown("range=7d&dimension=insight");
-    expect(insight.rows.map(({ value, title, visits }) => ({ value, title, visits }))).toEqual([
-      { value: "q4-outlook", title: "The fourth quarter, in numbers", visits: 7 },
-      { value: "gone-issue", title: null, visits: 2 },
+    // The clicks are the period's (not the 5 of 2026-11-10); an issue that
+    // brought clicks and no visit has its row.
+    expect(
+      insight.rows.map(({ value, issue, visits }) => ({
+        value,
+        title: issue?.title,
+        clicks: issue?.clicks,
+        visits,
+      })),
+    ).toEqual([
+      { value: "q4-outlook", title: "The fourth quarter, in numbers", clicks: 4, visits: 7 },
+      { value: "gone-issue", title: undefined, clicks: undefined, visits: 2 },
+      { value: "links-elsewhere", title: "Reading list", clicks: 2, visits: 0 },
     ]);
+    expect(insight.values).toBe(3);
   });
 
   it("names the days on which a breakdown met more values than it keeps", async () => {

@@ -3,10 +3,14 @@
  * values with their visits, a bar behind each name showing its share of
  * the heaviest (drawn, not read: the numbers beside it say the same), and
  * for a dimension a visit is counted in from its start, the inquiries and
- * subscriptions its visits made and the share of its visits that converted. Every value is in the table's CSV. A day that met
+ * subscriptions its visits made and the share of its visits that converted.
+ * An Insight issue's row also gives its links' clicks and leads to the
+ * issue's own figures. Every value is in the table's CSV. A day that met
  * more values than it keeps is named under the table: its further values
  * are in the "(other)" row.
  */
+
+import { Link } from "react-router";
 import {
   AUDIENCE_PATHS,
   BREAKDOWN_TITLES,
@@ -21,6 +25,7 @@ import {
 import { read, withQuery } from "../../api/client.ts";
 import { useResource } from "../../api/use-resource.ts";
 import { Notice } from "../../components/Notice.tsx";
+import { issueRoute } from "../newsletter/routes.ts";
 import { dayText, percent, whole } from "./format.ts";
 import type { RangeChoice } from "./RangePicker.tsx";
 
@@ -36,7 +41,7 @@ const EMPTY: Record<Breakdown, string> = {
   device: "No visit counted in this period.",
   browser: "No visit counted in this period.",
   insight:
-    "No visit from an Insight e-mail in this period. Visits appear here when readers follow an issue's links.",
+    "No visit or click from an Insight e-mail in this period. They appear here when readers follow an issue's links.",
 };
 
 const COLUMN: Record<Breakdown, string> = {
@@ -81,9 +86,9 @@ function NameCell({
         aria-hidden="true"
       />
       <span className="bar-name">
-        {row.title ? (
+        {row.issue ? (
           <>
-            {row.title}
+            <Link to={issueRoute(row.issue.id)}>{row.issue.title}</Link>
             <span className="bar-note">{row.value}</span>
           </>
         ) : (
@@ -145,9 +150,14 @@ export function BreakdownCard({
               <th scope="col" className="num">
                 Visits
               </th>
-              {dimension === "page" || dimension === "insight" ? (
+              {dimension === "page" ? (
                 <th scope="col" className="num">
                   Views
+                </th>
+              ) : null}
+              {dimension === "insight" ? (
+                <th scope="col" className="num">
+                  Clicks
                 </th>
               ) : null}
               {leads ? (
@@ -172,8 +182,9 @@ export function BreakdownCard({
               <tr key={row.value}>
                 <NameCell dimension={dimension} row={row} top={top} />
                 <td className="num">{whole(row.visits)}</td>
-                {dimension === "page" || dimension === "insight" ? (
-                  <td className="num">{whole(row.views)}</td>
+                {dimension === "page" ? <td className="num">{whole(row.views)}</td> : null}
+                {dimension === "insight" ? (
+                  <td className="num">{row.issue ? whole(row.issue.clicks) : "—"}</td>
                 ) : null}
                 {leads ? (
                   <>

@@ -3,7 +3,8 @@
  * or schedules it; from then on the screen shows the send as it goes, asking
  * the server again every 1.5 s while anything can change on its own
  * (scheduled, queuing, sending). Once sent, its archive page can be corrected
- * or withdrawn (ArchivePanel). A viewer reads the same screen without the
+ * or withdrawn (ArchivePanel); what it brought is shown from its first
+ * copies on (IssueFiguresPanel). A viewer reads the same screen without the
  * controls.
  */
 import { useCallback, useEffect, useState } from "react";
@@ -23,6 +24,7 @@ import { Notice } from "../../components/Notice.tsx";
 import { ArchivePanel } from "./ArchivePanel.tsx";
 import { DraftEditor } from "./DraftEditor.tsx";
 import { IssueFacts } from "./IssueFacts.tsx";
+import { IssueFiguresPanel } from "./IssueFiguresPanel.tsx";
 import { IssueHead } from "./IssueHead.tsx";
 import { PreviewPanel } from "./PreviewPanel.tsx";
 import { ProgressPanel } from "./ProgressPanel.tsx";
@@ -31,6 +33,8 @@ import { type ArrivalState, NEWSLETTER_ROUTE } from "./routes.ts";
 /** States that change without anyone in the console doing anything. */
 const MOVING: readonly IssueStatus[] = ["scheduled", "queuing", "sending"];
 const POLL_MS = 1500;
+/** States in which copies have gone out. */
+const BROUGHT: readonly IssueStatus[] = ["sending", "paused", "sent", "cancelled"];
 
 export function IssueScreen() {
   const parsed = issueIdSchema.safeParse(useParams());
@@ -104,6 +108,8 @@ function Issue({ id }: { id: number }) {
             <ProgressPanel issue={issue} controls={writes} onChanged={changedByAction} />
           )}
           <IssueFacts issue={issue} />
+          {/* Once copies went out, what they brought. */}
+          {BROUGHT.includes(issue.status) ? <IssueFiguresPanel issue={issue} /> : null}
           {/* Once the last copy went out, the archive's page may still be corrected or withdrawn. */}
           {issue.status === "sent" ? (
             <ArchivePanel issue={issue} controls={writes} onChanged={setIssue} />

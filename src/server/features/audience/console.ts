@@ -63,7 +63,8 @@ async function exportRows(
   const { rows } = await breakdownOf(db, table, period, null);
   const flat = rows.map((row: BreakdownRow) => ({
     value: row.value,
-    title: row.title,
+    title: row.issue?.title,
+    clicks: row.issue?.clicks,
     visitors: row.visitors,
     views: row.views,
     visits: row.visits,
@@ -73,7 +74,7 @@ async function exportRows(
   }));
   const columns = [
     "value",
-    ...(table === "insight" ? ["title"] : []),
+    ...(table === "insight" ? ["title", "clicks"] : []),
     "visitors",
     "views",
     "visits",

@@ -182,25 +182,54 @@ export async function periodFigures(db: Db, period: Period): Promise<PeriodFigur
   return { series, hours, totals: totalsOf(series, led), funnel };
 }
 
-/** The titles of the Insight issues whose slugs are given. */
-async function issueTitles(db: Db, slugs: string[]): Promise<Map<string, string>> {
-  if (slugs.length === 0) return new Map();
+/**
+ * The Insight issues sent, by slug: their ids and titles, and the clicks on
+ * their e-mails' links over the period.
+ */
+async function issuesWithClicks(db: Db, period: Period) {
   const rows = await db
     .selectFrom("issues")
-    .select(["slug", "title"])
-    .where("slug", "in", slugs)
+    .leftJoin("issue_link_clicks", (join) =>
+      join
+        .onRef("issue_link_clicks.issue_id", "=", "issues.id")
+        .on("issue_link_clicks.day", ">=", period.from)
+        .on("issue_link_clicks.day", "<=", period.to),
+    )
+    .select((eb) => [
+      "issues.id",
+      "issues.slug",
+      "issues.title",
+      eb.fn.sum<number | string | null>("issue_link_clicks.clicks").as("clicks"),
+    ])
+    .where("issues.started_at", "is not", null)
+    .groupBy(["issues.id", "issues.slug", "issues.title"])
     .execute();
-  return new Map(rows.map((row) => [row.slug, row.title]));
+  return new Map(
+    rows.map((row) => [row.slug, { id: row.id, title: row.title, clicks: count(row.clicks) }]),
+  );
 }
+
+/** A value the period has no visit for: nothing counted but what is added to it. */
+const emptyRow = (value: string, withLeads: boolean): BreakdownRow => ({
+  value,
+  issue: null,
+  visitors: 0,
+  views: 0,
+  visits: 0,
+  leads: withLeads ? { inquiries: 0, subscriptions: 0, rate: null } : null,
+});
 
 const conversions = (row: BreakdownRow) =>
   row.leads ? row.leads.inquiries + row.leads.subscriptions : 0;
 
-/** Most visits first, then most conversions, most views, and the value. */
+const clicks = (row: BreakdownRow) => row.issue?.clicks ?? 0;
+
+/** Most visits first, then most conversions, most clicks, most views, and the value. */
 function byWeight(one: BreakdownRow, other: BreakdownRow): number {
   return (
     other.visits - one.visits ||
     conversions(other) - conversions(one) ||
+    clicks(other) - clicks(one) ||
     other.views - one.views ||
     (one.value < other.value ? -1 : one.value > other.value ? 1 : 0)
   );
@@ -234,7 +263,7 @@ export async function breakdownOf(
     const visits = count(row.visits);
     return {
       value: row.value,
-      title: null,
+      issue: null,
       visitors: count(row.visitors),
       views: count(row.views),
       visits,
@@ -247,16 +276,41 @@ export async function breakdownOf(
         : null,
     };
   });
+  if (dimension === "insight") {
+    // An issue whose links were clicked in the period is a row even with no
+    // visit: its readers may have followed links to other sites only.
+    const issues = await issuesWithClicks(db, period);
+    const seen = new Set(rows.map((row) => row.value));
+    for (const [slug, issue] of issues) {
+      if (issue.clicks > 0 && !seen.has(slug)) rows.push(emptyRow(slug, withLeads));
+    }
+    for (const row of rows) row.issue = issues.get(row.value) ?? null;
+  }
   const sorted = rows.sort(byWeight);
   const shown = limit === null ? sorted : sorted.slice(0, limit);
-  if (dimension === "insight") {
-    const titles = await issueTitles(
-      db,
-      shown.map((row) => row.value),
-    );
-    for (const row of shown) row.title = titles.get(row.value) ?? null;
-  }
   return { rows: shown, values: rows.length };
+}
+
+/**
+ * What an Insight issue's links brought, over every day kept: the visits
+ * that arrived by them (tagged with the issue's slug) and the inquiries and
+ * subscriptions those visits made.
+ */
+export async function insightTotals(
+  db: Db,
+  slug: string,
+): Promise<{ visits: number; inquiries: number; subscriptions: number }> {
+  const row = await db
+    .selectFrom("audience_days")
+    .select((eb) => summed(eb, ["visits", "inquiries", "subscriptions"]))
+    .where("dimension", "=", "insight")
+    .where("value", "=", slug)
+    .executeTakeFirstOrThrow();
+  return {
+    visits: count(row.visits),
+    inquiries: count(row.inquiries),
+    subscriptions: count(row.subscriptions),
+  };
 }
 
 /** The period's days on which `dimension` met more values than it keeps, oldest first. */

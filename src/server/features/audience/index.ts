@@ -67,6 +67,16 @@ declare module "fastify" {
        * from anywhere else (an import, the console) are never passed here.
        */
       convert(request: FastifyRequest, goal: Goal): void;
+      /**
+       * Whether a request that is no page view, such as a click on an
+       * Insight link, may add to a figure: it came to the site's own name,
+       * from no crawler or prefetch, without Do-Not-Track or Global Privacy
+       * Control, not from the firm's signed-in people, and its address is
+       * within its views a minute (counted as one of them). Whatever
+       * AUDIENCE_COUNTING says: the figure's own setting decides whether it
+       * is kept.
+       */
+      admits(request: FastifyRequest): Promise<boolean>;
     };
   }
 }
@@ -198,6 +208,17 @@ export default fp(
       });
     }
 
+    async function admits(request: FastifyRequest): Promise<boolean> {
+      if (!isOwn(request.hostname) || notToCount(request)) return false;
+      const mark = request.cookies[STAFF_COOKIE];
+      if (marks.signed(mark) && (await marks.isLive(mark))) return false;
+      const at = now();
+      const day = dayOf(at);
+      const hasher = salts.cachedHasher(day) ?? (await salts.hasher(day, at));
+      const { address } = hasher((request.ip as string | undefined) ?? "", "");
+      return addresses.admitView(address, day, at);
+    }
+
     /** A page the server sent: a GET of a page's route answered with its HTML, or 304 for one the asker had. */
     function countPage(request: FastifyRequest, reply: FastifyReply) {
       if (request.method !== "GET") return;
@@ -224,7 +245,7 @@ export default fp(
       store.forgetBefore(today);
       await tally.flush(db, today);
     };
-    app.decorate("audience", { counting, flush, convert });
+    app.decorate("audience", { counting, flush, convert, admits });
 
     if (counting) {
       app.addHook("onResponse", (request, reply, done) => {
@@ -331,6 +352,6 @@ const beacon: FastifyPluginAsyncZod<BeaconOptions> = async (app, { count, origin
 
 export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from "./digest.ts";
 export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
-export { breakdownOf, cappedDays, periodFigures } from "./figures.ts";
+export { breakdownOf, cappedDays, insightTotals, periodFigures } from "./figures.ts";
 export { default as audienceFigures } from "./figures-plugin.ts";
 export { periodFor, previousOf } from "./periods.ts";

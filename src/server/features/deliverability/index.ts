@@ -91,6 +91,7 @@ export {
 } from "./record.ts";
 export { recordRefusals, recordSoftBounces } from "./refusals.ts";
 export { type SendHealth, type SendWindow, sendHealth } from "./send-guard-figures.ts";
+export { issueDeliveryFigures } from "./sending-health-figures.ts";
 export {
   forgetAddress,
   isSuppressed,

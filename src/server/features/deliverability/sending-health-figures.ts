@@ -65,6 +65,11 @@ async function figures(db: Kysely<Database>, scope: ReportScope): Promise<Delive
   return withRates({ delivered, ...reports });
 }
 
+/** What came back about one issue's copies, as Sending health shows it. */
+export function issueDeliveryFigures(db: Kysely<Database>, issueId: number) {
+  return figures(db, { issueId });
+}
+
 export async function lastThirtyDays(db: Kysely<Database>, now = new Date()) {
   const since = new Date(now.getTime() - 30 * DAY_MS).toISOString();
   const [period, suppressed] = await Promise.all([
@@ -91,7 +96,7 @@ export async function recentIssues(db: Kysely<Database>) {
       id: issue.id,
       title: issue.title,
       finishedAt: issue.finished_at,
-      ...(await figures(db, { issueId: issue.id })),
+      ...(await issueDeliveryFigures(db, issue.id)),
     })),
   );
 }

@@ -12,6 +12,7 @@ import {
   type IssueDetail,
   issueDetailSchema,
   issueDraftSchema,
+  issueFiguresSchema,
   issueIdSchema,
   issueListSchema,
   issueSendSchema,
@@ -31,6 +32,7 @@ import { enqueueMails } from "../../platform/outbox/queue.ts";
 import { type RequestRefusal, refuse } from "../../platform/refusal.ts";
 import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
 import { listId } from "../subscriptions/index.ts";
+import { issueFigures } from "./issue-figures.ts";
 import { emailPicturesOf } from "./issue-pictures.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
 import {
@@ -147,6 +149,15 @@ export default async function newsletterRoutes(
     (request) => detail(request.params.id),
   );
 
+  routes.get(
+    NEWSLETTER_PATHS.figures(":id"),
+    {
+      schema: { ...byId, response: { 200: issueFiguresSchema, 404: messageSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => issueFigures(db, await issueOr404(request.params.id)),
+  );
+
   routes.put(
     NEWSLETTER_PATHS.one(":id"),
     {
@@ -183,12 +194,18 @@ export default async function newsletterRoutes(
 
   // ---- Previews and the test ----
 
-  /** The issue as it stands, rendered as it would be sent now, its pictures as mail programs get them. */
-  async function rendered(id: number) {
+  /**
+   * The issue as it stands, rendered as it would be sent now, its pictures
+   * as mail programs get them; its links through the click-counting
+   * redirect only for the copies `sent` (a preview's and a test's clicks
+   * are the firm's own).
+   */
+  async function rendered(id: number, sent = false) {
     const issue = await issueOr404(id);
     const pictures = await emailPicturesOf(issue, { origin, mediaDir: config.MEDIA_DIR });
     const tagLinks = config.INSIGHT_LINK_TAGS;
-    return { issue, rendering: renderIssue(issue, { origin, pictures, tagLinks }) };
+    const countClicks = sent && config.INSIGHT_CLICK_COUNTS;
+    return { issue, rendering: renderIssue(issue, { origin, pictures, tagLinks, countClicks }) };
   }
 
   /** A test copy's unsubscribe link leads to the page, with no subscription to end. */
@@ -297,7 +314,7 @@ export default async function newsletterRoutes(
       if (request.body.at && at.getTime() <= Date.now()) {
         throw refuse.badRequest(NEWSLETTER_TEXTS.inThePast, { at: NEWSLETTER_TEXTS.inThePast });
       }
-      const { issue, rendering } = await rendered(id);
+      const { issue, rendering } = await rendered(id, true);
       // A draft saved before descriptions were required is not sent with a hole in it.
       requireDescribedPictures(issue.body);
       const action = request.body.at ? "issue-scheduled" : "issue-sent";

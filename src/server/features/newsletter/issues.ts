@@ -181,11 +181,15 @@ export interface IssueRendering {
   emailHtml: string;
   emailText: string;
   webHtml: string;
+  /** Where the e-mail's counted links lead on to, link 1 first (render.ts). */
+  links: string[];
 }
 
 /**
  * Asks for a draft to be sent at `at` (now for "send now"), with its
- * rendering frozen: every copy and the archive show what was previewed.
+ * rendering frozen: every copy and the archive show what was previewed,
+ * and each counted link leads where it did in the preview. Called in the
+ * console's write transaction, so the issue and its links change together.
  */
 export async function scheduleSend(
   db: Kysely<Database>,
@@ -206,10 +210,17 @@ export async function scheduleSend(
     .where("id", "=", id)
     .where("status", "=", "draft")
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n ? null : refusalOf(db, id);
+  if (result.numUpdatedRows === 0n) return refusalOf(db, id);
+  if (rendered.links.length > 0) {
+    await db
+      .insertInto("issue_links")
+      .values(rendered.links.map((url, index) => ({ issue_id: id, position: index + 1, url })))
+      .execute();
+  }
+  return null;
 }
 
-/** A scheduled issue back to a draft, editable again. */
+/** A scheduled issue back to a draft, editable again (in the console's write transaction). */
 export async function unschedule(db: Kysely<Database>, id: number): Promise<IssueRefusal | null> {
   const result = await db
     .updateTable("issues")
@@ -225,7 +236,10 @@ export async function unschedule(db: Kysely<Database>, id: number): Promise<Issu
     .where("id", "=", id)
     .where("status", "=", "scheduled")
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n ? null : refusalOf(db, id);
+  if (result.numUpdatedRows === 0n) return refusalOf(db, id);
+  // No copy went out: the links are made again when it is next sent.
+  await db.deleteFrom("issue_links").where("issue_id", "=", id).execute();
+  return null;
 }
 
 /** Counts of an issue's messages in the outbox, from the outbox_issue_status index. */

@@ -15,6 +15,7 @@ import { newsletterSent } from "../webhooks/index.ts";
 import archiveRoutes from "./archive-console.ts";
 import newsletterRoutes from "./console.ts";
 import { IssueDispatcher } from "./dispatcher.ts";
+import linkClickRoutes from "./link-clicks.ts";
 import { sendFigures } from "./send-figures.ts";
 import { guardSends, sendGuardPolicy } from "./send-guard.tsx";
 import type { NewsletterSettings } from "./server-settings.ts";
@@ -33,7 +34,14 @@ declare module "fastify" {
 export default fp(
   async function newsletter(
     app: FastifyInstance,
-    { config, database }: AdminAreaOptions<NewsletterSettings & MailDefaultSettings>,
+    {
+      config,
+      database,
+      now = Date.now,
+    }: AdminAreaOptions<NewsletterSettings & MailDefaultSettings> & {
+      /** The clock a click's day is read from (epoch ms); tests pass their own. */
+      now?: () => number;
+    },
   ) {
     // The archive is content: an empty edit announces the change to every
     // instance, whose caches and rendered pages then drop it.
@@ -70,6 +78,7 @@ export default fp(
     app.addHook("onClose", async () => dispatcher.stop());
     await app.register(newsletterRoutes, { config, database });
     await app.register(archiveRoutes, { config, database });
+    await app.register(linkClickRoutes, { db: database.db, now });
   },
   {
     name: "newsletter",

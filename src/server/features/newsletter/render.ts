@@ -3,10 +3,12 @@
  * a placeholder where each recipient's unsubscribe URL goes, and the HTML of
  * its archive page. `personalise` makes one recipient's copy by substitution,
  * so a send of any size renders the issue a single time (ADR 019, ADR 073).
+ * When its clicks are counted (ADR 083), each web link of the e-mail leads
+ * through the site's redirect for it, the same for every reader.
  */
 import escapeHtml from "escape-html";
 import { createElement } from "react";
-import { insightIssuePath } from "../../../shared/routes.ts";
+import { insightIssuePath, insightLinkPath } from "../../../shared/routes.ts";
 import { type EmailImages, renderMarkdown } from "../../platform/markdown/markdown.ts";
 import { fillPlaceholders, renderMail } from "../../platform/outbox/render.ts";
 import { IssueEmail } from "./issue-email.tsx";
@@ -23,6 +25,11 @@ export interface RenderedIssue {
   emailHtml: string;
   emailText: string;
   webHtml: string;
+  /**
+   * The addresses the e-mail's links lead on to, the first link's first:
+   * what the redirect of link n follows. Empty when clicks are not counted.
+   */
+  links: string[];
 }
 
 /**
@@ -47,9 +54,15 @@ export interface RenderOptions {
   pictures?: EmailImages;
   /**
    * Whether the e-mail's links to the site carry the issue's UTM tags
-   * (tagOwnLinks; INSIGHT_LINK_TAGS). The archive page's are never tagged.
+   * (tagOwnLink; INSIGHT_LINK_TAGS). The archive page's are never tagged.
    */
   tagLinks?: boolean;
+  /**
+   * Whether each web link of the e-mail leads through the site's redirect,
+   * which counts it (INSIGHT_CLICK_COUNTS): only for the copies sent, never
+   * for a preview or a test, whose clicks would be the firm's own.
+   */
+  countClicks?: boolean;
 }
 
 /** The UTM tags of the links in an issue's e-mail: the same for every reader, never a reader's own. */
@@ -58,51 +71,71 @@ export function insightTags(slug: string): Record<string, string> {
 }
 
 /**
- * Adds the issue's UTM tags to every link of `html` that leads to the site
- * (`origin`), so that the visits an issue brings, and the leads they make,
- * are told apart; links to other sites are left as written, as are tags an
- * editor put on a link themselves.
+ * Adds the issue's UTM tags to a link that leads to the site (`origin`), so
+ * that the visits an issue brings, and the leads they make, are told apart;
+ * links to other sites are left as written, as are tags an editor put on a
+ * link themselves.
  */
-function tagOwnLink(href: string, origin: string, slug: string): string {
-  let url: URL;
-  try {
-    url = new URL(href);
-  } catch {
-    return href;
-  }
-  if (url.origin !== new URL(origin).origin) return href;
+function tagOwnLink(url: URL, origin: string, slug: string): URL {
+  if (url.origin !== new URL(origin).origin) return url;
+  const tagged = new URL(url);
   for (const [name, value] of Object.entries(insightTags(slug))) {
-    if (!url.searchParams.has(name)) url.searchParams.set(name, value);
+    if (!tagged.searchParams.has(name)) tagged.searchParams.set(name, value);
   }
-  return url.href;
+  return tagged;
 }
 
-/** tagOwnLink on every link of the Markdown's HTML. */
-function tagOwnLinks(html: string, origin: string, slug: string): string {
+/**
+ * What each link of the e-mail becomes: tagged (tagLinks), then, when clicks
+ * are counted, the redirect that leads on to it, numbered as the links are
+ * first met; a link written twice is one link. Only web links are counted:
+ * a mailto: link is left as it is.
+ */
+function emailLinks(slug: string, { origin, tagLinks, countClicks }: RenderOptions) {
+  const numbered = new Map<string, number>();
+  const rewrite = (href: string): string => {
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      return href;
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") return href;
+    const target = (tagLinks ? tagOwnLink(url, origin, slug) : url).href;
+    if (!countClicks) return target === url.href ? href : target;
+    const position = numbered.get(target) ?? numbered.size + 1;
+    numbered.set(target, position);
+    return new URL(insightLinkPath(slug, position), origin).href;
+  };
+  return { rewrite, links: () => [...numbered.keys()] };
+}
+
+/** `rewrite` on every link of the Markdown renderer's HTML, whose attributes are double-quoted and escaped. */
+function rewriteLinks(html: string, rewrite: (href: string) => string): string {
   return html.replace(/\bhref="([^"]*)"/g, (whole, escaped: string) => {
     const href = escaped.replace(/&amp;/g, "&");
-    const tagged = tagOwnLink(href, origin, slug);
-    return tagged === href ? whole : `href="${escapeHtml(tagged)}"`;
+    const rewritten = rewrite(href);
+    return rewritten === href ? whole : `href="${escapeHtml(rewritten)}"`;
   });
 }
 
 export function renderIssue(issue: IssueSource, options: RenderOptions): RenderedIssue {
   const issueUrl = issueUrlOf(issue.slug, options.origin);
-  const { webHtml, emailHtml: untaggedBody } = renderMarkdown(issue.body, {
+  const { webHtml, emailHtml: body } = renderMarkdown(issue.body, {
     pageUrl: issueUrl,
     ...(options.pictures ? { images: options.pictures } : {}),
   });
-  const { origin, tagLinks } = options;
+  const links = emailLinks(issue.slug, options);
   const { html, text } = renderMail(
     createElement(IssueEmail, {
       title: issue.title,
       summary: issue.summary,
-      issueUrl: tagLinks ? tagOwnLink(issueUrl, origin, issue.slug) : issueUrl,
-      bodyHtml: tagLinks ? tagOwnLinks(untaggedBody, origin, issue.slug) : untaggedBody,
+      issueUrl: links.rewrite(issueUrl),
+      bodyHtml: rewriteLinks(body, links.rewrite),
       unsubscribeUrl: UNSUBSCRIBE_URL_PLACEHOLDER,
     }),
   );
-  return { emailHtml: html, emailText: text, webHtml };
+  return { emailHtml: html, emailText: text, webHtml, links: links.links() };
 }
 
 /** One recipient's copy: the placeholder replaced by their URL (HTML-escaped in the HTML part). */

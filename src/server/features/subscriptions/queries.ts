@@ -35,11 +35,34 @@ async function recordConsent(
   event: SubscriptionEventsTable["event"],
   via: string,
   at: string,
+  issueId: number | null = null,
 ): Promise<void> {
   await db
     .insertInto("subscription_events")
-    .values({ subscription_id: subscriptionId, event, via, at })
+    .values({ subscription_id: subscriptionId, event, via, at, issue_id: issueId })
     .execute();
+}
+
+/** The ways out an e-mail's unsubscribe link gives: its page, and the mail program's one-click. */
+const BY_ITS_LINK: readonly string[] = [CONSENT_VIA.link, CONSENT_VIA.oneClick];
+
+/**
+ * The issue an unsubscribe by its link is put down to: the newest sent to
+ * the subscription. Every copy's link is the subscription's own, so which
+ * copy it came from is not known; the newest is the one most often meant.
+ */
+async function newestIssueSent(db: Kysely<Database>, subscriptionId: number) {
+  const row = await db
+    .selectFrom("outbox")
+    .select("issue_id")
+    .where("subscription_id", "=", subscriptionId)
+    .where("issue_id", "is not", null)
+    .where("status", "=", "sent")
+    .orderBy("sent_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.issue_id ?? null;
 }
 
 /**
@@ -243,7 +266,8 @@ export function purgeUnconfirmed(db: Kysely<Database>, lapsedBefore: string): Pr
 }
 
 /**
- * Ends an active subscription and records it in the consent history; false
+ * Ends an active subscription and records it in the consent history, put
+ * down to an issue when it ended by the e-mails' link; false
  * when it had already ended (then nothing is recorded: of two simultaneous
  * requests, only the one whose update changed the row writes the event).
  */
@@ -257,7 +281,8 @@ export function unsubscribe(db: Kysely<Database>, id: number, via: string): Prom
       .where("unsubscribed_at", "is", null)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
-    await recordConsent(trx, id, "unsubscribed", via, now);
+    const issueId = BY_ITS_LINK.includes(via) ? await newestIssueSent(trx, id) : null;
+    await recordConsent(trx, id, "unsubscribed", via, now, issueId);
     return true;
   });
 }

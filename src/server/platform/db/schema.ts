@@ -240,6 +240,8 @@ export interface SubscriptionEventsTable {
   /** An import's line: the day (YYYY-MM-DD) or moment the consent was given. */
   consent_date: ColumnType<string | null, string | null | undefined, string | null>;
   import_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** An unsubscribe by a link or one-click: the newest issue sent to the subscription then. */
+  issue_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A list brought along: who imported what file when, with the consent statement and the counts. */
@@ -392,6 +394,23 @@ export interface IssuesTable extends Timestamps {
 /** What a report says of a message: refused for good, refused for now, or marked as spam. */
 export type ReportKind = "hard" | "soft" | "complaint";
 
+/** A link of a sent issue's e-mail, which its copies reach through the site's redirect. */
+export interface IssueLinksTable {
+  issue_id: number;
+  /** 1 for the first link in the e-mail, and so on; a link written twice has one number. */
+  position: number;
+  url: string;
+}
+
+/** How often a link of an issue was followed on a day (UTC): never who followed it. */
+export interface IssueLinkClicksTable {
+  issue_id: number;
+  position: number;
+  /** YYYY-MM-DD. */
+  day: string;
+  clicks: Count;
+}
+
 /** A report about a sent message: a bounce or a complaint, however it arrived. */
 export interface DeliveryReportsTable {
   id: Generated<number>;
@@ -469,6 +488,8 @@ export interface MailCooldownsTable {
 
 export interface Database {
   issues: IssuesTable;
+  issue_links: IssueLinksTable;
+  issue_link_clicks: IssueLinkClicksTable;
   subscriptions: SubscriptionsTable;
   inquiries: InquiriesTable;
   team_members: TeamMembersTable;

@@ -40,6 +40,7 @@ import * as webhookDeliveriesByEndpoint from "./034-webhook-deliveries-by-endpoi
 import * as subscriptionOptInDates from "./035-subscription-opt-in-dates.ts";
 import * as audienceConversions from "./036-audience-conversions.ts";
 import * as audienceHours from "./037-audience-hours.ts";
+import * as issueLinks from "./038-issue-links.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -79,4 +80,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "035_subscription_opt_in_dates": subscriptionOptInDates,
   "036_audience_conversions": audienceConversions,
   "037_audience_hours": audienceHours,
+  "038_issue_links": issueLinks,
 };
