@@ -20,7 +20,7 @@ import { startDns, type TestDns } from "../test/support/dns-server.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll } from "./support/page.ts";
-import { onPreparedServer, writeSentIssue } from "./support/prepared-database.ts";
+import { onPreparedServer, writeSentCopies, writeSentIssue } from "./support/prepared-database.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const DOMAIN = "meridian.example";
@@ -82,22 +82,11 @@ async function seedSentIssue(database: DatabaseHandle) {
     sentAt,
     recipients: COPIES,
   });
-  await db
-    .insertInto("outbox")
-    .values(
-      Array.from({ length: COPIES - HARD_BOUNCES }, (_, n) => ({
-        kind: "newsletter",
-        priority: "bulk" as const,
-        message: JSON.stringify({ messageId: `<copy-${n}@${DOMAIN}>` }),
-        status: "sent" as const,
-        next_attempt_at: sentAt,
-        sent_at: sentAt,
-        issue_id: issueId,
-        created_at: sentAt,
-        updated_at: sentAt,
-      })),
-    )
-    .execute();
+  await writeSentCopies(database, issueId, {
+    count: COPIES - HARD_BOUNCES,
+    sentAt,
+    message: (n) => JSON.stringify({ messageId: `<copy-${n}@${DOMAIN}>` }),
+  });
   const report = (email: string, kind: NewReport["kind"]): NewReport => ({
     email,
     kind,

@@ -23,6 +23,7 @@ import {
   onPreparedServer,
   preparedDatabase,
   writeConsoleAccount,
+  writeSentCopies,
   writeSentIssue,
 } from "./support/prepared-database.ts";
 import { previewFrame, test } from "./support/previews.ts";
@@ -260,24 +261,7 @@ test("writes the screenshots of an issue's figures @screenshots", async ({ page 
           ),
         )
         .execute();
-      for (let start = 0; start < 1240; start += 200) {
-        await db
-          .insertInto("outbox")
-          .values(
-            Array.from({ length: Math.min(200, 1240 - start) }, () => ({
-              kind: "newsletter",
-              priority: "bulk" as const,
-              message: "{}",
-              status: "sent" as const,
-              next_attempt_at: sentAt,
-              sent_at: sentAt,
-              issue_id: issueId,
-              created_at: sentAt,
-              updated_at: sentAt,
-            })),
-          )
-          .execute();
-      }
+      await writeSentCopies(database, issueId, { count: 1240, sentAt });
       const report = (n: number, kind: "hard" | "soft" | "complaint") => ({
         email: `reader-${kind}-${n}@example.com`,
         kind,

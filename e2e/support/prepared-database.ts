@@ -58,6 +58,37 @@ export async function writeSentIssue(
   return id;
 }
 
+/** `count` copies of an issue, sent at `sentAt`; `message` gives copy n's stored message. */
+export async function writeSentCopies(
+  { db }: DatabaseHandle,
+  issueId: number,
+  {
+    count,
+    sentAt,
+    message = () => "{}",
+  }: { count: number; sentAt: string; message?: (n: number) => string },
+): Promise<void> {
+  // In parts: well under both engines' limit on bound parameters.
+  for (let start = 0; start < count; start += 200) {
+    await db
+      .insertInto("outbox")
+      .values(
+        Array.from({ length: Math.min(200, count - start) }, (_, n) => ({
+          kind: "newsletter",
+          priority: "bulk" as const,
+          message: message(start + n),
+          status: "sent" as const,
+          next_attempt_at: sentAt,
+          sent_at: sentAt,
+          issue_id: issueId,
+          created_at: sentAt,
+          updated_at: sentAt,
+        })),
+      )
+      .execute();
+  }
+}
+
 /** A console account with a password, as an accepted invitation leaves it. */
 export async function writeConsoleAccount(
   { db }: DatabaseHandle,
