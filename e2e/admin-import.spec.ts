@@ -1,9 +1,9 @@
 /**
  * In the browser: an owner imports a Mailchimp export with bad rows (an
  * invalid address, a duplicate, a suppressed address, one that unsubscribed
- * before), reads the dry run's report with each row's reason, gives the
- * consent statement, imports, and finds the new subscribers listed as
- * imported. A refused statement keeps the file and every field. Each state
+ * before), sees what each column becomes, reads the dry run's report with
+ * each row's reason, gives the consent statement, imports, finds the new
+ * subscribers listed as imported and by their names, and tags one. A refused statement keeps the file and every field. Each state
  * passes axe and fits 375 px. With `npm run screenshots:console` it also
  * writes the screen's screenshots.
  */
@@ -111,6 +111,16 @@ test("an owner imports a Mailchimp export: the dry run names each bad row, the i
 
     await chooseFile(page);
     await expect(page.getByText("7 rows below the header.")).toBeVisible();
+    // Every column says what it becomes, and why one is left out.
+    const roles = page.getByRole("region", { name: "What each column becomes" });
+    const role = (column: string) => roles.getByRole("row").filter({ hasText: column });
+    await expect(role("First Name")).toContainText("First name");
+    await expect(role("MEMBER_RATING")).toContainText("Kept as a field");
+    await expect(role("TAGS")).toContainText("Tags");
+    const leftOut = roles.getByRole("listitem").filter({ hasText: "OPTIN_IP" });
+    await expect(leftOut).toContainText("Not imported:");
+    await expect(leftOut).toContainText("LATITUDE");
+    await expect(leftOut).toContainText("this site keeps no such trace");
     await expect(page.getByRole("cell", { name: `bruno.klein@${DOMAIN}` })).toBeVisible();
     await expectNoAxeViolations(page);
 
@@ -167,10 +177,26 @@ test("an owner imports a Mailchimp export: the dry run names each bad row, the i
         new RegExp(`^${new Date().getUTCFullYear()}-`),
       );
     }
+    // Found by the name the file gave.
+    await page.getByRole("searchbox", { name: "Address or name" }).fill("klein");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: "1 subscriber matches." }),
+    ).toBeVisible();
     await page.getByRole("link", { name: `bruno.klein@${DOMAIN}` }).click();
     const history = page.getByRole("region", { name: "Consent history" });
     await expect(history).toContainText("Consent: Sign-up form of our Mailchimp list");
     await expect(history).toContainText("Imported from “mailchimp-audience.csv”");
+    const person = page.getByRole("region", { name: "The person", exact: true });
+    await expect(person).toContainText("Bruno Klein");
+    await expect(person).toContainText("MEMBER_RATING");
+    // The owner tags him; the tags show as they were typed, each once.
+    await person.getByText("Edit the name and tags").click();
+    await person.getByLabel("Tags").fill("client, energy, Client");
+    await person.getByRole("button", { name: "Save the name and tags" }).click();
+    await expect(person.getByText("Saved.")).toBeVisible();
+    await expect(person.getByRole("listitem")).toHaveText(["client", "energy"]);
+    await expectNoAxeViolations(page);
   });
 });
 
@@ -226,6 +252,15 @@ test("writes the import screen's screenshots @screenshots", async ({ page }) => 
       await page.goto(`${server.origin}/admin/subscribers`);
       await expect(page.getByRole("row").filter({ hasText: `chen.wei@${DOMAIN}` })).toBeVisible();
       await shoot(page, `${dir}/subscribers-after-import-${width}.png`);
+    }
+    // A subscriber the import brought: the person, with a name and the fields of their former list.
+    await page.getByRole("link", { name: `chen.wei@${DOMAIN}` }).click();
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(page.getByRole("region", { name: "The person", exact: true })).toContainText(
+        "Chen Wei",
+      );
+      await shoot(page, `${dir}/subscriber-person-${width}.png`);
     }
   });
 });

@@ -27,6 +27,8 @@ interface AddressFilterProps<T extends string> {
     labels: Record<T, string>;
   };
   onSearch(query: URLSearchParams): void;
+  /** The search field's label, where it finds more than addresses. */
+  searchLabel?: string;
 }
 
 export function AddressFilter<T extends string>({
@@ -34,6 +36,7 @@ export function AddressFilter<T extends string>({
   q,
   choice,
   onSearch,
+  searchLabel = "Address",
 }: AddressFilterProps<T>) {
   const {
     register,
@@ -50,7 +53,7 @@ export function AddressFilter<T extends string>({
         onSubmit={handleSubmit((values) => onSearch(filterQuery(values)))}
       >
         <Field
-          label="Address"
+          label={searchLabel}
           type="search"
           maxLength={254}
           error={errors.q?.message}

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   "inquiry-erased",
   "turned-away-released",
   "turned-away-deleted",
+  "subscriber-edited",
   "subscriber-unsubscribed",
   "subscriber-erased",
   "subscribers-exported",

@@ -88,6 +88,34 @@ export const OUTCOME_LABELS: Record<RowOutcome, string> = {
   alreadyOnList: "Already on the list (skipped)",
 };
 
+/**
+ * What the import makes of each column: the address, the date the consent
+ * was given, the person's first and last name or whole name (split at its
+ * first space), their tags, a field kept as it is, or nothing.
+ */
+export const COLUMN_ROLES = [
+  "email",
+  "date",
+  "firstName",
+  "lastName",
+  "name",
+  "tags",
+  "field",
+  "skip",
+] as const;
+export type ColumnRole = (typeof COLUMN_ROLES)[number];
+
+export const COLUMN_ROLE_LABELS: Record<ColumnRole, string> = {
+  email: "E-mail address",
+  date: "Date of consent",
+  firstName: "First name",
+  lastName: "Last name",
+  name: "Name (first and last)",
+  tags: "Tags",
+  field: "Kept as a field",
+  skip: "Not imported",
+};
+
 const columnName = ruledText("text")
   .trim()
   .max(IMPORT_LIMITS.columnMaxLength, "Name a column of at most 200 characters.");
@@ -208,6 +236,10 @@ export const importPreviewSchema = z.object({
   /** The columns chosen: the recognised format's, else the mapping's or a guess. */
   emailColumn: z.string().nullable(),
   dateColumn: z.string().nullable(),
+  /** What each column becomes, in the header's order. */
+  roles: z.enum(COLUMN_ROLES).array(),
+  /** Why a column is not imported, by its name: the list's own bookkeeping, or past the fields kept. */
+  skipped: z.record(z.string(), z.string()),
   rows: z.string().array().array(),
   totalRows: z.number(),
 });

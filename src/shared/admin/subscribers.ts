@@ -21,10 +21,11 @@ export const SUBSCRIBER_ROUTES = {
   export: `${BASE}/export.csv`,
   one: `${BASE}/:id`,
   unsubscribe: `${BASE}/:id/unsubscribe`,
+  person: `${BASE}/:id/person`,
 } as const;
 
 /** One subscriber's path, for the client: `subscriberPath(7, "unsubscribe")`. */
-export function subscriberPath(id: number, action?: "unsubscribe"): string {
+export function subscriberPath(id: number, action?: "unsubscribe" | "person"): string {
   return `${BASE}/${id}${action ? `/${action}` : ""}`;
 }
 
@@ -106,9 +107,88 @@ export const subscriberIdSchema = idParamsSchema;
 
 const isoDate = z.string();
 
+/**
+ * What a subscriber's name, tags and fields may hold: a former list's
+ * longer values are cut to these, and its further tags and fields are not
+ * imported (the import's preview says which columns become what).
+ */
+export const PERSON_LIMITS = {
+  name: 100,
+  tag: 50,
+  tags: 20,
+  fieldName: 60,
+  fieldValue: 500,
+  fields: 50,
+} as const;
+
+/** A tag as kept: trimmed, its inner spaces single, at most PERSON_LIMITS.tag characters. */
+export function cleanTag(tag: string): string {
+  return tag.trim().split(/\s+/).join(" ").slice(0, PERSON_LIMITS.tag).trim();
+}
+
+/** Tags without blanks or repeats (letter case aside: the first spelling is kept), at most PERSON_LIMITS.tags. */
+export function cleanTags(tags: readonly string[]): string[] {
+  const kept = new Map<string, string>();
+  for (const tag of tags) {
+    const clean = cleanTag(tag);
+    const key = clean.toLowerCase();
+    if (clean && !kept.has(key)) kept.set(key, clean);
+  }
+  return [...kept.values()].slice(0, PERSON_LIMITS.tags);
+}
+
+/** A person's name as one line: first and last, whichever are known; null when neither is. */
+export function fullName(first: string | null, last: string | null): string | null {
+  const name = [first, last].filter(Boolean).join(" ");
+  return name === "" ? null : name;
+}
+
+const nameText = ruledText("text")
+  .trim()
+  .max(PERSON_LIMITS.name, `Keep it to ${PERSON_LIMITS.name} characters or fewer.`);
+
+/** The console's edit of a subscriber as a person: their name and tags. */
+export const subscriberPersonSchema = z.object({
+  firstName: nameText,
+  lastName: nameText,
+  tags: z
+    .array(
+      ruledText("text")
+        .trim()
+        .min(1, "A tag needs at least one character.")
+        .max(PERSON_LIMITS.tag, `Keep each tag to ${PERSON_LIMITS.tag} characters or fewer.`),
+    )
+    .max(PERSON_LIMITS.tags, `Give at most ${PERSON_LIMITS.tags} tags.`)
+    .transform(cleanTags),
+});
+export type SubscriberPerson = z.input<typeof subscriberPersonSchema>;
+
+/** Tags typed as one line: parted by commas. */
+export const tagsFromText = (text: string) =>
+  text
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+
+/** The console's form of a person: the tags typed as one line (tagsFromText). */
+export const personFormSchema = z.object({
+  firstName: nameText,
+  lastName: nameText,
+  tags: ruledText("text")
+    .refine((text) => tagsFromText(text).every((tag) => tag.length <= PERSON_LIMITS.tag), {
+      message: `Keep each tag to ${PERSON_LIMITS.tag} characters or fewer.`,
+    })
+    .refine((text) => tagsFromText(text).length <= PERSON_LIMITS.tags, {
+      message: `Give at most ${PERSON_LIMITS.tags} tags.`,
+    }),
+});
+export type PersonForm = z.infer<typeof personFormSchema>;
+
 export const subscriberRowSchema = z.object({
   id: z.number(),
   email: z.string(),
+  /** First and last name as one line; null when neither is known. */
+  name: z.string().nullable(),
   status: z.enum(SUBSCRIBER_STATUSES),
   /** When the person subscribed: for an imported address, the opt-in date its former list recorded. */
   subscribedAt: isoDate,
@@ -160,6 +240,11 @@ export const consentEventSchema = z.object({
 export type ConsentEvent = z.infer<typeof consentEventSchema>;
 
 export const subscriberDetailSchema = subscriberRowSchema.extend({
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  tags: z.string().array(),
+  /** What a former list kept of the person, by its column's name, in the file's order. */
+  fields: z.object({ name: z.string(), value: z.string() }).array(),
   unsubscribedVia: z.string().nullable(),
   /** The import the address came in by, with its consent statement; null when it did not. */
   imported: z
@@ -189,7 +274,7 @@ export const SUBSCRIBER_TEXTS = {
 
 /**
  * This area's entries of the console's route map (console-routes.ts):
- * The subscribers' pages and figures, and one subscriber read, unsubscribed or erased.
+ * The subscribers' pages and figures, and one subscriber read, named and tagged, unsubscribed or erased.
  */
 export const SUBSCRIBER_CONSOLE_ROUTES = {
   "subscribers.list": {
@@ -208,6 +293,13 @@ export const SUBSCRIBER_CONSOLE_ROUTES = {
   "subscribers.read": {
     method: "GET",
     path: ({ id }: RecordId) => subscriberPath(id),
+    status: 200,
+    response: subscriberDetailSchema,
+  },
+  "subscribers.savePerson": {
+    method: "PUT",
+    path: ({ id }: RecordId) => subscriberPath(id, "person"),
+    body: subscriberPersonSchema,
     status: 200,
     response: subscriberDetailSchema,
   },

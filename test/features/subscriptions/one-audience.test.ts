@@ -85,8 +85,9 @@ describe.each(ENGINES)("who is active, on $engine", (engine) => {
   async function exported(status: string) {
     const response = await viewer.request("GET", withQuery(SUBSCRIBER_ROUTES.export, { status }));
     expect(response.statusCode).toBe(200);
-    const [, ...rows] = parse(response.body) as string[][];
-    return rows.map(([address, rowStatus]) => [address, rowStatus]);
+    const [header = [], ...rows] = parse(response.body, { bom: true }) as string[][];
+    const [address, rowStatus] = [header.indexOf("address"), header.indexOf("status")];
+    return rows.map((row) => [row[address], row[rowStatus]]);
   }
 
   const sorted = (rows: (string | undefined)[][]) =>

@@ -721,6 +721,135 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
     expect(result.added).toBe(1501);
   });
 
+  it("keeps each person's name, tags and fields, says what each column becomes, and an editor corrects them", async () => {
+    const d = "people.example";
+    // Mailchimp: the names, the TAGS cell's quoted tags and the other columns as fields;
+    // its consent bookkeeping and the sign-up's traces are left out, each with its reason.
+    const mailchimp = Buffer.from(
+      [
+        '"Email Address","First Name","Last Name","Company","MEMBER_RATING","OPTIN_TIME","CONFIRM_TIME","CONFIRM_IP","LEID","TAGS"',
+        `"ana@${d}","Ana","García","Northwind",4,"2024-03-05 14:02:11","2024-03-05 14:05:40","203.0.113.7",101,"""Client"",""2024 forum, Madrid"""`,
+      ].join("\n"),
+    );
+    const read = await preview(mailchimp);
+    expect(read.roles).toEqual([
+      "email",
+      "firstName",
+      "lastName",
+      "field",
+      "field",
+      "skip",
+      "date",
+      "skip",
+      "skip",
+      "tags",
+    ]);
+    expect(Object.keys(read.skipped)).toEqual(["OPTIN_TIME", "CONFIRM_IP", "LEID"]);
+    await runImport(mailchimp, {}, "mailchimp.csv");
+    // Ghost: a whole name, split at its first space, and its labels as tags.
+    await runImport(
+      Buffer.from(
+        [
+          "id,email,name,note,subscribed_to_emails,created_at,labels,tiers",
+          `a1,member@${d},Member van Dyke,,true,2024-02-02T10:00:00.000Z,"Newsletter, Events",Free`,
+        ].join("\n"),
+      ),
+      {},
+      "ghost.csv",
+    );
+    // Another file: its columns found by their names.
+    const other = Buffer.from(
+      ["Name,E-mail,Tags,Company", `Jon Park,jon@${d},Prospect,Contoso`].join("\n"),
+    );
+    expect((await preview(other)).roles).toEqual(["name", "email", "tags", "field"]);
+    await runImport(other, {}, "other.csv");
+
+    const idOf = async (email: string) =>
+      (
+        await db
+          .selectFrom("subscriptions")
+          .select("id")
+          .where("email", "=", email)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const person = async (email: string) => {
+      const detail: SubscriberDetail = (
+        await viewer.request("GET", subscriberPath(await idOf(email)))
+      ).json();
+      const { name, firstName, lastName, tags, fields } = detail;
+      return { name, firstName, lastName, tags, fields };
+    };
+    expect(await person(`ana@${d}`)).toEqual({
+      name: "Ana García",
+      firstName: "Ana",
+      lastName: "García",
+      tags: ["2024 forum, Madrid", "Client"],
+      fields: [
+        { name: "Company", value: "Northwind" },
+        { name: "MEMBER_RATING", value: "4" },
+      ],
+    });
+    expect(await person(`member@${d}`)).toEqual({
+      name: "Member van Dyke",
+      firstName: "Member",
+      lastName: "van Dyke",
+      tags: ["Events", "Newsletter"],
+      fields: [{ name: "tiers", value: "Free" }],
+    });
+    expect(await person(`jon@${d}`)).toMatchObject({ name: "Jon Park", tags: ["Prospect"] });
+
+    // The list finds a person by their name, accents aside.
+    const found: SubscriberList = (
+      await viewer.request("GET", withQuery(SUBSCRIBER_ROUTES.list, { q: "garcia" }))
+    ).json();
+    expect(found.items.map((item) => [item.email, item.name])).toEqual([
+      [`ana@${d}`, "Ana García"],
+    ]);
+
+    // An editor corrects the name and the tags; a repeated tag is kept once; it is audited.
+    const anaId = await idOf(`ana@${d}`);
+    const edit = (client: ConsoleClient, body: object) =>
+      client.request("PUT", subscriberPath(anaId, "person"), body);
+    expect((await edit(viewer, { firstName: "A", lastName: "", tags: [] })).statusCode).toBe(403);
+    const refused = await edit(editor, { firstName: "Ana", lastName: "", tags: ["x".repeat(51)] });
+    expect(refused.statusCode).toBe(400);
+    const saved = await edit(editor, {
+      firstName: " Ana María ",
+      lastName: "García",
+      tags: ["Client", "client", "  VIP   list "],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ name: "Ana María García", tags: ["Client", "VIP list"] });
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["action", "target"])
+      .where("action", "=", "subscriber-edited")
+      .execute();
+    expect(audit).toEqual([{ action: "subscriber-edited", target: `subscription:${anaId}` }]);
+
+    // The export carries them.
+    const csv = csvRecords(
+      (await owner.request("GET", withQuery(SUBSCRIBER_ROUTES.export, { q: `@${d}` }))).body,
+    );
+    const ana = csv.find((row) => row.address === `ana@${d}`);
+    expect(ana).toMatchObject({
+      first_name: "Ana María",
+      last_name: "García",
+      tags: "Client\nVIP list",
+    });
+    expect(JSON.parse(ana?.fields ?? "{}")).toEqual({ Company: "Northwind", MEMBER_RATING: "4" });
+
+    // Erased, nothing of the person stays.
+    const erased = await owner.request("DELETE", subscriberPath(anaId), { email: `ana@${d}` });
+    expect(erased.statusCode).toBe(204);
+    const tagsLeft = await db
+      .selectFrom("subscription_tags")
+      .select("tag")
+      .where("subscription_id", "=", anaId)
+      .execute();
+    expect(tagsLeft).toEqual([]);
+  });
+
   it("imports 100,000 rows", async () => {
     const d = "bulk.example";
     const rows = Array.from({ length: 100_000 }, (_, n) => [

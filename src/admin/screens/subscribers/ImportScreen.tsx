@@ -14,6 +14,8 @@ import { type UseFormRegister, useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { z } from "zod";
 import {
+  COLUMN_ROLE_LABELS,
+  type ColumnRole,
   EARLIEST_CONSENT_DAY,
   FORMAT_LABELS,
   IMPORT_LIMITS,
@@ -247,6 +249,7 @@ export function ImportScreen() {
             <FilePreview
               preview={preview}
               emailColumn={emailColumn}
+              dateColumn={dateColumn}
               register={register}
               emailError={errors.emailColumn?.message}
             />
@@ -360,15 +363,94 @@ export function ImportScreen() {
   );
 }
 
+/**
+ * What a column becomes with the columns chosen now: a file of no known
+ * format's address and date are the importer's choice, so a column the
+ * preview guessed for one of them and that is not chosen is kept as a field.
+ */
+function roleNow(
+  preview: ImportPreview,
+  index: number,
+  chosen: { emailColumn: string; dateColumn: string },
+): ColumnRole {
+  const role = preview.roles[index] ?? "skip";
+  if (preview.format !== "other") return role;
+  const name = preview.columns[index];
+  if (name === chosen.emailColumn) return "email";
+  if (name === chosen.dateColumn) return "date";
+  return role === "email" || role === "date" ? "field" : role;
+}
+
+/**
+ * What the import makes of every column: those it keeps in a table, those
+ * it leaves out named together under their reason.
+ */
+function ColumnRoles({
+  preview,
+  chosen,
+}: {
+  preview: ImportPreview;
+  chosen: { emailColumn: string; dateColumn: string };
+}) {
+  const kept: { index: number; name: string; role: ColumnRole }[] = [];
+  const leftOut = new Map<string, string[]>();
+  preview.columns.forEach((name, index) => {
+    const role = roleNow(preview, index, chosen);
+    if (role !== "skip") kept.push({ index, name, role });
+    else {
+      const why = preview.skipped[name] ?? "";
+      leftOut.set(why, [...(leftOut.get(why) ?? []), name || "(no name)"]);
+    }
+  });
+  return (
+    <section
+      className="table-wrap import-roles"
+      aria-labelledby="import-roles-title"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to be scrolled without a pointer
+      tabIndex={0}
+    >
+      <h3 id="import-roles-title">What each column becomes</h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Column</th>
+            <th scope="col">Becomes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {kept.map(({ index, name, role }) => (
+            <tr key={index}>
+              <th scope="row">{name || "(no name)"}</th>
+              <td>{COLUMN_ROLE_LABELS[role]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {leftOut.size > 0 ? (
+        <ul className="import-roles__left">
+          {[...leftOut].map(([why, names]) => (
+            <li key={why}>
+              <strong>{COLUMN_ROLE_LABELS.skip}:</strong> {names.join(", ")}.{" "}
+              <span className="import-roles__why">{why}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
 function FilePreview({
   preview,
   emailColumn,
+  dateColumn,
   register,
   emailError,
 }: {
   preview: ImportPreview;
   /** The column chosen for the addresses, highlighted in the rows. */
   emailColumn: string;
+  dateColumn: string;
   register: UseFormRegister<ImportForm>;
   emailError: string | undefined;
 }) {
@@ -412,6 +494,7 @@ function FilePreview({
           </FieldFrame>
         </div>
       ) : null}
+      <ColumnRoles preview={preview} chosen={{ emailColumn, dateColumn }} />
       {/* A file wider or longer than the screen scrolls inside this region, which the keyboard can reach. */}
       <section
         className="table-wrap import-preview__table"

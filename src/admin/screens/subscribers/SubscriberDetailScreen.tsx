@@ -1,5 +1,6 @@
 /**
- * One subscriber: status, consent history (when, what, how), and what may be
+ * One subscriber: status, the person (name, tags, imported fields), consent
+ * history (when, what, how), and what may be
  * done on the person's request: an editor unsubscribes them, an owner erases
  * them. A viewer reads only.
  */
@@ -19,6 +20,7 @@ import { EraseDialog } from "../../components/EraseDialog.tsx";
 import { LeadSourcePanel } from "../../components/LeadSourcePanel.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { formatConsentDate, formatMoment } from "./dates.ts";
+import { PersonPanel } from "./PersonPanel.tsx";
 import { StatusBadge, SuppressedBadge } from "./StatusBadge.tsx";
 import type { FromList, ListState } from "./SubscriberListScreen.tsx";
 
@@ -65,6 +67,11 @@ function SubscriberView({
         <SuppressedBadge status={subscriber.status} suppressed={subscriber.suppressed} />
       </div>
       <div className="subscriber-layout">
+        <PersonPanel
+          subscriber={subscriber}
+          editable={hasRole(me.role, "editor")}
+          onSaved={onChange}
+        />
         <section className="panel" aria-labelledby="consent-history">
           <h2 id="consent-history">Consent history</h2>
           <ol className="consent-history">

@@ -45,6 +45,11 @@ const COLUMNS = [
       </>
     ),
   }),
+  column.accessor("name", {
+    header: "Name",
+    sortUndefined: "last",
+    cell: (cell) => cell.getValue() ?? "—",
+  }),
   column.accessor("status", {
     header: "Status",
     cell: (cell) => <StatusBadge status={cell.getValue()} />,
@@ -151,6 +156,7 @@ export function SubscriberListScreen() {
           labels: STATUS_LABELS,
         }}
         onSearch={setParams}
+        searchLabel="Address or name"
       />
 
       {list.error ? <Notice tone="error">{list.error}</Notice> : null}

@@ -20,6 +20,7 @@ import {
   subscriberIdSchema,
   subscriberListQuerySchema,
   subscriberListSchema,
+  subscriberPersonSchema,
   subscriberStatsSchema,
 } from "../../../shared/admin/subscribers.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
@@ -35,12 +36,17 @@ import {
   findSubscriber,
   listSubscribers,
   SUBSCRIBER_ERASURE_TABLES,
+  savePerson,
   subscriberStats,
 } from "./subscribers.ts";
 import { endSubscription } from "./writes.ts";
 
 const EXPORT_COLUMNS = [
   "address",
+  "first_name",
+  "last_name",
+  "tags",
+  "fields",
   "status",
   "subscribed_at",
   "imported_at",
@@ -111,6 +117,29 @@ export default async function subscribersRoutes(
       config: { role: "viewer" },
     },
     (request) => subscriberOr404(request.params.id),
+  );
+
+  routes.put(
+    SUBSCRIBER_ROUTES.person,
+    {
+      schema: {
+        params: subscriberIdSchema,
+        body: subscriberPersonSchema,
+        response: { 200: subscriberDetailSchema, 400: fieldRefusalSchema, 404: messageSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await app.consoleWrite(request, "subscriber-edited", async (trx, audit) => {
+        if (!(await savePerson(trx, id, request.body))) {
+          throw refuse.notFound(SUBSCRIBER_TEXTS.notFound);
+        }
+        audit.subject = target(id);
+        audit.detail = { tags: request.body.tags.join(", ") };
+      });
+      return subscriberOr404(id);
+    },
   );
 
   routes.post(

@@ -31,7 +31,13 @@ import { checkField } from "../../../shared/field-rules.ts";
 import { normalizeEmail, SUBSCRIBE_EMAIL_RULE } from "../../../shared/subscription.ts";
 import { Refusal } from "../../platform/refusal.ts";
 import { erasureHasher } from "./erasure-hash.ts";
-import { type FileLayout, layoutOf, readMoment } from "./import-formats.ts";
+import {
+  type FileLayout,
+  layoutOf,
+  type PersonCells,
+  personOf,
+  readMoment,
+} from "./import-formats.ts";
 
 /** What a reading is asked to do. */
 export interface ReadingSettings {
@@ -53,6 +59,8 @@ export interface Candidate {
   /** The file's own date for the row when it has one, else the statement's day. */
   consentDate: string;
   erasureHash: string;
+  /** The person's name, tags and fields, as the row gives them. */
+  person: PersonCells;
 }
 
 /** Rows judged, in file order, handed on a batch at a time. */
@@ -273,6 +281,7 @@ function refusalOf(error: unknown): unknown {
  */
 class RowJudge {
   private readonly layout: FileLayout & { emailColumn: string };
+  private readonly header: readonly string[];
   private readonly emailIndex: number;
   private readonly dateIndex: number;
   private readonly erasureHash: (email: string) => string;
@@ -285,6 +294,7 @@ class RowJudge {
     private readonly handOn: (batch: RowBatch) => void,
   ) {
     this.layout = layoutFor(header, settings.mapping);
+    this.header = header;
     this.emailIndex = header.indexOf(this.layout.emailColumn);
     this.dateIndex = this.layout.dateColumn ? header.indexOf(this.layout.dateColumn) : -1;
     this.erasureHash = erasureHasher(settings.secret);
@@ -321,6 +331,7 @@ class RowJudge {
       address,
       consentDate: moment ?? this.settings.consentDay ?? "",
       erasureHash: this.erasureHash(address),
+      person: personOf(this.layout, this.header, cells),
     });
     this.handOnWhenFull();
   }
@@ -399,6 +410,8 @@ export class FileReading {
       columns: header,
       emailColumn: layout.emailColumn,
       dateColumn: layout.dateColumn,
+      roles: layout.roles,
+      skipped: layout.skipped,
       rows: this.preview,
       totalRows: this.rows,
     };

@@ -17,10 +17,12 @@
  *   means the member does not take the newsletter.
  */
 import {
+  type ColumnRole,
   IMPORT_TEXTS,
   type ImportFormat,
   type ImportMapping,
 } from "../../../shared/admin/subscriber-import.ts";
+import { cleanTags, PERSON_LIMITS } from "../../../shared/admin/subscribers.ts";
 import { Refusal } from "../../platform/refusal.ts";
 
 /** Where a row stands in the list it was exported from. */
@@ -33,8 +35,195 @@ export interface FileLayout {
   emailColumn: string | null;
   /** The column of the date each person signed up or confirmed, if any. */
   dateColumn: string | null;
+  /** What each column becomes, in the header's order (columnRoles). */
+  roles: ColumnRole[];
+  /** Why each column not imported is not, by its name. */
+  skipped: Record<string, string>;
   /** Where a row (its cells, in the header's order) stands in its source list. */
   stateOf(cells: readonly string[]): SourceState;
+}
+
+/** What a row says of the person, besides their address: as the subscriber keeps it. */
+export interface PersonCells {
+  firstName: string | null;
+  lastName: string | null;
+  tags: string[];
+  /** Column name to value, the non-empty ones, in the header's order. */
+  fields: Record<string, string>;
+}
+
+const BOOKKEEPING = "The exported list's own record of where the person stands there.";
+const TRACE =
+  "Where, when or from what address the person signed up: this site keeps no such trace.";
+const DATE_ELSEWHERE = "The consent date is read from another column.";
+const PAST_FIELDS = `Past the ${PERSON_LIMITS.fields} fields a subscriber keeps.`;
+
+/** Each known export's columns of the person, by name; its other columns are kept as fields. */
+const NAMED: Record<Exclude<ImportFormat, "other">, Record<string, ColumnRole>> = {
+  mailchimp: { "First Name": "firstName", "Last Name": "lastName", TAGS: "tags" },
+  substack: { name: "name" },
+  ghost: { name: "name", labels: "tags" },
+};
+
+/** Each known export's columns that are not the person's, and why they are left out. */
+const SKIPPED: Record<Exclude<ImportFormat, "other">, Record<string, string>> = {
+  mailchimp: {
+    OPTIN_TIME: DATE_ELSEWHERE,
+    CONFIRM_TIME: DATE_ELSEWHERE,
+    OPTIN_IP: TRACE,
+    CONFIRM_IP: TRACE,
+    LATITUDE: TRACE,
+    LONGITUDE: TRACE,
+    GMTOFF: TRACE,
+    DSTOFF: TRACE,
+    TIMEZONE: TRACE,
+    CC: TRACE,
+    REGION: TRACE,
+    LAST_CHANGED: BOOKKEEPING,
+    LEID: BOOKKEEPING,
+    EUID: BOOKKEEPING,
+    UNSUB_TIME: BOOKKEEPING,
+    UNSUB_CAMPAIGN_TITLE: BOOKKEEPING,
+    UNSUB_CAMPAIGN_ID: BOOKKEEPING,
+    UNSUB_REASON: BOOKKEEPING,
+    UNSUB_REASON_OTHER: BOOKKEEPING,
+    CLEAN_TIME: BOOKKEEPING,
+    CLEAN_CAMPAIGN_TITLE: BOOKKEEPING,
+    CLEAN_CAMPAIGN_ID: BOOKKEEPING,
+  },
+  substack: {
+    created_at: DATE_ELSEWHERE,
+    active_subscription: BOOKKEEPING,
+    email_disabled: BOOKKEEPING,
+    expiry: BOOKKEEPING,
+  },
+  ghost: {
+    id: BOOKKEEPING,
+    created_at: DATE_ELSEWHERE,
+    deleted_at: BOOKKEEPING,
+    subscribed_to_emails: BOOKKEEPING,
+    complimentary_plan: BOOKKEEPING,
+    stripe_customer_id: BOOKKEEPING,
+  },
+};
+
+/** What a file of no known format's header may call the person's name and tags, set apart as `flat` makes it. */
+const OTHER_NAMED: Record<string, ColumnRole> = {
+  firstname: "firstName",
+  first: "firstName",
+  fname: "firstName",
+  givenname: "firstName",
+  forename: "firstName",
+  lastname: "lastName",
+  last: "lastName",
+  lname: "lastName",
+  surname: "lastName",
+  familyname: "lastName",
+  name: "name",
+  fullname: "name",
+  tags: "tags",
+  tag: "tags",
+  labels: "tags",
+};
+
+/** A header without its case, spaces, hyphens and underscores. */
+const flat = (name: string) => name.toLowerCase().replace(/[\s_-]/g, "");
+
+/**
+ * What each column of `header` becomes: the address's and the date's, the
+ * person's named columns, the export's bookkeeping left out, and every other
+ * column kept as a field, up to PERSON_LIMITS.fields of them.
+ */
+function columnRoles(
+  format: ImportFormat,
+  header: readonly string[],
+  emailColumn: string | null,
+  dateColumn: string | null,
+): { roles: ColumnRole[]; skipped: Record<string, string> } {
+  const skipped: Record<string, string> = {};
+  let fields = 0;
+  const roles = header.map((name): ColumnRole => {
+    if (name === emailColumn) return "email";
+    if (name === dateColumn) return "date";
+    const named = format === "other" ? OTHER_NAMED[flat(name)] : NAMED[format][name];
+    if (named) return named;
+    const why = format === "other" ? undefined : SKIPPED[format][name];
+    if (why) {
+      skipped[name] = why;
+      return "skip";
+    }
+    if (name === "" || fields === PERSON_LIMITS.fields) {
+      skipped[name] = name === "" ? "A column without a name." : PAST_FIELDS;
+      return "skip";
+    }
+    fields += 1;
+    return "field";
+  });
+  return { roles, skipped };
+}
+
+/**
+ * A cell of tags as the exports write them: Mailchimp's `"Client","2024 event"`,
+ * Ghost's `client, event`. Commas outside quotes part them; the quotes go.
+ * One pass over the cell.
+ */
+export function splitTags(cell: string): string[] {
+  const tags: string[] = [];
+  let current = "";
+  let quoted = false;
+  for (const char of cell) {
+    if (char === '"') quoted = !quoted;
+    else if (char === "," && !quoted) {
+      tags.push(current);
+      current = "";
+    } else current += char;
+  }
+  tags.push(current);
+  return cleanTags(tags);
+}
+
+const nameCell = (value: string | undefined) => {
+  const text = value?.trim().slice(0, PERSON_LIMITS.name).trim() ?? "";
+  return text === "" ? null : text;
+};
+
+/** What a row's cells say of the person, by the columns' roles. */
+export function personOf(
+  layout: Pick<FileLayout, "roles">,
+  header: readonly string[],
+  cells: readonly string[],
+): PersonCells {
+  const person: PersonCells = { firstName: null, lastName: null, tags: [], fields: {} };
+  layout.roles.forEach((role, index) => {
+    const value = cells[index];
+    switch (role) {
+      case "firstName":
+        person.firstName = nameCell(value);
+        return;
+      case "lastName":
+        person.lastName = nameCell(value);
+        return;
+      case "name": {
+        const whole = value?.trim() ?? "";
+        const space = whole.search(/\s/);
+        person.firstName ??= nameCell(space < 0 ? whole : whole.slice(0, space));
+        person.lastName ??= space < 0 ? null : nameCell(whole.slice(space));
+        return;
+      }
+      case "tags":
+        person.tags = cleanTags([...person.tags, ...splitTags(value ?? "")]);
+        return;
+      case "field": {
+        const text = value?.trim() ?? "";
+        const name = (header[index] ?? "").slice(0, PERSON_LIMITS.fieldName);
+        if (text !== "") person.fields[name] = text.slice(0, PERSON_LIMITS.fieldValue);
+        return;
+      }
+      default:
+        return;
+    }
+  });
+  return person;
 }
 
 const MAILCHIMP_MARKS = ["MEMBER_RATING", "OPTIN_TIME", "CONFIRM_TIME", "LEID", "EUID"];
@@ -71,6 +260,18 @@ function guessEmailColumn(header: readonly string[]): string | null {
  * the address's column). A mapping naming a column the file lacks is refused.
  */
 export function layoutOf(header: readonly string[], mapping: ImportMapping): FileLayout {
+  const reading = readingOf(header, mapping);
+  return {
+    ...reading,
+    ...columnRoles(reading.format, header, reading.emailColumn, reading.dateColumn),
+  };
+}
+
+/** The layout's address, date and states, before the other columns' roles. */
+function readingOf(
+  header: readonly string[],
+  mapping: ImportMapping,
+): Omit<FileLayout, "roles" | "skipped"> {
   const format = recognise(header);
   const column = (name: string) => header.indexOf(name);
   const cell = (cells: readonly string[], name: string) => {

@@ -40,7 +40,7 @@ const LOOKUP_BATCH = 500;
 const INSERT_BATCH = 200;
 
 /** An address the import would add, with the moment its consent was given. */
-export type Addition = Pick<Candidate, "row" | "address" | "consentDate">;
+export type Addition = Pick<Candidate, "row" | "address" | "consentDate" | "person">;
 
 export interface Judgement {
   format: ImportFormat;
@@ -109,7 +109,7 @@ export async function judgeRows(db: Kysely<Database>, file: FileRead): Promise<J
   );
 
   const additions: Addition[] = [];
-  for (const [index, { row, address, consentDate, erasureHash }] of candidates.entries()) {
+  for (const [index, { row, address, consentDate, erasureHash, person }] of candidates.entries()) {
     if (index % LOOKUP_BATCH === 0) await giveWay();
     const left = onList.get(address);
     const outcome: RowOutcome | null =
@@ -123,7 +123,7 @@ export async function judgeRows(db: Kysely<Database>, file: FileRead): Promise<J
               ? "alreadyOnList"
               : null;
     if (outcome) reports.push(report(row, address, outcome));
-    else additions.push({ row, address, consentDate });
+    else additions.push({ row, address, consentDate, person });
   }
   reports.sort((a, b) => a.row - b.row);
   const counts = Object.fromEntries(ROW_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
@@ -210,11 +210,15 @@ export async function writeImport(
   for (let start = 0; start < judgement.additions.length; start += INSERT_BATCH) {
     const batch = judgement.additions.slice(start, start + INSERT_BATCH);
     const consentOf = new Map(batch.map((addition) => [addition.address, addition.consentDate]));
+    const tagsOf = new Map(batch.map((addition) => [addition.address, addition.person.tags]));
     const rows = await trx
       .insertInto("subscriptions")
       .values(
-        batch.map(({ address, consentDate }) => ({
+        batch.map(({ address, consentDate, person }) => ({
           email: address,
+          first_name: person.firstName,
+          last_name: person.lastName,
+          fields: JSON.stringify(person.fields),
           subscribed_at: now,
           opted_in_at: readMoment(consentDate || statement.consentDate),
           subscribed_via: CONSENT_VIA.import,
@@ -230,6 +234,16 @@ export async function writeImport(
     added.push(
       ...rows.map((row) => ({ id: row.id, email: row.email, subscribedAt: row.subscribed_at })),
     );
+    const tags = rows.flatMap((row) =>
+      (tagsOf.get(row.email) ?? []).map((tag) => ({ subscription_id: row.id, tag })),
+    );
+    // In parts: a batch of people with many tags each stays under both engines' parameters.
+    for (let from = 0; from < tags.length; from += INSERT_BATCH) {
+      await trx
+        .insertInto("subscription_tags")
+        .values(tags.slice(from, from + INSERT_BATCH))
+        .execute();
+    }
     if (!statement.doubleOptIn && rows.length > 0) {
       await trx
         .insertInto("subscription_events")

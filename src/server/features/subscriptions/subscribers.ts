@@ -13,6 +13,7 @@ import {
 } from "kysely";
 import {
   CONSENT_VIA,
+  fullName,
   GROWTH_MONTHS,
   type MonthGrowth,
   PAGE_SIZE,
@@ -39,10 +40,17 @@ import { hasStatus, statusOf } from "./statuses.ts";
 
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
 
-/** Narrows a query on subscriptions to the filter: part of the address, and the status. */
+/** The name the list searches: first and last, with a space between. */
+const nameText = sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`;
+
+/** Narrows a query on subscriptions to the filter: part of the address or the name, and the status. */
 function filtered<O>(query: SubscriptionQuery<O>, { q, status }: SubscriberFilter) {
   let narrowed = query;
-  if (q) narrowed = narrowed.where(containsText(sql.ref("email"), q));
+  if (q) {
+    narrowed = narrowed.where((eb) =>
+      eb.or([containsText(sql.ref("email"), q), containsText(nameText, q)]),
+    );
+  }
   if (status !== "all") narrowed = narrowed.where((eb) => hasStatus(eb, status));
   return narrowed;
 }
@@ -56,6 +64,8 @@ const ROW_COLUMNS = [
   "unsubscribed_via",
   "confirmed_at",
   "opted_in_at",
+  "first_name",
+  "last_name",
 ] as const;
 
 interface StoredRow {
@@ -66,6 +76,8 @@ interface StoredRow {
   unsubscribed_at: string | null;
   confirmed_at: string | null;
   opted_in_at: string | null;
+  first_name: string | null;
+  last_name: string | null;
   suppressed: SqlBool;
 }
 
@@ -89,6 +101,7 @@ function toRow(row: StoredRow): SubscriberRow {
   return {
     id: row.id,
     email: row.email,
+    name: fullName(row.first_name, row.last_name),
     status: statusOf(row),
     ...subscribedDates(row),
     subscribedVia: row.subscribed_via,
@@ -127,6 +140,33 @@ export async function listSubscribers(
   return { items: rows.map(toRow), total: Number(count.n) };
 }
 
+const byName = (one: string, other: string) => one.localeCompare(other, "en");
+
+/** The tags of the subscriptions `ids` names (every one, when null), each's in their names' order. */
+async function tagsBySubscription(
+  db: Kysely<Database>,
+  ids: readonly number[] | null,
+): Promise<Map<number, string[]>> {
+  let query = db.selectFrom("subscription_tags").select(["subscription_id", "tag"]);
+  if (ids) query = query.where("subscription_id", "in", ids);
+  const tags = new Map<number, string[]>();
+  for (const row of await query.execute()) {
+    const list = tags.get(row.subscription_id) ?? [];
+    list.push(row.tag);
+    tags.set(row.subscription_id, list);
+  }
+  // Sorted here, not by the database: the engines' collations order letter case apart.
+  for (const list of tags.values()) list.sort(byName);
+  return tags;
+}
+
+/** The fields a former list kept, as stored (a JSON object), in its order. */
+export function fieldsOf(stored: string): { name: string; value: string }[] {
+  const object: unknown = JSON.parse(stored);
+  if (typeof object !== "object" || object === null) return [];
+  return Object.entries(object).map(([name, value]) => ({ name, value: String(value) }));
+}
+
 /** Every row of the filter, for the CSV export. */
 export async function exportSubscribers(db: Kysely<Database>, filter: SubscriberFilter) {
   const rows = await newestFirst(
@@ -134,15 +174,23 @@ export async function exportSubscribers(db: Kysely<Database>, filter: Subscriber
       db
         .selectFrom("subscriptions")
         .select(ROW_COLUMNS)
+        .select("fields")
         .select(suppressed)
         .select(LEAD_SOURCE_COLUMNS),
       filter,
     ),
   ).execute();
+  const tags = await tagsBySubscription(db, null);
   return rows.map((row) => {
     const { subscribedAt, importedAt } = subscribedDates(row);
     return {
       address: row.email,
+      first_name: row.first_name ?? "",
+      last_name: row.last_name ?? "",
+      // A tag may hold a comma, never a line break.
+      tags: (tags.get(row.id) ?? []).join("\n"),
+      // One column whatever each former list kept: its fields as they were stored.
+      fields: row.fields === "{}" ? "" : row.fields,
       status: statusOf(row),
       subscribed_at: subscribedAt,
       imported_at: importedAt ?? "",
@@ -254,6 +302,7 @@ export async function findSubscriber(
   const row = await db
     .selectFrom("subscriptions")
     .select(ROW_COLUMNS)
+    .select("fields")
     .select(LEAD_SOURCE_COLUMNS)
     .select(suppressed)
     .where("id", "=", id)
@@ -279,8 +328,13 @@ export async function findSubscriber(
     ])
     .where("subscriptions.id", "=", id)
     .executeTakeFirst();
+  const tags = await tagsBySubscription(db, [id]);
   return {
     ...toRow(row),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    tags: tags.get(id) ?? [],
+    fields: fieldsOf(row.fields),
     unsubscribedVia: row.unsubscribed_via,
     source: leadSourceOf(row),
     imported: origin
@@ -329,6 +383,7 @@ export const SUBSCRIBER_ERASURE_TABLES = [
   "outbox",
   "subscriptions",
   "subscription_events",
+  "subscription_tags",
   "suppressions",
   "delivery_reports",
   "set_aside_mail",
@@ -337,8 +392,8 @@ export const SUBSCRIBER_ERASURE_TABLES = [
 
 /**
  * Erases a subscriber in one transaction: the e-mails addressed to them, the
- * subscription (its consent history goes with it, by the foreign key's
- * cascade), and keeps only the salted hash. Undefined when there is no such
+ * subscription (its consent history and tags go with it, by the foreign
+ * keys' cascade), and keeps only the salted hash. Undefined when there is no such
  * subscriber.
  */
 export function eraseSubscriber(
@@ -372,4 +427,33 @@ export function eraseSubscriber(
       .execute();
     return { emailHash, mailDeleted: Number(mail.numDeletedRows) };
   });
+}
+
+/**
+ * Writes a subscriber's name and tags as the console gave them, in the
+ * caller's transaction; false when there is no such subscriber.
+ */
+export async function savePerson(
+  trx: Kysely<Database>,
+  id: number,
+  person: { firstName: string; lastName: string; tags: string[] },
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable("subscriptions")
+    .set({
+      first_name: person.firstName || null,
+      last_name: person.lastName || null,
+      updated_at: nowIso(),
+    })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) return false;
+  await trx.deleteFrom("subscription_tags").where("subscription_id", "=", id).execute();
+  if (person.tags.length > 0) {
+    await trx
+      .insertInto("subscription_tags")
+      .values(person.tags.map((tag) => ({ subscription_id: id, tag })))
+      .execute();
+  }
+  return true;
 }

@@ -43,6 +43,10 @@ export interface SubscriptionsTable extends Timestamps, LeadSourceColumns {
    * asked for here; cleared when the address subscribes anew.
    */
   opted_in_at: ColumnType<string | null, string | null | undefined, string | null>;
+  first_name: ColumnType<string | null, string | null | undefined, string | null>;
+  last_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The fields a former list kept of the person: a JSON object of name to text. */
+  fields: ColumnType<string, string | undefined, string>;
 }
 
 export type InquiryStatus = "new" | "in-progress" | "answered" | "closed" | "spam";
@@ -394,6 +398,12 @@ export interface IssuesTable extends Timestamps {
 /** What a report says of a message: refused for good, refused for now, or marked as spam. */
 export type ReportKind = "hard" | "soft" | "complaint";
 
+/** A tag of a subscriber (one row per tag). */
+export interface SubscriptionTagsTable {
+  subscription_id: number;
+  tag: string;
+}
+
 /** A link of a sent issue's e-mail, which its copies reach through the site's redirect. */
 export interface IssueLinksTable {
   issue_id: number;
@@ -505,6 +515,7 @@ export interface Database {
   audit_log: AuditLogTable;
   inquiry_notes: InquiryNotesTable;
   subscription_events: SubscriptionEventsTable;
+  subscription_tags: SubscriptionTagsTable;
   erased_subscribers: ErasedSubscribersTable;
   site_facts: SiteFactsTable;
   content_versions: ContentVersionsTable;

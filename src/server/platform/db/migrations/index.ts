@@ -41,6 +41,7 @@ import * as subscriptionOptInDates from "./035-subscription-opt-in-dates.ts";
 import * as audienceConversions from "./036-audience-conversions.ts";
 import * as audienceHours from "./037-audience-hours.ts";
 import * as issueLinks from "./038-issue-links.ts";
+import * as subscriberNamesTags from "./039-subscriber-names-tags.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -81,4 +82,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "036_audience_conversions": audienceConversions,
   "037_audience_hours": audienceHours,
   "038_issue_links": issueLinks,
+  "039_subscriber_names_tags": subscriberNamesTags,
 };
