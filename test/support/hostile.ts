@@ -934,6 +934,9 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "DELETE /api/admin/inquiries/:id": { body: valuesOf(["email"]) },
   "POST /api/admin/turned-away/:id/release": { body: null },
   "DELETE /api/admin/turned-away/:id": { body: null },
+  "PUT /api/admin/subscribers/:id/person": {
+    body: { ...valuesOf(["firstName", "lastName"]), tags: ["Plain words"] },
+  },
   "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
   "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },
   // The import's file is multipart and its choices are in the query: no JSON body to vary.
