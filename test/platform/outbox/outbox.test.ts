@@ -69,11 +69,14 @@ describe("without SMTP", () => {
     const [file] = readdirSync(dir);
     const eml = readFileSync(join(dir, String(file)), "utf8");
     expect(eml).toMatch(/^Subject: New inquiry: Machine Learning from Grace Hopper/m);
-    expect(
-      t.logs.some(
-        (line) => line.includes("mail written to the local mailbox folder") && line.includes(dir),
-      ),
-    ).toBe(true);
+    // The line is logged once the file is written: the file can be seen a moment before it.
+    await expect
+      .poll(() =>
+        t.logs.some(
+          (line) => line.includes("mail written to the local mailbox folder") && line.includes(dir),
+        ),
+      )
+      .toBe(true);
     await t.close();
   });
 });
