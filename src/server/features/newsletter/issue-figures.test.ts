@@ -173,6 +173,44 @@ describe.each(ENGINES)("what an Insight issue brought, on $engine", (engine) => 
     expect(otherIssue.statusCode).toBe(404);
   });
 
+  it("refuses a slug past its length, bytes that are not UTF-8 and encoded slashes, leading nowhere", async () => {
+    for (const path of [
+      `/insight/${"a".repeat(10_000)}/link/1`,
+      "/insight/%ff%fe/link/1",
+      `/insight/${SLUG}%2F..%2F/link/1`,
+      `/insight/${SLUG.toUpperCase()}/link/1`,
+      `/insight/${SLUG}/link/${"9".repeat(5_000)}`,
+    ]) {
+      const answer = await t.app.inject({
+        method: "GET",
+        url: path,
+        headers: { host: HOST, "user-agent": CHROME },
+      });
+      expect([400, 404, 414], path.slice(0, 60)).toContain(answer.statusCode);
+      expect(answer.headers.location).toBeUndefined();
+    }
+  });
+
+  it("counts at most an address's views a minute, however often it clicks, and still leads on", async () => {
+    const clicks = async () => clicksOf(await figures(), 1);
+    const before = await clicks();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.app.inject({
+          method: "GET",
+          url: `/insight/${SLUG}/link/1`,
+          remoteAddress: "192.0.2.99",
+          headers: { host: HOST, "user-agent": CHROME },
+        }),
+      ),
+    );
+    expect(answers.every((answer) => answer.statusCode === 302)).toBe(true);
+    // AUDIENCE_VIEWS_PER_MINUTE's default, 20; a burst that spans two minutes of the clock gets 40.
+    const counted = (await clicks()) - before;
+    expect(counted).toBeGreaterThanOrEqual(20);
+    expect(counted).toBeLessThanOrEqual(40);
+  });
+
   it("counts clicks by link and day, and not those of crawlers, Do-Not-Track, HEAD or the firm", async () => {
     const before = await figures();
     const staffAnswer = await editor.request("GET", NEWSLETTER_PATHS.figures(issue.id));
