@@ -6,11 +6,13 @@
  * link of theirs to the site, and the issue's figures count both; the issue
  * reads at /insight/<slug>; then the editor corrects its archive page's title, which
  * the site shows, withdraws it from the archive (after a confirmation), where
- * it is then gone, and puts it back. On a server of its own, so no other
- * test's subscribers, mailbox or archive are touched.
+ * it is then gone, and puts it back. A second issue goes to a segment: the
+ * readers with some tags, counted as the editor ticks them. On a server of
+ * its own, so no other test's subscribers, mailbox or archive are touched.
  */
 import { mkdirSync } from "node:fs";
 import { devices } from "@playwright/test";
+import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { SUBSCRIBER_ROUTES, subscriberListSchema } from "../src/shared/admin/subscribers.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { addSubscribers } from "../test/support/newsletter.ts";
@@ -47,7 +49,33 @@ const READER_AGENT = devices["Desktop Chrome"].userAgent.replace(
   "Chrome/131.0.4242.0",
 );
 
+/** The tags some readers have, for the send to a segment. */
+const SEGMENT_TAGS: Record<string, string[]> = {
+  "reader-100@example.com": ["clients"],
+  "reader-101@example.com": ["clients"],
+  "reader-102@example.com": ["clients", "partners"],
+  "reader-103@example.com": ["partners"],
+};
+
+async function tagReaders(database: DatabaseHandle, tags: Record<string, string[]>) {
+  const rows = await database.db
+    .selectFrom("subscriptions")
+    .select(["id", "email"])
+    .where("email", "in", Object.keys(tags))
+    .execute();
+  await database.db
+    .insertInto("subscription_tags")
+    .values(
+      rows.flatMap(({ id, email }) =>
+        (tags[email] ?? []).map((tag) => ({ subscription_id: id, tag })),
+      ),
+    )
+    .execute();
+}
+
 test.describe("sending an Insight issue", () => {
+  // One server for both sends: in one worker, one after the other.
+  test.describe.configure({ mode: "default" });
   let own: OwnServer;
   let smtp: TestSmtp;
   let origin: string;
@@ -59,6 +87,7 @@ test.describe("sending an Insight issue", () => {
     // The readers and the editor are in the database before the server opens it.
     const sqliteFile = await preparedDatabase("newsletter-send", async (database) => {
       await addSubscribers(database, "reader", SUBSCRIBERS);
+      await tagReaders(database, SEGMENT_TAGS);
       editor = await writeConsoleAccount(database, "editor", EDITOR, "Editor");
     });
     own = await startOwnServer("newsletter-send", {
@@ -204,6 +233,55 @@ test.describe("sending an Insight issue", () => {
     await page.goto(`${origin}${insightIssuePath(SLUG)}`);
     await expect(page.getByRole("heading", { level: 1, name: CORRECTED_TITLE })).toBeVisible();
   });
+
+  test("an editor sends an issue to the subscribers with some tags, counted as they are chosen", async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const title = "For clients and partners";
+    await signInToConsole(page, editor, `${origin}/admin/newsletter/new`);
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Summary").fill("What changed for the people we work with.");
+    await page.getByLabel("Body").fill("A note for the people we work with.");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
+
+    const choice = page.getByRole("group", { name: "Who gets it" });
+    const reach = choice.locator(".recipients-reach");
+    await choice.getByRole("radio", { name: "Subscribers with some tags" }).check();
+    await expect(reach).toHaveText("Tick the tags it goes to.");
+    // Sending with no tag ticked is refused beside the tags, and nothing opens.
+    await page.getByRole("button", { name: "Send now…" }).click();
+    await expect(choice.getByText("Choose at least one tag.")).toBeVisible();
+    await expect(page.getByRole("alertdialog")).toHaveCount(0);
+
+    await choice.getByRole("checkbox", { name: "clients (3)" }).check();
+    await expect(reach).toHaveText("Goes to 3 active subscribers.");
+    await choice.getByRole("checkbox", { name: "partners (2)" }).check();
+    await expect(reach).toHaveText("Goes to 4 active subscribers.");
+    await choice.getByRole("radio", { name: "All of these tags" }).check();
+    await expect(reach).toHaveText("Goes to 1 active subscriber.");
+    await choice.getByRole("radio", { name: "Any of these tags" }).check();
+    await expect(reach).toHaveText("Goes to 4 active subscribers.");
+
+    await page.getByRole("button", { name: "Send now…" }).click();
+    const confirm = page.getByRole("alertdialog", { name: `Send “${title}” now?` });
+    await expect(
+      confirm.getByText("It goes to 4 active subscribers tagged “clients” or “partners”."),
+    ).toBeVisible();
+    await confirm.getByRole("button", { name: "Send to 4 active subscribers" }).click();
+    await expect(page.locator(".progress-summary")).toContainText("Sent: 100 %", {
+      timeout: 30_000,
+    });
+    await expect(
+      page.locator(".progress-times > div").filter({ hasText: "To" }).locator("dd"),
+    ).toHaveText("Active subscribers tagged “clients” or “partners”");
+    const to = smtp.received
+      .filter((mail) => mail.parsed.subject === title)
+      .flatMap((mail) => mail.recipients)
+      .sort();
+    expect(to).toEqual(Object.keys(SEGMENT_TAGS).sort());
+  });
 });
 
 test("writes the screenshots of an issue's figures @screenshots", async ({ page }) => {
@@ -326,6 +404,68 @@ test("writes the screenshots of an issue's figures @screenshots", async ({ page 
         await expect(brought.getByRole("row")).toHaveCount(5);
         await brought.screenshot({ path: `${dir}/issue-figures-${width}.png` });
       }
+    },
+  );
+});
+
+test("writes the screenshots of the send to a segment @screenshots", async ({ page }) => {
+  test.setTimeout(90_000);
+  const dir = "docs/screenshots/admin";
+  mkdirSync(dir, { recursive: true });
+  let issueId = 0;
+  await onPreparedServer(
+    "segment-send-shots",
+    { role: "editor", email: "segment-editor@firm.example", name: "Priya Raman" },
+    async (database) => {
+      await addSubscribers(database, "reader", 40);
+      const tags = ["Clients", "Partners", "Insurance", "Public sector", "Events 2026"];
+      await tagReaders(
+        database,
+        Object.fromEntries(
+          Array.from({ length: 40 }, (_, n) => [
+            `reader-${n}@example.com`,
+            tags.filter((_, index) => n % (index + 2) === 0),
+          ]),
+        ),
+      );
+      const now = new Date().toISOString();
+      const row = await database.db
+        .insertInto("issues")
+        .values({
+          title: "What changed for insurers this quarter",
+          slug: "insurers-this-quarter",
+          summary: "Three rulings and what they mean for your claims systems.",
+          body: "A body.",
+          author: "segment-editor@firm.example",
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      issueId = row.id;
+    },
+    async ({ origin, account }) => {
+      await signInToConsole(page, account, `${origin}/admin/newsletter/${issueId}`);
+      const choice = page.getByRole("group", { name: "Who gets it" });
+      await choice.getByRole("radio", { name: "Subscribers with some tags" }).check();
+      await choice.getByRole("checkbox", { name: /^Clients/ }).check();
+      await choice.getByRole("checkbox", { name: /^Insurance/ }).check();
+      await expect(choice.locator(".recipients-reach")).toHaveText(/^Goes to \d+ active/);
+      const panel = page.getByRole("region", { name: "Send" });
+      // Tall enough to hold the panel: the console's sticky header stays above it.
+      for (const [width, height] of [
+        [1440, 2000],
+        [375, 3200],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await expectNoSidewaysScroll(page);
+        await panel.screenshot({ path: `${dir}/send-segment-${width}.png` });
+      }
+      await page.getByRole("button", { name: "Send now…" }).click();
+      await expect(page.getByRole("alertdialog")).toContainText("tagged “Clients” or “Insurance”");
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.screenshot({ path: `${dir}/send-segment-confirm-1440.png` });
+      await expectNoAxeViolations(page);
     },
   );
 });

@@ -146,11 +146,13 @@ export const api = {
   },
 };
 
-/** A query string from the set values of `params`. */
+/** A query string from the set values of `params`; a list is its key once for each value. */
 export function withQuery(path: string, params: Readonly<Record<string, unknown>>) {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== "") query.set(key, String(value));
+    for (const each of Array.isArray(value) ? value : [value]) {
+      if (each !== undefined && each !== "") query.append(key, String(each));
+    }
   }
   const text = query.toString();
   return text ? `${path}?${text}` : path;

@@ -13,6 +13,7 @@ import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema } from "./record-version.ts";
 import type { RecordId, RouteSlice } from "./route-entry.ts";
 import { deliveryFiguresSchema } from "./sending-health.ts";
+import { cleanTag, PERSON_LIMITS, tagSchema } from "./subscribers.ts";
 
 const BASE = `${ADMIN_API}/newsletter`;
 
@@ -37,6 +38,8 @@ export const NEWSLETTER_PATHS = {
   cancel: (id: Id) => `${BASE}/${id}/cancel`,
   /** What the issue brought: its copies' fate, its links' clicks, the visits and leads. */
   figures: (id: Id) => `${BASE}/${id}/figures`,
+  /** How many active subscribers a segment (or everyone) counts now. */
+  recipients: `${BASE}/recipients`,
 } as const;
 
 export const issueIdSchema = idParamsSchema;
@@ -129,9 +132,70 @@ export const issueUpdateSchema = issueDraftSchema.extend({
 });
 export type IssueUpdate = z.infer<typeof issueUpdateSchema>;
 
-/** "Send now" (no `at`) or "schedule for" `at`, an ISO-8601 time in the future. */
+/**
+ * Whether a subscriber needs one of the segment's tags (any) or every one
+ * of them (all).
+ */
+export const SEGMENT_MATCHES = ["any", "all"] as const;
+export type SegmentMatch = (typeof SEGMENT_MATCHES)[number];
+
+/** A segment names at least one tag: said beside the tags, by the form and the server alike. */
+export const NO_TAG_CHOSEN = "Choose at least one tag.";
+
+const segmentTags = z
+  .array(tagSchema)
+  .min(1, NO_TAG_CHOSEN)
+  .max(PERSON_LIMITS.tags, `Choose at most ${PERSON_LIMITS.tags} tags.`)
+  // Spelt as a subscriber's tags are kept, and matched exactly: "Clients" is not "clients".
+  .transform((tags) => [...new Set(tags.map(cleanTag))]);
+
+/** Part of the active subscribers, by the tags the firm gave them. */
+export const segmentSchema = z.object({ match: z.enum(SEGMENT_MATCHES), tags: segmentTags });
+export type Segment = z.output<typeof segmentSchema>;
+
+/** "tagged “a” or “b”" (any), "tagged “a” and “b”" (all): what a segment's people have. */
+export function taggedWith({ match, tags }: Segment): string {
+  const type = match === "all" ? "conjunction" : "disjunction";
+  return `tagged ${new Intl.ListFormat("en-GB", { type }).format(tags.map((tag) => `“${tag}”`))}`;
+}
+
+/** Who an issue goes to, for a sentence: everyone active, or a segment's people. */
+export function segmentLabel(segment: Segment | null): string {
+  return segment ? `active subscribers ${taggedWith(segment)}` : "every active subscriber";
+}
+
+/**
+ * A segment as a query string carries it (the recipients' count): `tag`
+ * once for each tag; no tag at all is everyone.
+ */
+export const recipientsQuerySchema = z
+  .object({
+    match: z.enum(SEGMENT_MATCHES).default("any"),
+    tag: z
+      .union([tagSchema, z.array(tagSchema)])
+      .optional()
+      .transform((tag) => (tag === undefined ? [] : [tag].flat())),
+  })
+  .transform(({ match, tag }, context) => {
+    if (tag.length === 0) return null;
+    const parsed = segmentSchema.safeParse({ match, tags: tag });
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      context.addIssue({ code: "custom", message: issue.message, path: ["tag"] });
+    }
+    return z.NEVER;
+  });
+
+export const recipientCountSchema = z.object({ count: z.number() });
+export type RecipientCount = z.infer<typeof recipientCountSchema>;
+
+/**
+ * "Send now" (no `at`) or "schedule for" `at`, an ISO-8601 time in the
+ * future; to everyone active (no `segment`) or to a segment of them.
+ */
 export const issueSendSchema = z.object({
   at: z.iso.datetime({ offset: true }).optional(),
+  segment: segmentSchema.optional(),
 });
 export type IssueSend = z.infer<typeof issueSendSchema>;
 
@@ -194,6 +258,8 @@ export const issueDetailSchema = issueRowSchema.extend({
   withdrawnAt: isoDate.nullable(),
   /** When its archive page was last corrected after the send; null if never. */
   correctedAt: isoDate.nullable(),
+  /** Who it goes or went to, once its send was asked for: null for every active subscriber. */
+  segment: z.object({ match: z.enum(SEGMENT_MATCHES), tags: z.string().array() }).nullable(),
 });
 export type IssueDetail = z.infer<typeof issueDetailSchema>;
 
@@ -317,7 +383,7 @@ export type TestSend = z.input<typeof testSendSchema>;
 
 /**
  * This area's entries of the console's route map (console-routes.ts):
- * Insight issues: written, read, tried on one address, their sends started, paused, resumed or stopped, and what each brought.
+ * Insight issues: written, read, tried on one address, their sends started (to everyone or a segment, counted first), paused, resumed or stopped, and what each brought.
  */
 export const NEWSLETTER_CONSOLE_ROUTES = {
   "newsletter.list": {
@@ -388,6 +454,13 @@ export const NEWSLETTER_CONSOLE_ROUTES = {
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
     status: 200,
     response: issueDetailSchema,
+  },
+  "newsletter.recipients": {
+    method: "GET",
+    path: NEWSLETTER_PATHS.recipients,
+    query: recipientsQuerySchema,
+    status: 200,
+    response: recipientCountSchema,
   },
   "newsletter.figures": {
     method: "GET",

@@ -1,3 +1,5 @@
+import { capitalised } from "../sentence.ts";
+
 /** The console's roles, weakest first: each may do everything the ones before it may. */
 export const ROLES = ["viewer", "editor", "owner"] as const;
 export type Role = (typeof ROLES)[number];
@@ -8,8 +10,6 @@ const ROLE_ADDS: Record<Role, string> = {
   editor: "edits the site's content",
   owner: "manages people and settings",
 };
-
-const capitalised = (words: string) => `${words[0]?.toUpperCase()}${words.slice(1)}`;
 
 /** Beside a role in the console, where the roles are seen in order: "Editor: also edits…". */
 export const ROLE_LABELS = Object.fromEntries(

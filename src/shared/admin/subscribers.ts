@@ -18,6 +18,7 @@ const BASE = `${ADMIN_API}/subscribers`;
 export const SUBSCRIBER_ROUTES = {
   list: BASE,
   stats: `${BASE}/stats`,
+  tags: `${BASE}/tags`,
   export: `${BASE}/export.csv`,
   one: `${BASE}/:id`,
   unsubscribe: `${BASE}/:id/unsubscribe`,
@@ -147,17 +148,18 @@ const nameText = ruledText("text")
   .trim()
   .max(PERSON_LIMITS.name, `Keep it to ${PERSON_LIMITS.name} characters or fewer.`);
 
+/** One tag as the console sends it: a subscriber's, or one a segment names. */
+export const tagSchema = ruledText("text")
+  .trim()
+  .min(1, "A tag needs at least one character.")
+  .max(PERSON_LIMITS.tag, `Keep each tag to ${PERSON_LIMITS.tag} characters or fewer.`);
+
 /** The console's edit of a subscriber as a person: their name and tags. */
 export const subscriberPersonSchema = z.object({
   firstName: nameText,
   lastName: nameText,
   tags: z
-    .array(
-      ruledText("text")
-        .trim()
-        .min(1, "A tag needs at least one character.")
-        .max(PERSON_LIMITS.tag, `Keep each tag to ${PERSON_LIMITS.tag} characters or fewer.`),
-    )
+    .array(tagSchema)
     .max(PERSON_LIMITS.tags, `Give at most ${PERSON_LIMITS.tags} tags.`)
     .transform(cleanTags),
 });
@@ -264,6 +266,15 @@ export const subscriberDetailSchema = subscriberRowSchema.extend({
 });
 export type SubscriberDetail = z.infer<typeof subscriberDetailSchema>;
 
+/** A tag active subscribers have, and how many have it: what a segment is made of. */
+export const tagCountSchema = z.object({ tag: z.string(), active: z.number() });
+export type TagCount = z.infer<typeof tagCountSchema>;
+
+/** The tags in use, most used first; at most TAGS_LISTED of them. */
+export const TAGS_LISTED = 200;
+export const tagListSchema = z.object({ items: tagCountSchema.array() });
+export type TagList = z.infer<typeof tagListSchema>;
+
 export const SUBSCRIBER_TEXTS = {
   notFound: "This subscriber does not exist. It may have been erased.",
   alreadyUnsubscribed: "This address had already unsubscribed.",
@@ -289,6 +300,12 @@ export const SUBSCRIBER_CONSOLE_ROUTES = {
     path: SUBSCRIBER_ROUTES.stats,
     status: 200,
     response: subscriberStatsSchema,
+  },
+  "subscribers.tags": {
+    method: "GET",
+    path: SUBSCRIBER_ROUTES.tags,
+    status: 200,
+    response: tagListSchema,
   },
   "subscribers.read": {
     method: "GET",

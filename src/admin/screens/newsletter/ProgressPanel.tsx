@@ -5,8 +5,13 @@
  * The screen around it polls the issue while it moves (IssueScreen).
  */
 import { type ReactNode, useId, useState } from "react";
-import { type IssueDetail, RUNNING_STATUSES } from "../../../shared/admin/newsletter.ts";
+import {
+  type IssueDetail,
+  RUNNING_STATUSES,
+  segmentLabel,
+} from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
+import { capitalised } from "../../../shared/sentence.ts";
 import { api } from "../../api/client.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { useOutcome } from "../inquiries/use-outcome.tsx";
@@ -82,6 +87,7 @@ export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps
       )}
 
       <dl className="progress-times">
+        <Count term="To">{capitalised(segmentLabel(issue.segment))}</Count>
         <Count term="Rate">
           {progress.rate === null ? "—" : `${count(progress.rate)} messages a second`}
         </Count>

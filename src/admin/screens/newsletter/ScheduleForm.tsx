@@ -1,8 +1,11 @@
-/** "Schedule for": a day and time in the editor's own time zone; the issue waits for it. */
+/**
+ * "Schedule for": a day and time in the editor's own time zone; the issue
+ * waits for it, and then goes to whom the send panel's choice names.
+ */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import type { IssueDetail, IssueSend } from "../../../shared/admin/newsletter.ts";
+import type { IssueDetail, IssueSend, Segment } from "../../../shared/admin/newsletter.ts";
 import { api } from "../../api/client.ts";
 import { showRefusal } from "../../api/refusal.ts";
 import { Field } from "../../components/Field.tsx";
@@ -18,10 +21,12 @@ import {
 interface ScheduleFormProps {
   /** The issue as saved, saving the draft first if it has changes; null when that failed. */
   saveFirst(): Promise<IssueDetail | null>;
+  /** Who it goes to, as the send panel's choice says; false when that choice is not complete. */
+  chosenSegment(): Promise<Segment | undefined | false>;
   onScheduled(issue: IssueDetail): void;
 }
 
-export function ScheduleForm({ saveFirst, onScheduled }: ScheduleFormProps) {
+export function ScheduleForm({ saveFirst, chosenSegment, onScheduled }: ScheduleFormProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -32,10 +37,12 @@ export function ScheduleForm({ saveFirst, onScheduled }: ScheduleFormProps) {
 
   const submit = handleSubmit(async ({ at }) => {
     setFailure(null);
+    const segment = await chosenSegment();
+    if (segment === false) return;
     const saved = await saveFirst();
     if (!saved) return;
     try {
-      const body: IssueSend = { at: isoInstant(at) };
+      const body: IssueSend = { at: isoInstant(at), ...(segment ? { segment } : {}) };
       onScheduled(await api.call("newsletter.send", { params: { id: saved.id }, body }));
     } catch (error) {
       setFailure(showRefusal(error, setError, ["at"]));

@@ -1,22 +1,35 @@
 /**
  * A draft's ways out: a test to a few addresses (the editor's own to begin
- * with), "Send now" (after a confirmation saying how many will get it),
- * "Schedule for", and deleting the draft. Each saves the form first when it
- * has changes, so what goes out is what is on the screen.
+ * with); who gets it (everyone active, or a segment by tags, counted as it
+ * is chosen); "Send now" (after a confirmation naming them and their exact
+ * number), "Schedule for"; and deleting the draft. Each saves the form
+ * first when it has changes, so what goes out is what is on the screen.
  */
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import type { IssueDetail } from "../../../shared/admin/newsletter.ts";
+import { useForm } from "react-hook-form";
+import {
+  type IssueDetail,
+  type Segment,
+  segmentLabel,
+  taggedWith,
+} from "../../../shared/admin/newsletter.ts";
 import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/use-resource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Notice } from "../../components/Notice.tsx";
+import { RecipientsChoice } from "./RecipientsChoice.tsx";
+import {
+  activeSubscribers,
+  EVERYONE,
+  type RecipientsValues,
+  recipientsSchema,
+  segmentOfChoice,
+} from "./recipients.ts";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 import { TestSendForm } from "./TestSendForm.tsx";
 
 const NOT_SAVED = "The issue could not be saved: see the form for what to change.";
-
-const subscribers = (count: number) =>
-  `${count.toLocaleString("en-GB")} active ${count === 1 ? "subscriber" : "subscribers"}`;
 
 interface SendPanelProps {
   issue: IssueDetail;
@@ -29,14 +42,42 @@ interface SendPanelProps {
 export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelProps) {
   const [notSaved, setNotSaved] = useState(false);
   const [confirming, setConfirming] = useState<"send" | "delete" | null>(null);
-  // How many would get it, counted as the confirmation opens.
-  const stats = useResource(confirming === "send" ? read("subscribers.stats") : null);
-  const active = stats.data?.active;
+  const recipients = useForm<RecipientsValues>({
+    resolver: zodResolver(recipientsSchema),
+    defaultValues: EVERYONE,
+  });
+  const segment = segmentOfChoice(recipients.watch());
+  const tags = useResource(read("subscribers.tags"));
+  // Counted as the choice changes, and again as the confirmation opens.
+  const counted = useResource(
+    segment === null
+      ? null
+      : read("newsletter.recipients", {
+          query: segment ? { match: segment.match, tag: segment.tags } : {},
+        }),
+  );
+  const count = counted.loading ? undefined : counted.data?.count;
+  const who = segmentLabel(segment ?? null);
+
+  let reach: string;
+  if (segment === null) reach = "Tick the tags it goes to.";
+  else if (counted.error) reach = `The subscribers could not be counted: ${counted.error}`;
+  else if (count === undefined) reach = "Counting the subscribers…";
+  else reach = `Goes to ${activeSubscribers(count)}.`;
+
+  /** The segment chosen once the choice is complete, `false` (and the reason shown) when it is not. */
+  async function chosenSegment(): Promise<Segment | undefined | false> {
+    if (!(await recipients.trigger())) return false;
+    return segmentOfChoice(recipients.getValues()) ?? undefined;
+  }
 
   async function askToSend() {
+    if ((await chosenSegment()) === false) return;
     const current = await saveFirst();
     setNotSaved(!current);
-    if (current) setConfirming("send");
+    if (!current) return;
+    counted.reload();
+    setConfirming("send");
   }
 
   return (
@@ -50,16 +91,16 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
       </div>
 
       <div className="send-panel__step">
-        <h3>To every subscriber</h3>
+        <h3>To subscribers</h3>
         <p className="send-panel__lead">
-          One message to each active subscriber, at the configured rate. You can pause or cancel
-          while it goes out.
+          One message to each, at the configured rate. You can pause or cancel while it goes out.
         </p>
+        <RecipientsChoice form={recipients} tags={tags.data?.items} reach={reach} />
         <button className="button button-primary" type="button" onClick={askToSend}>
           Send now…
         </button>
         {notSaved ? <Notice tone="error">{NOT_SAVED}</Notice> : null}
-        <ScheduleForm saveFirst={saveFirst} onScheduled={onChanged} />
+        <ScheduleForm saveFirst={saveFirst} chosenSegment={chosenSegment} onScheduled={onChanged} />
       </div>
 
       <div className="send-panel__step">
@@ -75,19 +116,20 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
       <ConfirmDialog
         open={confirming === "send"}
         title={`Send “${issue.title}” now?`}
-        confirmLabel={active === undefined ? "Send now" : `Send to ${subscribers(active)}`}
+        confirmLabel={count === undefined ? "Send now" : `Send to ${activeSubscribers(count)}`}
         dismissLabel="Not yet"
         onClose={() => setConfirming(null)}
-        onConfirm={async () =>
-          onChanged(await api.call("newsletter.send", { params: { id: issue.id }, body: {} }))
-        }
+        onConfirm={async () => {
+          const body = segment ? { segment } : {};
+          onChanged(await api.call("newsletter.send", { params: { id: issue.id }, body }));
+        }}
       >
         <p className="confirm-dialog-target">
-          {active === undefined
-            ? stats.loading
+          {count === undefined
+            ? counted.loading
               ? "Counting the subscribers…"
-              : "It goes to every active subscriber."
-            : `It goes to ${subscribers(active)}.`}
+              : `It goes to ${who}.`
+            : `It goes to ${activeSubscribers(count)}${segment ? ` ${taggedWith(segment)}` : ""}.`}
         </p>
         <p>
           Each gets one message, at the configured rate; once sent, the issue is published in the

@@ -19,6 +19,9 @@ import {
   issueUpdateSchema,
   NEWSLETTER_PATHS,
   NEWSLETTER_TEXTS,
+  recipientCountSchema,
+  recipientsQuerySchema,
+  segmentLabel,
   testSendSchema,
 } from "../../../shared/admin/newsletter.ts";
 import { elementsNamed, replaceSpans } from "../../../shared/html-elements.ts";
@@ -31,7 +34,7 @@ import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMails } from "../../platform/outbox/queue.ts";
 import { type RequestRefusal, refuse } from "../../platform/refusal.ts";
 import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
-import { listId } from "../subscriptions/index.ts";
+import { countRecipients, listId } from "../subscriptions/index.ts";
 import { issueFigures } from "./issue-figures.ts";
 import { emailPicturesOf } from "./issue-pictures.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
@@ -156,6 +159,18 @@ export default async function newsletterRoutes(
       config: { role: "viewer" },
     },
     async (request) => issueFigures(db, await issueOr404(request.params.id)),
+  );
+
+  routes.get(
+    NEWSLETTER_PATHS.recipients,
+    {
+      schema: {
+        querystring: recipientsQuerySchema,
+        response: { 200: recipientCountSchema, 400: fieldRefusalSchema },
+      },
+      config: { role: "viewer" },
+    },
+    async (request) => ({ count: await countRecipients(db, request.query) }),
   );
 
   routes.put(
@@ -321,14 +336,16 @@ export default async function newsletterRoutes(
       await app.consoleWrite(request, action, async (trx, audit) => {
         // The rate in force now stays the send's own (ADR 042).
         const { newsletterRate } = await currentMailSettings(trx, config);
+        const segment = request.body.segment ?? null;
         const refusal = await scheduleSend(trx, id, {
           at,
           rate: newsletterRate,
+          segment,
           rendered: rendering,
         });
         if (refusal) throw refusalOf(refusal, NEWSLETTER_TEXTS.notDraft);
         audit.subject = targetOf(id);
-        audit.detail = { at: at.toISOString() };
+        audit.detail = { at: at.toISOString(), to: segmentLabel(segment) };
       });
       app.newsletter.wake();
       return detail(id);

@@ -2,7 +2,8 @@
  * An issue's send, as statements on the issues and outbox tables.
  *
  * - Queuing puts one bulk message per recipient (an active subscription
- *   whose address is not suppressed) in the outbox, a few hundred per
+ *   whose address is not suppressed, in the issue's segment if it has one)
+ *   in the outbox, a few hundred per
  *   transaction, each due one interval after the last (the rate), so the
  *   outbox's due-time claim paces the send on every
  *   instance at once. The unique index (issue_id, subscription_id) makes a
@@ -15,13 +16,14 @@
  * See ADR 020.
  */
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
+import type { IssueStatus, Segment } from "../../../shared/admin/newsletter.ts";
 import type { Engine } from "../../platform/db/connection.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
 import { inTransaction } from "../../platform/db/transaction.ts";
 import { addressDomain } from "../../platform/outbox/message.ts";
 import { HELD_UNTIL, type OutboxTransaction } from "../../platform/outbox/queue.ts";
-import { onlyActive } from "../subscriptions/index.ts";
+import { onlyRecipients } from "../subscriptions/index.ts";
+import { segmentOf } from "./issues.ts";
 
 /** The due time of a held message: later than any real one, so no claim takes it. */
 
@@ -38,6 +40,8 @@ export interface QueuingIssue {
   id: number;
   rate: number;
   cursor: number;
+  /** Who it goes to: null for every active subscriber. */
+  segment: Segment | null;
   /** True when this claim began the send (the archive changed). */
   started: boolean;
 }
@@ -76,13 +80,14 @@ export async function claimIssueToQueue(
       eb.selectFrom("issues").select("id").where(due).orderBy("id").limit(1),
     )
     .where(due)
-    .returning(["id", "rate", "queue_cursor", "started_at"])
+    .returning(["id", "rate", "queue_cursor", "started_at", "segment"])
     .executeTakeFirst();
   if (!row) return undefined;
   return {
     id: row.id,
     rate: row.rate ?? 1,
     cursor: row.queue_cursor,
+    segment: segmentOf(row.segment),
     started: new Date(row.started_at ?? 0).getTime() === now.getTime(),
   };
 }
@@ -136,7 +141,10 @@ export async function queueBatch(
   trx: OutboxTransaction,
   { issue, worker, leaseMs, firstSlot, messageId, batchSize = QUEUE_BATCH_SIZE }: QueueBatch,
 ): Promise<QueuedBatch> {
-  const subscriptions = await onlyActive(trx.selectFrom("subscriptions").select(["id", "email"]))
+  const subscriptions = await onlyRecipients(
+    trx.selectFrom("subscriptions").select(["id", "email"]),
+    issue.segment,
+  )
     .where("id", ">", issue.cursor)
     .orderBy("id")
     .limit(batchSize)

@@ -5,11 +5,13 @@
  * finds no row and is told why.
  */
 import type { Kysely, Selectable } from "kysely";
-import type {
-  IssueDraft,
-  IssueProgress,
-  IssueRow,
-  IssueUpdate,
+import {
+  type IssueDraft,
+  type IssueProgress,
+  type IssueRow,
+  type IssueUpdate,
+  type Segment,
+  segmentSchema,
 } from "../../../shared/admin/newsletter.ts";
 import type { Author } from "../../platform/console/author.ts";
 import { type Database, nowIso } from "../../platform/db/schema.ts";
@@ -24,6 +26,7 @@ export interface IssueRecord extends IssueRow {
   pausedReason: string | null;
   withdrawnAt: string | null;
   correctedAt: string | null;
+  segment: Segment | null;
 }
 
 const RECORD_COLUMNS = [
@@ -45,6 +48,7 @@ const RECORD_COLUMNS = [
   "paused_reason",
   "withdrawn_at",
   "corrected_at",
+  "segment",
 ] as const;
 
 type RecordColumns = Pick<Selectable<Database["issues"]>, (typeof RECORD_COLUMNS)[number]>;
@@ -69,7 +73,13 @@ function toRecord(row: RecordColumns): IssueRecord {
     pausedReason: row.paused_reason,
     withdrawnAt: row.withdrawn_at,
     correctedAt: row.corrected_at,
+    segment: segmentOf(row.segment),
   };
+}
+
+/** An issue's segment as stored with its send (JSON), checked again as it is read. */
+export function segmentOf(stored: string | null): Segment | null {
+  return stored === null ? null : segmentSchema.parse(JSON.parse(stored));
 }
 
 /** Every issue, newest first. */
@@ -186,22 +196,24 @@ export interface IssueRendering {
 }
 
 /**
- * Asks for a draft to be sent at `at` (now for "send now"), with its
- * rendering frozen: every copy and the archive show what was previewed,
+ * Asks for a draft to be sent at `at` (now for "send now"), to everyone
+ * active or to `segment`, with its rendering frozen: every copy and the archive show what was previewed,
  * and each counted link leads where it did in the preview. Called in the
  * console's write transaction, so the issue and its links change together.
  */
 export async function scheduleSend(
   db: Kysely<Database>,
   id: number,
-  { at, rate, rendered }: { at: Date; rate: number; rendered: IssueRendering },
+  send: { at: Date; rate: number; segment: Segment | null; rendered: IssueRendering },
 ): Promise<IssueRefusal | null> {
+  const { at, rate, segment, rendered } = send;
   const result = await db
     .updateTable("issues")
     .set({
       status: "scheduled",
       scheduled_at: at.toISOString(),
       rate,
+      segment: segment && JSON.stringify(segment),
       email_html: rendered.emailHtml,
       email_text: rendered.emailText,
       web_html: rendered.webHtml,
@@ -228,6 +240,7 @@ export async function unschedule(db: Kysely<Database>, id: number): Promise<Issu
       status: "draft",
       scheduled_at: null,
       rate: null,
+      segment: null,
       email_html: null,
       email_text: null,
       web_html: null,

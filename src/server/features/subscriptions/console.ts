@@ -22,6 +22,7 @@ import {
   subscriberListSchema,
   subscriberPersonSchema,
   subscriberStatsSchema,
+  tagListSchema,
 } from "../../../shared/admin/subscribers.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
@@ -30,6 +31,7 @@ import { forgetErasedRows } from "../../platform/db/erased-rows.ts";
 import { joinedOutbox } from "../../platform/outbox/queue.ts";
 import { refuse } from "../../platform/refusal.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
+import { tagCounts } from "./segments.ts";
 import {
   eraseSubscriber,
   exportSubscribers,
@@ -92,6 +94,12 @@ export default async function subscribersRoutes(
     SUBSCRIBER_ROUTES.stats,
     { schema: { response: { 200: subscriberStatsSchema } }, config: { role: "viewer" } },
     () => subscriberStats(database),
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.tags,
+    { schema: { response: { 200: tagListSchema } }, config: { role: "viewer" } },
+    async () => ({ items: await tagCounts(db) }),
   );
 
   routes.get(

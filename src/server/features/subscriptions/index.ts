@@ -69,7 +69,7 @@ export default fp(
 export { activeSubscribers } from "./exports.ts";
 export { listId, unsubscribeHeaders } from "./mail.tsx";
 export { findSubscription, type Subscription } from "./queries.ts";
-export { onlyActive } from "./statuses.ts";
+export { countRecipients, onlyRecipients } from "./segments.ts";
 export { eraseSubscriber } from "./subscribers.ts";
 export {
   INVALID_LINK_MESSAGE,

@@ -393,6 +393,8 @@ export interface IssuesTable extends Timestamps {
   corrected_at: Timestamp | null;
   /** The last correction, withdrawal or return to the archive: when the feed last changed through it. */
   archive_changed_at: Timestamp | null;
+  /** Who it goes to, fixed with the send: null for every active subscriber, else a segment as JSON. */
+  segment: string | null;
 }
 
 /** What a report says of a message: refused for good, refused for now, or marked as spam. */

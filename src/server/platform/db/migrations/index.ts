@@ -42,6 +42,7 @@ import * as audienceConversions from "./036-audience-conversions.ts";
 import * as audienceHours from "./037-audience-hours.ts";
 import * as issueLinks from "./038-issue-links.ts";
 import * as subscriberNamesTags from "./039-subscriber-names-tags.ts";
+import * as issueSegments from "./040-issue-segments.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -83,4 +84,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "037_audience_hours": audienceHours,
   "038_issue_links": issueLinks,
   "039_subscriber_names_tags": subscriberNamesTags,
+  "040_issue_segments": issueSegments,
 };
