@@ -88,6 +88,11 @@ test.describe("sending an Insight issue", () => {
     const sqliteFile = await preparedDatabase("newsletter-send", async (database) => {
       await addSubscribers(database, "reader", SUBSCRIBERS);
       await tagReaders(database, SEGMENT_TAGS);
+      await database.db
+        .updateTable("subscriptions")
+        .set({ first_name: "Ada", last_name: "Lovelace" })
+        .where("email", "=", "reader-100@example.com")
+        .execute();
       editor = await writeConsoleAccount(database, "editor", EDITOR, "Editor");
     });
     own = await startOwnServer("newsletter-send", {
@@ -234,7 +239,7 @@ test.describe("sending an Insight issue", () => {
     await expect(page.getByRole("heading", { level: 1, name: CORRECTED_TITLE })).toBeVisible();
   });
 
-  test("an editor sends an issue to the subscribers with some tags, counted as they are chosen", async ({
+  test("an editor previews an issue as a named reader and sends it to the subscribers with some tags", async ({
     page,
   }) => {
     test.setTimeout(60_000);
@@ -242,9 +247,21 @@ test.describe("sending an Insight issue", () => {
     await signInToConsole(page, editor, `${origin}/admin/newsletter/new`);
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Summary").fill("What changed for the people we work with.");
-    await page.getByLabel("Body").fill("A note for the people we work with.");
+    await page
+      .getByLabel("Body")
+      .fill("Dear {first_name|reader},\n\nA note for the people we work with.");
     await page.getByRole("button", { name: "Create draft" }).click();
     await expect(page.getByText(/^Created as a draft\./)).toBeVisible();
+
+    // The preview reads the fallback, then as the reader picked.
+    const frame = previewFrame(page, "The e-mail at a desktop mail program's width");
+    await expect(frame.getByText("Dear reader,")).toBeVisible();
+    await page
+      .getByLabel("Read it as")
+      .selectOption({ label: "Ada Lovelace (reader-100@example.com)" });
+    await expect(
+      previewFrame(page, "The e-mail at a desktop mail program's width").getByText("Dear Ada,"),
+    ).toBeVisible();
 
     const choice = page.getByRole("group", { name: "Who gets it" });
     const reach = choice.locator(".recipients-reach");
@@ -281,6 +298,11 @@ test.describe("sending an Insight issue", () => {
       .flatMap((mail) => mail.recipients)
       .sort();
     expect(to).toEqual(Object.keys(SEGMENT_TAGS).sort());
+    const textTo = (address: string) =>
+      smtp.received.find((mail) => mail.parsed.subject === title && mail.recipients[0] === address)
+        ?.parsed.text;
+    expect(textTo("reader-100@example.com")).toContain("Dear Ada,");
+    expect(textTo("reader-101@example.com")).toContain("Dear reader,");
   });
 });
 
@@ -428,6 +450,11 @@ test("writes the screenshots of the send to a segment @screenshots", async ({ pa
           ]),
         ),
       );
+      await database.db
+        .updateTable("subscriptions")
+        .set({ first_name: "Grace", last_name: "Hopper" })
+        .where("email", "=", "reader-7@example.com")
+        .execute();
       const now = new Date().toISOString();
       const row = await database.db
         .insertInto("issues")
@@ -435,7 +462,16 @@ test("writes the screenshots of the send to a segment @screenshots", async ({ pa
           title: "What changed for insurers this quarter",
           slug: "insurers-this-quarter",
           summary: "Three rulings and what they mean for your claims systems.",
-          body: "A body.",
+          body: [
+            "Dear {first_name|reader},",
+            "",
+            "Three rulings this quarter change how claims systems must keep their records.",
+            "",
+            "## What changed",
+            "",
+            "- Retention periods are now counted from the last contact.",
+            "- Automated refusals must say which rule decided them.",
+          ].join("\n"),
           author: "segment-editor@firm.example",
           created_at: now,
           updated_at: now,
@@ -460,6 +496,23 @@ test("writes the screenshots of the send to a segment @screenshots", async ({ pa
         await page.setViewportSize({ width, height });
         await expectNoSidewaysScroll(page);
         await panel.screenshot({ path: `${dir}/send-segment-${width}.png` });
+      }
+      // The preview, as a named reader reads it.
+      await page
+        .getByLabel("Read it as")
+        .selectOption({ label: "Grace Hopper (reader-7@example.com)" });
+      const previewPanel = page.getByRole("region", { name: "Preview" });
+      for (const [width, height] of [
+        [1440, 2000],
+        [375, 3200],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await expect(
+          previewFrame(page, "The e-mail at a desktop mail program's width").getByText(
+            "Dear Grace,",
+          ),
+        ).toBeVisible();
+        await previewPanel.screenshot({ path: `${dir}/preview-as-reader-${width}.png` });
       }
       await page.getByRole("button", { name: "Send now…" }).click();
       await expect(page.getByRole("alertdialog")).toContainText("tagged “Clients” or “Insurance”");

@@ -8,7 +8,7 @@
 import { test as base, type Page } from "./test.ts";
 
 export const SANDBOX_NOTICE =
-  /^Blocked script execution in '[^']+\/api\/admin\/newsletter\/\d+\/preview\/(?:email|web)' because the document's frame is sandboxed and the 'allow-scripts' permission is not set\.$/;
+  /^Blocked script execution in '[^']+\/api\/admin\/newsletter\/\d+\/preview\/(?:email|web)(?:\?as=\d+)?' because the document's frame is sandboxed and the 'allow-scripts' permission is not set\.$/;
 
 export const test = base.extend<{ previewNotices: undefined }>({
   previewNotices: [

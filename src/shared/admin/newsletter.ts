@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { checkField, FIELD_REASONS, type FieldRule } from "../field-rules.ts";
-import { idParamsSchema } from "../row-id.ts";
+import { idParamsSchema, rowIdSchema } from "../row-id.ts";
 import { messageSchema, ruledText } from "../schemas.ts";
 import { EMAIL_MAX_LENGTH, normalizeEmail } from "../subscription.ts";
 import { oneOf, trimEndWhere, trimWhere } from "../trim.ts";
@@ -38,6 +38,8 @@ export const NEWSLETTER_PATHS = {
   cancel: (id: Id) => `${BASE}/${id}/cancel`,
   /** What the issue brought: its copies' fate, its links' clicks, the visits and leads. */
   figures: (id: Id) => `${BASE}/${id}/figures`,
+  /** Subscribers with a name, to preview an issue's merge fields as one of them reads it. */
+  previewReaders: `${BASE}/preview-readers`,
   /** How many active subscribers a segment (or everyone) counts now. */
   recipients: `${BASE}/recipients`,
 } as const;
@@ -186,6 +188,21 @@ export const recipientsQuerySchema = z
     return z.NEVER;
   });
 
+/** The previews read as one subscriber (`as`, their id) would; without it, with the fallbacks. */
+export const previewQuerySchema = z.object({ as: rowIdSchema.optional() });
+
+/** A subscriber an editor may preview an issue as: their values of the merge fields. */
+export const previewReaderSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+});
+export type PreviewReader = z.infer<typeof previewReaderSchema>;
+/** The newest active subscribers with a name, at most this many. */
+export const PREVIEW_READERS = 10;
+export const previewReaderListSchema = z.object({ items: previewReaderSchema.array() });
+
 export const recipientCountSchema = z.object({ count: z.number() });
 export type RecipientCount = z.infer<typeof recipientCountSchema>;
 
@@ -286,6 +303,7 @@ export type IssueFigures = z.infer<typeof issueFiguresSchema>;
 
 export const NEWSLETTER_TEXTS = {
   notFound: "This issue does not exist. It may have been deleted.",
+  readerNotFound: "This subscriber does not exist. They may have been erased.",
   slugTaken: "Another issue already has this address. Choose another.",
   stale:
     "Someone saved this issue after you opened it. Your text is kept here; copy what you need, then reload to see their version.",
@@ -454,6 +472,12 @@ export const NEWSLETTER_CONSOLE_ROUTES = {
     path: ({ id }: RecordId) => NEWSLETTER_PATHS.cancel(id),
     status: 200,
     response: issueDetailSchema,
+  },
+  "newsletter.previewReaders": {
+    method: "GET",
+    path: NEWSLETTER_PATHS.previewReaders,
+    status: 200,
+    response: previewReaderListSchema,
   },
   "newsletter.recipients": {
     method: "GET",

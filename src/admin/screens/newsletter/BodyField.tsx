@@ -13,7 +13,9 @@ const SYNTAX_HELP = (
   <>
     Markdown: <code>## Heading</code>, <code>**bold**</code>, <code>[link text](https://…)</code>,{" "}
     <code>![description](address)</code> for a picture, <code>&gt; quote</code>, <code>- item</code>{" "}
-    or <code>1. item</code> for a list. A blank line starts a new paragraph.
+    or <code>1. item</code> for a list. A blank line starts a new paragraph.{" "}
+    <code>{"{first_name|there}"}</code> is each reader's first name, or the word after the bar when
+    there is none (also in the title and summary; <code>{"{last_name}"}</code> too).
   </>
 );
 

@@ -3,9 +3,15 @@
  * desktop mail program's width and at a phone's, and the archive page it
  * becomes, each the server's own rendering in a frame (served with its own
  * sandboxing policy); and the e-mail's plain-text part. A save reloads them.
+ * An issue with merge fields is read with their fallbacks, or as one of the
+ * newest named subscribers would read it, its Subject too.
  */
 import { useId, useState } from "react";
 import { type IssueDetail, NEWSLETTER_PATHS } from "../../../shared/admin/newsletter.ts";
+import { fullName } from "../../../shared/admin/subscribers.ts";
+import { fillMergeFields, hasMergeFields } from "../../../shared/merge-fields.ts";
+import { read, withQuery } from "../../api/client.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { PlainTextPreview } from "./PlainTextPreview.tsx";
 
 const VIEWS = [
@@ -54,6 +60,15 @@ export function PreviewPanel({ issue, unsaved = false, onSave }: PreviewPanelPro
   );
   const group = useId();
   const view = VIEWS.find((candidate) => candidate.name === shown) ?? VIEWS[0];
+  const usesFields = [issue.title, issue.summary, issue.body].some(hasMergeFields);
+  const readers = useResource(usesFields ? read("newsletter.previewReaders") : null);
+  const [readerId, setReaderId] = useState("");
+  const reader = readers.data?.items.find((each) => String(each.id) === readerId);
+  // The archive page has no reader: it always shows the fallbacks.
+  const src =
+    reader && view.name !== "web"
+      ? withQuery(view.path(issue.id), { as: reader.id })
+      : view.path(issue.id);
 
   return (
     <section className="panel preview-panel" aria-labelledby={`${group}-title`}>
@@ -87,6 +102,29 @@ export function PreviewPanel({ issue, unsaved = false, onSave }: PreviewPanelPro
           `Version ${issue.version}, as saved.`
         )}
       </p>
+      {usesFields ? (
+        <div className="preview-reader">
+          <label className="preview-reader__label" htmlFor={`${group}-reader`}>
+            Read it as
+          </label>
+          <select
+            id={`${group}-reader`}
+            value={readerId}
+            onChange={(event) => setReaderId(event.target.value)}
+            aria-describedby={`${group}-subject`}
+          >
+            <option value="">A subscriber without a name: the fallbacks</option>
+            {readers.data?.items.map((each) => (
+              <option key={each.id} value={each.id}>
+                {fullName(each.firstName, each.lastName)} ({each.email})
+              </option>
+            ))}
+          </select>
+          <p className="preview-reader__subject" id={`${group}-subject`}>
+            <span>Subject:</span> {fillMergeFields(issue.title, reader)}
+          </p>
+        </div>
+      ) : null}
       <section
         className={`preview-stage preview-stage--${view.name}`}
         aria-label={view.title}
@@ -97,15 +135,15 @@ export function PreviewPanel({ issue, unsaved = false, onSave }: PreviewPanelPro
           <PlainTextPreview
             // A new version is loaded anew.
             key={issue.version}
-            path={view.path(issue.id)}
+            path={src}
           />
         ) : (
           <iframe
-            // A new version is a new frame, which loads the preview again.
-            key={`${view.name}-${issue.version}`}
+            // A new version, or another reader, is a new frame, which loads the preview again.
+            key={`${view.name}-${issue.version}-${readerId}`}
             className={`preview-frame preview-frame--${view.name}`}
             title={view.title}
-            src={view.path(issue.id)}
+            src={src}
           />
         )}
       </section>

@@ -9,6 +9,7 @@
 import type { Kysely, NotNull } from "kysely";
 import type { IssueStatus } from "../../../shared/admin/newsletter.ts";
 import type { InsightIssue, InsightSummary } from "../../../shared/insight.ts";
+import { fillMergeFields } from "../../../shared/merge-fields.ts";
 import type { Database } from "../../platform/db/schema.ts";
 
 /** A send that began and goes on, waits, or is done; "cancelled" withdraws the issue. */
@@ -43,8 +44,9 @@ function summaryOf(row: {
 }): InsightSummary {
   return {
     slug: row.slug,
-    title: row.title,
-    summary: row.summary,
+    // The archive has no reader: a merge field reads its fallback.
+    title: fillMergeFields(row.title),
+    summary: fillMergeFields(row.summary),
     publishedAt: row.started_at,
     ...(row.corrected_at ? { correctedAt: row.corrected_at } : {}),
   };

@@ -1,12 +1,14 @@
 /**
  * Composes each newsletter copy when the sender takes it: the issue's
- * frozen issue, personalised with the recipient's own unsubscribe link, and
+ * frozen issue, personalised with the recipient's own unsubscribe link and
+ * their values of its merge fields (the Subject's too), and
  * the list headers (RFC 2369, RFC 8058 one-click, RFC 2919 List-Id) and the
  * send's Feedback-ID. It reads the issue's state, the subscription and the
  * suppression list at that moment, so a pause, a cancellation, an
  * unsubscribe or a bounce counts from the next copy on.
  */
 import type { Kysely } from "kysely";
+import { fillMergeFields } from "../../../shared/merge-fields.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import type { ComposeNewsletter } from "../../platform/outbox/sender.ts";
 import { isSuppressed } from "../deliverability/index.ts";
@@ -68,13 +70,13 @@ export function newsletterComposer(options: ComposerOptions): ComposeNewsletter 
       return { drop: "address suppressed before its turn" };
     }
     const link = unsubscribeUrl(publicOrigin, signingSecret, subscription);
-    const { html, text } = personalise(rendering, link);
+    const { html, text } = personalise(rendering, link, subscription);
     return {
       send: {
         messageId: message.messageId,
         from: sender,
         to: subscription.email,
-        subject: rendering.title,
+        subject: fillMergeFields(rendering.title, subscription),
         html,
         text,
         headers: {

@@ -19,14 +19,19 @@ import {
   issueUpdateSchema,
   NEWSLETTER_PATHS,
   NEWSLETTER_TEXTS,
+  PREVIEW_READERS,
+  previewQuerySchema,
+  previewReaderListSchema,
   recipientCountSchema,
   recipientsQuerySchema,
   segmentLabel,
   testSendSchema,
 } from "../../../shared/admin/newsletter.ts";
 import { elementsNamed, replaceSpans } from "../../../shared/html-elements.ts";
+import { fillMergeFields, type MergeValues } from "../../../shared/merge-fields.ts";
 import { UNSUBSCRIBE_PATH } from "../../../shared/routes.ts";
 import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
+import { normalizeEmail } from "../../../shared/subscription.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { authorOf } from "../../platform/console/author.ts";
 import type { Database } from "../../platform/db/schema.ts";
@@ -34,7 +39,13 @@ import { newMessageId } from "../../platform/outbox/message.ts";
 import { enqueueMails } from "../../platform/outbox/queue.ts";
 import { type RequestRefusal, refuse } from "../../platform/refusal.ts";
 import { currentMailSettings, type MailDefaultSettings } from "../mail-settings/index.ts";
-import { countRecipients, listId } from "../subscriptions/index.ts";
+import {
+  countRecipients,
+  findSubscription,
+  listId,
+  namedReaders,
+  namesByAddress,
+} from "../subscriptions/index.ts";
 import { issueFigures } from "./issue-figures.ts";
 import { emailPicturesOf } from "./issue-pictures.ts";
 import { cancelSend, pauseSend, resumeSend } from "./issue-sends.ts";
@@ -226,34 +237,50 @@ export default async function newsletterRoutes(
   /** A test copy's unsubscribe link leads to the page, with no subscription to end. */
   const sampleUnsubscribeUrl = new URL(UNSUBSCRIBE_PATH, origin).href;
 
+  /** The merge fields' values of the subscriber a preview is read as; none (the fallbacks) without one. */
+  async function valuesOf(readerId: number | undefined): Promise<MergeValues> {
+    if (readerId === undefined) return {};
+    const reader = await findSubscription(db, readerId);
+    if (!reader) throw refuse.notFound(NEWSLETTER_TEXTS.readerNotFound);
+    return reader;
+  }
+
+  const preview = {
+    ...byId,
+    querystring: previewQuerySchema,
+    response: { 200: z.string(), 400: fieldRefusalSchema, 404: messageSchema },
+  };
+
+  routes.get(
+    NEWSLETTER_PATHS.previewReaders,
+    { schema: { response: { 200: previewReaderListSchema } }, config: { role: "viewer" } },
+    async () => ({ items: await namedReaders(db, PREVIEW_READERS) }),
+  );
+
   routes.get(
     NEWSLETTER_PATHS.emailPreview(":id"),
-    {
-      schema: { ...byId, response: { 200: z.string(), 404: messageSchema } },
-      config: { role: "viewer" },
-    },
+    { schema: preview, config: { role: "viewer" } },
     async (request, reply) => {
       const { rendering } = await rendered(request.params.id);
+      const values = await valuesOf(request.query.as);
       return reply
         .type("text/html; charset=utf-8")
         .header("cache-control", "no-store")
         .header("content-security-policy", EMAIL_PREVIEW_POLICY)
-        .send(personalise(rendering, sampleUnsubscribeUrl).html);
+        .send(personalise(rendering, sampleUnsubscribeUrl, values).html);
     },
   );
 
   routes.get(
     NEWSLETTER_PATHS.textPreview(":id"),
-    {
-      schema: { ...byId, response: { 200: z.string(), 404: messageSchema } },
-      config: { role: "viewer" },
-    },
+    { schema: preview, config: { role: "viewer" } },
     async (request, reply) => {
       const { rendering } = await rendered(request.params.id);
+      const values = await valuesOf(request.query.as);
       return reply
         .type("text/plain; charset=utf-8")
         .header("cache-control", "no-store")
-        .send(personalise(rendering, sampleUnsubscribeUrl).text);
+        .send(personalise(rendering, sampleUnsubscribeUrl, values).text);
     },
   );
 
@@ -267,8 +294,9 @@ export default async function newsletterRoutes(
       const { issue, rendering } = await rendered(request.params.id);
       const page = await app.insightPreview({
         slug: issue.slug,
-        title: issue.title,
-        summary: issue.summary,
+        // As the archive shows it: no reader, so each merge field's fallback.
+        title: fillMergeFields(issue.title),
+        summary: fillMergeFields(issue.summary),
         publishedAt: issue.startedAt ?? new Date().toISOString(),
         html: rendering.webHtml,
       });
@@ -293,22 +321,25 @@ export default async function newsletterRoutes(
     async (request) => {
       const { issue, rendering } = await rendered(request.params.id);
       const { to } = request.body;
-      const { html, text } = personalise(rendering, sampleUnsubscribeUrl);
+      // An address on the list reads its own name; any other, the fallbacks.
+      const names = await namesByAddress(db, to);
       // Every copy and the audit entry are committed together, or none is.
       await app.consoleWrite(request, "issue-test-sent", async (trx, audit) => {
         const { from } = await currentMailSettings(trx, config);
         await enqueueMails(
           trx,
           "newsletter-test",
-          to.map((address) => ({
-            messageId: newMessageId(from),
-            from,
-            to: address,
-            subject: `[Test] ${issue.title}`,
-            html,
-            text,
-            headers: { "List-Id": listId(origin) },
-          })),
+          to.map((address) => {
+            const values = names.get(normalizeEmail(address)) ?? {};
+            return {
+              messageId: newMessageId(from),
+              from,
+              to: address,
+              subject: `[Test] ${fillMergeFields(issue.title, values)}`,
+              ...personalise(rendering, sampleUnsubscribeUrl, values),
+              headers: { "List-Id": listId(origin) },
+            };
+          }),
         );
         // An address holds neither comma nor space, so the list reads back unambiguously.
         audit.subject = targetOf(issue.id);

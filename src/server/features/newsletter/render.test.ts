@@ -1,11 +1,13 @@
 /**
  * An Insight issue's rendering: the archive page's HTML,
  * and the e-mail's HTML and text parts, made once with a placeholder for each
- * recipient's unsubscribe URL and personalised per recipient.
+ * recipient's unsubscribe URL and for each merge field, and personalised
+ * per recipient.
  */
 import { describe, expect, it } from "vitest";
 import { unwrapped } from "../../../../test/support/mail-text.ts";
 import { COLORS } from "../../../shared/design-tokens.ts";
+import { FALLBACK_MAX, fillMergeFields } from "../../../shared/merge-fields.ts";
 import { SITE } from "../../../shared/site.ts";
 import {
   type IssueSource,
@@ -284,5 +286,70 @@ describe("personalise", () => {
       html: "https://u.example/1 and https://u.example/1",
       text: "https://u.example/1 and https://u.example/1",
     });
+  });
+});
+
+describe("merge fields", () => {
+  const fallbackOf60 = `dear ${"reader ".repeat(8)}`.slice(0, FALLBACK_MAX);
+  const GREETING: IssueSource = {
+    ...ISSUE,
+    title: "Hello {first_name|there}, three lessons",
+    summary: "For {first_name|you} and the {company} team.",
+    body: [
+      "Dear {first_name|<b>friend</b> & co} {last_name},",
+      "",
+      `A paragraph long enough to be wrapped in the text part, where the fallback {first_name|${fallbackOf60}} must come through whole.`,
+      "",
+      `Not a field: {first_name|${"x".repeat(FALLBACK_MAX + 1)}}, {first_name|two\nlines}, {email} and {First_Name}.`,
+    ].join("\n"),
+  };
+  const rendered = renderIssue(GREETING, { origin: ORIGIN });
+  const url = `${ORIGIN}/unsubscribe?token=t`;
+  const ada = personalise(rendered, url, { firstName: "Ada <Al> & co", lastName: "Lovelace" });
+  const nameless = personalise(rendered, url, {});
+
+  it("puts the reader's values in both parts, escaped in the HTML", () => {
+    expect(ada.html).toContain("Dear Ada &lt;Al&gt; &amp; co Lovelace,");
+    expect(unwrapped(ada.text)).toContain("Dear Ada <Al> & co Lovelace,");
+    expect(ada.html).toContain("Hello Ada &lt;Al&gt; &amp; co, three lessons");
+    expect(ada.html).toContain("For Ada &lt;Al&gt; &amp; co and the {company} team.");
+  });
+
+  it("reads the fallback, or nothing, where the reader has no value", () => {
+    expect(nameless.html).toContain("Dear &lt;b&gt;friend&lt;/b&gt; &amp; co ,");
+    expect(unwrapped(nameless.text)).toContain("Dear <b>friend</b> & co ,");
+    expect(unwrapped(nameless.text)).toContain(`the fallback ${fallbackOf60} must come through`);
+    expect(nameless.html).toContain("Hello there, three lessons");
+  });
+
+  it("leaves no placeholder in a copy, and leaves what is not a field as written", () => {
+    for (const part of [ada.html, ada.text, nameless.html, nameless.text]) {
+      expect(part).not.toContain("{{merge:");
+      expect(part).not.toContain("{last_name}");
+    }
+    const notFields = unwrapped(nameless.text);
+    expect(notFields).toContain(`{first_name|${"x".repeat(FALLBACK_MAX + 1)}}`);
+    expect(notFields).toContain("{email} and {First_Name}.");
+  });
+
+  it("shows the fallbacks on the archive page, which has no reader", () => {
+    expect(rendered.webHtml).toContain("Dear &lt;b&gt;friend&lt;/b&gt; &amp; co ,");
+    expect(rendered.webHtml).toContain(`the fallback ${fallbackOf60} must come through`);
+    expect(rendered.webHtml).not.toContain("{last_name}");
+    expect(rendered.webHtml).not.toContain("{{merge:");
+  });
+
+  it("fills a Subject with the reader's value or the fallback", () => {
+    expect(fillMergeFields(GREETING.title, { firstName: "Ada" })).toBe("Hello Ada, three lessons");
+    expect(fillMergeFields(GREETING.title, { firstName: "  " })).toBe("Hello there, three lessons");
+    expect(fillMergeFields(GREETING.title)).toBe("Hello there, three lessons");
+  });
+
+  it("reads a body of unclosed fields once through", () => {
+    const unclosed = `{first_name|${"a".repeat(FALLBACK_MAX)}`.repeat(2000);
+    expect(fillMergeFields(unclosed)).toBe(unclosed);
+    expect(
+      personalise(renderIssue({ ...ISSUE, body: unclosed }, { origin: ORIGIN }), url).text,
+    ).toContain("{first_name|aaa");
   });
 });

@@ -2,12 +2,19 @@
  * An Insight issue rendered once: the e-mail's HTML and plain-text parts, with
  * a placeholder where each recipient's unsubscribe URL goes, and the HTML of
  * its archive page. `personalise` makes one recipient's copy by substitution,
- * so a send of any size renders the issue a single time (ADR 019, ADR 073).
+ * so a send of any size renders the issue a single time (ADR 019, ADR 073):
+ * their unsubscribe URL, and their values of the merge fields (ADR 086).
  * When its clicks are counted (ADR 083), each web link of the e-mail leads
  * through the site's redirect for it, the same for every reader.
  */
 import escapeHtml from "escape-html";
 import { createElement } from "react";
+import {
+  type MergeField,
+  type MergeValues,
+  mergeValue,
+  replaceMergeFields,
+} from "../../../shared/merge-fields.ts";
 import { insightIssuePath, insightLinkPath } from "../../../shared/routes.ts";
 import { type EmailImages, renderMarkdown } from "../../platform/markdown/markdown.ts";
 import { fillPlaceholders, renderMail } from "../../platform/outbox/render.ts";
@@ -38,6 +45,27 @@ export interface RenderedIssue {
  * change, and the `.invalid` domain (RFC 2606) cannot be anyone's real link.
  */
 export const UNSUBSCRIBE_URL_PLACEHOLDER = "https://unsubscribe.invalid/{{recipient}}";
+
+/**
+ * Where a merge field goes in the e-mail, until a reader's copy is made: the
+ * field and its fallback, in hexadecimal, so that neither Markdown, React's
+ * escaping nor the plain-text conversion changes it, whatever the fallback
+ * holds.
+ */
+const mergePlaceholder = (field: MergeField, fallback: string) =>
+  `{{merge:${field}:${Buffer.from(fallback).toString("hex")}}}`;
+const MERGE_PLACEHOLDER = /\{\{merge:(first_name|last_name):([0-9a-f]{0,480})\}\}/g;
+
+/** A part of the e-mail with each merge field's placeholder filled for one reader. */
+function fillMergePlaceholders(
+  part: string,
+  values: MergeValues,
+  asWritten: (value: string) => string,
+): string {
+  return part.replace(MERGE_PLACEHOLDER, (_whole, field: MergeField, hex: string) =>
+    asWritten(mergeValue(values, field, Buffer.from(hex, "hex").toString())),
+  );
+}
 
 /** The issue's page on the site, which its e-mail links to and resolves relative URLs against. */
 export function issueUrlOf(slug: string, origin: string): string {
@@ -119,32 +147,51 @@ function rewriteLinks(html: string, rewrite: (href: string) => string): string {
   });
 }
 
+/**
+ * The issue rendered once: the e-mail with a placeholder for each merge
+ * field, and the archive page with each field's fallback (it has no reader).
+ */
 export function renderIssue(issue: IssueSource, options: RenderOptions): RenderedIssue {
   const issueUrl = issueUrlOf(issue.slug, options.origin);
-  const { webHtml, emailHtml: body } = renderMarkdown(issue.body, {
+  const markdownOptions = {
     pageUrl: issueUrl,
     ...(options.pictures ? { images: options.pictures } : {}),
-  });
+  };
+  const forEmail = (text: string) => replaceMergeFields(text, mergePlaceholder);
+  const forWeb = (text: string) => replaceMergeFields(text, (_field, fallback) => fallback);
+  const web = renderMarkdown(forWeb(issue.body), markdownOptions);
+  const emailBody = forEmail(issue.body);
+  // A body without merge fields is one text for both: rendered once.
+  const body =
+    emailBody === issue.body ? web.emailHtml : renderMarkdown(emailBody, markdownOptions).emailHtml;
   const links = emailLinks(issue.slug, options);
   const { html, text } = renderMail(
     createElement(IssueEmail, {
-      title: issue.title,
-      summary: issue.summary,
+      title: forEmail(issue.title),
+      summary: forEmail(issue.summary),
       issueUrl: links.rewrite(issueUrl),
       bodyHtml: rewriteLinks(body, links.rewrite),
       unsubscribeUrl: UNSUBSCRIBE_URL_PLACEHOLDER,
     }),
   );
-  return { emailHtml: html, emailText: text, webHtml, links: links.links() };
+  return { emailHtml: html, emailText: text, webHtml: web.webHtml, links: links.links() };
 }
 
-/** One recipient's copy: the placeholder replaced by their URL (HTML-escaped in the HTML part). */
+/**
+ * One recipient's copy: the placeholder replaced by their URL, and each
+ * merge field by their value or its fallback (HTML-escaped in the HTML part).
+ */
 export function personalise(
   rendered: Pick<RenderedIssue, "emailHtml" | "emailText">,
   unsubscribeUrl: string,
+  values: MergeValues = {},
 ): { html: string; text: string } {
-  return fillPlaceholders(
+  const { html, text } = fillPlaceholders(
     { html: rendered.emailHtml, text: rendered.emailText },
     { [UNSUBSCRIBE_URL_PLACEHOLDER]: unsubscribeUrl },
   );
+  return {
+    html: fillMergePlaceholders(html, values, escapeHtml),
+    text: fillMergePlaceholders(text, values, (value) => value),
+  };
 }

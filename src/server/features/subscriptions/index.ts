@@ -68,6 +68,7 @@ export default fp(
 
 export { activeSubscribers } from "./exports.ts";
 export { listId, unsubscribeHeaders } from "./mail.tsx";
+export { namedReaders, namesByAddress } from "./merge-values.ts";
 export { findSubscription, type Subscription } from "./queries.ts";
 export { countRecipients, onlyRecipients } from "./segments.ts";
 export { eraseSubscriber } from "./subscribers.ts";

@@ -15,9 +15,14 @@ export interface Subscription {
   unsubscribedAt: string | null;
 }
 
-/** A subscription as stored, with whether its address is confirmed (ISO-8601) or not yet (null). */
+/**
+ * A subscription as stored, with whether its address is confirmed (ISO-8601)
+ * or not yet (null), and the person's name where known (an issue's merge fields).
+ */
 export interface StoredSubscription extends Subscription {
   confirmedAt: string | null;
+  firstName: string | null;
+  lastName: string | null;
 }
 
 /**
@@ -180,7 +185,15 @@ export async function findSubscription(
 ): Promise<StoredSubscription | undefined> {
   const row = await db
     .selectFrom("subscriptions")
-    .select(["id", "email", "subscribed_at", "unsubscribed_at", "confirmed_at"])
+    .select([
+      "id",
+      "email",
+      "subscribed_at",
+      "unsubscribed_at",
+      "confirmed_at",
+      "first_name",
+      "last_name",
+    ])
     .where("id", "=", id)
     .executeTakeFirst();
   return (
@@ -190,6 +203,8 @@ export async function findSubscription(
       subscribedAt: row.subscribed_at,
       unsubscribedAt: row.unsubscribed_at ? row.unsubscribed_at : null,
       confirmedAt: row.confirmed_at ? row.confirmed_at : null,
+      firstName: row.first_name,
+      lastName: row.last_name,
     }
   );
 }
