@@ -10,6 +10,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
+import { GOAL_TEXTS } from "../src/shared/admin/audience.ts";
 import { audienceRows, dayAgo, INSIGHT_TITLE, sumOf, writeAudience } from "./support/audience.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
@@ -18,6 +19,8 @@ import { onPreparedServer } from "./support/prepared-database.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const VIEWER = { role: "viewer", email: "noor@meridian.example", name: "Noor Haddad" } as const;
+/** Who adds and removes goals. */
+const EDITOR = { role: "editor", email: "sam@meridian.example", name: "Sam Okafor" } as const;
 const ROWS = audienceRows();
 const NUMBER = new Intl.NumberFormat("en-GB");
 
@@ -53,8 +56,9 @@ async function onAudience(
   label: string,
   use: () => Promise<void>,
   fill: (database: DatabaseHandle) => Promise<void> = (database) => writeAudience(database, ROWS),
+  account: { role: "viewer" | "editor"; email: string; name: string } = VIEWER,
 ) {
-  await onPreparedServer(label, VIEWER, fill, async (server) => {
+  await onPreparedServer(label, account, fill, async (server) => {
     await signInToConsole(page, server.account, `${server.origin}/admin/audience`);
     await expect(page.getByRole("heading", { level: 1, name: "Audience" })).toBeVisible();
     await use();
@@ -145,6 +149,44 @@ test("a viewer reads the figures, changes the range and downloads a table", asyn
   });
 });
 
+test("an editor names a page as a goal and reads how often the week's visits reached it", async ({
+  page,
+}) => {
+  await onAudience(
+    page,
+    "audience-goals",
+    async () => {
+      const goals = page.getByRole("region", { name: "Goals" });
+      // Two inquiries in the last 7 days, as the tile says.
+      await expect(
+        goals
+          .getByRole("row", { name: /Sent an inquiry/ })
+          .getByRole("cell")
+          .first(),
+      ).toHaveText("2");
+      const field = goals.getByLabel("Add a page as a goal");
+      await field.fill("weserve");
+      await goals.getByRole("button", { name: "Add goal" }).click();
+      await expect(goals.getByText(GOAL_TEXTS.pathSlash)).toBeVisible();
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+
+      await field.fill("/weserve");
+      await goals.getByRole("button", { name: "Add goal" }).click();
+      const row = goals.getByRole("row", { name: /\/weserve/ });
+      await expect(row.getByRole("cell").first()).toHaveText(
+        NUMBER.format(sumOf(ROWS, 7, "page", "/weserve", "visits")),
+      );
+      await expect(field).toHaveValue("");
+      await expectNoAxeViolations(page);
+
+      await row.getByRole("button", { name: "Remove the goal /weserve" }).click();
+      await expect(row).toHaveCount(0);
+    },
+    undefined,
+    EDITOR,
+  );
+});
+
 test.describe("at 375 px", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
@@ -199,31 +241,50 @@ test("writes the screen's screenshots @screenshots", async ({ page }) => {
   const dir = "docs/screenshots/admin";
   mkdirSync(dir, { recursive: true });
   test.info().setTimeout(90_000);
-  await onAudience(page, "audience-shots", async () => {
-    for (const width of [375, 1440]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
-      await expect(page.getByRole("region", { name: "Browsers" }).getByRole("row")).toHaveCount(5);
-      await expect(page.locator(".trend-plot canvas")).toBeVisible();
-      await page.screenshot({ path: `${dir}/audience-${width}.png`, fullPage: true });
-      await page
-        .getByRole("region", { name: "Visits from Insight issues" })
-        .screenshot({ path: `${dir}/audience-insight-${width}.png` });
-    }
-    // Today, hour by hour, on a phone and at the width of a desk.
-    await page.getByRole("radio", { name: "Today" }).check();
-    await expect(page.getByRole("heading", { name: /per hour/ })).toBeVisible();
-    await page.setViewportSize({ width: 375, height: 900 });
-    const trend = page.getByRole("region", { name: /Visitors and page views per hour/ });
-    await expect(trend.locator(".trend-plot canvas")).toBeVisible();
-    await trend.screenshot({ path: `${dir}/audience-today-375.png` });
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await expect(trend.locator(".trend-plot canvas")).toBeVisible();
-    await page.screenshot({ path: `${dir}/audience-today-1440.png` });
-    // A year of days, at the width of a desk.
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.getByRole("radio", { name: "12 months" }).check();
-    await expect(page.locator(".trend-table tbody tr")).toHaveCount(365);
-    await page.screenshot({ path: `${dir}/audience-12-months-1440.png` });
-  });
+  await onAudience(
+    page,
+    "audience-shots",
+    async () => {
+      for (const width of [375, 1440]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.reload();
+        await expect(page.getByRole("region", { name: "Browsers" }).getByRole("row")).toHaveCount(
+          5,
+        );
+        await expect(page.locator(".trend-plot canvas")).toBeVisible();
+        await page.screenshot({ path: `${dir}/audience-${width}.png`, fullPage: true });
+        await page
+          .getByRole("region", { name: "Visits from Insight issues" })
+          .screenshot({ path: `${dir}/audience-insight-${width}.png` });
+        // Tall enough to hold the card below the console's sticky header.
+        await page.setViewportSize({ width, height: 6000 });
+        await page
+          .getByRole("region", { name: "Goals" })
+          .screenshot({ path: `${dir}/audience-goals-${width}.png` });
+      }
+      // Today, hour by hour, on a phone and at the width of a desk.
+      await page.getByRole("radio", { name: "Today" }).check();
+      await expect(page.getByRole("heading", { name: /per hour/ })).toBeVisible();
+      await page.setViewportSize({ width: 375, height: 900 });
+      const trend = page.getByRole("region", { name: /Visitors and page views per hour/ });
+      await expect(trend.locator(".trend-plot canvas")).toBeVisible();
+      await trend.screenshot({ path: `${dir}/audience-today-375.png` });
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await expect(trend.locator(".trend-plot canvas")).toBeVisible();
+      await page.screenshot({ path: `${dir}/audience-today-1440.png` });
+      // A year of days, at the width of a desk.
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.getByRole("radio", { name: "12 months" }).check();
+      await expect(page.locator(".trend-table tbody tr")).toHaveCount(365);
+      await page.screenshot({ path: `${dir}/audience-12-months-1440.png` });
+    },
+    async (database) => {
+      await writeAudience(database, ROWS);
+      await database.db
+        .insertInto("audience_goals")
+        .values([{ path: "/contact-us" }, { path: "/insight/q4-outlook" }, { path: "/wedo" }])
+        .execute();
+    },
+    EDITOR,
+  );
 });

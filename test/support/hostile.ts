@@ -1020,6 +1020,8 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "POST /api/admin/webhooks/:id/secret/rotate": { body: null },
   "POST /api/admin/webhooks/:id/test": { body: null },
   "POST /api/admin/backups": { body: null },
+  "POST /api/admin/audience/goals": { body: { path: "/weserve" } },
+  "DELETE /api/admin/audience/goals/:id": { body: null },
 };
 
 /** The console's writes among `routes` that CONSOLE_WRITES does not list, and its entries no route has. */

@@ -8,8 +8,10 @@
  */
 import { z } from "zod";
 import { CHANNEL_LABELS, type Channel } from "../lead-source.ts";
+import { idParamsSchema } from "../row-id.ts";
+import { ruledText } from "../schemas.ts";
 import { ADMIN_API } from "./auth.ts";
-import type { RouteSlice } from "./route-entry.ts";
+import type { RecordId, RouteSlice } from "./route-entry.ts";
 
 const BASE = `${ADMIN_API}/audience`;
 
@@ -17,6 +19,8 @@ export const AUDIENCE_PATHS = {
   overview: BASE,
   breakdown: `${BASE}/breakdown`,
   export: `${BASE}/export.csv`,
+  goals: `${BASE}/goals`,
+  goal: (id: number | ":id") => `${BASE}/goals/${id}`,
 } as const;
 
 /** The screen's path in the console, also linked from the weekly digest. */
@@ -267,6 +271,67 @@ export const breakdownSchema = z.object({
 });
 export type BreakdownAnswer = z.infer<typeof breakdownSchema>;
 
+/** The pages a firm may count as goals, beside the two built in. */
+export const GOALS_MAX = 20;
+export const GOAL_PATH_MAX = 200;
+
+export const GOAL_TEXTS = {
+  pathMissing: "Write the page's path, e.g. /weserve.",
+  pathSlash: "Start the path with /, e.g. /weserve.",
+  pathWhole: "Leave out what follows ? or #: a goal is a page, whatever its query.",
+  pathLong: `Keep the path to ${GOAL_PATH_MAX} characters or fewer.`,
+  pathTaken: "This page is a goal already.",
+  tooMany: `The Audience area counts at most ${GOALS_MAX} page goals: remove one first.`,
+  notFound: "This goal does not exist. It may have been removed.",
+} as const;
+
+/** A page goal's path, as the rollups keep a page: from its first slash, without query or fragment. */
+export const goalPathSchema = ruledText("text", GOAL_TEXTS.pathMissing)
+  .trim()
+  .min(1, GOAL_TEXTS.pathMissing)
+  .max(GOAL_PATH_MAX, GOAL_TEXTS.pathLong)
+  .refine((path) => path.startsWith("/"), GOAL_TEXTS.pathSlash)
+  .refine((path) => !path.includes("?") && !path.includes("#"), GOAL_TEXTS.pathWhole);
+
+export const newGoalSchema = z.object({ path: goalPathSchema });
+export type NewGoal = z.input<typeof newGoalSchema>;
+
+/** A page goal as kept. */
+export const goalSchema = z.object({ id: z.number(), path: z.string() });
+export type Goal = z.infer<typeof goalSchema>;
+
+export const GOAL_KINDS = ["inquiry", "subscription", "page"] as const;
+
+/**
+ * A goal over the period: how often it was reached, and the share of the
+ * period's visits that did. A page is reached by the visits that viewed
+ * it (each once); the inquiry and the subscription by the leads counted
+ * visits sent, so a visit that sent two inquiries counts two.
+ */
+export const goalFiguresSchema = z.object({
+  /** The page goal's id; null for the two built in. */
+  id: z.number().nullable(),
+  kind: z.enum(GOAL_KINDS),
+  /** The page's path; null for the two built in. */
+  path: z.string().nullable(),
+  reached: z.number(),
+  /** `reached` per visit of the period; null without visits. */
+  rate: z.number().nullable(),
+});
+export type GoalFigures = z.infer<typeof goalFiguresSchema>;
+
+export const goalsSchema = z.object({
+  period: periodSchema,
+  visits: z.number(),
+  goals: goalFiguresSchema.array(),
+});
+export type GoalsAnswer = z.infer<typeof goalsSchema>;
+
+export const GOAL_LABELS: Record<Exclude<GoalFigures["kind"], "page">, string> = {
+  inquiry: "Sent an inquiry",
+  subscription: "Subscribed to Insight",
+};
+
 /**
  * A figure beside the period before, as the screen and the digest say it:
  * "+12%", "−5%", "±0%"; "new" when the period before had none, "–" when
@@ -288,7 +353,7 @@ export function valueLabel(dimension: Breakdown, value: string): string {
 
 /**
  * This area's entries of the console's route map (console-routes.ts):
- * The Audience area's overview and breakdowns, each over a range of days.
+ * The Audience area's overview, breakdowns and goals, each over a range of days, and the page goals added and removed.
  */
 export const AUDIENCE_CONSOLE_ROUTES = {
   "audience.overview": {
@@ -305,4 +370,25 @@ export const AUDIENCE_CONSOLE_ROUTES = {
     status: 200,
     response: breakdownSchema,
   },
+  "audience.goals": {
+    method: "GET",
+    path: AUDIENCE_PATHS.goals,
+    query: rangeQuerySchema,
+    status: 200,
+    response: goalsSchema,
+  },
+  "audience.addGoal": {
+    method: "POST",
+    path: AUDIENCE_PATHS.goals,
+    body: newGoalSchema,
+    status: 201,
+    response: goalSchema,
+  },
+  "audience.removeGoal": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => AUDIENCE_PATHS.goal(id),
+    status: 204,
+  },
 } as const satisfies RouteSlice;
+
+export const goalIdSchema = idParamsSchema;

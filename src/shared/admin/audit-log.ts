@@ -47,6 +47,8 @@ export const AUDIT_ACTIONS = [
   "suppression-lifted",
   "suppressions-exported",
   "audience-exported",
+  "audience-goal-added",
+  "audience-goal-removed",
   "content-created",
   "content-saved",
   "content-restored",

@@ -12,9 +12,9 @@ import {
 } from "../../../src/server/features/audience/index.ts";
 import type { MailMessage } from "../../../src/server/platform/outbox/message.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
+import { writeDays } from "../../support/audience-figures.ts";
 import { createAccount } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
-import { writeDays } from "./figures-seed.ts";
 
 /** Monday 30 November 2026, 07:30 UTC: last week is 23 to 29 November. */
 const MONDAY = Date.parse("2026-11-30T07:30:00.000Z");

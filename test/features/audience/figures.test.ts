@@ -16,9 +16,9 @@ import {
 } from "../../../src/shared/admin/audience.ts";
 import { AUTH_TEXTS } from "../../../src/shared/admin/auth.ts";
 import { startApp, type TestApp } from "../../support/app.ts";
+import { writeClicks, writeDays, writeIssue } from "../../support/audience-figures.ts";
 import { anonymous, type ConsoleClient, createAccount, signIn } from "../../support/console.ts";
 import { ENGINES } from "../../support/engines.ts";
-import { writeClicks, writeDays, writeIssue } from "./figures-seed.ts";
 
 /** A Friday: the last 7 days are 21 to 27 November, the 7 before them 14 to 20 November. */
 const NOW = Date.parse("2026-11-27T10:00:00.000Z");

@@ -2,7 +2,7 @@
  * The Audience area (viewers and up): the site's visits over a range of UTC
  * days, each figure beside the period of equal length before it; the daily
  * trend (a chart, and the same numbers as a table); the way from a visit to
- * an inquiry; and a card per breakdown, each with its CSV. The figures are
+ * an inquiry; the goals; and a card per breakdown, each with its CSV. The figures are
  * counted on the server without cookies; the latest minute or so may not
  * have been added yet.
  */
@@ -23,6 +23,7 @@ import { Notice } from "../../components/Notice.tsx";
 import { BreakdownCard } from "./BreakdownCard.tsx";
 import { FunnelCard } from "./FunnelCard.tsx";
 import { decimal, percent, periodText, whole } from "./format.ts";
+import { GoalsCard } from "./GoalsCard.tsx";
 import { type RangeChoice, RangePicker } from "./RangePicker.tsx";
 import { TrendChart } from "./TrendChart.tsx";
 import "./audience.css";
@@ -165,6 +166,7 @@ export default function AudienceScreen() {
           </section>
           <div className="cards">
             <FunnelCard funnel={data.funnel} previous={data.previousFunnel} choice={choice} />
+            <GoalsCard choice={choice} />
             {CARDS.map((dimension) => (
               <BreakdownCard key={dimension} dimension={dimension} choice={choice} />
             ))}

@@ -1,7 +1,8 @@
 /**
  * The console's Audience area (viewers and up): the period's figures beside
- * the period before, a breakdown at a time, and a CSV of any of its tables.
- * Reading the figures changes nothing, so only an export is audited (it
+ * the period before, a breakdown at a time, the goals, and a CSV of any of
+ * its tables; editors add and remove page goals. Reading the figures changes
+ * nothing, so only an export and a goal's change are audited (an export
  * takes them out of the console).
  */
 import type { FastifyInstance } from "fastify";
@@ -16,14 +17,22 @@ import {
   breakdownSchema,
   type ExportTable,
   exportQuerySchema,
+  GOAL_TEXTS,
+  goalIdSchema,
+  goalSchema,
+  goalsSchema,
+  newGoalSchema,
   overviewSchema,
   rangeQuerySchema,
   WITH_LEADS,
 } from "../../../shared/admin/audience.ts";
+import { fieldRefusalSchema, messageSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
 import { sendCsv } from "../../platform/console/csv.ts";
 import type { Database } from "../../platform/db/schema.ts";
+import { refuse } from "../../platform/refusal.ts";
 import { breakdownOf, cappedDays, hourlySeries, periodFigures, rateOf } from "./figures.ts";
+import { addGoal, goalFigures, removeGoal } from "./goals.ts";
 import { periodFor, previousOf } from "./periods.ts";
 import type { AudienceSettings } from "./server-settings.ts";
 
@@ -130,6 +139,59 @@ export default async function audienceRoutes(
         cappedDays(db, dimension, period),
       ]);
       return { dimension, period, rows, values, capped };
+    },
+  );
+
+  routes.get(
+    AUDIENCE_PATHS.goals,
+    {
+      schema: { querystring: rangeQuerySchema, response: { 200: goalsSchema } },
+      config: { role: "viewer" },
+    },
+    async (request) => {
+      const period = periodFor(request.query, now());
+      return { period, ...(await goalFigures(db, period)) };
+    },
+  );
+
+  routes.post(
+    AUDIENCE_PATHS.goals,
+    {
+      schema: {
+        body: newGoalSchema,
+        response: { 201: goalSchema, 400: fieldRefusalSchema, 409: fieldRefusalSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const goal = await app.consoleWrite(request, "audience-goal-added", async (trx, audit) => {
+        const added = await addGoal(trx, request.body.path);
+        if (added === "taken") {
+          throw refuse.conflict(GOAL_TEXTS.pathTaken, { path: GOAL_TEXTS.pathTaken });
+        }
+        if (added === "full")
+          throw refuse.conflict(GOAL_TEXTS.tooMany, { path: GOAL_TEXTS.tooMany });
+        audit.subject = `audience-goal:${added.id}`;
+        audit.detail = { path: added.path };
+        return added;
+      });
+      return reply.code(201).send(goal);
+    },
+  );
+
+  routes.delete(
+    AUDIENCE_PATHS.goal(":id"),
+    {
+      schema: { params: goalIdSchema, response: { 204: z.null(), 404: messageSchema } },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await app.consoleWrite(request, "audience-goal-removed", async (trx, audit) => {
+        if (!(await removeGoal(trx, id))) throw refuse.notFound(GOAL_TEXTS.notFound);
+        audit.subject = `audience-goal:${id}`;
+      });
+      return reply.code(204).send(null);
     },
   );
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { unwrapped } from "../../../../test/support/mail-text.ts";
 import { COLORS } from "../../../shared/design-tokens.ts";
-import { FALLBACK_MAX, fillMergeFields } from "../../../shared/merge-fields.ts";
+import { FALLBACK_MAX, fillMergeFields, MERGE_FIELDS } from "../../../shared/merge-fields.ts";
 import { SITE } from "../../../shared/site.ts";
 import {
   type IssueSource,
@@ -343,6 +343,14 @@ describe("merge fields", () => {
     expect(fillMergeFields(GREETING.title, { firstName: "Ada" })).toBe("Hello Ada, three lessons");
     expect(fillMergeFields(GREETING.title, { firstName: "  " })).toBe("Hello there, three lessons");
     expect(fillMergeFields(GREETING.title)).toBe("Hello there, three lessons");
+  });
+
+  it("knows each field MERGE_FIELDS names, with a fallback of up to FALLBACK_MAX characters", () => {
+    for (const field of Object.keys(MERGE_FIELDS)) {
+      const longest = "x".repeat(FALLBACK_MAX);
+      expect(fillMergeFields(`{${field}|${longest}}`)).toBe(longest);
+      expect(fillMergeFields(`{${field}|${longest}x}`)).toBe(`{${field}|${longest}x}`);
+    }
   });
 
   it("reads a body of unclosed fields once through", () => {

@@ -533,6 +533,7 @@ export interface Database {
   backups: BackupsTable;
   audience_salts: AudienceSaltsTable;
   audience_days: AudienceDaysTable;
+  audience_goals: AudienceGoalsTable;
   audience_value_caps: AudienceValueCapsTable;
   subscriber_imports: SubscriberImportsTable;
   audience_digests: AudienceDigestsTable;
@@ -712,6 +713,12 @@ export interface MailSettingsTable {
  * A sender takes a domain's slot by moving `next_at` forward in one
  * conditional statement; a deferring server moves it out further.
  */
+/** A page the firm counts as a goal in the Audience area (its path, once). */
+export interface AudienceGoalsTable {
+  id: Generated<number>;
+  path: string;
+}
+
 export interface DomainPacingTable {
   domain: string;
   next_at: Timestamp;

@@ -43,6 +43,7 @@ import * as audienceHours from "./037-audience-hours.ts";
 import * as issueLinks from "./038-issue-links.ts";
 import * as subscriberNamesTags from "./039-subscriber-names-tags.ts";
 import * as issueSegments from "./040-issue-segments.ts";
+import * as audienceGoals from "./041-audience-goals.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -85,4 +86,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "038_issue_links": issueLinks,
   "039_subscriber_names_tags": subscriberNamesTags,
   "040_issue_segments": issueSegments,
+  "041_audience_goals": audienceGoals,
 };

@@ -1,6 +1,6 @@
 /** Rollup rows and Insight issues, written straight into a test's database. */
-import type { DatabaseHandle } from "../../../src/server/platform/db/connection.ts";
-import type { AudienceDimension } from "../../../src/server/platform/db/schema.ts";
+import type { DatabaseHandle } from "../../src/server/platform/db/connection.ts";
+import type { AudienceDimension } from "../../src/server/platform/db/schema.ts";
 
 export interface DayRow {
   day: string;

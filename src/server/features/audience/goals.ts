@@ -1,0 +1,122 @@
+/**
+ * The Audience area's goals: the inquiry and the subscription, built in,
+ * and the pages the firm names. A page goal is kept as its path; what it
+ * was reached by is read from the page rollups, the visits that viewed it
+ * (each once), so it needs no counting of its own and counts back to the
+ * first day kept.
+ */
+import { type Kysely, sql } from "kysely";
+import {
+  GOALS_MAX,
+  type Goal,
+  type GoalFigures,
+  type Period,
+} from "../../../shared/admin/audience.ts";
+import type { Database } from "../../platform/db/schema.ts";
+import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
+import { rateOf } from "./figures.ts";
+
+type Db = Kysely<Database>;
+
+export async function listGoals(db: Db): Promise<Goal[]> {
+  return db.selectFrom("audience_goals").select(["id", "path"]).orderBy("id").execute();
+}
+
+/**
+ * Adds a page goal in one statement, which inserts nothing once there are
+ * GOALS_MAX: the goal, "taken" when the page is one already, or "full".
+ */
+export async function addGoal(db: Db, path: string): Promise<Goal | "taken" | "full"> {
+  try {
+    const row = await db
+      .insertInto("audience_goals")
+      .columns(["path"])
+      .expression(
+        db
+          .selectNoFrom(sql<string>`cast(${path} as text)`.as("path"))
+          .where((eb) =>
+            eb(
+              eb.selectFrom("audience_goals").select(eb.fn.countAll().as("goals")),
+              "<",
+              GOALS_MAX,
+            ),
+          ),
+      )
+      .returning(["id", "path"])
+      .executeTakeFirst();
+    return row ?? "full";
+  } catch (error) {
+    if (isUniqueViolation(error)) return "taken";
+    throw error;
+  }
+}
+
+export async function removeGoal(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom("audience_goals").where("id", "=", id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+const count = (value: number | string | null | undefined) => Number(value ?? 0);
+
+/** Each goal over the period, built-in first, then the pages in the order they were added. */
+export async function goalFigures(
+  db: Db,
+  period: Period,
+): Promise<{ visits: number; goals: GoalFigures[] }> {
+  const inPeriod = db
+    .selectFrom("audience_days")
+    .where("day", ">=", period.from)
+    .where("day", "<=", period.to);
+  const [totals, pages] = await Promise.all([
+    inPeriod
+      .select((eb) => [
+        eb.fn.sum<number | string | null>("visits").as("visits"),
+        eb.fn.sum<number | string | null>("inquiries").as("inquiries"),
+        eb.fn.sum<number | string | null>("subscriptions").as("subscriptions"),
+      ])
+      .where("dimension", "=", "total")
+      .executeTakeFirst(),
+    db
+      .selectFrom("audience_goals")
+      .leftJoin("audience_days", (join) =>
+        join
+          .onRef("audience_days.value", "=", "audience_goals.path")
+          .on("audience_days.dimension", "=", "page")
+          .on("audience_days.day", ">=", period.from)
+          .on("audience_days.day", "<=", period.to),
+      )
+      .select((eb) => [
+        "audience_goals.id",
+        "audience_goals.path",
+        eb.fn.sum<number | string | null>("audience_days.visits").as("visits"),
+      ])
+      .groupBy(["audience_goals.id", "audience_goals.path"])
+      .orderBy("audience_goals.id")
+      .execute(),
+  ]);
+  const visits = count(totals?.visits);
+  const builtIn = (kind: "inquiry" | "subscription", reached: number): GoalFigures => ({
+    id: null,
+    kind,
+    path: null,
+    reached,
+    rate: rateOf(reached, visits),
+  });
+  return {
+    visits,
+    goals: [
+      builtIn("inquiry", count(totals?.inquiries)),
+      builtIn("subscription", count(totals?.subscriptions)),
+      ...pages.map((page) => {
+        const reached = count(page.visits);
+        return {
+          id: page.id,
+          kind: "page" as const,
+          path: page.path,
+          reached,
+          rate: rateOf(reached, visits),
+        };
+      }),
+    ],
+  };
+}
