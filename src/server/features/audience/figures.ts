@@ -32,7 +32,8 @@ import type { Counts } from "./tally.ts";
 
 type Db = Kysely<Database>;
 
-const count = (value: number | string | null | undefined) => Number(value ?? 0);
+/** A sum as either engine answers it (PostgreSQL's bigint sums are text), as a number. */
+export const count = (value: number | string | null | undefined) => Number(value ?? 0);
 
 /** The sum of each of `columns` over the rows read, under its own name. */
 const summed = <C extends keyof Counts>(

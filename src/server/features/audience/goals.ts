@@ -14,7 +14,7 @@ import {
 } from "../../../shared/admin/audience.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
-import { rateOf } from "./figures.ts";
+import { count, rateOf } from "./figures.ts";
 
 type Db = Kysely<Database>;
 
@@ -55,8 +55,6 @@ export async function removeGoal(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom("audience_goals").where("id", "=", id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
-
-const count = (value: number | string | null | undefined) => Number(value ?? 0);
 
 /** Each goal over the period, built-in first, then the pages in the order they were added. */
 export async function goalFigures(
