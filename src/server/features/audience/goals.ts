@@ -65,7 +65,7 @@ export async function goalFigures(
     .selectFrom("audience_days")
     .where("day", ">=", period.from)
     .where("day", "<=", period.to);
-  const [totals, pages] = await Promise.all([
+  const [totals, goals, pageRows] = await Promise.all([
     inPeriod
       .select((eb) => [
         eb.fn.sum<number | string | null>("visits").as("visits"),
@@ -74,24 +74,16 @@ export async function goalFigures(
       ])
       .where("dimension", "=", "total")
       .executeTakeFirst(),
-    db
-      .selectFrom("audience_goals")
-      .leftJoin("audience_days", (join) =>
-        join
-          .onRef("audience_days.value", "=", "audience_goals.path")
-          .on("audience_days.dimension", "=", "page")
-          .on("audience_days.day", ">=", period.from)
-          .on("audience_days.day", "<=", period.to),
-      )
-      .select((eb) => [
-        "audience_goals.id",
-        "audience_goals.path",
-        eb.fn.sum<number | string | null>("audience_days.visits").as("visits"),
-      ])
-      .groupBy(["audience_goals.id", "audience_goals.path"])
-      .orderBy("audience_goals.id")
+    listGoals(db),
+    // One pass over the period's page rows, as the page breakdown makes.
+    inPeriod
+      .select((eb) => ["value", eb.fn.sum<number | string | null>("visits").as("visits")])
+      .where("dimension", "=", "page")
+      .where("value", "in", db.selectFrom("audience_goals").select("path"))
+      .groupBy("value")
       .execute(),
   ]);
+  const visitsTo = new Map(pageRows.map((row) => [row.value, count(row.visits)]));
   const visits = count(totals?.visits);
   const builtIn = (kind: "inquiry" | "subscription", reached: number): GoalFigures => ({
     id: null,
@@ -105,15 +97,9 @@ export async function goalFigures(
     goals: [
       builtIn("inquiry", count(totals?.inquiries)),
       builtIn("subscription", count(totals?.subscriptions)),
-      ...pages.map((page) => {
-        const reached = count(page.visits);
-        return {
-          id: page.id,
-          kind: "page" as const,
-          path: page.path,
-          reached,
-          rate: rateOf(reached, visits),
-        };
+      ...goals.map(({ id, path }): GoalFigures => {
+        const pageVisits = visitsTo.get(path) ?? 0;
+        return { id, kind: "page", path, reached: pageVisits, rate: rateOf(pageVisits, visits) };
       }),
     ],
   };

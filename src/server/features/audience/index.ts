@@ -354,4 +354,5 @@ export { digestFigures, digestWeeks, dueWeek, mondayOf, sendWeeklyDigest } from 
 export { AUDIENCE_DIGEST_KIND, audienceDigestMail, digestLink } from "./digest-mail.tsx";
 export { breakdownOf, cappedDays, insightTotals, periodFigures } from "./figures.ts";
 export { default as audienceFigures } from "./figures-plugin.ts";
+export { goalFigures } from "./goals.ts";
 export { periodFor, previousOf } from "./periods.ts";
