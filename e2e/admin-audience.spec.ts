@@ -77,6 +77,8 @@ test("a viewer reads the figures, changes the range and downloads a table", asyn
     await expect(tile(page, "Visitors").locator(".tile-value")).toHaveText(week("", "visitors"));
     await expect(tile(page, "Page views").locator(".tile-value")).toHaveText(week("", "views"));
     await expect(tile(page, "Visits").locator(".tile-value")).toHaveText(week("", "visits"));
+    // Nobody but the signed-in viewer, who is never counted, is on the site now.
+    await expect(page.locator(".audience-live")).toHaveText("0 visitors in the last 30 minutes");
     // Two inquiries and one subscription in the last 7 days.
     await expect(tile(page, "Inquiries").locator(".tile-value")).toHaveText("2");
     await expect(tile(page, "Subscriptions").locator(".tile-value")).toHaveText("1");

@@ -19,6 +19,7 @@ export const AUDIENCE_PATHS = {
   overview: BASE,
   breakdown: `${BASE}/breakdown`,
   export: `${BASE}/export.csv`,
+  live: `${BASE}/live`,
   goals: `${BASE}/goals`,
   goal: (id: number | ":id") => `${BASE}/goals/${id}`,
 } as const;
@@ -271,6 +272,18 @@ export const breakdownSchema = z.object({
 });
 export type BreakdownAnswer = z.infer<typeof breakdownSchema>;
 
+/** The live figure's span: the visitors with a counted view in this many last minutes. */
+export const LIVE_MINUTES = 30;
+/** How often the screen asks for it again while in view. */
+export const LIVE_EVERY_MS = 30_000;
+
+export const liveSchema = z.object({
+  visitors: z.number(),
+  /** False when AUDIENCE_COUNTING is off: nobody is counted, now or ever. */
+  counting: z.boolean(),
+});
+export type Live = z.infer<typeof liveSchema>;
+
 /** The pages a firm may count as goals, beside the two built in. */
 export const GOALS_MAX = 20;
 export const GOAL_PATH_MAX = 200;
@@ -353,7 +366,7 @@ export function valueLabel(dimension: Breakdown, value: string): string {
 
 /**
  * This area's entries of the console's route map (console-routes.ts):
- * The Audience area's overview, breakdowns and goals, each over a range of days, and the page goals added and removed.
+ * The Audience area's overview, breakdowns and goals, each over a range of days, the visitors of the last minutes, and the page goals added and removed.
  */
 export const AUDIENCE_CONSOLE_ROUTES = {
   "audience.overview": {
@@ -369,6 +382,12 @@ export const AUDIENCE_CONSOLE_ROUTES = {
     query: breakdownQuerySchema,
     status: 200,
     response: breakdownSchema,
+  },
+  "audience.live": {
+    method: "GET",
+    path: AUDIENCE_PATHS.live,
+    status: 200,
+    response: liveSchema,
   },
   "audience.goals": {
     method: "GET",

@@ -1,10 +1,10 @@
 /**
- * The Audience area (viewers and up): the site's visits over a range of UTC
- * days, each figure beside the period of equal length before it; the daily
- * trend (a chart, and the same numbers as a table); the way from a visit to
- * an inquiry; the goals; and a card per breakdown, each with its CSV. The figures are
- * counted on the server without cookies; the latest minute or so may not
- * have been added yet.
+ * The Audience area (viewers and up): the visitors of the last half hour;
+ * the site's visits over a range of UTC days, each figure beside the period
+ * of equal length before it; the daily trend (a chart, and the same numbers
+ * as a table); the way from a visit to an inquiry; the goals; and a card per
+ * breakdown, each with its CSV. The figures are counted on the server
+ * without cookies; the latest minute or so may not have been added yet.
  */
 import { useSearchParams } from "react-router";
 import {
@@ -24,6 +24,7 @@ import { BreakdownCard } from "./BreakdownCard.tsx";
 import { FunnelCard } from "./FunnelCard.tsx";
 import { decimal, percent, periodText, whole } from "./format.ts";
 import { GoalsCard } from "./GoalsCard.tsx";
+import { LiveVisitors } from "./LiveVisitors.tsx";
 import { type RangeChoice, RangePicker } from "./RangePicker.tsx";
 import { TrendChart } from "./TrendChart.tsx";
 import "./audience.css";
@@ -121,6 +122,7 @@ export default function AudienceScreen() {
             the counted visits sent; the inbox and the subscriber list hold every one.
           </p>
         </div>
+        <LiveVisitors />
       </div>
       <div className="audience-bar">
         <RangePicker choice={choice} period={data?.period} onChoose={choose} />

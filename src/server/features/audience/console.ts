@@ -1,9 +1,9 @@
 /**
  * The console's Audience area (viewers and up): the period's figures beside
- * the period before, a breakdown at a time, the goals, and a CSV of any of
- * its tables; editors add and remove page goals. Reading the figures changes
- * nothing, so only an export and a goal's change are audited (an export
- * takes them out of the console).
+ * the period before, a breakdown at a time, the goals, the visitors of the
+ * last minutes, and a CSV of any of its tables; editors add and remove page
+ * goals. Reading the figures changes nothing, so only an export and a
+ * goal's change are audited (an export takes them out of the console).
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -21,6 +21,7 @@ import {
   goalIdSchema,
   goalSchema,
   goalsSchema,
+  liveSchema,
   newGoalSchema,
   overviewSchema,
   rangeQuerySchema,
@@ -140,6 +141,15 @@ export default async function audienceRoutes(
       ]);
       return { dimension, period, rows, values, capped };
     },
+  );
+
+  routes.get(
+    AUDIENCE_PATHS.live,
+    { schema: { response: { 200: liveSchema } }, config: { role: "viewer" } },
+    async () => ({
+      visitors: await app.audience.recentVisitors(),
+      counting: app.audience.counting,
+    }),
   );
 
   routes.get(

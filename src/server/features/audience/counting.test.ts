@@ -195,6 +195,24 @@ describe.each(ENGINES)("counting the audience on $engine", (engine) => {
     expect(day["hour 12"]).toEqual([2, 2, 2]);
   });
 
+  it("says how many visitors were on the site in the last 30 minutes, counted ones only", async () => {
+    clock = START + 3 * HOUR_MS;
+    await view(t, "/");
+    await view(t, "/weare", { ip: "198.51.100.21", agent: IPHONE });
+    await view(t, "/", { ip: "198.51.100.22", agent: GOOGLEBOT });
+    await view(t, "/", { ip: "198.51.100.23", headers: { dnt: "1" } });
+    clock += 20 * 60_000;
+    await view(t, "/wedo", { ip: "198.51.100.24" });
+    await t.app.audience.flush();
+    expect(await t.app.audience.recentVisitors()).toBe(3);
+    // Fifteen minutes on, the first two were last seen 35 minutes ago.
+    clock += 15 * 60_000;
+    expect(await t.app.audience.recentVisitors()).toBe(1);
+    await view(t, "/contact-us");
+    await t.app.audience.flush();
+    expect(await t.app.audience.recentVisitors()).toBe(2);
+  });
+
   it("starts a new visit when a view comes from another site or a tagged link, even within 30 minutes", async () => {
     clock = START + 2 * HOUR_MS;
     const reader = { ip: "198.51.100.77" };
@@ -767,6 +785,7 @@ describe.each(ENGINES)("with AUDIENCE_COUNTING=off on $engine", (engine) => {
     expect((await beacon(t, "/weare")).statusCode).toBe(204);
     await t.app.audience.flush();
     expect(t.app.audience.counting).toBe(false);
+    expect(await t.app.audience.recentVisitors()).toBe(0);
     expect(await t.database.db.selectFrom("audience_days").selectAll().execute()).toEqual([]);
     expect(await t.database.db.selectFrom("audience_salts").selectAll().execute()).toEqual([]);
   });
@@ -816,6 +835,20 @@ describe.skipIf(!REDIS_URL).each(ENGINES)(
       await view(second, "/", { ip: "192.0.2.50" });
       await second.app.audience.flush();
       expect((await figures(first.database, DAY_ONE))["total "]).toEqual([4, 2, 1]);
+    });
+
+    it("tell the same number of visitors of the last 30 minutes, whichever counted them", async () => {
+      clock = START + 4 * HOUR_MS;
+      await view(first, "/", { ip: "192.0.2.61" });
+      await view(second, "/weare", { ip: "192.0.2.62" });
+      await view(second, "/wedo", { ip: "192.0.2.61" });
+      await Promise.all([first.app.audience.flush(), second.app.audience.flush()]);
+      expect(await first.app.audience.recentVisitors()).toBe(2);
+      expect(await second.app.audience.recentVisitors()).toBe(2);
+      clock += 31 * 60_000;
+      await view(first, "/", { ip: "192.0.2.63" });
+      await first.app.audience.flush();
+      expect(await second.app.audience.recentVisitors()).toBe(1);
     });
   },
 );

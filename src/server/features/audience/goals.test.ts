@@ -4,7 +4,8 @@
  * the period's visits that viewed it (never more than the visits, so no
  * rate passes 100 %); a goal's page is refused, beside the field, when it
  * is no path, is one already or is one too many; a viewer reads them but
- * cannot change them; each change is audited.
+ * cannot change them; each change is audited. And the live figure's
+ * route, which the counting tests fill.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../../../test/support/app.ts";
@@ -73,6 +74,12 @@ describe.each(ENGINES)("the Audience area's goals, on $engine", (engine) => {
   }
   const add = (path: unknown, client = editor) =>
     client.request("POST", AUDIENCE_PATHS.goals, { path });
+
+  it("tells a viewer how many visitors the last 30 minutes had: none, with no page viewed", async () => {
+    const answer = await viewer.request("GET", AUDIENCE_PATHS.live);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toEqual({ visitors: 0, counting: true });
+  });
 
   it("counts the inquiry and the subscription as goals, built in", async () => {
     const answer = await goals();

@@ -25,6 +25,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { LIVE_MINUTES } from "../../../shared/admin/audience.ts";
 import { ADMIN_API, AUTH_PATHS } from "../../../shared/admin/auth.ts";
 import { API_PATHS, serverPath } from "../../../shared/api-paths.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
@@ -32,7 +33,7 @@ import { runPeriodically } from "../../platform/ops/periodic.ts";
 import { closeRedis, connectRedis } from "../../platform/security/redis-client.ts";
 import { fromAnotherSite } from "../../platform/security/xsrf.ts";
 import type { PlatformConfig } from "../../platform/server-settings.ts";
-import { AddressLimits } from "./addresses.ts";
+import { AddressLimits, MINUTE_MS } from "./addresses.ts";
 import {
   arrivesFromElsewhere,
   type Hit,
@@ -77,6 +78,8 @@ declare module "fastify" {
        * is kept.
        */
       admits(request: FastifyRequest): Promise<boolean>;
+      /** The visitors with a counted view in the last LIVE_MINUTES, on every instance when Redis is shared. */
+      recentVisitors(): Promise<number>;
     };
   }
 }
@@ -245,7 +248,8 @@ export default fp(
       store.forgetBefore(today);
       await tally.flush(db, today);
     };
-    app.decorate("audience", { counting, flush, convert, admits });
+    const recentVisitors = () => store.recentVisitors(now() - LIVE_MINUTES * MINUTE_MS);
+    app.decorate("audience", { counting, flush, convert, admits, recentVisitors });
 
     if (counting) {
       app.addHook("onResponse", (request, reply, done) => {

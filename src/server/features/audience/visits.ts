@@ -16,6 +16,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
+import { LIVE_MINUTES } from "../../../shared/admin/audience.ts";
 import type { AudienceDimension } from "../../platform/db/schema.ts";
 import { type AddressLimits, MINUTE_MS } from "./addresses.ts";
 import { CONTACT_PATH, type Hit } from "./hits.ts";
@@ -222,6 +223,8 @@ export interface VisitorStore {
   ): Promise<void>;
   /** Counts a conversion into the visit under way of the visitor `hashes` name, if there is one. */
   convert(hashes: ViewHashes, goal: Goal, at: ConversionAt): Promise<void>;
+  /** How many visitors had a counted view at `since` (epoch ms) or after: the live figure. */
+  recentVisitors(since: number): Promise<number>;
   /** Forgets what this process holds of days before `today` (Redis keys expire by themselves). */
   forgetBefore(today: string): void;
   close(): Promise<void>;
@@ -239,6 +242,9 @@ export function untilEndOfDay(at: number): number {
  * least recently is forgotten, and counts as new if it comes back.
  */
 export const MAX_VISITORS_IN_MEMORY = 200_000;
+
+/** How long Redis keeps a visitor among the recent ones: the live figure's span. */
+export const RECENT_KEPT_MS = LIVE_MINUTES * MINUTE_MS;
 
 /** One process's visitors, in a Map: right for a site on one instance. */
 export class MemoryVisitors implements VisitorStore {
@@ -291,6 +297,12 @@ export class MemoryVisitors implements VisitorStore {
 
   async convert(hashes: ViewHashes, goal: Goal, at: ConversionAt) {
     this.convertNow(hashes, goal, at);
+  }
+
+  async recentVisitors(since: number): Promise<number> {
+    let recent = 0;
+    for (const state of this.states.values()) if (state.last >= since) recent += 1;
+    return recent;
   }
 
   forgetBefore(today: string): void {
@@ -356,7 +368,16 @@ export class RedisVisitors implements VisitorStore {
     };
   }
 
-  private async keep(key: string, state: VisitorState, at: number): Promise<void> {
+  /** The sorted set of the visitors seen lately, each scored by its last view (epoch ms). */
+  private get recent() {
+    return `${this.prefix}recent`;
+  }
+
+  /**
+   * Keeps the visitor's state, and its last view among the recent ones (the
+   * set dropping those older than RECENT_KEPT_MS), in one round trip.
+   */
+  private async keep(visitor: string, state: VisitorState, at: number): Promise<void> {
     const stored: StoredState = {
       day: state.day,
       last: state.last,
@@ -365,7 +386,19 @@ export class RedisVisitors implements VisitorStore {
       dayRows: [...state.dayRows],
       began: state.began,
     };
-    await this.redis.set(key, JSON.stringify(stored), "PX", untilEndOfDay(at));
+    const answers = await this.redis
+      .multi()
+      .set(`${this.prefix}visitor:${visitor}`, JSON.stringify(stored), "PX", untilEndOfDay(at))
+      .zadd(this.recent, at, visitor)
+      .zremrangebyscore(this.recent, "-inf", at - RECENT_KEPT_MS)
+      .pexpire(this.recent, RECENT_KEPT_MS)
+      .exec();
+    const failed = answers?.find(([error]) => error)?.[0];
+    if (failed) throw failed;
+  }
+
+  async recentVisitors(since: number): Promise<number> {
+    return this.redis.zcount(this.recent, since, "+inf");
   }
 
   async count(
@@ -399,7 +432,7 @@ export class RedisVisitors implements VisitorStore {
     }
     const next = countView(state, hit, attributes, this.tally);
     try {
-      await this.keep(key, next, hit.at);
+      await this.keep(visitor, next, hit.at);
     } catch (error) {
       this.log.debug({ err: error }, "audience: Redis did not keep a visitor's state");
     }
