@@ -190,12 +190,20 @@ test("an owner imports a Mailchimp export: the dry run names each bad row, the i
     const person = page.getByRole("region", { name: "The person", exact: true });
     await expect(person).toContainText("Bruno Klein");
     await expect(person).toContainText("MEMBER_RATING");
-    // The owner tags him; the tags show as they were typed, each once.
-    await person.getByText("Edit the name and tags").click();
-    await person.getByLabel("Tags").fill("client, energy, Client");
-    await person.getByRole("button", { name: "Save the name and tags" }).click();
+    // The owner tags him, one tag a line; the tags show as they were typed,
+    // each once, a comma kept. He adds a field and erases MEMBER_RATING.
+    await person.getByText("Edit the name, tags and fields").click();
+    await person.getByLabel("Tags").fill("client\nenergy, utilities\nClient");
+    const fields = person.getByRole("group", { name: "Fields" });
+    await fields.getByRole("button", { name: "Add a field" }).click();
+    await fields.getByLabel("Name").last().fill("Sector");
+    await fields.getByLabel("Text").last().fill("Energy");
+    await fields.getByRole("button", { name: "Erase the field MEMBER_RATING" }).click();
+    await person.getByRole("button", { name: "Save the person" }).click();
     await expect(person.getByText("Saved.")).toBeVisible();
-    await expect(person.getByRole("listitem")).toHaveText(["client", "energy"]);
+    await expect(person.getByRole("listitem")).toHaveText(["client", "energy, utilities"]);
+    await expect(person.locator(".person-facts")).toContainText("SectorEnergy");
+    await expect(person.locator(".person-facts")).not.toContainText("MEMBER_RATING");
     await expectNoAxeViolations(page);
   });
 });
@@ -261,6 +269,14 @@ test("writes the import screen's screenshots @screenshots", async ({ page }) => 
         "Chen Wei",
       );
       await shoot(page, `${dir}/subscriber-person-${width}.png`);
+    }
+    // The person's edit open: the tags one a line, the fields to correct or erase.
+    const person = page.getByRole("region", { name: "The person", exact: true });
+    await person.getByText("Edit the name, tags and fields").click();
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: 2400 });
+      await expectNoSidewaysScroll(page);
+      await person.screenshot({ path: `${dir}/subscriber-person-edit-${width}.png` });
     }
   });
 });

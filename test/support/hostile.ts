@@ -935,7 +935,11 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "POST /api/admin/turned-away/:id/release": { body: null },
   "DELETE /api/admin/turned-away/:id": { body: null },
   "PUT /api/admin/subscribers/:id/person": {
-    body: { ...valuesOf(["firstName", "lastName"]), tags: ["Plain words"] },
+    body: {
+      ...valuesOf(["firstName", "lastName"]),
+      tags: ["Plain words"],
+      fields: [{ name: "Plain words", value: "Plain words" }],
+    },
   },
   "POST /api/admin/subscribers/:id/unsubscribe": { body: null },
   "DELETE /api/admin/subscribers/:id": { body: valuesOf(["email"]) },

@@ -154,37 +154,74 @@ export const tagSchema = ruledText("text")
   .min(1, "A tag needs at least one character.")
   .max(PERSON_LIMITS.tag, `Keep each tag to ${PERSON_LIMITS.tag} characters or fewer.`);
 
-/** The console's edit of a subscriber as a person: their name and tags. */
+/** A field a former list kept, or the firm wrote: a name and its text. */
+const personFieldSchema = z.object({
+  name: ruledText("text")
+    .trim()
+    .min(1, "Name the field, or remove it.")
+    .max(
+      PERSON_LIMITS.fieldName,
+      `Keep a field's name to ${PERSON_LIMITS.fieldName} characters or fewer.`,
+    ),
+  value: ruledText("text")
+    .trim()
+    .max(
+      PERSON_LIMITS.fieldValue,
+      `Keep a field's text to ${PERSON_LIMITS.fieldValue} characters or fewer.`,
+    ),
+});
+
+const personTagsSchema = z
+  .array(tagSchema)
+  .max(PERSON_LIMITS.tags, `Give at most ${PERSON_LIMITS.tags} tags.`)
+  .transform(cleanTags);
+
+const personFieldsSchema = z
+  .array(personFieldSchema)
+  .max(PERSON_LIMITS.fields, `Keep at most ${PERSON_LIMITS.fields} fields.`)
+  .superRefine((fields, context) => {
+    const seen = new Set<string>();
+    fields.forEach(({ name }, index) => {
+      const key = name.toLowerCase();
+      if (seen.has(key)) {
+        context.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          message: "Another field has this name: give each its own.",
+        });
+      }
+      seen.add(key);
+    });
+  });
+
+/**
+ * The console's edit of a subscriber as a person: their name, tags and
+ * fields (all of them: a field left out is erased).
+ */
 export const subscriberPersonSchema = z.object({
   firstName: nameText,
   lastName: nameText,
-  tags: z
-    .array(tagSchema)
-    .max(PERSON_LIMITS.tags, `Give at most ${PERSON_LIMITS.tags} tags.`)
-    .transform(cleanTags),
+  tags: personTagsSchema,
+  fields: personFieldsSchema,
 });
 export type SubscriberPerson = z.input<typeof subscriberPersonSchema>;
 
-/** Tags typed as one line: parted by commas. */
+/**
+ * Tags typed one a line: a tag may hold a comma (Mailchimp's quoted
+ * "Big, Corp"), so only a line's end parts two.
+ */
 export const tagsFromText = (text: string) =>
   text
-    .split(",")
+    .split(/\r\n|\r|\n/)
     .map((tag) => tag.trim())
     .filter(Boolean);
 
-/** The console's form of a person: the tags typed as one line (tagsFromText). */
-export const personFormSchema = z.object({
-  firstName: nameText,
-  lastName: nameText,
-  tags: ruledText("text")
-    .refine((text) => tagsFromText(text).every((tag) => tag.length <= PERSON_LIMITS.tag), {
-      message: `Keep each tag to ${PERSON_LIMITS.tag} characters or fewer.`,
-    })
-    .refine((text) => tagsFromText(text).length <= PERSON_LIMITS.tags, {
-      message: `Give at most ${PERSON_LIMITS.tags} tags.`,
-    }),
+/** The console's form of a person: the tags typed one a line (tagsFromText), checked as the server checks them. */
+export const personFormSchema = subscriberPersonSchema.extend({
+  tags: ruledText("multiline").transform(tagsFromText).pipe(personTagsSchema),
 });
-export type PersonForm = z.infer<typeof personFormSchema>;
+export type PersonForm = z.input<typeof personFormSchema>;
+export type PersonFormValues = z.output<typeof personFormSchema>;
 
 export const subscriberRowSchema = z.object({
   id: z.number(),

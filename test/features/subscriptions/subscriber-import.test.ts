@@ -806,20 +806,60 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
       [`ana@${d}`, "Ana García"],
     ]);
 
-    // An editor corrects the name and the tags; a repeated tag is kept once; it is audited.
+    // An editor corrects the name, the tags and the fields; a repeated tag is
+    // kept once, a tag may hold a comma, a field left out is erased; it is audited.
     const anaId = await idOf(`ana@${d}`);
     const edit = (client: ConsoleClient, body: object) =>
       client.request("PUT", subscriberPath(anaId, "person"), body);
-    expect((await edit(viewer, { firstName: "A", lastName: "", tags: [] })).statusCode).toBe(403);
-    const refused = await edit(editor, { firstName: "Ana", lastName: "", tags: ["x".repeat(51)] });
-    expect(refused.statusCode).toBe(400);
+    const none = { lastName: "", tags: [], fields: [] };
+    expect((await edit(viewer, { ...none, firstName: "A" })).statusCode).toBe(403);
+    for (const [refusedBody, field] of [
+      [{ ...none, firstName: "Ana", tags: ["x".repeat(51)] }, "tags"],
+      [{ ...none, firstName: "Ana", fields: [{ name: "", value: "x" }] }, "name"],
+      [{ ...none, firstName: "Ana", fields: [{ name: "a", value: "x".repeat(501) }] }, "value"],
+      [
+        {
+          ...none,
+          firstName: "Ana",
+          fields: [
+            { name: "Plan", value: "a" },
+            { name: "plan", value: "b" },
+          ],
+        },
+        "name",
+      ],
+      [
+        {
+          ...none,
+          firstName: "Ana",
+          fields: Array.from({ length: 51 }, (_, n) => ({ name: `f${n}`, value: "" })),
+        },
+        "fields",
+      ],
+      [{ firstName: "Ana", lastName: "", tags: [] }, "fields"],
+    ] as const) {
+      const refused = await edit(editor, refusedBody);
+      expect(refused.statusCode, JSON.stringify(refusedBody).slice(0, 80)).toBe(400);
+      expect(Object.keys(refused.json().fields ?? {}), field).toContain(field);
+    }
     const saved = await edit(editor, {
       firstName: " Ana María ",
       lastName: "García",
-      tags: ["Client", "client", "  VIP   list "],
+      tags: ["Client", "client", "  VIP   list ", "Big, Corp"],
+      fields: [
+        { name: "Company", value: "Northwind Traders" },
+        { name: "Sector", value: "Energy" },
+      ],
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toMatchObject({ name: "Ana María García", tags: ["Client", "VIP list"] });
+    expect(saved.json()).toMatchObject({
+      name: "Ana María García",
+      tags: ["Big, Corp", "Client", "VIP list"],
+      fields: [
+        { name: "Company", value: "Northwind Traders" },
+        { name: "Sector", value: "Energy" },
+      ],
+    });
     const audit = await db
       .selectFrom("audit_log")
       .select(["action", "target"])
@@ -835,9 +875,13 @@ describe.each(ENGINES)("the subscriber import on $engine", (engine) => {
     expect(ana).toMatchObject({
       first_name: "Ana María",
       last_name: "García",
-      tags: "Client\nVIP list",
+      tags: "Big, Corp\nClient\nVIP list",
     });
-    expect(JSON.parse(ana?.fields ?? "{}")).toEqual({ Company: "Northwind", MEMBER_RATING: "4" });
+    // MEMBER_RATING, left out of the edit, is erased.
+    expect(JSON.parse(ana?.fields ?? "{}")).toEqual({
+      Company: "Northwind Traders",
+      Sector: "Energy",
+    });
 
     // Erased, nothing of the person stays.
     const erased = await owner.request("DELETE", subscriberPath(anaId), { email: `ana@${d}` });

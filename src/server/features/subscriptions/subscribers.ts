@@ -436,13 +436,19 @@ export function eraseSubscriber(
 export async function savePerson(
   trx: Kysely<Database>,
   id: number,
-  person: { firstName: string; lastName: string; tags: string[] },
+  person: {
+    firstName: string;
+    lastName: string;
+    tags: string[];
+    fields: { name: string; value: string }[];
+  },
 ): Promise<boolean> {
   const updated = await trx
     .updateTable("subscriptions")
     .set({
       first_name: person.firstName || null,
       last_name: person.lastName || null,
+      fields: JSON.stringify(Object.fromEntries(person.fields.map((f) => [f.name, f.value]))),
       updated_at: nowIso(),
     })
     .where("id", "=", id)
