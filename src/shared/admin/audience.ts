@@ -298,13 +298,18 @@ export const GOAL_TEXTS = {
   notFound: "This goal does not exist. It may have been removed.",
 } as const;
 
-/** A page goal's path, as the rollups keep a page: from its first slash, without query or fragment. */
+/**
+ * A page goal's path, as the rollups keep a page (the audience's `pagePath`):
+ * from its first slash, without query or fragment, and without a trailing
+ * slash but the root's, so "/weserve/" is the page "/weserve".
+ */
 export const goalPathSchema = ruledText("text", GOAL_TEXTS.pathMissing)
   .trim()
   .min(1, GOAL_TEXTS.pathMissing)
   .max(GOAL_PATH_MAX, GOAL_TEXTS.pathLong)
   .refine((path) => path.startsWith("/"), GOAL_TEXTS.pathSlash)
-  .refine((path) => !path.includes("?") && !path.includes("#"), GOAL_TEXTS.pathWhole);
+  .refine((path) => !path.includes("?") && !path.includes("#"), GOAL_TEXTS.pathWhole)
+  .transform((path) => (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path));
 
 export const newGoalSchema = z.object({ path: goalPathSchema });
 export type NewGoal = z.input<typeof newGoalSchema>;

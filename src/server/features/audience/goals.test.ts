@@ -93,7 +93,7 @@ describe.each(ENGINES)("the Audience area's goals, on $engine", (engine) => {
   it("counts a page an editor names by the period's visits that viewed it, its past days too", async () => {
     const weserve = await add("/weserve");
     expect(weserve.statusCode, weserve.body).toBe(201);
-    const contact = await add("  /contact-us ");
+    const contact = await add("  /contact-us/ ");
     expect(contact.json()).toMatchObject({ path: "/contact-us" });
     const unseen = await add("/insight/nobody-reads-this");
     expect(unseen.statusCode).toBe(201);
@@ -121,6 +121,7 @@ describe.each(ENGINES)("the Audience area's goals, on $engine", (engine) => {
       [`/${"a".repeat(GOAL_PATH_MAX)}`, GOAL_TEXTS.pathLong],
       ["   ", GOAL_TEXTS.pathMissing],
       ["/weserve", GOAL_TEXTS.pathTaken],
+      ["/weserve/", GOAL_TEXTS.pathTaken],
     ];
     for (const [path, reason] of cases) {
       const answer = await add(path);
