@@ -13,6 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { devices } from "@playwright/test";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
+import { NO_TAG_CHOSEN } from "../src/shared/admin/newsletter.ts";
 import { SUBSCRIBER_ROUTES, subscriberListSchema } from "../src/shared/admin/subscribers.ts";
 import { insightIssuePath } from "../src/shared/routes.ts";
 import { addSubscribers } from "../test/support/newsletter.ts";
@@ -266,19 +267,19 @@ test.describe("sending an Insight issue", () => {
     const choice = page.getByRole("group", { name: "Who gets it" });
     const reach = choice.locator(".recipients-reach");
     await choice.getByRole("radio", { name: "Subscribers with some tags" }).check();
-    await expect(reach).toHaveText("Tick the tags it goes to.");
+    await expect(reach).toHaveText("Tick the tags or topics it goes to.");
     // Sending with no tag ticked is refused beside the tags, and nothing opens.
     await page.getByRole("button", { name: "Send now…" }).click();
-    await expect(choice.getByText("Choose at least one tag.")).toBeVisible();
+    await expect(choice.getByText(NO_TAG_CHOSEN)).toBeVisible();
     await expect(page.getByRole("alertdialog")).toHaveCount(0);
 
     await choice.getByRole("checkbox", { name: "clients (3)" }).check();
     await expect(reach).toHaveText("Goes to 3 active subscribers.");
     await choice.getByRole("checkbox", { name: "partners (2)" }).check();
     await expect(reach).toHaveText("Goes to 4 active subscribers.");
-    await choice.getByRole("radio", { name: "All of these tags" }).check();
+    await choice.getByRole("radio", { name: "All of these" }).check();
     await expect(reach).toHaveText("Goes to 1 active subscriber.");
-    await choice.getByRole("radio", { name: "Any of these tags" }).check();
+    await choice.getByRole("radio", { name: "Any of these" }).check();
     await expect(reach).toHaveText("Goes to 4 active subscribers.");
 
     await page.getByRole("button", { name: "Send now…" }).click();
@@ -450,6 +451,25 @@ test("writes the screenshots of the send to a segment @screenshots", async ({ pa
           ]),
         ),
       );
+      const topics = await database.db
+        .insertInto("topics")
+        .values([{ name: "Insurance" }, { name: "Energy & utilities" }])
+        .returning("id")
+        .execute();
+      const readers = await database.db.selectFrom("subscriptions").select("id").execute();
+      await database.db
+        .insertInto("subscription_topics")
+        .values(
+          readers.flatMap(({ id }, n) =>
+            topics
+              .filter((_, index) => n % (index + 3) === 0)
+              .map((topic) => ({
+                subscription_id: id,
+                topic_id: topic.id,
+              })),
+          ),
+        )
+        .execute();
       await database.db
         .updateTable("subscriptions")
         .set({ first_name: "Grace", last_name: "Hopper" })
@@ -485,13 +505,17 @@ test("writes the screenshots of the send to a segment @screenshots", async ({ pa
       const choice = page.getByRole("group", { name: "Who gets it" });
       await choice.getByRole("radio", { name: "Subscribers with some tags" }).check();
       await choice.getByRole("checkbox", { name: /^Clients/ }).check();
-      await choice.getByRole("checkbox", { name: /^Insurance/ }).check();
+      await choice
+        .getByRole("checkbox", { name: /^Insurance/ })
+        .first()
+        .check();
+      await choice.getByRole("checkbox", { name: /^Energy & utilities/ }).check();
       await expect(choice.locator(".recipients-reach")).toHaveText(/^Goes to \d+ active/);
       const panel = page.getByRole("region", { name: "Send" });
       // Tall enough to hold the panel: the console's sticky header stays above it.
       for (const [width, height] of [
-        [1440, 2000],
-        [375, 3200],
+        [1440, 3200],
+        [375, 3600],
       ] as const) {
         await page.setViewportSize({ width, height });
         await expectNoSidewaysScroll(page);
@@ -515,7 +539,9 @@ test("writes the screenshots of the send to a segment @screenshots", async ({ pa
         await previewPanel.screenshot({ path: `${dir}/preview-as-reader-${width}.png` });
       }
       await page.getByRole("button", { name: "Send now…" }).click();
-      await expect(page.getByRole("alertdialog")).toContainText("tagged “Clients” or “Insurance”");
+      await expect(page.getByRole("alertdialog")).toContainText(
+        "tagged “Clients” or “Insurance” or who chose “Energy & utilities”",
+      );
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.screenshot({ path: `${dir}/send-segment-confirm-1440.png` });
       await expectNoAxeViolations(page);

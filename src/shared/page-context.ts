@@ -11,6 +11,7 @@ import type { InquiryValues } from "./inquiry.ts";
 import type { InsightIssue, InsightSummary } from "./insight.ts";
 import type { LeadSource } from "./lead-source.ts";
 import type { PageFacts } from "./site-facts.ts";
+import type { Topic } from "./subscription.ts";
 
 /** The privacy notice as its page shows it: HTML rendered from the firm's Markdown. */
 export interface PrivacyNotice {
@@ -34,6 +35,8 @@ export interface ContentReader {
   /** The facts the firm edits in the console; the root loader hands them to every page. */
   facts(): Promise<PageFacts>;
   /** The privacy notice, for its own page only (it is too long to travel with every page). */
+  /** The topics the subscribe page offers, in the firm's order; none when it offers none. */
+  topics(): Promise<Topic[]>;
   privacyNotice(): Promise<PrivacyNotice>;
 }
 
@@ -79,8 +82,10 @@ export interface FormService {
    * link first; "already" carries the server's message, which the page shows
    * (the 409 answer).
    */
+  /** `topics` as the form sent them: ids parted by commas ("" for none). */
   subscribe(
     email: string,
+    topics?: string,
   ): Promise<
     | { outcome: "subscribed"; confirmationAsked: boolean }
     | { outcome: "invalid"; fields: FieldReasons }

@@ -11,7 +11,10 @@ import { CONTENT_CATEGORIES } from "./content-categories.ts";
 import { characterReason, checkField, FIELD_REASONS, type FieldRule } from "./field-rules.ts";
 import { INQUIRY_FIELDS } from "./inquiry.ts";
 import { cleanLeadSource } from "./lead-source.ts";
-import { SUBSCRIBE_EMAIL_RULE } from "./subscription.ts";
+import { SUBSCRIBE_EMAIL_RULE, TOPICS_MAX, topicIdsOf } from "./subscription.ts";
+
+/** Topics no form of the site would send. */
+const TOPICS_REFUSAL = "Choose the topics from the list on the page.";
 
 /** A text field: trimmed, then checked by the shared rule (the reasons the form shows too). */
 function checkedText(rule: FieldRule) {
@@ -79,7 +82,21 @@ export const inquirySchema = z.strictObject(
 /** The inquiry as the server accepts it (optional fields default to ""). */
 export type Inquiry = z.infer<typeof inquirySchema>;
 
-export const subscribeQuerySchema = z.object({ emailId: checkedText(SUBSCRIBE_EMAIL_RULE) });
+/**
+ * The subscribe call's query: the address, and the topics chosen, kept as
+ * sent ("3,7"; topicIdsOf reads it) so a turned-away post keeps them as text.
+ */
+export const subscribeQuerySchema = z.object({
+  emailId: checkedText(SUBSCRIBE_EMAIL_RULE),
+  topics: z
+    .string()
+    .max(TOPICS_MAX * 10, TOPICS_REFUSAL)
+    .refine((text) => {
+      const ids = topicIdsOf(text);
+      return ids !== null && ids.length <= TOPICS_MAX;
+    }, TOPICS_REFUSAL)
+    .optional(),
+});
 
 /**
  * The subscribe call's body: at first none (the address travels in the

@@ -1024,6 +1024,8 @@ export const CONSOLE_WRITES: Record<string, ConsoleWrite> = {
   "POST /api/admin/webhooks/:id/secret/rotate": { body: null },
   "POST /api/admin/webhooks/:id/test": { body: null },
   "POST /api/admin/backups": { body: null },
+  "POST /api/admin/subscribers/topics": { body: valuesOf(["name"]) },
+  "DELETE /api/admin/subscribers/topics/:id": { body: null },
   "POST /api/admin/audience/goals": { body: { path: "/weserve" } },
   "DELETE /api/admin/audience/goals/:id": { body: null },
 };

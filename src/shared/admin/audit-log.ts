@@ -40,6 +40,8 @@ export const AUDIT_ACTIONS = [
   "turned-away-released",
   "turned-away-deleted",
   "subscriber-edited",
+  "topic-added",
+  "topic-removed",
   "subscriber-unsubscribed",
   "subscriber-erased",
   "subscribers-exported",

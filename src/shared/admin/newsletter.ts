@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { checkField, FIELD_REASONS, type FieldRule } from "../field-rules.ts";
-import { idParamsSchema, rowIdSchema } from "../row-id.ts";
+import { idParamsSchema, rowIdSchema, rowNumberSchema } from "../row-id.ts";
 import { messageSchema, ruledText } from "../schemas.ts";
-import { EMAIL_MAX_LENGTH, normalizeEmail } from "../subscription.ts";
+import { EMAIL_MAX_LENGTH, normalizeEmail, TOPICS_MAX } from "../subscription.ts";
 import { oneOf, trimEndWhere, trimWhere } from "../trim.ts";
 import { ADMIN_API } from "./auth.ts";
 import { loadedVersionSchema } from "./record-version.ts";
@@ -141,49 +141,92 @@ export type IssueUpdate = z.infer<typeof issueUpdateSchema>;
 export const SEGMENT_MATCHES = ["any", "all"] as const;
 export type SegmentMatch = (typeof SEGMENT_MATCHES)[number];
 
-/** A segment names at least one tag: said beside the tags, by the form and the server alike. */
-export const NO_TAG_CHOSEN = "Choose at least one tag.";
+/** A segment names at least one tag or topic: said beside the tags, by the form and the server alike. */
+export const NO_TAG_CHOSEN = "Choose at least one tag or topic.";
 
 const segmentTags = z
   .array(tagSchema)
-  .min(1, NO_TAG_CHOSEN)
   .max(PERSON_LIMITS.tags, `Choose at most ${PERSON_LIMITS.tags} tags.`)
   // Spelt as a subscriber's tags are kept, and matched exactly: "Clients" is not "clients".
   .transform((tags) => [...new Set(tags.map(cleanTag))]);
 
-/** Part of the active subscribers, by the tags the firm gave them. */
-export const segmentSchema = z.object({ match: z.enum(SEGMENT_MATCHES), tags: segmentTags });
+const segmentTopics = z
+  .array(rowNumberSchema)
+  .max(TOPICS_MAX, `Choose at most ${TOPICS_MAX} topics.`)
+  .transform((ids) => [...new Set(ids)]);
+
+/**
+ * Part of the active subscribers: those with one (any) or each (all) of the
+ * tags the firm gave them and the topics they chose on the subscribe page.
+ */
+export const segmentSchema = z
+  .object({
+    match: z.enum(SEGMENT_MATCHES),
+    tags: segmentTags.default([]),
+    topics: segmentTopics.default([]),
+  })
+  .refine((segment) => segment.tags.length + segment.topics.length > 0, {
+    message: NO_TAG_CHOSEN,
+    path: ["tags"],
+  });
 export type Segment = z.output<typeof segmentSchema>;
 
-/** "tagged “a” or “b”" (any), "tagged “a” and “b”" (all): what a segment's people have. */
-export function taggedWith({ match, tags }: Segment): string {
+/**
+ * What a segment's people have, for a sentence: "tagged “a” or who chose
+ * “Insurance”" (any), "tagged “a” and “b”" (all). A topic removed since is
+ * named by its number.
+ */
+export function segmentWords(
+  { match, tags, topics }: Segment,
+  topicNames: ReadonlyMap<number, string> = new Map(),
+): string {
   const type = match === "all" ? "conjunction" : "disjunction";
-  return `tagged ${new Intl.ListFormat("en-GB", { type }).format(tags.map((tag) => `“${tag}”`))}`;
+  const listed = (items: string[]) =>
+    new Intl.ListFormat("en-GB", { type }).format(items.map((item) => `“${item}”`));
+  const parts: string[] = [];
+  if (tags.length > 0) parts.push(`tagged ${listed(tags)}`);
+  if (topics.length > 0) {
+    parts.push(`who chose ${listed(topics.map((id) => topicNames.get(id) ?? `topic ${id}`))}`);
+  }
+  return parts.join(match === "all" ? " and " : " or ");
 }
 
 /** Who an issue goes to, for a sentence: everyone active, or a segment's people. */
-export function segmentLabel(segment: Segment | null): string {
-  return segment ? `active subscribers ${taggedWith(segment)}` : "every active subscriber";
+export function segmentLabel(
+  segment: Segment | null,
+  topicNames?: ReadonlyMap<number, string>,
+): string {
+  return segment
+    ? `active subscribers ${segmentWords(segment, topicNames)}`
+    : "every active subscriber";
 }
+
+/** One value or several, as a query string carries a repeated parameter. */
+const repeated = <T extends z.ZodType>(each: T) =>
+  z
+    .union([each, z.array(each)])
+    .optional()
+    .transform((value): z.output<T>[] =>
+      value === undefined ? [] : Array.isArray(value) ? value : [value as z.output<T>],
+    );
 
 /**
  * A segment as a query string carries it (the recipients' count): `tag`
- * once for each tag; no tag at all is everyone.
+ * once for each tag, `topic` once for each topic's id; neither is everyone.
  */
 export const recipientsQuerySchema = z
   .object({
     match: z.enum(SEGMENT_MATCHES).default("any"),
-    tag: z
-      .union([tagSchema, z.array(tagSchema)])
-      .optional()
-      .transform((tag) => (tag === undefined ? [] : [tag].flat())),
+    tag: repeated(tagSchema),
+    topic: repeated(rowIdSchema),
   })
-  .transform(({ match, tag }, context) => {
-    if (tag.length === 0) return null;
-    const parsed = segmentSchema.safeParse({ match, tags: tag });
+  .transform(({ match, tag, topic }, context) => {
+    if (tag.length === 0 && topic.length === 0) return null;
+    const parsed = segmentSchema.safeParse({ match, tags: tag, topics: topic });
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
-      context.addIssue({ code: "custom", message: issue.message, path: ["tag"] });
+      const field = issue.path[0] === "topics" ? "topic" : "tag";
+      context.addIssue({ code: "custom", message: issue.message, path: [field] });
     }
     return z.NEVER;
   });
@@ -276,7 +319,13 @@ export const issueDetailSchema = issueRowSchema.extend({
   /** When its archive page was last corrected after the send; null if never. */
   correctedAt: isoDate.nullable(),
   /** Who it goes or went to, once its send was asked for: null for every active subscriber. */
-  segment: z.object({ match: z.enum(SEGMENT_MATCHES), tags: z.string().array() }).nullable(),
+  segment: z
+    .object({
+      match: z.enum(SEGMENT_MATCHES),
+      tags: z.string().array(),
+      topics: z.number().array(),
+    })
+    .nullable(),
 });
 export type IssueDetail = z.infer<typeof issueDetailSchema>;
 

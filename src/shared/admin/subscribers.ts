@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { idParamsSchema } from "../row-id.ts";
 import { ruledText } from "../schemas.ts";
-import { EMAIL_MAX_LENGTH } from "../subscription.ts";
+import { EMAIL_MAX_LENGTH, TOPIC_NAME_MAX, TOPICS_MAX } from "../subscription.ts";
 import { ADMIN_API } from "./auth.ts";
 import { confirmAddressSchema } from "./erasure.ts";
 import { leadSourceDetailSchema } from "./lead-source.ts";
@@ -19,6 +19,8 @@ export const SUBSCRIBER_ROUTES = {
   list: BASE,
   stats: `${BASE}/stats`,
   tags: `${BASE}/tags`,
+  topics: `${BASE}/topics`,
+  topic: `${BASE}/topics/:id`,
   export: `${BASE}/export.csv`,
   one: `${BASE}/:id`,
   unsubscribe: `${BASE}/:id/unsubscribe`,
@@ -282,6 +284,8 @@ export const subscriberDetailSchema = subscriberRowSchema.extend({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   tags: z.string().array(),
+  /** The topics the person chose when subscribing, in the topics' order. */
+  topics: z.string().array(),
   /** What a former list kept of the person, by its column's name, in the file's order. */
   fields: z.object({ name: z.string(), value: z.string() }).array(),
   unsubscribedVia: z.string().nullable(),
@@ -312,6 +316,32 @@ export const TAGS_LISTED = 200;
 export const tagListSchema = z.object({ items: tagCountSchema.array() });
 export type TagList = z.infer<typeof tagListSchema>;
 
+/** A topic the subscribe page offers, and how many active subscribers chose it. */
+export const topicCountSchema = z.object({ id: z.number(), name: z.string(), active: z.number() });
+export type TopicCount = z.infer<typeof topicCountSchema>;
+export const topicListSchema = z.object({ items: topicCountSchema.array() });
+
+export const TOPIC_TEXTS = {
+  nameMissing: "Name the topic, e.g. Insurance.",
+  nameLong: `Keep a topic's name to ${TOPIC_NAME_MAX} characters or fewer.`,
+  taken: "The subscribe page offers this topic already.",
+  full: `The subscribe page offers at most ${TOPICS_MAX} topics: remove one first.`,
+  notFound: "This topic does not exist. It may have been removed.",
+} as const;
+
+/** A topic the firm adds to the subscribe page. */
+export const newTopicSchema = z.object({
+  name: ruledText("text", TOPIC_TEXTS.nameMissing)
+    .trim()
+    .min(1, TOPIC_TEXTS.nameMissing)
+    .max(TOPIC_NAME_MAX, TOPIC_TEXTS.nameLong),
+});
+export type NewTopic = z.input<typeof newTopicSchema>;
+export const topicSchema = z.object({ id: z.number(), name: z.string() });
+
+/** One topic's path, for the client. */
+export const topicPath = (id: number) => `${BASE}/topics/${id}`;
+
 export const SUBSCRIBER_TEXTS = {
   notFound: "This subscriber does not exist. It may have been erased.",
   alreadyUnsubscribed: "This address had already unsubscribed.",
@@ -322,7 +352,7 @@ export const SUBSCRIBER_TEXTS = {
 
 /**
  * This area's entries of the console's route map (console-routes.ts):
- * The subscribers' pages and figures, and one subscriber read, named and tagged, unsubscribed or erased.
+ * The subscribers' pages and figures, the tags and topics they have, the topics the subscribe page offers, and one subscriber read, named and tagged, unsubscribed or erased.
  */
 export const SUBSCRIBER_CONSOLE_ROUTES = {
   "subscribers.list": {
@@ -343,6 +373,24 @@ export const SUBSCRIBER_CONSOLE_ROUTES = {
     path: SUBSCRIBER_ROUTES.tags,
     status: 200,
     response: tagListSchema,
+  },
+  "subscribers.topics": {
+    method: "GET",
+    path: SUBSCRIBER_ROUTES.topics,
+    status: 200,
+    response: topicListSchema,
+  },
+  "subscribers.addTopic": {
+    method: "POST",
+    path: SUBSCRIBER_ROUTES.topics,
+    body: newTopicSchema,
+    status: 201,
+    response: topicSchema,
+  },
+  "subscribers.removeTopic": {
+    method: "DELETE",
+    path: ({ id }: RecordId) => topicPath(id),
+    status: 204,
   },
   "subscribers.read": {
     method: "GET",

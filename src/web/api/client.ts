@@ -83,10 +83,12 @@ export function fieldReasonsOf(response: ApiResponse<MessageBody>): FieldReasons
 }
 
 /** The address in the query, as the call has always taken it, and the visit's source, when kept, as the body. */
-export function subscribe(emailId: string, defence?: FormDefence) {
+/** `topics`: the ids of the topics ticked, parted by commas; left out when none is. */
+export function subscribe(emailId: string, defence?: FormDefence, topics = "") {
   const source = leadSource();
+  const query = new URLSearchParams({ emailId, ...(topics ? { topics } : {}) });
   return post<MessageBody & Partial<z.infer<typeof subscribedSchema>>>(
-    `${API_PATHS.subscribe}?${new URLSearchParams({ emailId })}`,
+    `${API_PATHS.subscribe}?${query}`,
     source && { source },
     defence,
   );

@@ -12,7 +12,8 @@ import {
 } from "../../../shared/admin/newsletter.ts";
 import { insightIssuePath } from "../../../shared/routes.ts";
 import { capitalised } from "../../../shared/sentence.ts";
-import { api } from "../../api/client.ts";
+import { api, read } from "../../api/client.ts";
+import { useResource } from "../../api/use-resource.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { useOutcome } from "../inquiries/use-outcome.tsx";
 import { Moment } from "../people/Moment.tsx";
@@ -40,6 +41,9 @@ export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps
   // Once sent or cancelled, nothing is left to control.
   const controllable = controls && (scheduled || running || paused);
   const percent = Math.floor(shareOf(progress) * 100);
+  // The topics' names, for a segment that names some.
+  const topics = useResource(issue.segment?.topics.length ? read("subscribers.topics") : null);
+  const topicNames = new Map(topics.data?.items.map((topic) => [topic.id, topic.name]));
 
   const act = (
     change: "newsletter.unschedule" | "newsletter.pause" | "newsletter.resume",
@@ -87,7 +91,7 @@ export function ProgressPanel({ issue, controls, onChanged }: ProgressPanelProps
       )}
 
       <dl className="progress-times">
-        <Count term="To">{capitalised(segmentLabel(issue.segment))}</Count>
+        <Count term="To">{capitalised(segmentLabel(issue.segment, topicNames))}</Count>
         <Count term="Rate">
           {progress.rate === null ? "—" : `${count(progress.rate)} messages a second`}
         </Count>

@@ -1,27 +1,35 @@
 /**
  * The send panel's "Who gets it": every active subscriber, or a segment by
- * tags (any or all of those ticked), with the exact number it reaches now,
- * counted by the server as the send will count it.
+ * the tags the firm gave and the topics subscribers chose (any or all of
+ * those ticked), with the exact number it reaches now, counted by the
+ * server as the send will count it.
  */
 import type { UseFormReturn } from "react-hook-form";
-import type { TagCount } from "../../../shared/admin/subscribers.ts";
+import type { TagCount, TopicCount } from "../../../shared/admin/subscribers.ts";
 import type { RecipientsValues } from "./recipients.ts";
 
 interface RecipientsChoiceProps {
   form: UseFormReturn<RecipientsValues>;
   /** The tags active subscribers have; undefined while they load. */
   tags: TagCount[] | undefined;
+  /** The topics the subscribe page offers; undefined while they load. */
+  topics: TopicCount[] | undefined;
   /** How many it reaches, or why that is not known yet, as a sentence. */
   reach: string;
 }
 
-export function RecipientsChoice({ form, tags, reach }: RecipientsChoiceProps) {
+const count = (active: number) => (
+  <span className="recipients-tag-count">({active.toLocaleString("en-GB")})</span>
+);
+
+export function RecipientsChoice({ form, tags, topics, reach }: RecipientsChoiceProps) {
   const {
     register,
     watch,
     formState: { errors },
   } = form;
-  const noTags = tags !== undefined && tags.length === 0;
+  const loaded = tags !== undefined && topics !== undefined;
+  const nothingToChoose = loaded && tags.length === 0 && topics.length === 0;
 
   return (
     <fieldset className="recipients-choice">
@@ -31,43 +39,57 @@ export function RecipientsChoice({ form, tags, reach }: RecipientsChoiceProps) {
         <span>Every active subscriber</span>
       </label>
       <label className="recipients-option">
-        <input type="radio" value="segment" disabled={noTags} {...register("to")} />
-        <span>Subscribers with some tags</span>
+        <input type="radio" value="segment" disabled={nothingToChoose} {...register("to")} />
+        <span>Subscribers with some tags or topics</span>
       </label>
-      {noTags ? (
+      {nothingToChoose ? (
         <p className="field-hint">
-          No active subscriber has a tag yet. Give tags on a subscriber’s page, or import a file
-          that has them.
+          No active subscriber has a tag, and the subscribe page offers no topic yet. Give tags on a
+          subscriber’s page or import a file that has them, or add topics under Subscribers.
         </p>
       ) : null}
-      {watch("to") === "segment" && tags ? (
+      {watch("to") === "segment" && loaded ? (
         <div className="recipients-segment">
-          <fieldset className="recipients-tags" aria-describedby="recipients-tags-error">
-            <legend>Tags</legend>
-            {tags.map(({ tag, active }) => (
-              <label key={tag} className="recipients-option">
-                <input type="checkbox" value={tag} {...register("tags")} />
-                <span>
-                  {tag}{" "}
-                  <span className="recipients-tag-count">({active.toLocaleString("en-GB")})</span>
-                </span>
-              </label>
-            ))}
-            {errors.tags ? (
-              <p className="field-error" id="recipients-tags-error">
-                {errors.tags.message}
-              </p>
-            ) : null}
-          </fieldset>
+          {tags.length > 0 ? (
+            <fieldset className="recipients-tags">
+              <legend>Tags</legend>
+              {tags.map(({ tag, active }) => (
+                <label key={tag} className="recipients-option">
+                  <input type="checkbox" value={tag} {...register("tags")} />
+                  <span>
+                    {tag} {count(active)}
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {topics.length > 0 ? (
+            <fieldset className="recipients-tags">
+              <legend>Topics they chose</legend>
+              {topics.map(({ id, name, active }) => (
+                <label key={id} className="recipients-option">
+                  <input type="checkbox" value={String(id)} {...register("topics")} />
+                  <span>
+                    {name} {count(active)}
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {errors.tags ? (
+            <p className="field-error" id="recipients-tags-error">
+              {errors.tags.message}
+            </p>
+          ) : null}
           <fieldset className="recipients-match">
             <legend>Who has</legend>
             <label className="recipients-option">
               <input type="radio" value="any" {...register("match")} />
-              <span>Any of these tags</span>
+              <span>Any of these</span>
             </label>
             <label className="recipients-option">
               <input type="radio" value="all" {...register("match")} />
-              <span>All of these tags</span>
+              <span>All of these</span>
             </label>
           </fieldset>
         </div>

@@ -12,7 +12,7 @@ import {
   type IssueDetail,
   type Segment,
   segmentLabel,
-  taggedWith,
+  segmentWords,
 } from "../../../shared/admin/newsletter.ts";
 import { api, read } from "../../api/client.ts";
 import { useResource } from "../../api/use-resource.ts";
@@ -48,19 +48,21 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
   });
   const segment = segmentOfChoice(recipients.watch());
   const tags = useResource(read("subscribers.tags"));
+  const topics = useResource(read("subscribers.topics"));
+  const topicNames = new Map(topics.data?.items.map((topic) => [topic.id, topic.name]));
   // Counted as the choice changes, and again as the confirmation opens.
   const counted = useResource(
     segment === null
       ? null
       : read("newsletter.recipients", {
-          query: segment ? { match: segment.match, tag: segment.tags } : {},
+          query: segment ? { match: segment.match, tag: segment.tags, topic: segment.topics } : {},
         }),
   );
   const count = counted.loading ? undefined : counted.data?.count;
-  const who = segmentLabel(segment ?? null);
+  const who = segmentLabel(segment ?? null, topicNames);
 
   let reach: string;
-  if (segment === null) reach = "Tick the tags it goes to.";
+  if (segment === null) reach = "Tick the tags or topics it goes to.";
   else if (counted.error) reach = `The subscribers could not be counted: ${counted.error}`;
   else if (count === undefined) reach = "Counting the subscribers…";
   else reach = `Goes to ${activeSubscribers(count)}.`;
@@ -95,7 +97,12 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
         <p className="send-panel__lead">
           One message to each, at the configured rate. You can pause or cancel while it goes out.
         </p>
-        <RecipientsChoice form={recipients} tags={tags.data?.items} reach={reach} />
+        <RecipientsChoice
+          form={recipients}
+          tags={tags.data?.items}
+          topics={topics.data?.items}
+          reach={reach}
+        />
         <button className="button button-primary" type="button" onClick={askToSend}>
           Send now…
         </button>
@@ -129,7 +136,7 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
             ? counted.loading
               ? "Counting the subscribers…"
               : `It goes to ${who}.`
-            : `It goes to ${activeSubscribers(count)}${segment ? ` ${taggedWith(segment)}` : ""}.`}
+            : `It goes to ${activeSubscribers(count)}${segment ? ` ${segmentWords(segment, topicNames)}` : ""}.`}
         </p>
         <p>
           Each gets one message, at the configured rate; once sent, the issue is published in the

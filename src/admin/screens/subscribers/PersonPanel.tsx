@@ -53,6 +53,12 @@ export function PersonPanel({
             )}
           </dd>
         </div>
+        {subscriber.topics.length > 0 ? (
+          <div>
+            <dt>Topics chosen</dt>
+            <dd>{subscriber.topics.join(", ")}</dd>
+          </div>
+        ) : null}
         {subscriber.fields.map((field) => (
           <div key={field.name}>
             <dt>{field.name}</dt>

@@ -99,6 +99,9 @@ export function SubscriberListScreen() {
       <div className="screen-head">
         <h1>Subscribers</h1>
         <div className="screen-actions">
+          <Link className="button" to="topics">
+            Topics
+          </Link>
           {hasRole(me.role, "owner") ? (
             <Link className="button" to="import">
               Import

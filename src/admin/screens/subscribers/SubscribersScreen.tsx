@@ -1,6 +1,7 @@
 /**
  * The subscribers area: the list at /subscribers, the import (owners) at
- * /subscribers/import, one subscriber at /subscribers/:id.
+ * /subscribers/import, the subscribe page's topics at /subscribers/topics,
+ * one subscriber at /subscribers/:id.
  */
 import { Route, Routes } from "react-router";
 import { RequireRole } from "../../layout/RequireRole.tsx";
@@ -11,6 +12,7 @@ const IMPORTER = "owner";
 
 import { SubscriberDetailScreen } from "./SubscriberDetailScreen.tsx";
 import { SubscriberListScreen } from "./SubscriberListScreen.tsx";
+import { TopicsScreen } from "./TopicsScreen.tsx";
 import "./subscribers.css";
 
 export default function SubscribersScreen() {
@@ -25,6 +27,7 @@ export default function SubscribersScreen() {
           </RequireRole>
         }
       />
+      <Route path="topics" element={<TopicsScreen />} />
       <Route path=":id" element={<SubscriberDetailScreen />} />
     </Routes>
   );

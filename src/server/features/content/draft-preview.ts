@@ -29,6 +29,7 @@ export function readerWith(
     highlights: () => content.highlights(),
     facts: () => content.facts(),
     privacyNotice: () => content.privacyNotice(),
+    topics: () => content.topics(),
     insightIssues: () => content.insightIssues(),
     insightIssue: (slug) => content.insightIssue(slug),
     ...overrides,

@@ -17,10 +17,12 @@ import { inquiryTypesOf } from "../../../shared/inquiry.ts";
 import type { InsightIssue, InsightSummary } from "../../../shared/insight.ts";
 import type { ContentReader, PrivacyNotice } from "../../../shared/page-context.ts";
 import { type PageFacts, pageFacts } from "../../../shared/site-facts.ts";
+import type { Topic } from "../../../shared/subscription.ts";
 import type { DatabaseHandle } from "../../platform/db/connection.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { afterCommit, inTransaction } from "../../platform/db/transaction.ts";
 import { renderPageMarkdown } from "../../platform/markdown/markdown.ts";
+import { listTopics } from "../subscriptions/index.ts";
 import { type ChangeFeed, SOLO_FEED } from "./change-feed.ts";
 import { type ContentChanges, readContentChanges } from "./content-changes.ts";
 import { listPublishedIssues, listWithdrawnSlugs, readPublishedIssue } from "./insight-archive.ts";
@@ -69,6 +71,11 @@ export class SiteContent implements ContentReader {
       listWithdrawnSlugs(this.database.db),
     );
     return withdrawn.includes(slug);
+  }
+
+  /** The topics the subscribe page offers (features/subscriptions/topics.ts). */
+  topics(): Promise<Topic[]> {
+    return this.cached("topics", () => listTopics(this.database.db));
   }
 
   /** Made from the two lists above, which are kept: nothing to keep of its own. */

@@ -43,6 +43,7 @@ import {
   countRecipients,
   findSubscription,
   listId,
+  listTopics,
   namedReaders,
   namesByAddress,
 } from "../subscriptions/index.ts";
@@ -376,7 +377,8 @@ export default async function newsletterRoutes(
         });
         if (refusal) throw refusalOf(refusal, NEWSLETTER_TEXTS.notDraft);
         audit.subject = targetOf(id);
-        audit.detail = { at: at.toISOString(), to: segmentLabel(segment) };
+        const topicNames = new Map((await listTopics(trx)).map((t) => [t.id, t.name]));
+        audit.detail = { at: at.toISOString(), to: segmentLabel(segment, topicNames) };
       });
       app.newsletter.wake();
       return detail(id);

@@ -24,6 +24,7 @@ import {
   teamMemberSchema,
   xsrfAnswerSchema,
 } from "../../../shared/schemas.ts";
+import { topicIdsOf } from "../../../shared/subscription.ts";
 import { EncodedCache, encodeBody, sendEncoded } from "../../platform/http/encoded-body.ts";
 import { captchaRefusalBody, headerDefences } from "../../platform/security/bot-defence.ts";
 import { validationFailure } from "../../platform/security/errors.ts";
@@ -120,7 +121,11 @@ const api: FastifyPluginAsyncZod = async (app) => {
         app,
         request.query.emailId,
         CONSENT_VIA.website,
-        { mustConfirm, source: request.body.source },
+        {
+          mustConfirm,
+          source: request.body.source,
+          topics: topicIdsOf(request.query.topics ?? "") ?? [],
+        },
       );
       if (!subscription) throw app.httpErrors.conflict(ALREADY_SUBSCRIBED_MESSAGE);
       if (subscription.created) app.audience.convert(request, "subscription");

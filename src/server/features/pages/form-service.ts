@@ -10,7 +10,11 @@ import type { InquiryValues } from "../../../shared/inquiry.ts";
 import type { LeadSource } from "../../../shared/lead-source.ts";
 import type { FormService, FormWrite } from "../../../shared/page-context.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts";
-import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
+import {
+  SUBSCRIBE_EMAIL_FIELD,
+  SUBSCRIBE_TOPICS_FIELD,
+  topicIdsOf,
+} from "../../../shared/subscription.ts";
 import type { Trap } from "../../platform/security/bot-defence.ts";
 import { fieldReasons } from "../../platform/security/errors.ts";
 import type { SiteContent } from "../content/index.ts";
@@ -104,9 +108,12 @@ export function formService(
         log.info({ inquiry: id }, "inquiry received from a form post");
         return { outcome: "sent" };
       }),
-    subscribe: (email: string) =>
+    subscribe: (email: string, topics = "") =>
       write("subscription", async (): ReturnType<FormService["subscribe"]> => {
-        const parsed = subscribeQuerySchema.safeParse({ [SUBSCRIBE_EMAIL_FIELD]: email });
+        const parsed = subscribeQuerySchema.safeParse({
+          [SUBSCRIBE_EMAIL_FIELD]: email,
+          [SUBSCRIBE_TOPICS_FIELD]: topics,
+        });
         if (!parsed.success)
           return { outcome: "invalid", fields: fieldReasons(parsed.error.issues) };
         const mustConfirm = confirmsByMail(trap);
@@ -128,6 +135,7 @@ export function formService(
         const subscription = await storeSubscription(app, parsed.data.emailId, CONSENT_VIA.form, {
           mustConfirm,
           source,
+          topics: topicIdsOf(parsed.data.topics ?? "") ?? [],
           ...FORM_POST_KNOWLEDGE,
         });
         if (subscription?.created) converted("subscription");

@@ -12,6 +12,7 @@ import { confirmAddressSchema, ERASURE_TEXTS } from "../../../shared/admin/erasu
 import { SOURCE_EXPORT_COLUMNS } from "../../../shared/admin/lead-source.ts";
 import {
   CONSENT_VIA,
+  newTopicSchema,
   PAGE_SIZE,
   SUBSCRIBER_ROUTES,
   SUBSCRIBER_TEXTS,
@@ -22,7 +23,10 @@ import {
   subscriberListSchema,
   subscriberPersonSchema,
   subscriberStatsSchema,
+  TOPIC_TEXTS,
   tagListSchema,
+  topicListSchema,
+  topicSchema,
 } from "../../../shared/admin/subscribers.ts";
 import { fieldRefusalSchema } from "../../../shared/schemas.ts";
 import type { AdminAreaOptions } from "../../platform/console/area.ts";
@@ -31,7 +35,7 @@ import { forgetErasedRows } from "../../platform/db/erased-rows.ts";
 import { joinedOutbox } from "../../platform/outbox/queue.ts";
 import { refuse } from "../../platform/refusal.ts";
 import { signingSecret } from "../../platform/security/signing-secret.ts";
-import { tagCounts } from "./segments.ts";
+import { tagCounts, topicCounts } from "./segments.ts";
 import {
   eraseSubscriber,
   exportSubscribers,
@@ -41,6 +45,7 @@ import {
   savePerson,
   subscriberStats,
 } from "./subscribers.ts";
+import { addTopic, removeTopic } from "./topics.ts";
 import { endSubscription } from "./writes.ts";
 
 const EXPORT_COLUMNS = [
@@ -48,6 +53,7 @@ const EXPORT_COLUMNS = [
   "first_name",
   "last_name",
   "tags",
+  "topics",
   "fields",
   "status",
   "subscribed_at",
@@ -100,6 +106,59 @@ export default async function subscribersRoutes(
     SUBSCRIBER_ROUTES.tags,
     { schema: { response: { 200: tagListSchema } }, config: { role: "viewer" } },
     async () => ({ items: await tagCounts(db) }),
+  );
+
+  routes.get(
+    SUBSCRIBER_ROUTES.topics,
+    { schema: { response: { 200: topicListSchema } }, config: { role: "viewer" } },
+    async () => ({ items: await topicCounts(db) }),
+  );
+
+  // The topics are the subscribe page's content: changed through
+  // app.content.edit, so every instance's page shows the change.
+  routes.post(
+    SUBSCRIBER_ROUTES.topics,
+    {
+      schema: {
+        body: newTopicSchema,
+        response: { 201: topicSchema, 400: fieldRefusalSchema, 409: fieldRefusalSchema },
+      },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const topic = await app.consoleWrite(request, "topic-added", (trx, audit) =>
+        app.content.edit(async (edit) => {
+          const added = await addTopic(edit, request.body.name);
+          if (added === "taken")
+            throw refuse.conflict(TOPIC_TEXTS.taken, { name: TOPIC_TEXTS.taken });
+          if (added === "full") throw refuse.conflict(TOPIC_TEXTS.full, { name: TOPIC_TEXTS.full });
+          audit.subject = `topic:${added.id}`;
+          audit.detail = { name: added.name };
+          return added;
+        }, trx),
+      );
+      return reply.code(201).send(topic);
+    },
+  );
+
+  routes.delete(
+    SUBSCRIBER_ROUTES.topic,
+    {
+      schema: { params: subscriberIdSchema, response: { 204: z.null(), 404: messageSchema } },
+      config: { role: "editor" },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await app.consoleWrite(request, "topic-removed", (trx, audit) =>
+        app.content.edit(async (edit) => {
+          const removed = await removeTopic(edit, id);
+          if (!removed) throw refuse.notFound(TOPIC_TEXTS.notFound);
+          audit.subject = `topic:${id}`;
+          audit.detail = { name: removed.name };
+        }, trx),
+      );
+      return reply.code(204).send(null);
+    },
   );
 
   routes.get(

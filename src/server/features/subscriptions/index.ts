@@ -63,7 +63,10 @@ export default fp(
     await app.register(subscribersRoutes, { config, database });
     await app.register(importRoutes, { config, database, now });
   },
-  { name: "subscriptions", dependencies: ["console", "outbox", "mail-settings", "webhooks"] },
+  {
+    name: "subscriptions",
+    dependencies: ["console", "outbox", "mail-settings", "webhooks", "content"],
+  },
 );
 
 export { activeSubscribers } from "./exports.ts";
@@ -72,6 +75,7 @@ export { namedReaders, namesByAddress } from "./merge-values.ts";
 export { findSubscription, type Subscription } from "./queries.ts";
 export { countRecipients, onlyRecipients } from "./segments.ts";
 export { eraseSubscriber } from "./subscribers.ts";
+export { listTopics } from "./topics.ts";
 export {
   INVALID_LINK_MESSAGE,
   maskEmail,

@@ -450,6 +450,8 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       "first_name",
       "last_name",
       "tags",
+      // The subscribe page's topics each chose (topics.test.ts).
+      "topics",
       "fields",
       "status",
       "subscribed_at",
@@ -468,7 +470,7 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
     const byAddress = new Map(rows.map((row) => [row[0], row]));
     expect(byAddress.get("'=1+2@formula.example")).toMatchObject([
       "'=1+2@formula.example",
-      ...["", "", "", ""],
+      ...["", "", "", "", ""],
       "active",
       expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       "",
@@ -477,8 +479,9 @@ describe.each(ENGINES)("the subscribers area on $engine", (engine) => {
       // Subscribed here without a visit: no source.
       ...["", "", "", "", "", ""],
     ]);
-    expect(byAddress.get("plain@formula.example")?.slice(5, 6)).toEqual(["unsubscribed"]);
-    expect(byAddress.get("plain@formula.example")?.[9]).toMatch(/^\d{4}-/);
+    const plain = byAddress.get("plain@formula.example");
+    expect(plain?.[header?.indexOf("status") ?? -1]).toBe("unsubscribed");
+    expect(plain?.[header?.indexOf("unsubscribed_at") ?? -1]).toMatch(/^\d{4}-/);
 
     const activeOnly = await viewer.request(
       "GET",

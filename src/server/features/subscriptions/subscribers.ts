@@ -37,6 +37,7 @@ import { forgetAddress, suppressedSubscription } from "../deliverability/index.t
 import { forgetDeliveriesAbout } from "../webhooks/index.ts";
 import { erasureHash } from "./erasure-hash.ts";
 import { hasStatus, statusOf } from "./statuses.ts";
+import { chosenTopics, topicsBySubscription } from "./topics.ts";
 
 type SubscriptionQuery<O> = SelectQueryBuilder<Database, "subscriptions", O>;
 
@@ -181,6 +182,7 @@ export async function exportSubscribers(db: Kysely<Database>, filter: Subscriber
     ),
   ).execute();
   const tags = await tagsBySubscription(db, null);
+  const topics = await topicsBySubscription(db);
   return rows.map((row) => {
     const { subscribedAt, importedAt } = subscribedDates(row);
     return {
@@ -189,6 +191,7 @@ export async function exportSubscribers(db: Kysely<Database>, filter: Subscriber
       last_name: row.last_name ?? "",
       // A tag may hold a comma, never a line break.
       tags: (tags.get(row.id) ?? []).join("\n"),
+      topics: (topics.get(row.id) ?? []).join("\n"),
       // One column whatever each former list kept: its fields as they were stored.
       fields: row.fields === "{}" ? "" : row.fields,
       status: statusOf(row),
@@ -334,6 +337,7 @@ export async function findSubscriber(
     firstName: row.first_name,
     lastName: row.last_name,
     tags: tags.get(id) ?? [],
+    topics: await chosenTopics(db, id),
     fields: fieldsOf(row.fields),
     unsubscribedVia: row.unsubscribed_via,
     source: leadSourceOf(row),

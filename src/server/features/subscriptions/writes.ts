@@ -27,6 +27,7 @@ import {
   subscribe,
   unsubscribe,
 } from "./queries.ts";
+import { chooseTopics } from "./topics.ts";
 
 /** How new subscribers join the Insight list; features/subscriptions/confirm-routes.ts decorates the app with it. */
 export interface NewsletterSignup {
@@ -103,6 +104,8 @@ export interface SubscribeOptions {
   source?: LeadSource | undefined;
   /** Whether the visit's referrer could be known (not for a form posted without JavaScript). */
   referrerKnown?: boolean;
+  /** The topics the visitor chose (ids): kept with a new subscription, not with a repeated ask. */
+  topics?: readonly number[];
 }
 
 /**
@@ -119,7 +122,7 @@ export function storeSubscription(
   app: Writer,
   email: string,
   via: ConsentVia,
-  { mustConfirm = false, source, referrerKnown }: SubscribeOptions = {},
+  { mustConfirm = false, source, referrerKnown, topics = [] }: SubscribeOptions = {},
 ): Promise<RequestedSubscription | null> {
   const address = normalizeEmail(email);
   const sourceColumns = leadSourceColumns(source, { referrerKnown });
@@ -133,6 +136,7 @@ export function storeSubscription(
     if (!confirmationAsked && !(await isSuppressed(trx, address))) {
       const created = await subscribe(trx, address, via, undefined, sourceColumns);
       if (created) {
+        await chooseTopics(trx, created.id, topics);
         await app.subscriptionMail.welcome(trx, created);
         await app.webhookEvents.announce(
           trx,
@@ -144,6 +148,7 @@ export function storeSubscription(
     const lapsedBefore = confirmationLapsedBefore(confirmHours);
     const created = await subscribe(trx, address, via, { lapsedBefore }, sourceColumns);
     if (created) {
+      await chooseTopics(trx, created.id, topics);
       await app.webhookEvents.announce(
         trx,
         subscriberCreated(app.webhookEvents.origin, created, false),

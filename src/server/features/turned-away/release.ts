@@ -7,6 +7,7 @@
 import type { ConsentVia } from "../../../shared/admin/subscribers.ts";
 import { TURNED_AWAY_TEXTS, type TurnedAwayPost } from "../../../shared/admin/turned-away.ts";
 import { inquirySchema, subscribeQuerySchema } from "../../../shared/schemas.ts";
+import { topicIdsOf } from "../../../shared/subscription.ts";
 import { joinedOutbox, type OutboxTransaction } from "../../platform/outbox/queue.ts";
 import { type InquiryWriter, storeInquiry } from "../inquiries/index.ts";
 import { type SubscriptionWriter, storeSubscription } from "../subscriptions/index.ts";
@@ -28,7 +29,7 @@ export async function releasePost(
     );
     return TURNED_AWAY_TEXTS.releasedInquiry;
   }
-  const { emailId } = subscribeQuerySchema.parse(post.fields);
+  const { emailId, topics } = subscribeQuerySchema.parse(post.fields);
   const subscribed = await storeSubscription(
     {
       subscriptionMail: app.subscriptionMail,
@@ -38,7 +39,7 @@ export async function releasePost(
     },
     emailId,
     post.via as ConsentVia,
-    { source: post.source },
+    { source: post.source, topics: topicIdsOf(topics ?? "") ?? [] },
   );
   return subscribed ? TURNED_AWAY_TEXTS.releasedSubscription : TURNED_AWAY_TEXTS.alreadySubscribed;
 }

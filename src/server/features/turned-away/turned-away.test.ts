@@ -165,6 +165,33 @@ describe.each(ENGINES)("turned-away posts on $engine", (engine) => {
     expect(await stored()).toEqual(after);
   });
 
+  it("keeps the topics a caught subscription chose, and a release stores them with it", async () => {
+    const address = `honey-topics-${engine.engine}@example.com`;
+    const topic = await t.database.db
+      .insertInto("topics")
+      .values({ name: `Insurance ${engine.engine}` })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const answer = await apiPost(
+      sessionIssued(60),
+      `${subscribeUrl(address)}&topics=${topic.id}`,
+      undefined,
+      { [FORM_TRAP_HEADER]: "https://spam.example" },
+    );
+    expect(answer.statusCode).toBe(201);
+    const [post] = await keptFor(address);
+    expect(post?.fields).toEqual({ emailId: address, topics: String(topic.id) });
+    const released = await editor.request("POST", turnedAwayPath(post?.id ?? 0, "release"));
+    expect(released.statusCode).toBe(200);
+    const chosen = await t.database.db
+      .selectFrom("subscription_topics")
+      .innerJoin("subscriptions", "subscriptions.id", "subscription_topics.subscription_id")
+      .select("subscription_topics.topic_id")
+      .where("subscriptions.email", "=", address)
+      .execute();
+    expect(chosen).toEqual([{ topic_id: topic.id }]);
+  });
+
   it("keeps an inquiry that came too fast, but not a subscription: that one waits for its e-mail's confirmation", async () => {
     const address = `fast-${engine.engine}@example.com`;
     const inquiry = { ...VALID_INQUIRY, comments: `Too fast on ${engine.engine}.` };

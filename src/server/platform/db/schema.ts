@@ -518,6 +518,8 @@ export interface Database {
   inquiry_notes: InquiryNotesTable;
   subscription_events: SubscriptionEventsTable;
   subscription_tags: SubscriptionTagsTable;
+  topics: TopicsTable;
+  subscription_topics: SubscriptionTopicsTable;
   erased_subscribers: ErasedSubscribersTable;
   site_facts: SiteFactsTable;
   content_versions: ContentVersionsTable;
@@ -717,6 +719,18 @@ export interface MailSettingsTable {
 export interface AudienceGoalsTable {
   id: Generated<number>;
   path: string;
+}
+
+/** A topic the subscribe page offers (its name, once). */
+export interface TopicsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+/** A topic a subscriber chose when subscribing. */
+export interface SubscriptionTopicsTable {
+  subscription_id: number;
+  topic_id: number;
 }
 
 export interface DomainPacingTable {

@@ -6,6 +6,9 @@
  * shown in a dialog, and a reason the server gives for the address under the
  * field too.
  *
+ * On the /subscribe page it also offers the topics the firm names, each a
+ * box to tick (none ticked is none chosen).
+ *
  * Without JavaScript the form posts to /subscribe (method="post", with the
  * server's token in a hidden field), a page that shows the form again with
  * the outcome at its top (`posted`, from that route's action).
@@ -19,6 +22,10 @@ import {
   EMAIL_MAX_LENGTH,
   SUBSCRIBE_EMAIL_FIELD,
   SUBSCRIBE_EMAIL_RULE,
+  TOPIC_BOX_PREFIX,
+  type Topic,
+  tickedTopics,
+  topicIdsOf,
 } from "../../../shared/subscription.ts";
 import { fieldReasonsOf, subscribe } from "../../api/client.ts";
 import { FieldError, invalidProps } from "../../components/FieldError.tsx";
@@ -38,6 +45,9 @@ import type { SubscribePostResult } from "./subscribe-post.ts";
 const emailOf = (form: HTMLFormElement) =>
   String(new FormData(form).get(SUBSCRIBE_EMAIL_FIELD) ?? "");
 
+/** The topics ticked, as the call sends them: ids parted by commas. */
+const topicsOf = (form: HTMLFormElement) => tickedTopics(new FormData(form));
+
 function checkAddress(form: HTMLFormElement): FieldReasons {
   const reason = checkField(SUBSCRIBE_EMAIL_RULE, emailOf(form));
   return reason ? { [SUBSCRIBE_EMAIL_FIELD]: reason } : {};
@@ -56,7 +66,7 @@ async function subscribeWith(
   captcha: CaptchaWidget | null,
 ): Promise<SubmissionOutcome> {
   try {
-    const response = await subscribe(emailOf(form), formDefenceOf(form, captcha));
+    const response = await subscribe(emailOf(form), formDefenceOf(form, captcha), topicsOf(form));
     resetCaptcha();
     if (response.status === 201) {
       return subscribedStatus(response.data?.confirmationAsked === true);
@@ -107,9 +117,11 @@ interface SubscribeFormProps {
   variant?: "footer" | "page";
   /** The outcome of a post without JavaScript, on the /subscribe page. */
   posted?: SubscribePostResult | undefined;
+  /** The topics to choose from (the /subscribe page, when the firm offers some). */
+  topics?: readonly Topic[];
 }
 
-export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps) {
+export function SubscribeForm({ variant = "footer", posted, topics = [] }: SubscribeFormProps) {
   // As in the inquiry form: a rendered outcome goes once the form is sent again.
   const [served, setServed] = useState(posted);
   const captcha = useCaptcha();
@@ -122,6 +134,9 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
   const inputId = variant === "footer" ? "subscribe-email" : "subscribe-page-email";
   const reason = errors[SUBSCRIBE_EMAIL_FIELD];
   const value = served && served.state !== "subscribed" ? served.email : "";
+  const ticked = new Set(
+    served && served.state !== "subscribed" ? (topicIdsOf(served.topics) ?? []) : [],
+  );
 
   return (
     <form
@@ -161,6 +176,21 @@ export function SubscribeForm({ variant = "footer", posted }: SubscribeFormProps
         />
         <FieldError controlId={inputId} label={SUBSCRIBE_EMAIL_RULE.label} reason={reason} />
       </div>
+      {topics.length > 0 ? (
+        <fieldset className="subscribe__topics">
+          <legend>Topics you would like to hear about (optional)</legend>
+          {topics.map((topic) => (
+            <label key={topic.id} className="subscribe__topic">
+              <input
+                type="checkbox"
+                name={`${TOPIC_BOX_PREFIX}${topic.id}`}
+                defaultChecked={ticked.has(topic.id)}
+              />
+              <span>{topic.name}</span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       <FormDefences idPrefix={inputId} errors={errors} />
       <SubmitButton
         ref={button}

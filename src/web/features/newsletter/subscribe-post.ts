@@ -1,6 +1,6 @@
 /**
  * The subscribe form posted without JavaScript: /subscribe's action reads the
- * address and subscribes it through the server's forms service
+ * address and the topics ticked, and subscribes it through the server's forms service
  * (shared/page-context.ts), which checks it with the API's schema (the shared
  * field rule) and writes as the API does. What it returns is what the page
  * then shows (SubscribeForm's `posted`).
@@ -8,37 +8,49 @@
 import type { FieldReasons } from "../../../shared/field-rules.ts";
 import type { LeadSource } from "../../../shared/lead-source.ts";
 import type { FormService } from "../../../shared/page-context.ts";
-import { SUBSCRIBE_EMAIL_FIELD } from "../../../shared/subscription.ts";
+import { SUBSCRIBE_EMAIL_FIELD, tickedTopics } from "../../../shared/subscription.ts";
 
 /** The outcome of a post, and the address to show again when it was not subscribed. */
 export type SubscribePostResult =
   | { state: "subscribed"; confirmationAsked: boolean }
-  | { state: "already"; email: string; message: string }
-  // With the lead source the server took for the post, for the form to carry.
-  | ({ source?: LeadSource | undefined } & (
-      | { state: "invalid"; email: string; fields: FieldReasons }
-      | { state: "refused"; email: string; message: string }
-      | { state: "failed"; email: string }
+  // The topics ticked go back with the address, so the form shows them ticked again.
+  | ({ topics: string } & (
+      | { state: "already"; email: string; message: string }
+      // With the lead source the server took for the post, for the form to carry.
+      | ({ source?: LeadSource | undefined } & (
+          | { state: "invalid"; email: string; fields: FieldReasons }
+          | { state: "refused"; email: string; message: string }
+          | { state: "failed"; email: string }
+        ))
     ));
 
 export async function answerSubscribePost(
   request: Request,
   forms: FormService | undefined,
 ): Promise<{ result: SubscribePostResult; status: number }> {
-  const given = (await request.formData()).get(SUBSCRIBE_EMAIL_FIELD);
+  const form = await request.formData();
+  const given = form.get(SUBSCRIBE_EMAIL_FIELD);
   const email = typeof given === "string" ? given : "";
-  if (!forms) return { result: { state: "failed", email }, status: 503 };
+  // Each ticked topic is a field of its own; the service takes them as one list.
+  const topics = tickedTopics(form);
+  if (!forms) return { result: { state: "failed", email, topics }, status: 503 };
   const { source } = forms;
   if (forms.refusal) {
-    return { result: { state: "refused", email, message: forms.refusal, source }, status: 403 };
+    return {
+      result: { state: "refused", email, topics, message: forms.refusal, source },
+      status: 403,
+    };
   }
   try {
-    const written = await forms.subscribe(email);
+    const written = await forms.subscribe(email, topics);
     if (written.outcome === "invalid") {
-      return { result: { state: "invalid", email, fields: written.fields, source }, status: 400 };
+      return {
+        result: { state: "invalid", email, topics, fields: written.fields, source },
+        status: 400,
+      };
     }
     if (written.outcome === "already") {
-      return { result: { state: "already", email, message: written.message }, status: 409 };
+      return { result: { state: "already", email, topics, message: written.message }, status: 409 };
     }
     return {
       result: { state: "subscribed", confirmationAsked: written.confirmationAsked },
@@ -46,6 +58,6 @@ export async function answerSubscribePost(
     };
   } catch {
     // The server has logged the failure.
-    return { result: { state: "failed", email, source }, status: 500 };
+    return { result: { state: "failed", email, topics, source }, status: 500 };
   }
 }

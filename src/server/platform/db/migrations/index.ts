@@ -44,6 +44,7 @@ import * as issueLinks from "./038-issue-links.ts";
 import * as subscriberNamesTags from "./039-subscriber-names-tags.ts";
 import * as issueSegments from "./040-issue-segments.ts";
 import * as audienceGoals from "./041-audience-goals.ts";
+import * as topics from "./042-topics.ts";
 import type { EngineMigration } from "./shared.ts";
 
 export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
@@ -87,4 +88,5 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   "039_subscriber_names_tags": subscriberNamesTags,
   "040_issue_segments": issueSegments,
   "041_audience_goals": audienceGoals,
+  "042_topics": topics,
 };
