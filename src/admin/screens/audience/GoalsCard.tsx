@@ -5,21 +5,14 @@
  * that is. Editors add a page by its path and remove one; the figures count
  * back over the days already kept, so a goal added today shows last month.
  */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import {
-  GOAL_LABELS,
-  type GoalFigures,
-  type NewGoal,
-  newGoalSchema,
-} from "../../../shared/admin/audience.ts";
+import { GOAL_LABELS, type GoalFigures, newGoalSchema } from "../../../shared/admin/audience.ts";
 import { hasRole } from "../../../shared/admin/roles.ts";
 import { api, read } from "../../api/client.ts";
-import { failureText, showRefusal } from "../../api/refusal.ts";
+import { failureText } from "../../api/refusal.ts";
 import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
-import { Field } from "../../components/Field.tsx";
+import { AddOneForm } from "../../components/AddOneForm.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { percent, whole } from "./format.ts";
 import type { RangeChoice } from "./RangePicker.tsx";
@@ -103,46 +96,19 @@ export function GoalsCard({ choice }: { choice: RangeChoice }) {
         <p role="status">Loading…</p>
       )}
       {failure ? <Notice tone="error">{failure}</Notice> : null}
-      {editor ? <AddGoalForm onAdded={goals.reload} /> : null}
+      {editor ? (
+        <AddOneForm
+          name="path"
+          schema={newGoalSchema}
+          label="Add a page as a goal"
+          hint="Its path on the site, e.g. /weserve or /insight/cloud-costs. Counted from the first day kept."
+          action="Add goal"
+          busyAction="Adding…"
+          className="goal-form"
+          add={(goal) => api.call("audience.addGoal", { body: goal })}
+          onAdded={goals.reload}
+        />
+      ) : null}
     </section>
-  );
-}
-
-function AddGoalForm({ onAdded }: { onAdded(): void }) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<NewGoal>({ resolver: zodResolver(newGoalSchema), defaultValues: { path: "" } });
-
-  const submit = handleSubmit(async (goal) => {
-    setFailure(null);
-    try {
-      await api.call("audience.addGoal", { body: goal });
-      reset();
-      onAdded();
-    } catch (error) {
-      setFailure(showRefusal(error, setError, ["path"]));
-    }
-  });
-
-  return (
-    <form className="goal-form" onSubmit={submit} noValidate>
-      <Field
-        label="Add a page as a goal"
-        hint="Its path on the site, e.g. /weserve or /insight/cloud-costs. Counted from the first day kept."
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.path?.message}
-        {...register("path")}
-      />
-      <button className="button" type="submit" disabled={isSubmitting}>
-        {isSubmitting ? "Adding…" : "Add goal"}
-      </button>
-      {failure ? <Notice tone="error">{failure}</Notice> : null}
-    </form>
   );
 }

@@ -5,23 +5,16 @@
  * confirmation (the subscribers' choice of it goes with it). The page
  * changes at once on every instance; a send may go to a topic's people.
  */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { hasRole } from "../../../shared/admin/roles.ts";
-import {
-  type NewTopic,
-  newTopicSchema,
-  type TopicCount,
-} from "../../../shared/admin/subscribers.ts";
+import { newTopicSchema, type TopicCount } from "../../../shared/admin/subscribers.ts";
 import { SUBSCRIBE_PATH } from "../../../shared/routes.ts";
 import { TOPICS_MAX } from "../../../shared/subscription.ts";
 import { api, read } from "../../api/client.ts";
-import { showRefusal } from "../../api/refusal.ts";
 import { useResource } from "../../api/use-resource.ts";
 import { useMe } from "../../auth/session.tsx";
+import { AddOneForm } from "../../components/AddOneForm.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
-import { Field } from "../../components/Field.tsx";
 import { Notice } from "../../components/Notice.tsx";
 
 const chose = (active: number) =>
@@ -74,7 +67,17 @@ export function TopicsScreen() {
           </ul>
         ) : null}
         {editor && items && items.length < TOPICS_MAX ? (
-          <AddTopicForm onAdded={topics.reload} />
+          <AddOneForm
+            name="name"
+            schema={newTopicSchema}
+            label="Add a topic"
+            hint="As visitors will read it, e.g. Insurance or Data platforms."
+            action="Add topic"
+            busyAction="Adding…"
+            className="topic-form"
+            add={(topic) => api.call("subscribers.addTopic", { body: topic })}
+            onAdded={topics.reload}
+          />
         ) : null}
         {editor && items && items.length >= TOPICS_MAX ? (
           <p className="field-hint">
@@ -100,43 +103,5 @@ export function TopicsScreen() {
         </p>
       </ConfirmDialog>
     </div>
-  );
-}
-
-function AddTopicForm({ onAdded }: { onAdded(): void }) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<NewTopic>({ resolver: zodResolver(newTopicSchema), defaultValues: { name: "" } });
-
-  const submit = handleSubmit(async (topic) => {
-    setFailure(null);
-    try {
-      await api.call("subscribers.addTopic", { body: topic });
-      reset();
-      onAdded();
-    } catch (error) {
-      setFailure(showRefusal(error, setError, ["name"]));
-    }
-  });
-
-  return (
-    <form className="topic-form" onSubmit={submit} noValidate>
-      <Field
-        label="Add a topic"
-        hint="As visitors will read it, e.g. Insurance or Data platforms."
-        autoComplete="off"
-        error={errors.name?.message}
-        {...register("name")}
-      />
-      <button className="button" type="submit" disabled={isSubmitting}>
-        {isSubmitting ? "Adding…" : "Add topic"}
-      </button>
-      {failure ? <Notice tone="error">{failure}</Notice> : null}
-    </form>
   );
 }
