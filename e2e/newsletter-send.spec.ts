@@ -12,6 +12,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { devices } from "@playwright/test";
+import { NOTHING_TICKED } from "../src/admin/screens/newsletter/recipients.ts";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
 import { NO_TAG_CHOSEN } from "../src/shared/admin/newsletter.ts";
 import { SUBSCRIBER_ROUTES, subscriberListSchema } from "../src/shared/admin/subscribers.ts";
@@ -267,7 +268,7 @@ test.describe("sending an Insight issue", () => {
     const choice = page.getByRole("group", { name: "Who gets it" });
     const reach = choice.locator(".recipients-reach");
     await choice.getByRole("radio", { name: "Subscribers with some tags" }).check();
-    await expect(reach).toHaveText("Tick the tags or topics it goes to.");
+    await expect(reach).toHaveText(NOTHING_TICKED);
     // Sending with no tag ticked is refused beside the tags, and nothing opens.
     await page.getByRole("button", { name: "Send now…" }).click();
     await expect(choice.getByText(NO_TAG_CHOSEN)).toBeVisible();

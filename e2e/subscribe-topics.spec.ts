@@ -9,8 +9,10 @@
  */
 import { mkdirSync } from "node:fs";
 import type { DatabaseHandle } from "../src/server/platform/db/connection.ts";
+import { TOPIC_TEXTS } from "../src/shared/admin/subscribers.ts";
 import { DIALOG } from "../src/shared/constants.ts";
 import { SUBSCRIBE_PATH } from "../src/shared/routes.ts";
+import { TOPICS_LEGEND } from "../src/shared/subscription.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { signInToConsole } from "./support/console.ts";
 import { expectNoSidewaysScroll, whenHydrated } from "./support/page.ts";
@@ -47,9 +49,7 @@ test("visitors choose topics as they subscribe, and the editor reads and changes
     const plain = await noScript.newPage();
     await plain.goto(`${origin}${SUBSCRIBE_PATH}`);
     const main = plain.getByRole("main");
-    await expect(
-      main.getByRole("group", { name: "Topics you would like to hear about (optional)" }),
-    ).toBeVisible();
+    await expect(main.getByRole("group", { name: TOPICS_LEGEND })).toBeVisible();
     await topicBox(plain, "Energy & utilities").check();
     await topicBox(plain, "Data platforms").check();
     await main.getByRole("textbox", { name: "Email address" }).fill("plain@example.com");
@@ -93,7 +93,7 @@ test("visitors choose topics as they subscribe, and the editor reads and changes
     await page.getByRole("link", { name: "Topics", exact: true }).click();
     await page.getByLabel("Add a topic").fill("Insurance");
     await page.getByRole("button", { name: "Add topic" }).click();
-    await expect(page.getByText("The subscribe page offers this topic already.")).toBeVisible();
+    await expect(page.getByText(TOPIC_TEXTS.taken)).toBeVisible();
     await page.getByLabel("Add a topic").fill("Cloud costs");
     await page.getByRole("button", { name: "Add topic" }).click();
     const list = page.locator(".topic-list");

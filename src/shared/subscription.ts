@@ -40,6 +40,8 @@ export function tickedTopics(form: FormData): string {
 }
 /** The most topics the firm offers, and so the most one subscriber chooses. */
 export const TOPICS_MAX = 12;
+/** What the subscribe page's topics are headed with. */
+export const TOPICS_LEGEND = "Topics you would like to hear about (optional)";
 export const TOPIC_NAME_MAX = 60;
 
 export interface Topic {

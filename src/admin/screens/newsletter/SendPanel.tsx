@@ -22,6 +22,7 @@ import { RecipientsChoice } from "./RecipientsChoice.tsx";
 import {
   activeSubscribers,
   EVERYONE,
+  NOTHING_TICKED,
   type RecipientsValues,
   recipientsSchema,
   segmentOfChoice,
@@ -62,7 +63,7 @@ export function SendPanel({ issue, saveFirst, onChanged, onDeleted }: SendPanelP
   const who = segmentLabel(segment ?? null, topicNames);
 
   let reach: string;
-  if (segment === null) reach = "Tick the tags or topics it goes to.";
+  if (segment === null) reach = NOTHING_TICKED;
   else if (counted.error) reach = `The subscribers could not be counted: ${counted.error}`;
   else if (count === undefined) reach = "Counting the subscribers…";
   else reach = `Goes to ${activeSubscribers(count)}.`;

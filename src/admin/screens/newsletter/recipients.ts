@@ -37,6 +37,9 @@ export function segmentOfChoice({
   return { match, tags, topics: topics.map(Number) };
 }
 
+/** What the panel says while a segment has neither tag nor topic ticked. */
+export const NOTHING_TICKED = "Tick the tags or topics it goes to.";
+
 /** "3 active subscribers", as the panel and the confirmation say it. */
 export const activeSubscribers = (count: number) =>
   `${count.toLocaleString("en-GB")} active ${count === 1 ? "subscriber" : "subscribers"}`;

@@ -30,7 +30,7 @@ import {
   topicPath,
 } from "../../../shared/admin/subscribers.ts";
 import { SUBSCRIBE_PATH } from "../../../shared/routes.ts";
-import { TOPIC_NAME_MAX, TOPICS_MAX } from "../../../shared/subscription.ts";
+import { TOPIC_NAME_MAX, TOPICS_LEGEND, TOPICS_MAX } from "../../../shared/subscription.ts";
 
 describe.each(ENGINES)("the subscribe page's topics, on $engine", (engine) => {
   let t: TestApp;
@@ -79,7 +79,7 @@ describe.each(ENGINES)("the subscribe page's topics, on $engine", (engine) => {
       ids[name] = added.json().id;
     }
     const html = await page();
-    expect(html).toContain("Topics you would like to hear about (optional)");
+    expect(html).toContain(TOPICS_LEGEND);
     expect(html).toContain(`name="topic-${ids.Insurance}"`);
     expect(html).toContain("Energy &amp; utilities");
     expect((await listed()).map((topic) => topic.name)).toEqual([

@@ -23,6 +23,7 @@ import {
   SUBSCRIBE_EMAIL_FIELD,
   SUBSCRIBE_EMAIL_RULE,
   TOPIC_BOX_PREFIX,
+  TOPICS_LEGEND,
   type Topic,
   tickedTopics,
   topicIdsOf,
@@ -178,7 +179,7 @@ export function SubscribeForm({ variant = "footer", posted, topics = [] }: Subsc
       </div>
       {topics.length > 0 ? (
         <fieldset className="subscribe__topics">
-          <legend>Topics you would like to hear about (optional)</legend>
+          <legend>{TOPICS_LEGEND}</legend>
           {topics.map((topic) => (
             <label key={topic.id} className="subscribe__topic">
               <input
