@@ -5,15 +5,15 @@
  * (each once), so it needs no counting of its own and counts back to the
  * first day kept.
  */
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import {
   GOALS_MAX,
   type Goal,
   type GoalFigures,
   type Period,
 } from "../../../shared/admin/audience.ts";
+import { insertBelowLimit } from "../../platform/db/capped-insert.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
 import { count, rateOf } from "./figures.ts";
 
 type Db = Kysely<Database>;
@@ -22,33 +22,15 @@ export async function listGoals(db: Db): Promise<Goal[]> {
   return db.selectFrom("audience_goals").select(["id", "path"]).orderBy("id").execute();
 }
 
-/**
- * Adds a page goal in one statement, which inserts nothing once there are
- * GOALS_MAX: the goal, "taken" when the page is one already, or "full".
- */
+/** Adds a page goal: the goal, "taken" when the page is one already, or "full" at GOALS_MAX. */
 export async function addGoal(db: Db, path: string): Promise<Goal | "taken" | "full"> {
-  try {
-    const row = await db
-      .insertInto("audience_goals")
-      .columns(["path"])
-      .expression(
-        db
-          .selectNoFrom(sql<string>`cast(${path} as text)`.as("path"))
-          .where((eb) =>
-            eb(
-              eb.selectFrom("audience_goals").select(eb.fn.countAll().as("goals")),
-              "<",
-              GOALS_MAX,
-            ),
-          ),
-      )
-      .returning(["id", "path"])
-      .executeTakeFirst();
-    return row ?? "full";
-  } catch (error) {
-    if (isUniqueViolation(error)) return "taken";
-    throw error;
-  }
+  const id = await insertBelowLimit(
+    db,
+    { table: "audience_goals", column: "path" },
+    path,
+    GOALS_MAX,
+  );
+  return typeof id === "number" ? { id, path } : id;
 }
 
 export async function removeGoal(db: Db, id: number): Promise<boolean> {

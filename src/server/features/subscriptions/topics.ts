@@ -7,8 +7,8 @@
  */
 import { type Kysely, sql } from "kysely";
 import { TOPICS_MAX, type Topic } from "../../../shared/subscription.ts";
+import { insertBelowLimit } from "../../platform/db/capped-insert.ts";
 import type { Database } from "../../platform/db/schema.ts";
-import { isUniqueViolation } from "../../platform/db/unique-violation.ts";
 
 type Db = Kysely<Database>;
 
@@ -17,29 +17,10 @@ export function listTopics(db: Db): Promise<Topic[]> {
   return db.selectFrom("topics").select(["id", "name"]).orderBy("id").execute();
 }
 
-/**
- * Adds a topic in one statement, which inserts nothing once there are
- * TOPICS_MAX: the topic, "taken" when one has the name already, or "full".
- */
+/** Adds a topic: the topic, "taken" when one has the name already, or "full" at TOPICS_MAX. */
 export async function addTopic(db: Db, name: string): Promise<Topic | "taken" | "full"> {
-  try {
-    const row = await db
-      .insertInto("topics")
-      .columns(["name"])
-      .expression(
-        db
-          .selectNoFrom(sql<string>`cast(${name} as text)`.as("name"))
-          .where((eb) =>
-            eb(eb.selectFrom("topics").select(eb.fn.countAll().as("topics")), "<", TOPICS_MAX),
-          ),
-      )
-      .returning(["id", "name"])
-      .executeTakeFirst();
-    return row ?? "full";
-  } catch (error) {
-    if (isUniqueViolation(error)) return "taken";
-    throw error;
-  }
+  const id = await insertBelowLimit(db, { table: "topics", column: "name" }, name, TOPICS_MAX);
+  return typeof id === "number" ? { id, name } : id;
 }
 
 /** Removes a topic, and with it every subscriber's choice of it; false when it was gone. */
